@@ -1,0 +1,72 @@
+// Bundles the extension (src/extension.ts → dist/extension.js) and compiles the
+// integration tests (test/integration → out/test/integration) for the extension host.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Prints errors in the form VS Code's `$esbuild-watch` problem matcher reads. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const extension = {
+  entryPoints: ['src/extension.ts'],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  outfile: 'dist/extension.js',
+  external: ['vscode'],
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+  plugins: [problemMatcher],
+};
+
+/** Every .ts file below a folder (Node 20 has no fs.globSync). */
+function listTs(dir) {
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(dir, f));
+}
+
+const contexts = [await esbuild.context(extension)];
+if (!production) {
+  contexts.push(
+    await esbuild.context({
+      entryPoints: listTs('test/integration'),
+      outbase: '.',
+      outdir: 'out',
+      bundle: false,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      sourcemap: true,
+      logLevel: 'warning',
+    }),
+  );
+}
+
+if (watch) {
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  for (const c of contexts) {
+    await c.rebuild();
+    await c.dispose();
+  }
+}

@@ -1,0 +1,60 @@
+// A small file bridge between tests running in the extension host and the
+// browser page that renders the workbench: a test drops `req-<id>.json` into the
+// bridge folder, the launcher answers with `res-<id>.json`. It lets a test check
+// what is really rendered in the DOM, which the extension host cannot see.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** Answers bridge requests for `page` until the returned stop function is called. */
+export function serveBridge(dir, page) {
+  fs.mkdirSync(dir, { recursive: true });
+  const busy = new Set();
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (stopped) return;
+    for (const name of fs.readdirSync(dir)) {
+      const match = /^req-([\w-]+)\.json$/.exec(name);
+      if (!match || busy.has(match[1])) continue;
+      const id = match[1];
+      busy.add(id);
+      void answer(path.join(dir, name)).then((response) => {
+        const target = path.join(dir, `res-${id}.json`);
+        fs.writeFileSync(`${target}.tmp`, JSON.stringify(response));
+        fs.renameSync(`${target}.tmp`, target);
+        fs.rmSync(path.join(dir, name), { force: true });
+        busy.delete(id);
+      });
+    }
+  }, 100);
+
+  async function answer(file) {
+    try {
+      const request = JSON.parse(fs.readFileSync(file, 'utf8'));
+      switch (request.op) {
+        case 'texts':
+          return { ok: true, value: await page.locator(request.selector).allInnerTexts() };
+        case 'attributes':
+          return {
+            ok: true,
+            value: await page
+              .locator(request.selector)
+              .evaluateAll((nodes, name) => nodes.map((n) => n.getAttribute(name)), request.name),
+          };
+        case 'screenshot': {
+          const target = request.selector ? page.locator(request.selector).first() : page;
+          await target.screenshot({ path: request.file });
+          return { ok: true, value: request.file };
+        }
+        default:
+          return { ok: false, error: `unknown bridge op ${request.op}` };
+      }
+    } catch (error) {
+      return { ok: false, error: String(error?.message ?? error) };
+    }
+  }
+
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}

@@ -1,0 +1,50 @@
+// `npm test`: installs what is missing, builds, runs the unit tests in plain Node
+// and the integration tests inside a real VS Code extension host, and ends with
+// one line that adds both levels up: `N passed, N failed`.
+// Only Node built-ins here: this runs before the npm dependencies exist.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ensureDependencies, repoRoot } from './lib/setup.mjs';
+
+ensureDependencies();
+
+function step(name, command, args, env = {}) {
+  process.stdout.write(`\n== ${name}\n`);
+  const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+function counts(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-test-'));
+let passed = 0;
+let failed = 0;
+let ok = step('build', 'node', ['scripts/build.mjs']);
+if (!ok) failed += 1;
+
+for (const [name, args] of [
+  ['unit tests (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.unit.json', '--reporter', 'scripts/lib/counting-reporter.cjs']],
+  ['integration tests (VS Code extension host)', ['scripts/integration.mjs']],
+]) {
+  if (!ok && name.startsWith('integration')) break;
+  const file = path.join(tmp, `${name.split(' ')[0]}.json`);
+  const stepOk = step(name, 'node', args, { AGENT_PLAN_COUNTS: file });
+  const result = counts(file);
+  if (result) {
+    passed += result.passed;
+    failed += result.failed;
+  }
+  if (!stepOk && (!result || result.failed === 0)) failed += 1; // a run that died without reporting a failure
+  ok = ok && stepOk;
+}
+fs.rmSync(tmp, { recursive: true, force: true });
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(ok && failed === 0 ? 0 : 1);

@@ -1,0 +1,90 @@
+// Which plan the sidebar shows: by default the session that wrote last; a session
+// the user picks stays pinned until they follow the latest again; an older version
+// of a session's plan can be shown until they return to the newest.
+import { Emitter, type Disposable } from './emitter';
+import type { LogEvent } from './sessionLog';
+import type { PlanStore } from './store';
+
+export interface ShownVersion {
+  session: string;
+  /** 0-based position in the session's history. */
+  index: number;
+  count: number;
+  event: LogEvent;
+}
+
+export class DisplayState implements Disposable {
+  private pinned: string | undefined;
+  private version: ShownVersion | undefined;
+  private readonly emitter = new Emitter<void>();
+  private readonly subscription: Disposable;
+  readonly onDidChange = this.emitter.event;
+
+  constructor(
+    private readonly store: PlanStore,
+    private following: boolean,
+  ) {
+    this.subscription = store.onDidChange(() => {
+      if (this.pinned !== undefined && store.get(this.pinned) === undefined) {
+        this.pinned = undefined;
+        this.version = undefined;
+      }
+      if (!this.following && this.pinned === undefined) this.pinned = store.latest()?.session;
+      this.emitter.fire();
+    });
+  }
+
+  get followingLatest(): boolean {
+    return this.following;
+  }
+
+  get shownVersion(): ShownVersion | undefined {
+    return this.version?.session === this.session ? this.version : undefined;
+  }
+
+  /** The session on screen. */
+  get session(): string | undefined {
+    if (!this.following && this.pinned !== undefined) return this.pinned;
+    return this.store.latest()?.session;
+  }
+
+  /** The snapshot on screen: an older version if one is shown, else the session's current plan. */
+  get event(): LogEvent | undefined {
+    const session = this.session;
+    if (session === undefined) return undefined;
+    return this.shownVersion?.event ?? this.store.get(session);
+  }
+
+  select(session: string): void {
+    this.following = false;
+    this.pinned = session;
+    this.version = undefined;
+    this.emitter.fire();
+  }
+
+  followLatest(): void {
+    this.following = true;
+    this.pinned = undefined;
+    this.version = undefined;
+    this.emitter.fire();
+  }
+
+  showVersion(version: ShownVersion): void {
+    if (version.session !== this.session) {
+      this.following = false;
+      this.pinned = version.session;
+    }
+    this.version = version;
+    this.emitter.fire();
+  }
+
+  showLatestVersion(): void {
+    this.version = undefined;
+    this.emitter.fire();
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+}

@@ -1,0 +1,62 @@
+// The composition root: builds the parts and hands every disposable to VS Code.
+// Data flows one way: tool → session log → store events → views and status bar.
+import * as vscode from 'vscode';
+import { DisplayState } from './core/display';
+import { SessionLog } from './core/sessionLog';
+import { PlanStore } from './core/store';
+import { NodeFileSystem } from './node/nodeFileSystem';
+import { watchLogFolder } from './node/logWatcher';
+import { createApi, type AgentPlanApi } from './vscode/api';
+import { registerCommands } from './vscode/commands';
+import { SNAPSHOT_SCHEME, SettingId, TOOL_NAME } from './vscode/ids';
+import { createLogger, logError } from './vscode/log';
+import { SnapshotDocuments } from './vscode/snapshotDocuments';
+import { createStatusBar } from './vscode/statusBar';
+import { TodoWriteTool } from './vscode/todoTool';
+import { createViews } from './vscode/views';
+
+export type { AgentPlanApi, PlanSnapshot, PlanViewState } from './vscode/api';
+
+export async function activate(context: vscode.ExtensionContext): Promise<AgentPlanApi> {
+  const logger = createLogger();
+  // Workspace storage keeps the logs out of the user's repository; with no folder open, global storage.
+  const logFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'sessions').fsPath;
+  const log = new SessionLog(logFolder, new NodeFileSystem(), {
+    onCorrupt: (file, detail) => logger.warn(`skipped a damaged line in ${file}: ${detail}`),
+  });
+  const store = new PlanStore(log, (error) => logError(logger, 'a plan listener failed', error));
+  const following = vscode.workspace.getConfiguration().get<boolean>(SettingId.FollowLatest, true);
+  const display = new DisplayState(store, following);
+  const views = createViews(display, store);
+  const statusBar = createStatusBar(display);
+  const watcher = watchLogFolder(logFolder, {
+    onChange: (session, exists) => {
+      if (!exists) store.forget(session);
+      else void store.ingest(session).catch((error: unknown) => logError(logger, `could not read session ${session}`, error));
+    },
+    onError: (error) => logError(logger, 'watching the log folder failed', error),
+  });
+
+  context.subscriptions.push(
+    logger,
+    store,
+    display,
+    views,
+    statusBar,
+    watcher,
+    vscode.lm.registerTool(TOOL_NAME, new TodoWriteTool(store, logger)),
+    vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, new SnapshotDocuments(store)),
+    ...registerCommands({ store, display, logger, logFileFor: (session) => log.fileFor(session) }),
+  );
+
+  try {
+    await store.load();
+  } catch (error) {
+    // An unreadable log never breaks activation: the view starts empty and says why in the log.
+    logError(logger, `could not read the session logs in ${logFolder}`, error);
+  }
+  logger.info(`Agent Plan active; session logs in ${logFolder}`);
+  return createApi(store, display, logFolder, (session) => log.fileFor(session));
+}
+
+export function deactivate(): void {}

@@ -1,0 +1,60 @@
+// LogFileSystem over node:fs/promises: what the extension host (local or remote) uses.
+import * as fs from 'node:fs/promises';
+import type { LogFileSystem } from '../core/fileSystem';
+
+export class NodeFileSystem implements LogFileSystem {
+  async mkdirp(dir: string): Promise<void> {
+    await fs.mkdir(dir, { recursive: true });
+  }
+
+  async size(path: string): Promise<number | undefined> {
+    try {
+      return (await fs.stat(path)).size;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async readRange(path: string, start: number, length: number): Promise<Uint8Array> {
+    const handle = await fs.open(path, 'r');
+    try {
+      const buffer = Buffer.alloc(length);
+      let filled = 0;
+      while (filled < length) {
+        const { bytesRead } = await handle.read(buffer, filled, length - filled, start + filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return buffer.subarray(0, filled);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async appendText(path: string, text: string): Promise<void> {
+    // fs.appendFile splits large data into 512 KiB writes; one write() keeps a record whole
+    // for concurrent O_APPEND writers. The loop only runs again after a short write.
+    const data = Buffer.from(text, 'utf8');
+    const handle = await fs.open(path, 'a');
+    try {
+      let written = 0;
+      while (written < data.length) {
+        const { bytesWritten } = await handle.write(data, written, data.length - written);
+        written += bytesWritten;
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  readdir(dir: string): Promise<string[]> {
+    return fs.readdir(dir);
+  }
+
+  remove(path: string): Promise<void> {
+    return fs.unlink(path);
+  }
+}
+
+export const nodeFileSystem: LogFileSystem = new NodeFileSystem();

@@ -1,0 +1,83 @@
+// The value `activate` returns: what other extensions (and the integration tests)
+// can read of the plans and the sidebar, and the stream of new snapshots.
+import type { DisplayState } from '../core/display';
+import type { Event } from '../core/emitter';
+import type { Counts, Todo, TodoStatus } from '../core/plan';
+import { progressText } from '../core/present';
+import type { LogEvent } from '../core/sessionLog';
+import type { PlanStore } from '../core/store';
+import * as vscode from 'vscode';
+import { STATUS_ICONS } from './views';
+
+/** One saved snapshot: the canonical result `{ todos, counts }` with its session and time. */
+export interface PlanSnapshot {
+  session: string;
+  ts: string;
+  todos: Todo[];
+  counts: Counts;
+}
+
+/** What the Plan view shows right now. */
+export interface PlanViewState {
+  session: string | undefined;
+  followingLatest: boolean;
+  /** Set when an older version is shown: 1-based version and how many there are. */
+  version: { number: number; count: number } | undefined;
+  description: string | undefined;
+  badge: number | undefined;
+  items: Array<{ content: string; status: TodoStatus; icon: string }>;
+}
+
+export interface AgentPlanApi {
+  /** Fires after every saved snapshot, from this window or appended by another process. */
+  readonly onDidWritePlan: Event<PlanSnapshot>;
+  /** Every session's current plan, the most recently written first. */
+  listSessions(): PlanSnapshot[];
+  /** A session's current plan; without a session, the plan the sidebar shows. */
+  getPlan(session?: string): PlanSnapshot | undefined;
+  /** Every snapshot of a session, oldest first. */
+  getHistory(session: string): Promise<PlanSnapshot[]>;
+  /** The folder of the session logs (JSON Lines, one file per session). */
+  readonly logFolder: string;
+  /** The log file of a session. */
+  logFile(session: string): string;
+  /** What the Plan view shows right now. */
+  getViewState(): PlanViewState;
+}
+
+function snapshot(event: LogEvent): PlanSnapshot {
+  return {
+    session: event.session,
+    ts: event.ts,
+    todos: event.todos.map((todo) => ({ content: todo.content, status: todo.status })),
+    counts: { ...event.counts },
+  };
+}
+
+export function createApi(store: PlanStore, display: DisplayState, logFolder: string, logFile: (session: string) => string): AgentPlanApi {
+  return {
+    onDidWritePlan: (listener) => store.onDidWrite((event) => listener(snapshot(event))),
+    listSessions: () => store.list().map(snapshot),
+    getPlan: (session) => {
+      const event = session === undefined ? display.event : store.get(session);
+      return event ? snapshot(event) : undefined;
+    },
+    getHistory: async (session) => (await store.history(session)).map(snapshot),
+    logFolder,
+    logFile,
+    getViewState: () => {
+      const event = display.event;
+      const version = display.shownVersion;
+      const open = event ? event.counts.pending + event.counts.inProgress : 0;
+      const hasItems = event !== undefined && event.todos.length > 0;
+      return {
+        session: display.session,
+        followingLatest: display.followingLatest,
+        version: version ? { number: version.index + 1, count: version.count } : undefined,
+        description: hasItems ? progressText(event.counts, vscode.l10n.t) : undefined,
+        badge: hasItems && open > 0 ? open : undefined,
+        items: (event?.todos ?? []).map((todo) => ({ content: todo.content, status: todo.status, icon: STATUS_ICONS[todo.status].id })),
+      };
+    },
+  };
+}

@@ -1,0 +1,164 @@
+// The palette and view commands. None of them writes a plan: the model owns it.
+import * as vscode from 'vscode';
+import type { DisplayState } from '../core/display';
+import { changeSummary, diffPlans, planMarkdown, progressText, sessionTitle, relativeTime } from '../core/present';
+import { isSessionKey } from '../core/sessionKey';
+import type { PlanStore } from '../core/store';
+import { CommandId, ViewId } from './ids';
+import { logError, type Logger } from './log';
+import { snapshotUri } from './snapshotDocuments';
+
+const t = vscode.l10n.t;
+
+/** A command's session argument: a key (API, tests), a Sessions row, or nothing (the shown session). */
+function sessionFrom(arg: unknown, display: DisplayState): string | undefined {
+  if (isSessionKey(arg)) return arg;
+  if (typeof arg === 'object' && arg !== null) {
+    const event = (arg as { event?: { session?: unknown } }).event;
+    if (isSessionKey(event?.session)) return event.session;
+    const session = (arg as { session?: unknown }).session;
+    if (isSessionKey(session)) return session;
+  }
+  return display.session;
+}
+
+export interface CommandDeps {
+  store: PlanStore;
+  display: DisplayState;
+  logger: Logger;
+  logFileFor(session: string): string;
+}
+
+export function registerCommands({ store, display, logger, logFileFor }: CommandDeps): vscode.Disposable[] {
+  async function noPlan(): Promise<void> {
+    await vscode.window.showInformationMessage(t('There is no agent plan yet in this workspace.'));
+  }
+
+  const handlers: Record<string, (...args: unknown[]) => unknown> = {
+    [CommandId.Refresh]: async () => {
+      await store.load();
+    },
+
+    [CommandId.SelectSession]: async (arg?: unknown) => {
+      const direct = isSessionKey(arg) ? arg : undefined;
+      if (direct) {
+        display.select(direct);
+        return;
+      }
+      const sessions = store.list();
+      if (sessions.length === 0) return noPlan();
+      const now = new Date();
+      const picked = await vscode.window.showQuickPick(
+        sessions.map((event) => ({
+          label: sessionTitle(event, t),
+          description: `${progressText(event.counts, t)} · ${relativeTime(event.ts, now, t)}`,
+          detail: event.session === display.session ? t('shown now') : undefined,
+          session: event.session,
+        })),
+        { title: t('Select Agent Session'), placeHolder: t('The plan of which session should the sidebar show?') },
+      );
+      if (picked) display.select(picked.session);
+    },
+
+    [CommandId.FollowLatest]: () => display.followLatest(),
+
+    [CommandId.ShowHistory]: async (arg?: unknown, version?: unknown) => {
+      const session = sessionFrom(arg, display);
+      if (!session) return noPlan();
+      const history = await store.history(session);
+      if (history.length === 0) return noPlan();
+      let index: number | undefined;
+      if (typeof version === 'number' && Number.isInteger(version) && version >= 1 && version <= history.length) {
+        index = version - 1;
+      } else {
+        const items = history
+          .map((event, i) => ({
+            label: t('Version {0}', i + 1),
+            description: `${new Date(event.ts).toLocaleTimeString()} · ${progressText(event.counts, t)}`,
+            detail: i === 0 ? t('first version') : changeSummary(diffPlans(history[i - 1]?.todos ?? [], event.todos), t),
+            index: i,
+          }))
+          .reverse();
+        const picked = await vscode.window.showQuickPick(items, { title: t('Plan History'), placeHolder: t('Pick a version to show in the Plan view') });
+        index = picked?.index;
+      }
+      const event = index === undefined ? undefined : history[index];
+      if (index === undefined || !event) return;
+      if (index === history.length - 1) {
+        if (display.session !== session) display.select(session);
+        display.showLatestVersion();
+      } else {
+        display.showVersion({ session, index, count: history.length, event });
+      }
+    },
+
+    [CommandId.ShowLatestVersion]: () => display.showLatestVersion(),
+
+    [CommandId.CompareWithPrevious]: async (arg?: unknown) => {
+      const session = sessionFrom(arg, display);
+      if (!session) return noPlan();
+      const history = await store.history(session);
+      const shown = display.session === session ? display.shownVersion : undefined;
+      const index = shown ? shown.index : history.length - 1;
+      if (index < 1) {
+        await vscode.window.showInformationMessage(t('This is the first version of the plan; there is nothing to compare it with.'));
+        return;
+      }
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        snapshotUri(session, index - 1),
+        snapshotUri(session, index),
+        t('Plan: version {0} ↔ {1}', index, index + 1),
+        { preview: true },
+      );
+    },
+
+    [CommandId.CopyPlanAsMarkdown]: async (arg?: unknown) => {
+      const session = sessionFrom(arg, display);
+      const event = session === display.session ? display.event : session ? store.get(session) : undefined;
+      if (!event) return noPlan();
+      await vscode.env.clipboard.writeText(planMarkdown(event.todos));
+      void vscode.window.setStatusBarMessage(t('Plan copied as Markdown'), 3000);
+    },
+
+    [CommandId.OpenSessionLog]: async (arg?: unknown) => {
+      const session = sessionFrom(arg, display);
+      if (!session) return noPlan();
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.file(logFileFor(session)));
+      await vscode.window.showTextDocument(document, { preview: true });
+    },
+
+    [CommandId.DeleteSession]: async (arg?: unknown) => {
+      const session = sessionFrom(arg, display);
+      const event = session ? store.get(session) : undefined;
+      if (!session || !event) return noPlan();
+      const remove = t('Delete');
+      const answer = await vscode.window.showWarningMessage(
+        t('Delete the plan log of the session "{0}"?', sessionTitle(event, t)),
+        { modal: true, detail: t('Its whole history is removed. Other sessions are not touched.') },
+        remove,
+      );
+      if (answer !== remove) return;
+      try {
+        await store.remove(session);
+      } catch (error) {
+        logError(logger, `could not delete the log of session ${session}`, error);
+        await vscode.window.showErrorMessage(t('Could not delete the session log: {0}', error instanceof Error ? error.message : String(error)));
+      }
+    },
+
+    [CommandId.RevealPlan]: () => vscode.commands.executeCommand(`${ViewId.Plan}.focus`),
+  };
+
+  return Object.entries(handlers).map(([id, handler]) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await handler(...args);
+      } catch (error) {
+        logError(logger, `command ${id} failed`, error);
+        void vscode.window.showErrorMessage(t('Agent Plan: {0}', error instanceof Error ? error.message : String(error)));
+        return undefined;
+      }
+    }),
+  );
+}

@@ -1,0 +1,44 @@
+// Every id the manifest contributes, in one place; a unit test holds package.json to it.
+export const EXTENSION_ID = 'agent-plan.agent-plan';
+export const TOOL_NAME = 'todo_write';
+export const TOOL_REFERENCE_NAME = 'todos';
+export const VIEW_CONTAINER = 'agentPlan';
+export const SNAPSHOT_SCHEME = 'agent-plan-snapshot';
+export const OUTPUT_CHANNEL = 'Agent Plan';
+
+export const ViewId = {
+  Plan: 'agentPlan.plan',
+  Sessions: 'agentPlan.sessions',
+} as const;
+
+export const CommandId = {
+  Refresh: 'agentPlan.refresh',
+  SelectSession: 'agentPlan.selectSession',
+  FollowLatest: 'agentPlan.followLatest',
+  ShowHistory: 'agentPlan.showHistory',
+  ShowLatestVersion: 'agentPlan.showLatestVersion',
+  CompareWithPrevious: 'agentPlan.compareWithPrevious',
+  CopyPlanAsMarkdown: 'agentPlan.copyPlanAsMarkdown',
+  OpenSessionLog: 'agentPlan.openSessionLog',
+  DeleteSession: 'agentPlan.deleteSession',
+  RevealPlan: 'agentPlan.revealPlan',
+} as const;
+export type CommandId = (typeof CommandId)[keyof typeof CommandId];
+
+export const SettingId = {
+  FollowLatest: 'agentPlan.followLatest',
+  StatusBarEnabled: 'agentPlan.statusBar.enabled',
+} as const;
+
+/** Context keys that `when` clauses in the manifest match. */
+export const ContextKey = {
+  FollowingLatest: 'agentPlan.followingLatest',
+  ViewingHistory: 'agentPlan.viewingHistory',
+  HasPlan: 'agentPlan.hasPlan',
+} as const;
+
+/** `contextValue` tokens of tree items. */
+export const ItemContext = {
+  Todo: 'agentPlan.todo',
+  Session: 'agentPlan.session',
+} as const;

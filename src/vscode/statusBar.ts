@@ -1,0 +1,56 @@
+// The status-bar item: the shown plan's progress and the item in progress; a
+// click reveals the Plan view. Hidden when there is no plan or the setting is off.
+import * as vscode from 'vscode';
+import type { DisplayState } from '../core/display';
+import { activeItem, planMarkdown, progressText, singleLine } from '../core/present';
+import { CommandId, SettingId } from './ids';
+
+const t = vscode.l10n.t;
+
+export function createStatusBar(display: DisplayState): vscode.Disposable & { readonly item: vscode.StatusBarItem } {
+  const item = vscode.window.createStatusBarItem('agentPlan.progress', vscode.StatusBarAlignment.Left, 50);
+  item.name = t('Agent Plan');
+  item.command = CommandId.RevealPlan;
+
+  function update(): void {
+    const enabled = vscode.workspace.getConfiguration().get<boolean>(SettingId.StatusBarEnabled, true);
+    const event = display.event;
+    if (!enabled || !event || event.todos.length === 0) {
+      item.hide();
+      return;
+    }
+    const active = activeItem(event.todos);
+    const total = event.todos.length;
+    let text = `$(checklist) ${event.counts.completed}/${total}`;
+    if (active) {
+      const label = singleLine(active.content);
+      text += ` · ${label.length > 40 ? label.slice(0, 39) + '…' : label}`;
+    }
+    item.text = text;
+    const tooltip = new vscode.MarkdownString();
+    tooltip.appendMarkdown(`**${t('Agent Plan')}** · ${progressText(event.counts, t)}\n\n`);
+    tooltip.appendText(planMarkdown(event.todos));
+    item.tooltip = tooltip;
+    item.accessibilityInformation = {
+      label: active
+        ? t('Agent Plan: {0}, now {1}', progressText(event.counts, t), singleLine(active.content))
+        : t('Agent Plan: {0}', progressText(event.counts, t)),
+    };
+    item.show();
+  }
+
+  const subscriptions = [
+    display.onDidChange(update),
+    vscode.workspace.onDidChangeConfiguration((change) => {
+      if (change.affectsConfiguration(SettingId.StatusBarEnabled)) update();
+    }),
+  ];
+  update();
+  return {
+    item,
+    dispose() {
+      for (const s of subscriptions) s.dispose();
+      item.dispose();
+    },
+  };
+}

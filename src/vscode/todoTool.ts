@@ -1,0 +1,60 @@
+// The `todo_write` language-model tool: validate → append to the calling
+// session's log → compact acknowledgement. Nothing is written on any rejection.
+import * as vscode from 'vscode';
+import { NO_SESSION_TEXT, countTodos, saveFailedText, successText } from '../core/plan';
+import { sessionKeyFromToken } from '../core/sessionKey';
+import type { PlanStore } from '../core/store';
+import { validateTodoInput } from '../core/validate';
+import { logError, type Logger } from './log';
+
+function textResult(text: string): vscode.LanguageModelToolResult {
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+}
+
+export class TodoWriteTool implements vscode.LanguageModelTool<unknown> {
+  constructor(
+    private readonly store: PlanStore,
+    private readonly logger: Logger,
+  ) {}
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): vscode.PreparedToolInvocation {
+    const validation = validateTodoInput(options.input);
+    if (!validation.ok) return { invocationMessage: vscode.l10n.t('Updating the plan') };
+    const counts = countTodos(validation.todos);
+    const all = validation.todos.length;
+    const active = validation.todos.find((todo) => todo.status === 'in_progress');
+    if (all === 0) return { invocationMessage: vscode.l10n.t('Clearing the plan') };
+    const label = active ? active.content.replace(/\s+/g, ' ').slice(0, 80) : undefined;
+    return {
+      invocationMessage: label
+        ? vscode.l10n.t('Plan {0}/{1} done · now: {2}', counts.completed, all, label)
+        : vscode.l10n.t('Plan {0}/{1} done', counts.completed, all),
+    };
+  }
+
+  async invoke(
+    options: vscode.LanguageModelToolInvocationOptions<unknown>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
+    const session = sessionKeyFromToken(options.toolInvocationToken);
+    if (session === undefined) {
+      this.logger.warn('todo_write rejected: no owning chat session');
+      return textResult(NO_SESSION_TEXT);
+    }
+    const validation = validateTodoInput(options.input);
+    if (!validation.ok) {
+      this.logger.info(`todo_write rejected for session ${session}: ${validation.error}`);
+      return textResult(validation.error);
+    }
+    if (token.isCancellationRequested) throw new vscode.CancellationError();
+    try {
+      const event = await this.store.write(session, validation.todos);
+      this.logger.trace(`todo_write saved ${validation.todos.length} items for session ${session}`);
+      return textResult(successText(event.counts));
+    } catch (error) {
+      logError(this.logger, `todo_write could not save session ${session}`, error);
+      const reason = error instanceof Error ? error.message : String(error);
+      return textResult(saveFailedText(reason));
+    }
+  }
+}

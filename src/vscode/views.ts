@@ -1,0 +1,192 @@
+// The Plan and Sessions tree views. Read-only by design: they show what the
+// display state points at and never write a plan.
+import * as vscode from 'vscode';
+import type { DisplayState } from '../core/display';
+import type { Todo, TodoStatus } from '../core/plan';
+import {
+  durationText,
+  progressText,
+  relativeTime,
+  sessionTitle,
+  singleLine,
+  statusSince,
+  statusWord,
+} from '../core/present';
+import type { LogEvent } from '../core/sessionLog';
+import type { PlanStore } from '../core/store';
+import { CommandId, ContextKey, ItemContext, ViewId } from './ids';
+
+const t = vscode.l10n.t;
+
+export const STATUS_ICONS: Record<TodoStatus, { id: string; color: string }> = {
+  pending: { id: 'circle-large-outline', color: 'descriptionForeground' },
+  in_progress: { id: 'sync~spin', color: 'charts.blue' },
+  completed: { id: 'pass-filled', color: 'testing.iconPassed' },
+};
+
+export interface TodoElement {
+  readonly kind: 'todo';
+  readonly session: string;
+  readonly index: number;
+  readonly todo: Todo;
+}
+
+/** A plan row, built from the data alone; the id is stable across updates so selection survives. */
+export function todoTreeItem(element: TodoElement): vscode.TreeItem {
+  const { todo } = element;
+  const item = new vscode.TreeItem(singleLine(todo.content), vscode.TreeItemCollapsibleState.None);
+  item.id = `${element.session}/${todo.content}`;
+  const icon = STATUS_ICONS[todo.status];
+  item.iconPath = new vscode.ThemeIcon(icon.id, new vscode.ThemeColor(icon.color));
+  item.contextValue = `${ItemContext.Todo}.${todo.status}`;
+  item.accessibilityInformation = { label: t('{0}, {1}', singleLine(todo.content), statusWord(todo.status, t)) };
+  if (todo.status === 'in_progress') item.description = statusWord(todo.status, t);
+  return item;
+}
+
+export class PlanTreeProvider implements vscode.TreeDataProvider<TodoElement>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(
+    private readonly display: DisplayState,
+    private readonly store: PlanStore,
+  ) {}
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  getChildren(element?: TodoElement): TodoElement[] {
+    if (element) return [];
+    const event = this.display.event;
+    if (!event) return [];
+    return event.todos.map((todo, index) => ({ kind: 'todo', session: event.session, index, todo }));
+  }
+
+  getTreeItem(element: TodoElement): vscode.TreeItem {
+    return todoTreeItem(element);
+  }
+
+  async resolveTreeItem(item: vscode.TreeItem, element: TodoElement, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.supportThemeIcons = true;
+    tooltip.appendText(element.todo.content);
+    tooltip.appendMarkdown('\n\n');
+    const icon = STATUS_ICONS[element.todo.status].id.replace('~spin', '');
+    let status = `$(${icon}) ${statusWord(element.todo.status, t)}`;
+    try {
+      const shown = this.display.shownVersion;
+      const history = await this.store.history(element.session);
+      if (token.isCancellationRequested) return item;
+      const upTo = shown ? history.slice(0, shown.index + 1) : history;
+      const since = statusSince(upTo, element.todo.content);
+      if (since) status += ` · ${durationText(since, new Date(), t)}`;
+    } catch {
+      // the tooltip still names the status without the history
+    }
+    tooltip.appendMarkdown(status);
+    item.tooltip = tooltip;
+    return item;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+export interface SessionElement {
+  readonly kind: 'session';
+  readonly event: LogEvent;
+}
+
+export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElement>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(
+    private readonly display: DisplayState,
+    private readonly store: PlanStore,
+  ) {}
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  getChildren(element?: SessionElement): SessionElement[] {
+    if (element) return [];
+    return this.store.list().map((event) => ({ kind: 'session', event }));
+  }
+
+  getTreeItem(element: SessionElement): vscode.TreeItem {
+    const { event } = element;
+    const item = new vscode.TreeItem(sessionTitle(event, t), vscode.TreeItemCollapsibleState.None);
+    item.id = event.session;
+    const shown = this.display.session === event.session;
+    const pinned = shown && !this.display.followingLatest;
+    item.iconPath = new vscode.ThemeIcon(pinned ? 'pinned' : shown ? 'eye' : 'comment-discussion');
+    const when = relativeTime(event.ts, new Date(), t);
+    item.description = `${progressText(event.counts, t)} · ${when}`;
+    const tooltip = new vscode.MarkdownString();
+    tooltip.appendText(sessionTitle(event, t));
+    tooltip.appendMarkdown('\n\n');
+    tooltip.appendText(`${progressText(event.counts, t)} · ${t('last write {0}', new Date(event.ts).toLocaleString())}`);
+    tooltip.appendMarkdown('\n\n');
+    tooltip.appendText(t('Session {0}', event.session.slice(0, 8)));
+    item.tooltip = tooltip;
+    item.contextValue = ItemContext.Session;
+    item.accessibilityInformation = {
+      label: t('Session {0}, {1}, {2}', sessionTitle(event, t), progressText(event.counts, t), when),
+    };
+    item.command = { command: CommandId.SelectSession, title: t('Show this session'), arguments: [event.session] };
+    return item;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+/** Creates both views and keeps their badge, description, message and context keys in step. */
+export function createViews(display: DisplayState, store: PlanStore): vscode.Disposable & { plan: vscode.TreeView<TodoElement>; update(): void } {
+  const planProvider = new PlanTreeProvider(display, store);
+  const sessionsProvider = new SessionsTreeProvider(display, store);
+  const plan = vscode.window.createTreeView(ViewId.Plan, { treeDataProvider: planProvider, showCollapseAll: false });
+  const sessions = vscode.window.createTreeView(ViewId.Sessions, { treeDataProvider: sessionsProvider });
+
+  function update(): void {
+    const event = display.event;
+    const version = display.shownVersion;
+    if (event && event.todos.length > 0) {
+      plan.description = progressText(event.counts, t);
+      const open = event.counts.pending + event.counts.inProgress;
+      plan.badge = open > 0 ? { value: open, tooltip: t('{0} open items in the plan', open) } : undefined;
+    } else {
+      plan.description = undefined;
+      plan.badge = undefined;
+    }
+    plan.message = version
+      ? t('Older version {0} of {1}, saved {2}', version.index + 1, version.count, new Date(version.event.ts).toLocaleTimeString())
+      : undefined;
+    sessions.description = store.list().length > 0 ? String(store.list().length) : undefined;
+    void vscode.commands.executeCommand('setContext', ContextKey.FollowingLatest, display.followingLatest);
+    void vscode.commands.executeCommand('setContext', ContextKey.ViewingHistory, version !== undefined);
+    void vscode.commands.executeCommand('setContext', ContextKey.HasPlan, event !== undefined);
+    planProvider.refresh();
+    sessionsProvider.refresh();
+  }
+
+  const subscription = display.onDidChange(update);
+  update();
+  return {
+    plan,
+    update,
+    dispose() {
+      subscription.dispose();
+      plan.dispose();
+      sessions.dispose();
+      planProvider.dispose();
+      sessionsProvider.dispose();
+    },
+  };
+}

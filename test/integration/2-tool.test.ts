@@ -1,0 +1,89 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { api, chat, logFiles, logLines, newChatSession, runDir, todos } from './helpers';
+
+function text(result: vscode.LanguageModelToolResult): string {
+  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+}
+
+describe('todo_write and the session log, through real chat requests', () => {
+  it('rejects a call without an owning chat session and writes no file', async () => {
+    const { logFolder } = await api();
+    const before = logFiles(logFolder);
+    const result = await vscode.lm.invokeTool('todo_write', { input: todos(['Orphan', 'pending']), toolInvocationToken: undefined });
+    assert.equal(text(result), 'Error: todo_write requires an owning agent session');
+    assert.deepEqual(logFiles(logFolder), before);
+  });
+
+  it('writes a plan: exact text, exactly one new line in that session file, one event', async () => {
+    const plan = await api();
+    await newChatSession();
+    const events: string[] = [];
+    const subscription = plan.onDidWritePlan((snapshot) => events.push(snapshot.session));
+    try {
+      const first = await chat(todos(['Read the issue', 'completed'], ['Write the fix', 'in_progress'], ['Run the tests', 'pending']));
+      assert.equal(first.resultText, 'Updated todo list: 1 pending, 1 in progress, 1 completed.');
+      assert.equal(events.length, 1);
+      const session = events[0]!;
+      const file = plan.logFile(session);
+      assert.equal(path.dirname(file), plan.logFolder);
+      const lines = logLines(file);
+      assert.equal(lines.length, 1);
+      const event = JSON.parse(lines[0]!);
+      assert.equal(event.v, 1);
+      assert.equal(event.type, 'todo/write');
+      assert.equal(event.session, session);
+      assert.ok(!Number.isNaN(Date.parse(event.ts)));
+      assert.deepEqual(event.todos, todos(['Read the issue', 'completed'], ['Write the fix', 'in_progress'], ['Run the tests', 'pending']).todos);
+
+      const second = await chat(todos(['Read the issue', 'completed'], ['Write the fix', 'completed'], ['Run the tests', 'in_progress']));
+      assert.equal(second.resultText, 'Updated todo list: 0 pending, 1 in progress, 2 completed.');
+      assert.equal(events.length, 2);
+      assert.equal(events[1], session, 'the same chat is the same session');
+      assert.equal(logLines(file).length, 2);
+      assert.deepEqual(plan.getPlan(session)?.counts, { pending: 0, inProgress: 1, completed: 2 });
+    } finally {
+      subscription.dispose();
+    }
+  });
+
+  it('rejects bad input from a real chat with its stable text and writes nothing', async () => {
+    const plan = await api();
+    await newChatSession();
+    const sizes = () => logFiles(plan.logFolder).map((name) => fs.statSync(path.join(plan.logFolder, name)).size);
+    const before = sizes();
+    const cases: Array<[unknown, string]> = [
+      [todos(['  ', 'pending']), 'Error: invalid todo: `content` must be a non-empty string'],
+      [todos(['Same', 'pending'], ['Same', 'completed']), 'Error: invalid todos: duplicate content "Same"'],
+    ];
+    for (const [input, expected] of cases) {
+      const call = await chat(input);
+      assert.equal(call.resultText, expected);
+    }
+    const extraKey = await chat({ todos: [{ content: 'Has an id', status: 'pending', id: 1 }] });
+    assert.match(String(extraKey.resultText), /^Error: /);
+    assert.deepEqual(sizes(), before);
+  });
+
+  it('gives a second chat session its own file', async () => {
+    const plan = await api();
+    await newChatSession();
+    const a = await chat(todos(['Session A task', 'pending']));
+    assert.match(String(a.resultText), /^Updated todo list/);
+    const sessionA = plan.listSessions()[0]!.session;
+    await newChatSession();
+    const b = await chat(todos(['Session B task', 'in_progress']));
+    assert.match(String(b.resultText), /^Updated todo list/);
+    const sessionB = plan.listSessions()[0]!.session;
+    assert.notEqual(sessionA, sessionB);
+    assert.equal(plan.getPlan(sessionA)?.todos[0]?.content, 'Session A task');
+    assert.equal(plan.getPlan(sessionB)?.todos[0]?.content, 'Session B task');
+    assert.ok(fs.existsSync(plan.logFile(sessionA)) && fs.existsSync(plan.logFile(sessionB)));
+
+    // What the restart phase must find again after the host restarts.
+    const expected = plan.listSessions().map(({ session, todos: items }) => ({ session, todos: items }));
+    fs.writeFileSync(path.join(runDir(), 'expected-after-restart.json'), JSON.stringify(expected));
+  });
+});

@@ -1,0 +1,107 @@
+// Shared by the integration tests: the extension's API, real chat requests
+// through the fixture participant, waiting, and the bridge to the rendered DOM.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentPlanApi } from '../../src/extension';
+
+export const EXTENSION_ID = 'agent-plan.agent-plan';
+export const FIXTURE_ID = 'agent-plan-test.agent-plan-fixture';
+
+export interface FixtureCall {
+  prompt: string;
+  hasToken: boolean;
+  resultText: string | string[] | undefined;
+  error: string | undefined;
+}
+
+export async function api(): Promise<AgentPlanApi> {
+  const extension = vscode.extensions.getExtension<AgentPlanApi>(EXTENSION_ID);
+  if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
+  return extension.activate();
+}
+
+async function fixtureCalls(): Promise<FixtureCall[]> {
+  const extension = vscode.extensions.getExtension<{ calls: FixtureCall[] }>(FIXTURE_ID);
+  if (!extension) throw new Error(`${FIXTURE_ID} is not loaded`);
+  return (await extension.activate()).calls;
+}
+
+/** The folder this run lives in (the parent of the test workspace). */
+export function runDir(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (!folder) throw new Error('no workspace folder');
+  return path.dirname(folder);
+}
+
+/** Starts a new chat, so the next request belongs to a new chat session. */
+export async function newChatSession(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.chat.newChat');
+}
+
+/**
+ * Sends a real chat request to the fixture participant, which calls todo_write
+ * with each input in turn and the request's own toolInvocationToken.
+ */
+export async function chat(...inputs: unknown[]): Promise<FixtureCall> {
+  const calls = await fixtureCalls();
+  const before = calls.length;
+  const prompt = JSON.stringify(inputs.length === 1 ? { input: inputs[0] } : { calls: inputs });
+  await vscode.commands.executeCommand('workbench.action.chat.open', {
+    query: `@planner ${prompt}`,
+    mode: 'ask',
+    modelSelector: { vendor: 'agent-plan-test' },
+    isPartialQuery: false,
+    blockOnResponse: true,
+  });
+  await waitFor(() => calls.length > before && (calls[calls.length - 1]?.resultText !== undefined || calls[calls.length - 1]?.error !== undefined), 'the participant to answer');
+  const call = calls[calls.length - 1];
+  if (!call) throw new Error('no chat call recorded');
+  return call;
+}
+
+export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Lines of a session's log file (empty when it does not exist). */
+export function logLines(file: string): string[] {
+  if (!fs.existsSync(file)) return [];
+  return fs.readFileSync(file, 'utf8').split('\n').filter((line) => line !== '');
+}
+
+export function logFiles(folder: string): string[] {
+  if (!fs.existsSync(folder)) return [];
+  return fs.readdirSync(folder).filter((name) => name.endsWith('.jsonl')).sort();
+}
+
+let bridgeCounter = 0;
+/** Asks the launcher, which drives the browser, about the rendered workbench. */
+export async function bridge<T>(request: Record<string, unknown>): Promise<T> {
+  const dir = path.join(runDir(), 'bridge');
+  const id = `${process.pid}-${++bridgeCounter}`;
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `req-${id}.json.tmp`), JSON.stringify(request));
+  fs.renameSync(path.join(dir, `req-${id}.json.tmp`), path.join(dir, `req-${id}.json`));
+  const responseFile = path.join(dir, `res-${id}.json`);
+  await waitFor(() => fs.existsSync(responseFile), `the bridge to answer ${JSON.stringify(request)}`, 20_000);
+  const response = JSON.parse(fs.readFileSync(responseFile, 'utf8')) as { ok: boolean; value?: T; error?: string };
+  fs.rmSync(responseFile, { force: true });
+  if (!response.ok) throw new Error(`bridge: ${response.error}`);
+  return response.value as T;
+}
+
+/** Inner texts of every element matching a CSS selector in the workbench. */
+export function domTexts(selector: string): Promise<string[]> {
+  return bridge<string[]>({ op: 'texts', selector });
+}
+
+export function todos(...items: Array<[string, 'pending' | 'in_progress' | 'completed']>): { todos: Array<{ content: string; status: string }> } {
+  return { todos: items.map(([content, status]) => ({ content, status })) };
+}

@@ -1,0 +1,57 @@
+// Runs inside the VS Code extension host: the launcher's payload points
+// `extensionTestsPath` here. Writes live progress and a results file into the run
+// folder (the parent of the test workspace), because the host's console is not
+// the launcher's.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import Mocha from 'mocha';
+
+interface TestOutcome {
+  title: string;
+  state: 'passed' | 'failed';
+  durationMs: number;
+  error?: string;
+}
+
+export async function run(): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (!folder) throw new Error('the integration tests need the fixture workspace open');
+  const runDir = path.dirname(folder);
+  const phase = fs.readFileSync(path.join(runDir, 'phase.txt'), 'utf8').trim();
+  const logFile = path.join(runDir, 'logs', `mocha-${phase}.log`);
+  const write = (line: string): void => fs.appendFileSync(logFile, line + '\n');
+
+  const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, reporter: function () {} as unknown as string });
+  const testsDir = path.join(__dirname, phase === 'main' ? '.' : phase);
+  for (const name of fs.readdirSync(testsDir).sort()) {
+    if (name.endsWith('.test.js')) mocha.addFile(path.join(testsDir, name));
+  }
+
+  const outcomes: TestOutcome[] = [];
+  await new Promise<void>((resolve) => {
+    const runner = mocha.run(() => resolve());
+    let depth = 0;
+    runner.on('suite', (suite: Mocha.Suite) => {
+      if (suite.title) write(`${'  '.repeat(depth)}${suite.title}`);
+      depth += suite.title ? 1 : 0;
+    });
+    runner.on('suite end', (suite: Mocha.Suite) => {
+      depth -= suite.title ? 1 : 0;
+    });
+    runner.on('pass', (test: Mocha.Test) => {
+      outcomes.push({ title: test.fullTitle(), state: 'passed', durationMs: test.duration ?? 0 });
+      write(`${'  '.repeat(depth)}✔ ${test.title} (${test.duration ?? 0} ms)`);
+    });
+    runner.on('fail', (test: Mocha.Test, error: Error) => {
+      const detail = error?.stack ?? String(error);
+      outcomes.push({ title: test.fullTitle(), state: 'failed', durationMs: test.duration ?? 0, error: detail });
+      write(`${'  '.repeat(depth)}✘ ${test.title}\n${detail.replace(/^/gm, '      ')}`);
+    });
+  });
+
+  const passed = outcomes.filter((o) => o.state === 'passed').length;
+  const failed = outcomes.length - passed;
+  fs.writeFileSync(path.join(runDir, `results-${phase}.json`), JSON.stringify({ phase, passed, failed, tests: outcomes }, null, 2));
+  if (failed > 0) throw new Error(`${failed} integration test(s) failed`);
+}
