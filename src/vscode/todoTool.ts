@@ -1,9 +1,9 @@
 // The `todo_write` language-model tool: validate → append to the calling
 // session's log → compact acknowledgement. Nothing is written on any rejection.
 import * as vscode from 'vscode';
-import { NO_SESSION_TEXT, countTodos, saveFailedText, successText } from '../core/plan';
-import { sessionKeyFromToken } from '../core/sessionKey';
+import { countTodos } from '../core/plan';
 import type { PlanStore } from '../core/store';
+import { runTodoWrite } from '../core/todoWrite';
 import { validateTodoInput } from '../core/validate';
 import { logError, type Logger } from './log';
 
@@ -36,25 +36,19 @@ export class TodoWriteTool implements vscode.LanguageModelTool<unknown> {
     options: vscode.LanguageModelToolInvocationOptions<unknown>,
     token: vscode.CancellationToken,
   ): Promise<vscode.LanguageModelToolResult> {
-    const session = sessionKeyFromToken(options.toolInvocationToken);
-    if (session === undefined) {
-      this.logger.warn('todo_write rejected: no owning chat session');
-      return textResult(NO_SESSION_TEXT);
-    }
-    const validation = validateTodoInput(options.input);
-    if (!validation.ok) {
-      this.logger.info(`todo_write rejected for session ${session}: ${validation.error}`);
-      return textResult(validation.error);
-    }
     if (token.isCancellationRequested) throw new vscode.CancellationError();
-    try {
-      const event = await this.store.write(session, validation.todos);
-      this.logger.trace(`todo_write saved ${validation.todos.length} items for session ${session}`);
-      return textResult(successText(event.counts));
-    } catch (error) {
-      logError(this.logger, `todo_write could not save session ${session}`, error);
-      const reason = error instanceof Error ? error.message : String(error);
-      return textResult(saveFailedText(reason));
+    const outcome = await runTodoWrite(this.store, options.toolInvocationToken, options.input);
+    switch (outcome.kind) {
+      case 'saved':
+        this.logger.trace(`todo_write saved ${outcome.event.todos.length} items for session ${outcome.event.session}`);
+        break;
+      case 'rejected':
+        this.logger.info(`todo_write rejected: ${outcome.text}`);
+        break;
+      case 'failed':
+        logError(this.logger, 'todo_write could not save the plan', outcome.error);
+        break;
     }
+    return textResult(outcome.text);
   }
 }

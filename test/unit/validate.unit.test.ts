@@ -228,6 +228,14 @@ describe('validate: schema and code agree', () => {
     }
   });
 
+  it('the manifest’s inputSchema is the schema file (without $schema)', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    const tool = manifest.contributes.languageModelTools.find((t: { name: string }) => t.name === 'todo_write');
+    const { $schema, ...expected } = schema;
+    assert.equal($schema, 'http://json-schema.org/draft-07/schema#');
+    assert.deepEqual(tool.inputSchema, expected);
+  });
+
   it('the generated validator is up to date with the schema', async () => {
     // A computed specifier: the script is plain JS without type declarations.
     const script = pathToFileURL(path.join(root, 'scripts', 'gen-validator.mjs')).href;
