@@ -24,6 +24,8 @@ export const READ_CHUNK_BYTES = 64 * 1024;
  * escaped, is ~600 KB); longer lines are skipped without being buffered whole.
  */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+/** Tail reads in flight at once in sessions(): many sessions must not exhaust file handles. */
+const SESSIONS_READ_CONCURRENCY = 16;
 /** Own lines remembered for readNew when another writer interleaved; older ones are dropped. */
 const MAX_PENDING_OWN_LINES = 256;
 
@@ -163,15 +165,17 @@ export class SessionLog {
       return [];
     }
     const keys = names.flatMap((name) => FILE_NAME.exec(name)?.[1] ?? []);
-    const summaries = await Promise.all(
-      keys.map(async (session): Promise<SessionSummary | undefined> => {
+    const summaries = await mapWithLimit(
+      keys,
+      SESSIONS_READ_CONCURRENCY,
+      async (session): Promise<SessionSummary | undefined> => {
         const file = this.fileFor(session);
         await this.settled(file);
         const tail = await this.readTail(file, session);
         if (!tail) return undefined;
         this.startCursor(file, tail.completeEnd);
         return { key: session, file, size: tail.size, current: tail.event };
-      }),
+      },
     );
     return summaries.filter((s): s is SessionSummary => s !== undefined).sort(bySessionRecency);
   }
@@ -512,4 +516,17 @@ function bySessionRecency(a: SessionSummary, b: SessionSummary): number {
   const tb = b.current ? Date.parse(b.current.ts) : Number.NEGATIVE_INFINITY;
   if (ta !== tb) return tb - ta;
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+async function mapWithLimit<T, R>(items: readonly T[], limit: number, map: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await map(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }

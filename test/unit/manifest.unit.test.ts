@@ -1,0 +1,142 @@
+// The manifest, the ids module, the schema file, the bundle and the l10n files
+// must agree; these tests fail as soon as one drifts from the others.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Module from 'node:module';
+import { CommandId, ContextKey, SettingId, TOOL_NAME, TOOL_REFERENCE_NAME, VIEW_CONTAINER, ViewId, EXTENSION_ID } from '../../src/vscode/ids';
+
+const root = path.resolve(__dirname, '..', '..');
+const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8'));
+const manifest = readJson('package.json');
+
+function sourceFiles(dir: string): string[] {
+  return fs
+    .readdirSync(path.join(root, dir), { recursive: true })
+    .map(String)
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => path.join(root, dir, name));
+}
+
+describe('manifest', () => {
+  it('names the extension as the ids module does', () => {
+    assert.equal(`${manifest.publisher}.${manifest.name}`, EXTENSION_ID);
+    assert.equal(manifest.main, './dist/extension.js');
+  });
+
+  it('contributes exactly the views and container of the ids module', () => {
+    const containers = manifest.contributes.viewsContainers.activitybar.map((c: { id: string }) => c.id);
+    assert.deepEqual(containers, [VIEW_CONTAINER]);
+    const views = manifest.contributes.views[VIEW_CONTAINER].map((v: { id: string }) => v.id);
+    assert.deepEqual(views, Object.values(ViewId));
+    assert.ok(fs.existsSync(path.join(root, manifest.contributes.viewsContainers.activitybar[0].icon)), 'the activity-bar icon exists');
+  });
+
+  it('contributes exactly the commands of the ids module, each with a category', () => {
+    const commands = manifest.contributes.commands.map((c: { command: string }) => c.command).sort();
+    assert.deepEqual(commands, Object.values(CommandId).sort());
+    for (const command of manifest.contributes.commands) assert.equal(command.category, '%category%');
+    const menus = Object.values(manifest.contributes.menus as Record<string, Array<{ command: string }>>).flat();
+    for (const entry of menus) assert.ok((Object.values(CommandId) as string[]).includes(entry.command), `${entry.command} is a known command`);
+  });
+
+  it('contributes exactly the settings of the ids module', () => {
+    assert.deepEqual(Object.keys(manifest.contributes.configuration.properties).sort(), Object.values(SettingId).sort());
+  });
+
+  it('uses only context keys the ids module defines in its when clauses', () => {
+    const clauses = JSON.stringify(manifest.contributes.menus) + JSON.stringify(manifest.contributes.commands);
+    const used = new Set(clauses.match(/agentPlan\.[a-zA-Z]+(?=[\s"&|)]|$)/g)?.filter((key) => !key.startsWith('agentPlan.plan') && !key.startsWith('agentPlan.sessions') && !key.startsWith('agentPlan.session') && !key.startsWith('agentPlan.todo')) ?? []);
+    for (const key of used) {
+      if ((Object.values(CommandId) as string[]).includes(key)) continue;
+      assert.ok((Object.values(ContextKey) as string[]).includes(key), `${key} is a context key of the ids module`);
+    }
+  });
+
+  it('declares todo_write with the schema file as its input schema', () => {
+    const tools = manifest.contributes.languageModelTools;
+    assert.equal(tools.length, 1);
+    const tool = tools[0];
+    assert.equal(tool.name, TOOL_NAME);
+    assert.equal(tool.toolReferenceName, TOOL_REFERENCE_NAME);
+    assert.equal(tool.canBeReferencedInPrompt, true);
+    for (const key of ['displayName', 'userDescription', 'modelDescription', 'icon']) assert.ok(tool[key], `${key} is set`);
+    const schema = readJson('schemas/todo-write.input.json');
+    delete schema.$schema;
+    assert.deepEqual(tool.inputSchema, schema);
+  });
+
+  it('supports untrusted and virtual workspaces, with descriptions', () => {
+    assert.equal(manifest.capabilities.untrustedWorkspaces.supported, true);
+    assert.ok(manifest.capabilities.untrustedWorkspaces.description);
+    assert.equal(manifest.capabilities.virtualWorkspaces.supported, true);
+    assert.ok(manifest.capabilities.virtualWorkspaces.description);
+  });
+
+  it('requires no VS Code newer than the host the tests run in, and types that match it', () => {
+    const engine = /^\^(\d+)\.(\d+)\.\d+$/.exec(manifest.engines.vscode);
+    assert.ok(engine, manifest.engines.vscode);
+    assert.ok(Number(engine[2]) <= 139);
+    const types = readJson('node_modules/@types/vscode/package.json').version as string;
+    assert.equal(types.split('.').slice(0, 2).join('.'), `${engine[1]}.${engine[2]}`);
+  });
+});
+
+describe('localization', () => {
+  const nlsEn = readJson('package.nls.json');
+  const nlsZh = readJson('package.nls.zh-cn.json');
+
+  it('has every %key% of the manifest in English and Simplified Chinese', () => {
+    const keys = [...JSON.stringify(manifest).matchAll(/"%([^%"]+)%"/g)].map((m) => m[1]!);
+    assert.ok(keys.length > 10);
+    for (const key of keys) {
+      assert.ok(nlsEn[key], `package.nls.json has ${key}`);
+      assert.ok(nlsZh[key], `package.nls.zh-cn.json has ${key}`);
+    }
+    assert.deepEqual(Object.keys(nlsZh).sort(), Object.keys(nlsEn).sort());
+  });
+
+  it('has every runtime string in both l10n bundles', () => {
+    const en = readJson('l10n/bundle.l10n.json');
+    const zh = readJson('l10n/bundle.l10n.zh-cn.json');
+    const used = new Set<string>();
+    for (const file of [...sourceFiles('src/vscode'), ...sourceFiles('src/core')]) {
+      const text = fs.readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/(?:vscode\.l10n\.t|\bt)\('((?:[^'\\]|\\.)*)'/g)) used.add(match[1]!.replace(/\\'/g, "'").replace(/\\"/g, '"'));
+    }
+    assert.ok(used.size > 20, `found ${used.size} runtime strings`);
+    for (const key of used) {
+      assert.ok(key in en, `l10n/bundle.l10n.json has "${key}"`);
+      assert.ok(typeof zh[key] === 'string' && zh[key] !== '', `l10n/bundle.l10n.zh-cn.json has "${key}"`);
+      const placeholders = (s: string) => [...s.matchAll(/\{\d+\}/g)].map((m) => m[0]).sort();
+      assert.deepEqual(placeholders(zh[key]), placeholders(key), `"${key}" keeps its placeholders in Chinese`);
+    }
+  });
+});
+
+describe('the bundle', () => {
+  it('exports activate and deactivate and no default', () => {
+    const bundle = path.join(root, 'dist', 'extension.js');
+    assert.ok(fs.existsSync(bundle), 'dist/extension.js is built (npm run build)');
+    // Load the CommonJS bundle with a stand-in for the `vscode` module: only its export shape is read here.
+    const load = (Module as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown });
+    const original = load._load;
+    const standIn = { l10n: { t: (message: string) => message } };
+    load._load = (request, parent, isMain) => (request === 'vscode' ? standIn : original(request, parent, isMain));
+    try {
+      delete require.cache[bundle];
+      const exported = require(bundle) as Record<string, unknown>;
+      assert.equal(typeof exported.activate, 'function');
+      assert.equal(typeof exported.deactivate, 'function');
+      assert.equal('default' in exported, false, 'a default export would hide activate from the loader');
+    } finally {
+      load._load = original;
+    }
+  });
+
+  it('keeps vscode external and compiles the schema at build time', () => {
+    const text = fs.readFileSync(path.join(root, 'dist', 'extension.js'), 'utf8');
+    assert.match(text, /require\("vscode"\)/);
+    assert.doesNotMatch(text, /new Ajv\b|\.compile\(/, 'no schema compilation at activation');
+  });
+});
