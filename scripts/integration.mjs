@@ -22,7 +22,9 @@ import {
 } from './lib/host.mjs';
 import { serveBridge } from './lib/bridge.mjs';
 
-const PHASES = ['main', 'restart'];
+// AGENT_PLAN_TEST_GREP runs only the matching tests of the first phase, for quick iteration.
+const GREP = process.env.AGENT_PLAN_TEST_GREP;
+const PHASES = GREP ? ['main'] : ['main', 'restart'];
 const PHASE_TIMEOUT_MS = Number(process.env.AGENT_PLAN_PHASE_TIMEOUT_MS ?? 10 * 60_000);
 
 const cleanups = [];
@@ -66,11 +68,12 @@ function tail(file, print) {
 
 async function runPhase({ port, runDir, phase, workspace, devExtensions, userDataDir, extensionsDir, browser }) {
   fs.writeFileSync(path.join(runDir, 'phase.txt'), phase + '\n');
+  if (GREP) fs.writeFileSync(path.join(runDir, 'grep.txt'), GREP);
   const server = await startCodeServer({ name: `code-server-${phase}`, port, runDir, userDataDir, extensionsDir });
   cleanups.push(() => killGroup(server.pid));
   log(`phase ${phase}: VS Code host on ${server.url}`);
 
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
   cleanups.push(() => context.close());
   const page = await context.newPage();
   let exitCode;
@@ -132,6 +135,7 @@ async function main() {
   const devExtensions = linkExtensions(runDir, {
     'agent-plan': repoRoot,
     'agent-plan-fixture': path.join(repoRoot, 'test', 'fixtures', 'extension'),
+    'agent-plan-demo': path.join(repoRoot, 'demo', 'extension'),
   });
   const userDataDir = path.join(runDir, 'user-data');
   const extensionsDir = path.join(runDir, 'extensions');

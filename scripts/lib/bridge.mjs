@@ -40,6 +40,13 @@ export function serveBridge(dir, page) {
               .locator(request.selector)
               .evaluateAll((nodes, name) => nodes.map((n) => n.getAttribute(name)), request.name),
           };
+        case 'html':
+          return { ok: true, value: await page.locator(request.selector).first().evaluate((node) => node.outerHTML) };
+        case 'click': {
+          const target = page.locator(request.selector, request.hasText ? { hasText: request.hasText } : {}).first();
+          await target.click({ timeout: request.timeoutMs ?? 10_000 });
+          return { ok: true, value: true };
+        }
         case 'screenshot': {
           const target = request.selector ? page.locator(request.selector).first() : page;
           await target.screenshot({ path: request.file });

@@ -128,17 +128,21 @@ export function registerCommands({ store, display, logger, logFileFor }: Command
       await vscode.window.showTextDocument(document, { preview: true });
     },
 
-    [CommandId.DeleteSession]: async (arg?: unknown) => {
+    // Callers that already asked (other extensions, scripts) may pass `{ confirm: false }`.
+    [CommandId.DeleteSession]: async (arg?: unknown, options?: unknown) => {
       const session = sessionFrom(arg, display);
       const event = session ? store.get(session) : undefined;
       if (!session || !event) return noPlan();
-      const remove = t('Delete');
-      const answer = await vscode.window.showWarningMessage(
-        t('Delete the plan log of the session "{0}"?', sessionTitle(event, t)),
-        { modal: true, detail: t('Its whole history is removed. Other sessions are not touched.') },
-        remove,
-      );
-      if (answer !== remove) return;
+      const askFirst = !(typeof options === 'object' && options !== null && (options as { confirm?: unknown }).confirm === false);
+      if (askFirst) {
+        const remove = t('Delete');
+        const answer = await vscode.window.showWarningMessage(
+          t('Delete the plan log of the session "{0}"?', sessionTitle(event, t)),
+          { modal: true, detail: t('Its whole history is removed. Other sessions are not touched.') },
+          remove,
+        );
+        if (answer !== remove) return;
+      }
       try {
         await store.remove(session);
       } catch (error) {

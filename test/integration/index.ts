@@ -23,6 +23,8 @@ export async function run(): Promise<void> {
   const write = (line: string): void => fs.appendFileSync(logFile, line + '\n');
 
   const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, reporter: function () {} as unknown as string });
+  const grepFile = path.join(runDir, 'grep.txt');
+  if (fs.existsSync(grepFile)) mocha.grep(fs.readFileSync(grepFile, 'utf8').trim());
   const testsDir = path.join(__dirname, phase === 'main' ? '.' : phase);
   for (const name of fs.readdirSync(testsDir).sort()) {
     if (name.endsWith('.test.js')) mocha.addFile(path.join(testsDir, name));

@@ -1,0 +1,198 @@
+// The in-host part of the benchmark: starts code-server (VS Code 1.139) and headless
+// chromium the same way the integration tests do (scripts/lib/host.mjs), loads a
+// snapshot of the production bundle plus the test fixture extension, and runs
+// test/bench/host.ts as `extensionTestsPath` once per phase (one page load each, so
+// one fresh extension host each). Every process group it starts is killed on every
+// exit path: the caller passes a `cleanups` stack and runs it.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import {
+  copyWorkspace,
+  ensureHost,
+  killGroup,
+  launchBrowser,
+  linkExtensions,
+  log,
+  makeRunDir,
+  pruneRuns,
+  repoRoot,
+  startCodeServer,
+  workbenchUrl,
+} from '../lib/host.mjs';
+
+/** The files the packaged extension holds (.vscodeignore's allow-list), minus the bundle. */
+const EXTENSION_FILES = ['package.json', 'package.nls.json', 'l10n', 'media', 'schemas'];
+
+function snapshotExtension(runDir, bundleFile) {
+  const dir = path.join(runDir, 'ext-agent-plan');
+  for (const name of fs.readdirSync(repoRoot)) {
+    if (EXTENSION_FILES.includes(name) || /^package\.nls\..+\.json$/.test(name)) {
+      fs.cpSync(path.join(repoRoot, name), path.join(dir, name), { recursive: true });
+    }
+  }
+  fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
+  fs.copyFileSync(bundleFile, path.join(dir, 'dist', 'extension.js'));
+  return dir;
+}
+
+/**
+ * Finds the unique item's row inside the Plan view (not the chat list, whose request
+ * row holds the same text) and reports the wall-clock time it entered the DOM, and the
+ * next animation frame after that. Runs in the page.
+ */
+function armObserver({ index, text }) {
+  const inPlanView = () => {
+    for (const pane of document.querySelectorAll('.pane')) {
+      const title = pane.querySelector('.pane-header .title');
+      if (!title || title.textContent.trim().toLowerCase() !== 'plan') continue;
+      for (const row of pane.querySelectorAll('.monaco-list-row')) {
+        if (row.textContent.includes(text)) return true;
+      }
+    }
+    return false;
+  };
+  if (inPlanView()) {
+    window.benchSeen(index, { error: 'row already present before the write' });
+    return;
+  }
+  const observer = new MutationObserver(() => {
+    if (!inPlanView()) return;
+    const dom = Date.now();
+    observer.disconnect();
+    clearTimeout(timer);
+    requestAnimationFrame(() => window.benchSeen(index, { dom, frame: Date.now() }));
+  });
+  observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+  const timer = setTimeout(() => {
+    observer.disconnect();
+    window.benchSeen(index, { error: 'row not seen within 15 s' });
+  }, 15_000);
+}
+
+/** Answers the in-host side's `arm-<i>.json` with an armed observer and, later, `seen-<i>.json`. */
+function serveLatency(dir, page) {
+  fs.mkdirSync(dir, { recursive: true });
+  const handled = new Set();
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (stopped) return;
+    for (const name of fs.readdirSync(dir)) {
+      const match = /^arm-(\d+)\.json$/.exec(name);
+      if (!match || handled.has(match[1])) continue;
+      handled.add(match[1]);
+      const index = Number(match[1]);
+      const { text } = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
+      void page.evaluate(armObserver, { index, text }).then(
+        () => writeAtomic(path.join(dir, `armed-${index}.json`), '{}'),
+        (error) => writeAtomic(path.join(dir, `seen-${index}.json`), JSON.stringify({ error: String(error?.message ?? error) })),
+      );
+    }
+  }, 10);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}
+
+/** Registers a clean-up step; the returned function runs it now and unregisters it. */
+function own(cleanups, fn) {
+  cleanups.push(fn);
+  return async () => {
+    const at = cleanups.indexOf(fn);
+    if (at >= 0) cleanups.splice(at, 1);
+    await fn();
+  };
+}
+
+function writeAtomic(file, text) {
+  fs.writeFileSync(`${file}.tmp`, text);
+  fs.renameSync(`${file}.tmp`, file);
+}
+
+/**
+ * Runs the phases in one code-server; `between(phase, result, runDir)` runs after each.
+ * Returns { runDir, results: { [phase.name]: result } }.
+ */
+export async function runHostBench({ bundleFile, phases, cleanups, between, phaseTimeoutMs = 180_000 }) {
+  await ensureHost();
+  pruneRuns('bench', 2);
+  const runDir = makeRunDir('bench');
+  const extension = snapshotExtension(runDir, bundleFile);
+  await esbuild.build({
+    entryPoints: [path.join(repoRoot, 'test', 'bench', 'host.ts')],
+    outfile: path.join(runDir, 'bench-module', 'host.js'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: ['vscode'],
+    logLevel: 'warning',
+  });
+  const workspace = copyWorkspace(runDir, path.join(repoRoot, 'test', 'fixtures', 'workspace'));
+  const devExtensions = linkExtensions(runDir, {
+    'agent-plan': extension,
+    'agent-plan-fixture': path.join(repoRoot, 'test', 'fixtures', 'extension'),
+  });
+  const server = await startCodeServer({
+    name: 'code-server',
+    runDir,
+    userDataDir: path.join(runDir, 'user-data'),
+    extensionsDir: path.join(runDir, 'extensions'),
+  });
+  const stopServer = own(cleanups, () => killGroup(server.pid));
+  const browser = await launchBrowser(runDir);
+  const closeBrowser = own(cleanups, () => browser.close());
+
+  const results = {};
+  for (const phase of phases) {
+    fs.writeFileSync(path.join(runDir, 'bench-phase.json'), JSON.stringify(phase));
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const closeContext = own(cleanups, () => context.close().catch(() => {}));
+    const page = await context.newPage();
+    let exitCode;
+    const exited = new Promise((resolve) => {
+      void page.exposeFunction('codeAutomationExit', (code) => {
+        exitCode = code;
+        resolve();
+      });
+    });
+    await page.exposeFunction('codeAutomationLog', (level, args) => {
+      fs.appendFileSync(path.join(runDir, 'logs', `workbench-${phase.name}.log`), `[${level}] ${JSON.stringify(args)}\n`);
+    });
+    const latencyDir = path.join(runDir, 'latency');
+    await page.exposeFunction('benchSeen', (index, seen) => writeAtomic(path.join(latencyDir, `seen-${index}.json`), JSON.stringify(seen)));
+    const stopLatency = phase.kind === 'latency' ? serveLatency(latencyDir, page) : () => {};
+    const started = Date.now();
+    await page.goto(
+      workbenchUrl({
+        port: server.port,
+        folder: workspace,
+        extensionDevelopmentPath: devExtensions,
+        extensionTestsPath: path.join(runDir, 'bench-module', 'host.js'),
+      }),
+    );
+    let timer;
+    const outcome = await Promise.race([
+      exited.then(() => 'exited'),
+      new Promise((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), phaseTimeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    stopLatency();
+    await closeContext();
+    const resultFile = path.join(runDir, `bench-result-${phase.name}.json`);
+    if (!fs.existsSync(resultFile)) {
+      throw new Error(`host phase ${phase.name}: no result (${outcome}, workbench exit code ${exitCode ?? 'none'}); logs in ${runDir}`);
+    }
+    const result = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
+    if (result.error) throw new Error(`host phase ${phase.name} failed in the extension host: ${result.error}`);
+    log(`host phase ${phase.name}: ${Math.round((Date.now() - started) / 100) / 10} s`);
+    results[phase.name] = result;
+    await between?.(phase, result, runDir);
+  }
+  await closeBrowser().catch(() => {});
+  await stopServer();
+  return { runDir, results };
+}

@@ -1,0 +1,375 @@
+// Host-free benchmarks of the core, bundled by scripts/bench.mjs with esbuild (as the
+// extension is) and run in plain Node: the cost of one todo_write call as the history
+// grows, next to the two usual ways of storing a plan, and the cost of reading the
+// current plan (tail read) next to a full replay. Measures and returns figures; the
+// launcher prints and records them. Nothing here asserts.
+import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { countTodos, successText, type Counts, type Todo, type TodoStatus } from '../../src/core/plan';
+import { hashIdentity, sessionKeyFromToken } from '../../src/core/sessionKey';
+import { LOG_FORMAT_VERSION, SessionLog, TODO_WRITE_EVENT, type LogEvent } from '../../src/core/sessionLog';
+import { PlanStore } from '../../src/core/store';
+import { runTodoWrite } from '../../src/core/todoWrite';
+import { ERRORS, validateTodoInput } from '../../src/core/validate';
+import { NodeFileSystem } from '../../src/node/nodeFileSystem';
+
+export { ERRORS, successText };
+
+/** What a coding agent's plan typically looks like: short imperative lines. */
+const TASKS = [
+  'Read the failing test and reproduce the bug locally',
+  'Find where the parser handles escaped quotes',
+  'Write a minimal failing unit test for the escape case',
+  'Fix the tokenizer so a backslash before a quote is kept',
+  'Run the parser unit tests',
+  'Check the CSV importer, which calls the same tokenizer',
+  'Add a regression test for quoted newlines',
+  'Update the changelog under Unreleased',
+  'Search the codebase for other callers of splitFields',
+  'Refactor splitFields to return field offsets',
+  'Update the two callers to use the offsets',
+  'Run the full test suite',
+  'Fix the lint warnings in src/parser/tokenize.ts',
+  'Measure import time on the 50 MB sample file',
+  'Compare the result with the previous release',
+  'Document the escape rules in docs/csv.md',
+  'Review the diff for leftover debug output',
+  'Ask for review on the pull request',
+  'Address the review comments',
+  'Squash the fixup commits and push',
+];
+
+/** A 20-item list whose statuses move with `step`, as a plan does while the agent works. */
+export function planAt(step: number, size = 20): Todo[] {
+  const done = step % (size + 1);
+  return TASKS.slice(0, size).map((content, index): Todo => {
+    const status: TodoStatus = index < done ? 'completed' : index === done ? 'in_progress' : 'pending';
+    return { content, status };
+  });
+}
+
+export const BENCH_TOKEN = { sessionId: 'bench' } as const;
+const BENCH_SESSION = sessionKeyFromToken(BENCH_TOKEN) as string;
+
+function eventAt(session: string, step: number, start: number): LogEvent {
+  const todos = planAt(step);
+  return {
+    v: LOG_FORMAT_VERSION,
+    type: TODO_WRITE_EVENT,
+    ts: new Date(start + step * 1000).toISOString(),
+    session,
+    todos,
+    counts: countTodos(todos),
+  };
+}
+
+/**
+ * Writes `count` events as a session log in the documented format, in one buffered
+ * write (appending them one by one would take minutes at 100,000).
+ */
+export function writeHistory(file: string, session: string, count: number): number {
+  const start = Date.UTC(2025, 0, 1);
+  const parts: string[] = new Array<string>(count);
+  for (let i = 0; i < count; i++) parts[i] = JSON.stringify(eventAt(session, i, start)) + '\n';
+  const text = parts.join('');
+  fs.writeFileSync(file, text);
+  return Buffer.byteLength(text);
+}
+
+export interface Sample {
+  median: number;
+  p95: number;
+  mean: number;
+  min: number;
+  n: number;
+}
+
+export function summarize(times: number[]): Sample {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 === 1 ? (sorted[mid] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
+  return {
+    median,
+    p95: at(0.95),
+    mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
+    min: sorted[0] ?? NaN,
+    n: sorted.length,
+  };
+}
+
+export interface Budget {
+  warmup: number;
+  minSamples: number;
+  maxSamples: number;
+  /** Stop after this much measured time once minSamples are in. */
+  budgetMs: number;
+}
+
+/** Times `fn` (ms) until the budget runs out; `after` runs untimed after each call. */
+async function measure(fn: (i: number) => Promise<unknown>, budget: Budget, after?: () => void | Promise<void>): Promise<Sample> {
+  let i = 0;
+  for (let w = 0; w < budget.warmup; w++, i++) {
+    await fn(i);
+    await after?.();
+  }
+  const times: number[] = [];
+  let spent = 0;
+  while (times.length < budget.maxSamples && (times.length < budget.minSamples || spent < budget.budgetMs)) {
+    const t0 = performance.now();
+    await fn(i++);
+    const dt = performance.now() - t0;
+    times.push(dt);
+    spent += dt;
+    await after?.();
+  }
+  return summarize(times);
+}
+
+// ---------------------------------------------------------------------------------------
+// The peers: the usual ways an extension keeps a plan. Both get the same validation and
+// the same result text as ours, so only the storage differs, and both are given the
+// benefit of the doubt: the history lives in memory and is never read back from disk.
+
+interface Snapshot {
+  ts: string;
+  todos: Todo[];
+  counts: Counts;
+}
+
+function snapshotAt(step: number, start: number): Snapshot {
+  const todos = planAt(step);
+  return { ts: new Date(start + step * 1000).toISOString(), todos, counts: countTodos(todos) };
+}
+
+interface Peer {
+  call(input: unknown): Promise<string>;
+  /** Drops the snapshot the last call added (untimed), so every sample sees the same history size. */
+  undo(): void;
+  bytes(): number;
+}
+
+/** ONE JSON file holding the session's whole history, rewritten whole (temp file + rename) on every call. */
+class JsonFilePeer implements Peer {
+  private readonly doc: { version: 1; sessions: Record<string, { history: Snapshot[] }> };
+  private lastBytes = 0;
+
+  constructor(
+    private readonly file: string,
+    history: Snapshot[],
+  ) {
+    this.doc = { version: 1, sessions: { [BENCH_SESSION]: { history } } };
+  }
+
+  async call(input: unknown): Promise<string> {
+    const checked = validateTodoInput(input);
+    if (!checked.ok) return checked.error;
+    const counts = countTodos(checked.todos);
+    this.doc.sessions[BENCH_SESSION]!.history.push({ ts: new Date().toISOString(), todos: checked.todos, counts });
+    const text = JSON.stringify(this.doc);
+    const tmp = `${this.file}.tmp`;
+    await fsp.writeFile(tmp, text);
+    await fsp.rename(tmp, this.file);
+    this.lastBytes = text.length;
+    return successText(counts);
+  }
+
+  undo(): void {
+    this.doc.sessions[BENCH_SESSION]!.history.pop();
+  }
+
+  bytes(): number {
+    return this.lastBytes;
+  }
+}
+
+/**
+ * What `context.workspaceState.update(key, map)` amounts to: a map of every session's plan
+ * and history, serialized whole on each update and stored (VS Code coalesces the SQLite
+ * flush; here every update is written once, in place).
+ */
+class WorkspaceStatePeer implements Peer {
+  private readonly state: Record<string, { plan: Snapshot; history: Snapshot[] }> = {};
+  private lastBytes = 0;
+
+  constructor(
+    private readonly file: string,
+    history: Snapshot[],
+    otherSessions: number,
+    otherHistory: number,
+  ) {
+    const start = Date.UTC(2024, 11, 1);
+    for (let s = 0; s < otherSessions; s++) {
+      const past = Array.from({ length: otherHistory }, (_, i) => snapshotAt(i, start + s * 86_400_000));
+      this.state[hashIdentity(`other-${s}`)] = { plan: past[past.length - 1]!, history: past };
+    }
+    this.state[BENCH_SESSION] = { plan: history[history.length - 1] ?? snapshotAt(0, start), history };
+  }
+
+  async call(input: unknown): Promise<string> {
+    const checked = validateTodoInput(input);
+    if (!checked.ok) return checked.error;
+    const counts = countTodos(checked.todos);
+    const entry = this.state[BENCH_SESSION]!;
+    const snapshot = { ts: new Date().toISOString(), todos: checked.todos, counts };
+    entry.history.push(snapshot);
+    entry.plan = snapshot;
+    const text = JSON.stringify(this.state);
+    await fsp.writeFile(this.file, text);
+    this.lastBytes = text.length;
+    return successText(counts);
+  }
+
+  undo(): void {
+    const entry = this.state[BENCH_SESSION]!;
+    entry.history.pop();
+    entry.plan = entry.history[entry.history.length - 1]!;
+  }
+
+  bytes(): number {
+    return this.lastBytes;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+
+export interface WriteRow {
+  prior: number;
+  ours: Sample;
+  oursFileBytes: number;
+  jsonFile: Sample;
+  jsonFileBytes: number;
+  workspaceState: Sample;
+  workspaceStateBytes: number;
+}
+
+export interface WriteOptions {
+  dir: string;
+  sizes: number[];
+  budget: (prior: number) => Budget;
+  otherSessions: number;
+  otherHistory: number;
+  onProgress?: (text: string) => void;
+}
+
+/** One todo_write call (validate + append + result text) at each history size, ours and the peers'. */
+export async function benchWritePath(options: WriteOptions): Promise<WriteRow[]> {
+  const rows: WriteRow[] = [];
+  for (const prior of options.sizes) {
+    const dir = path.join(options.dir, `write-${prior}`);
+    fs.mkdirSync(dir, { recursive: true });
+    const budget = options.budget(prior);
+
+    // Ours: the real SessionLog over the real file system, through the real store and tool core.
+    const log = new SessionLog(path.join(dir, 'sessions'), new NodeFileSystem());
+    fs.mkdirSync(log.dir, { recursive: true });
+    const file = log.fileFor(BENCH_SESSION);
+    writeHistory(file, BENCH_SESSION, prior);
+    const store = new PlanStore(log);
+    await store.load();
+    const ours = await measure(async (i) => {
+      const outcome = await runTodoWrite(store, BENCH_TOKEN, { todos: planAt(i + 1) });
+      if (outcome.kind !== 'saved') throw new Error(`bench write failed: ${outcome.text}`);
+    }, budget);
+    const oursFileBytes = fs.statSync(file).size;
+    store.dispose();
+    options.onProgress?.(`write path, ${prior} prior: ours ${ours.median.toFixed(3)} ms`);
+
+    const start = Date.UTC(2025, 0, 1);
+    const history = (): Snapshot[] => Array.from({ length: prior }, (_, i) => snapshotAt(i, start));
+    const peers: Array<[string, Peer]> = [
+      ['jsonFile', new JsonFilePeer(path.join(dir, 'plans.json'), history())],
+      ['workspaceState', new WorkspaceStatePeer(path.join(dir, 'state.json'), history(), options.otherSessions, options.otherHistory)],
+    ];
+    const results: Record<string, { sample: Sample; bytes: number }> = {};
+    for (const [name, peer] of peers) {
+      const sample = await measure(
+        async (i) => {
+          const text = await peer.call({ todos: planAt(i + 1) });
+          if (!text.startsWith('Updated')) throw new Error(`peer write failed: ${text}`);
+        },
+        budget,
+        () => peer.undo(),
+      );
+      results[name] = { sample, bytes: peer.bytes() };
+      options.onProgress?.(`write path, ${prior} prior: ${name} ${sample.median.toFixed(3)} ms`);
+    }
+    rows.push({
+      prior,
+      ours,
+      oursFileBytes,
+      jsonFile: results['jsonFile']!.sample,
+      jsonFileBytes: results['jsonFile']!.bytes,
+      workspaceState: results['workspaceState']!.sample,
+      workspaceStateBytes: results['workspaceState']!.bytes,
+    });
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+export interface ReadRow {
+  prior: number;
+  fileBytes: number;
+  current: Sample;
+  history: Sample;
+  naive: Sample;
+}
+
+export interface ReadOptions {
+  dir: string;
+  sizes: number[];
+  budget: (prior: number, kind: 'current' | 'replay') => Budget;
+  onProgress?: (text: string) => void;
+}
+
+/** The current plan by tail read (SessionLog.current) against two full replays of the same file. */
+export async function benchReadPath(options: ReadOptions): Promise<ReadRow[]> {
+  const rows: ReadRow[] = [];
+  for (const prior of options.sizes) {
+    const dir = path.join(options.dir, `read-${prior}`);
+    const log = new SessionLog(dir, new NodeFileSystem());
+    fs.mkdirSync(dir, { recursive: true });
+    const file = log.fileFor(BENCH_SESSION);
+    const fileBytes = writeHistory(file, BENCH_SESSION, prior);
+    const expected = JSON.stringify(planAt(prior - 1));
+    const check = (event: LogEvent | undefined): void => {
+      if (!event || JSON.stringify(event.todos) !== expected) throw new Error('bench read returned the wrong plan');
+    };
+
+    const current = await measure(async () => check(await log.current(BENCH_SESSION)), options.budget(prior, 'current'));
+    options.onProgress?.(`read path, ${prior} prior: current ${current.median.toFixed(3)} ms`);
+    const history = await measure(async () => {
+      const events = await log.history(BENCH_SESSION);
+      check(events[events.length - 1]);
+    }, options.budget(prior, 'replay'));
+    options.onProgress?.(`read path, ${prior} prior: history ${history.median.toFixed(3)} ms`);
+    // The plain way: read the file, parse every line, keep the last (no validation at all).
+    const naive = await measure(async () => {
+      const text = await fsp.readFile(file, 'utf8');
+      let last: LogEvent | undefined;
+      for (const line of text.split('\n')) if (line !== '') last = JSON.parse(line) as LogEvent;
+      check(last);
+    }, options.budget(prior, 'replay'));
+    options.onProgress?.(`read path, ${prior} prior: parse every line ${naive.median.toFixed(3)} ms`);
+    rows.push({ prior, fileBytes, current, history, naive });
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** The texts whose token cost the benchmark reports, from the code that produces them. */
+export function modelTexts(): Record<string, string> {
+  const plan = planAt(7);
+  const counts = countTodos(plan);
+  return {
+    successText: successText(counts),
+    invalidStatusText: ERRORS.invalidStatus(3),
+    duplicateText: ERRORS.duplicateContent(TASKS[4]!),
+    emptyContentText: ERRORS.emptyContent,
+    arguments20: JSON.stringify({ todos: plan }),
+    canonicalResult20: JSON.stringify({ todos: plan, counts }),
+  };
+}

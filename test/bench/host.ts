@@ -1,0 +1,167 @@
+// Runs inside the real VS Code extension host as `extensionTestsPath` (compiled by
+// scripts/bench.mjs). What it does is read from `bench-phase.json` in the run folder (the
+// parent of the workspace folder); it writes `bench-result-<phase>.json` there and
+// returns, and the workbench then calls codeAutomationExit.
+//
+// - activation: reads the extension host's own performance marks for our extension
+//   (the figures behind "Developer: Show Running Extensions").
+// - latency: sends real chat requests through the fixture participant `@planner`, each
+//   writing a 20-item plan with one unique item, and asks the launcher (which drives the
+//   browser) to report when that item's row is in the Plan view's DOM. The two sides
+//   meet through files in `<run>/latency/` and compare Date.now() of the same machine.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+const EXTENSION_ID = 'agent-plan.agent-plan';
+
+interface Phase {
+  name: string;
+  kind: 'activation' | 'latency';
+  writes?: number;
+  warmup?: number;
+}
+
+interface Mark {
+  name: string;
+  startTime: number;
+}
+
+interface Api {
+  readonly logFolder: string;
+  onDidWritePlan(listener: (snapshot: { session: string; todos: Array<{ content: string }> }) => void): vscode.Disposable;
+}
+
+export async function run(): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (!folder) throw new Error('the benchmark needs a workspace folder');
+  const runDir = path.dirname(folder);
+  const phase = JSON.parse(fs.readFileSync(path.join(runDir, 'bench-phase.json'), 'utf8')) as Phase;
+  const resultFile = path.join(runDir, `bench-result-${phase.name}.json`);
+  let result: Record<string, unknown>;
+  try {
+    result = phase.kind === 'activation' ? await activation() : await latency(runDir, phase);
+  } catch (error) {
+    result = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  }
+  fs.writeFileSync(`${resultFile}.tmp`, JSON.stringify(result, null, 2));
+  fs.renameSync(`${resultFile}.tmp`, resultFile);
+}
+
+function marks(): Mark[] {
+  const perf = (globalThis as { MonacoPerformanceMarks?: { getMarks(): Mark[] } }).MonacoPerformanceMarks;
+  return perf ? perf.getMarks() : [];
+}
+
+async function activation(): Promise<Record<string, unknown>> {
+  const extension = vscode.extensions.getExtension<Api>(EXTENSION_ID);
+  if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
+  const wasActive = extension.isActive;
+  const t0 = performance.now();
+  const api = await extension.activate();
+  const awaitMs = performance.now() - t0;
+  const all = marks();
+  const at = (name: string): number | undefined => all.find((m) => m.name === name)?.startTime;
+  const of = (id: string) => {
+    const willLoad = at(`code/extHost/willLoadExtensionCode/${id}`);
+    const didLoad = at(`code/extHost/didLoadExtensionCode/${id}`);
+    const willActivate = at(`code/extHost/willActivateExtension/${id}`);
+    const didActivate = at(`code/extHost/didActivateExtension/${id}`);
+    if (willLoad === undefined || didLoad === undefined || willActivate === undefined || didActivate === undefined) return undefined;
+    return {
+      codeLoadingMs: didLoad - willLoad,
+      activateMs: didActivate - willActivate,
+      totalMs: didActivate - willLoad,
+    };
+  };
+  // For scale: every other extension this host activated, with the same marks.
+  const others: Record<string, unknown> = {};
+  for (const m of all) {
+    const match = /^code\/extHost\/didActivateExtension\/(.+)$/.exec(m.name);
+    if (match && match[1] !== EXTENSION_ID) others[match[1]!] = of(match[1]!);
+  }
+  return {
+    wasActive,
+    awaitActivateMs: awaitMs,
+    ours: of(EXTENSION_ID),
+    others,
+    logFolder: api.logFolder,
+    marksAvailable: all.length > 0,
+  };
+}
+
+async function waitForFile(file: string, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch {
+      // not there yet
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${path.basename(file)}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+function writeFileAtomic(file: string, text: string): void {
+  fs.writeFileSync(`${file}.tmp`, text);
+  fs.renameSync(`${file}.tmp`, file);
+}
+
+/** The 19 fixed items of the plan; the unique item goes second, so it is always in view. */
+const FIXED = Array.from({ length: 19 }, (_, i) => `Bench step ${String(i + 1).padStart(2, '0')}: keep the plan at twenty items`);
+
+async function latency(runDir: string, phase: Phase): Promise<Record<string, unknown>> {
+  const extension = vscode.extensions.getExtension<Api>(EXTENSION_ID);
+  if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
+  const api = await extension.activate();
+  const fixture = vscode.extensions.getExtension('agent-plan-test.agent-plan-fixture');
+  await fixture?.activate();
+  await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
+  await vscode.commands.executeCommand('workbench.action.chat.newChat');
+  const dir = path.join(runDir, 'latency');
+  fs.mkdirSync(dir, { recursive: true });
+
+  let written: { text: string; at: number } | undefined;
+  let watching = '';
+  const subscription = api.onDidWritePlan((snapshot) => {
+    if (snapshot.todos.some((todo) => todo.content === watching)) written = { text: watching, at: Date.now() };
+  });
+  const total = (phase.warmup ?? 2) + (phase.writes ?? 20);
+  const samples: Array<Record<string, number | string | boolean>> = [];
+  try {
+    for (let i = 0; i < total; i++) {
+      const text = `Bench write ${i} ${Math.random().toString(36).slice(2, 10)}`;
+      const input = { todos: [FIXED[0], text, ...FIXED.slice(1)].map((content, index) => ({ content, status: index < i % 20 ? 'completed' : 'pending' })) };
+      // Arm the launcher's DOM observer before the clock starts.
+      writeFileAtomic(path.join(dir, `arm-${i}.json`), JSON.stringify({ text }));
+      await waitForFile(path.join(dir, `armed-${i}.json`), 20_000);
+      watching = text;
+      written = undefined;
+      const t0 = Date.now();
+      await vscode.commands.executeCommand('workbench.action.chat.open', {
+        query: `@planner ${JSON.stringify({ input })}`,
+        mode: 'ask',
+        modelSelector: { vendor: 'agent-plan-test' },
+        isPartialQuery: false,
+        blockOnResponse: true,
+      });
+      const tReturned = Date.now();
+      const seen = JSON.parse(await waitForFile(path.join(dir, `seen-${i}.json`), 20_000)) as { dom?: number; frame?: number; error?: string };
+      const writtenAt = written as { text: string; at: number } | undefined;
+      samples.push({
+        index: i,
+        warmup: i < (phase.warmup ?? 2),
+        t0,
+        savedMs: writtenAt ? writtenAt.at - t0 : -1,
+        chatReturnedMs: tReturned - t0,
+        domMs: seen.dom !== undefined ? seen.dom - t0 : -1,
+        frameMs: seen.frame !== undefined ? seen.frame - t0 : -1,
+        ...(seen.error ? { error: seen.error } : {}),
+      });
+    }
+  } finally {
+    subscription.dispose();
+  }
+  return { samples, logFolder: api.logFolder };
+}

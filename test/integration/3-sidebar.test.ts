@@ -1,0 +1,205 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { PlanViewState } from '../../src/extension';
+import { api, bridge, chat, domTexts, newChatSession, runDir, todos, waitFor } from './helpers';
+
+const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
+const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
+const PLAN_HEADER = '.pane-header[aria-label^="Plan"]';
+const BADGE = '.activitybar li.action-item:has(a.action-label[aria-label^="Agent Plan"]) .badge-content';
+const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
+
+const rowLabels = (selector: string) => bridge<string[]>({ op: 'attributes', selector, name: 'aria-label' });
+
+async function viewShows(expected: (state: PlanViewState) => boolean, what: string): Promise<PlanViewState> {
+  const plan = await api();
+  return waitFor(() => {
+    const state = plan.getViewState();
+    return expected(state) ? state : undefined;
+  }, what);
+}
+
+async function domShows(selector: string, expected: string[], what: string): Promise<void> {
+  let last: string[] = [];
+  try {
+    await waitFor(async () => {
+      last = await rowLabels(selector);
+      return JSON.stringify(last) === JSON.stringify(expected);
+    }, what);
+  } catch (error) {
+    assert.deepEqual(last, expected, String(error));
+  }
+}
+
+describe('the sidebar, rendered in the workbench', () => {
+  let sessionA = '';
+  let sessionB = '';
+
+  before(async () => {
+    await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
+    await vscode.commands.executeCommand('agentPlan.followLatest');
+  });
+
+  it('shows the latest session: items in order, status icons, description, badge and status bar', async () => {
+    const plan = await api();
+    await newChatSession();
+    await chat(todos(['Survey the code', 'completed'], ['Draft the API', 'in_progress'], ['Write docs', 'pending']));
+    sessionA = plan.listSessions()[0]!.session;
+    await newChatSession();
+    await chat(
+      todos(['Set up the theme', 'completed'], ['Add the toggle', 'in_progress'], ['Persist the choice', 'in_progress'], ['Test both themes', 'pending']),
+    );
+    sessionB = plan.listSessions()[0]!.session;
+    assert.notEqual(sessionA, sessionB);
+
+    const state = await viewShows((s) => s.session === sessionB, 'the Plan view to follow session B');
+    assert.deepEqual(
+      state.items.map((item) => [item.content, item.icon]),
+      [
+        ['Set up the theme', 'pass-filled'],
+        ['Add the toggle', 'sync~spin'],
+        ['Persist the choice', 'sync~spin'],
+        ['Test both themes', 'circle-large-outline'],
+      ],
+    );
+    assert.equal(state.description, '1/4 done · 2 in progress');
+    assert.equal(state.badge, 3);
+
+    await domShows(
+      PLAN_ROWS,
+      ['Set up the theme, completed', 'Add the toggle, in progress', 'Persist the choice, in progress', 'Test both themes, pending'],
+      'the Plan rows in the DOM',
+    );
+    const icons = await bridge<string[]>({ op: 'attributes', selector: `${PLAN_ROWS} .custom-view-tree-node-item-icon`, name: 'class' });
+    assert.match(icons[0] ?? '', /codicon-pass-filled/);
+    assert.match(icons[1] ?? '', /codicon-sync/);
+    assert.match(icons[3] ?? '', /codicon-circle-large-outline/);
+    assert.match((await bridge<string[]>({ op: 'attributes', selector: PLAN_HEADER, name: 'aria-label' }))[0] ?? '', /1\/4 done · 2 in progress/);
+    assert.deepEqual(await domTexts(BADGE), ['3']);
+    const status = await waitFor(async () => {
+      const texts = await domTexts(STATUS_ITEM);
+      return texts[0]?.includes('1/4') ? texts[0] : undefined;
+    }, 'the status bar item');
+    assert.match(status, /1\/4 · Add the toggle/);
+    const sessions = await rowLabels(SESSION_ROWS);
+    assert.equal(sessions.length >= 2, true);
+    assert.match(sessions[0] ?? '', /^Session Set up the theme, 1\/4 done/);
+    await bridge({ op: 'screenshot', file: path.join(runDir(), 'sidebar-with-plan.png'), selector: '#workbench\\.parts\\.sidebar' });
+    assert.ok(fs.statSync(path.join(runDir(), 'sidebar-with-plan.png')).size > 1000);
+  });
+
+  it('switches to a selected session and stays pinned until Follow Latest', async () => {
+    const plan = await api();
+    await vscode.commands.executeCommand('agentPlan.selectSession', sessionA);
+    await viewShows((s) => s.session === sessionA && !s.followingLatest, 'session A to be shown');
+    await domShows(PLAN_ROWS, ['Survey the code, completed', 'Draft the API, in progress', 'Write docs, pending'], 'session A rows');
+
+    // The chat in front is still session B's: this write lands there, and the pinned view stays on A.
+    await chat(todos(['Set up the theme', 'completed'], ['Add the toggle', 'completed'], ['Persist the choice', 'in_progress'], ['Test both themes', 'pending']));
+    assert.equal(plan.listSessions()[0]?.session, sessionB);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(plan.getViewState().session, sessionA);
+    await domShows(PLAN_ROWS, ['Survey the code, completed', 'Draft the API, in progress', 'Write docs, pending'], 'session A rows, still');
+
+    await vscode.commands.executeCommand('agentPlan.followLatest');
+    const state = await viewShows((s) => s.session === sessionB && s.followingLatest, 'session B after Follow Latest');
+    assert.equal(state.description, '2/4 done · 1 in progress');
+    await domShows(
+      PLAN_ROWS,
+      ['Set up the theme, completed', 'Add the toggle, completed', 'Persist the choice, in progress', 'Test both themes, pending'],
+      'session B rows after Follow Latest',
+    );
+  });
+
+  it('copies the shown plan as Markdown', async () => {
+    await vscode.commands.executeCommand('agentPlan.copyPlanAsMarkdown');
+    const text = await vscode.env.clipboard.readText();
+    assert.equal(
+      text,
+      '- [x] Set up the theme\n- [x] Add the toggle\n- [ ] Persist the choice *(in progress)*\n- [ ] Test both themes\n',
+    );
+  });
+
+  it('compares the plan with its previous version in the diff editor', async () => {
+    await vscode.commands.executeCommand('agentPlan.compareWithPrevious');
+    const tab = await waitFor(() => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff ? input : undefined;
+    }, 'a diff editor');
+    assert.equal(tab.original.scheme, 'agent-plan-snapshot');
+    assert.equal(tab.modified.path, `/${sessionB}/v2.md`);
+    assert.equal(tab.original.path, `/${sessionB}/v1.md`);
+    const original = await vscode.workspace.openTextDocument(tab.original);
+    const modified = await vscode.workspace.openTextDocument(tab.modified);
+    assert.match(original.getText(), /- \[ \] Add the toggle \*\(in progress\)\*/);
+    assert.match(modified.getText(), /- \[x\] Add the toggle/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('shows an older version from the history, marked as such, and returns to the latest', async () => {
+    await vscode.commands.executeCommand('agentPlan.showHistory', sessionB, 1);
+    const state = await viewShows((s) => s.version !== undefined, 'an older version');
+    assert.deepEqual(state.version, { number: 1, count: 2 });
+    assert.equal(state.items[1]?.status, 'in_progress');
+    const message = await waitFor(async () => {
+      const texts = await domTexts('.pane:has(.pane-header[aria-label^="Plan"]) .message');
+      return texts.find((text) => /Older version 1 of 2/.test(text));
+    }, 'the older-version message');
+    assert.ok(message);
+    await vscode.commands.executeCommand('agentPlan.showLatestVersion');
+    await viewShows((s) => s.version === undefined && s.items[1]?.status === 'completed', 'the latest version');
+  });
+
+  it('shows an append written by another process to the log folder', async () => {
+    const plan = await api();
+    const file = plan.logFile(sessionB);
+    const event = {
+      v: 1,
+      type: 'todo/write',
+      ts: new Date().toISOString(),
+      session: sessionB,
+      todos: [
+        { content: 'Set up the theme', status: 'completed' },
+        { content: 'Add the toggle', status: 'completed' },
+        { content: 'Persist the choice', status: 'completed' },
+        { content: 'Written by another process', status: 'in_progress' },
+      ],
+      counts: { pending: 0, inProgress: 1, completed: 3 },
+    };
+    const result = spawnSync(process.execPath, ['-e', `require('fs').appendFileSync(process.argv[1], process.argv[2] + '\\n')`, file, JSON.stringify(event)]);
+    assert.equal(result.status, 0, String(result.stderr));
+    await viewShows((s) => s.items[3]?.content === 'Written by another process', 'the appended plan in the view');
+    await domShows(
+      PLAN_ROWS,
+      ['Set up the theme, completed', 'Add the toggle, completed', 'Persist the choice, completed', 'Written by another process, in progress'],
+      'the appended plan in the DOM',
+    );
+  });
+
+  it('deletes nothing unless the modal confirmation is accepted', async () => {
+    // A test host answers every modal dialog with "cancel", as a user pressing Escape would.
+    const plan = await api();
+    const before = fs.readdirSync(plan.logFolder).sort();
+    await vscode.commands.executeCommand('agentPlan.deleteSession', sessionA);
+    assert.deepEqual(fs.readdirSync(plan.logFolder).sort(), before);
+    assert.ok(plan.listSessions().some((s) => s.session === sessionA));
+  });
+
+  it('deletes only the chosen session log', async () => {
+    const plan = await api();
+    const fileA = plan.logFile(sessionA);
+    const fileB = plan.logFile(sessionB);
+    assert.ok(fs.existsSync(fileA) && fs.existsSync(fileB));
+    const others = fs.readdirSync(plan.logFolder).filter((name) => !fileA.endsWith(name)).sort();
+    const sizeB = fs.statSync(fileB).size;
+    await vscode.commands.executeCommand('agentPlan.deleteSession', sessionA, { confirm: false });
+    assert.equal(fs.existsSync(fileA), false);
+    assert.deepEqual(fs.readdirSync(plan.logFolder).sort(), others);
+    assert.equal(fs.statSync(fileB).size, sizeB);
+    await waitFor(() => plan.listSessions().every((s) => s.session !== sessionA), 'session A to leave the list');
+    await waitFor(async () => !(await rowLabels(SESSION_ROWS)).some((row) => row.includes('Survey the code')), 'session A to leave the Sessions view');
+  });
+});

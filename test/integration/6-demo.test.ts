@@ -1,0 +1,188 @@
+// The `npm start` demo, end to end in the real host: the @demo participant runs
+// its agent loop against the scripted offline model, which calls todo_write
+// through the real chat tool path; the sidebar must end up showing exactly the
+// demo's last todo_write input.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { PlanSnapshot } from '../../src/extension';
+import { api, bridge, newChatSession, waitFor } from './helpers';
+
+const DEMO_ID = 'agent-plan-demo.agent-plan-demo';
+const STEP_DELAY = 'agentPlanDemo.stepDelayMs';
+const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
+
+type Status = 'pending' | 'in_progress' | 'completed';
+interface Todo {
+  content: string;
+  status: Status;
+}
+interface DemoCall {
+  request: number;
+  input: { todos: Todo[] };
+  resultText: string | undefined;
+  error: string | undefined;
+}
+interface DemoRequest {
+  prompt: string;
+  calls: DemoCall[];
+  done: boolean;
+  error: string | undefined;
+}
+interface DemoApi {
+  calls: DemoCall[];
+  requests: DemoRequest[];
+}
+
+async function demo(): Promise<DemoApi> {
+  const extension = vscode.extensions.getExtension<DemoApi>(DEMO_ID);
+  if (!extension) throw new Error(`${DEMO_ID} is not loaded`);
+  return extension.activate();
+}
+
+/** Sends a request to @demo as a user would, and waits until its agent loop has finished. */
+async function askDemo(query: string): Promise<DemoRequest> {
+  const { requests } = await demo();
+  const index = requests.length;
+  await vscode.commands.executeCommand('workbench.action.chat.open', {
+    query,
+    mode: 'ask',
+    modelSelector: { vendor: 'agent-plan-demo' },
+    isPartialQuery: false,
+    blockOnResponse: true,
+  });
+  return waitFor(
+    () => {
+      const request = requests[index];
+      return request && (request.done || request.error !== undefined) ? request : undefined;
+    },
+    `@demo to finish "${query}"`,
+    45_000,
+  );
+}
+
+const pick = (todos: readonly Todo[]): Todo[] => todos.map(({ content, status }) => ({ content, status }));
+const inProgress = (todos: readonly Todo[]): number => todos.filter((todo) => todo.status === 'in_progress').length;
+
+/** Index of a call whose list keeps its length but changes an item's text in place. */
+function rewordedAt(lists: Todo[][]): number {
+  return lists.findIndex((list, i) => {
+    const next = lists[i + 1];
+    return next !== undefined && next.length === list.length && list.some((todo, k) => next[k]!.content !== todo.content && !next.some((n) => n.content === todo.content));
+  });
+}
+
+/** Index of a call, after the first and before the last, that adds an item never seen before. */
+function addedMidwayAt(lists: Todo[][]): number {
+  const seen = new Set<string>();
+  let grownAt = -1;
+  lists.forEach((list, i) => {
+    if (i > 0 && i < lists.length - 1 && grownAt < 0 && list.length > lists[i - 1]!.length && list.some((todo) => !seen.has(todo.content))) grownAt = i;
+    for (const todo of list) seen.add(todo.content);
+  });
+  return grownAt;
+}
+
+/** Runs one request in a new chat and checks the loop, the log and the sidebar; returns its session and inputs. */
+async function runDemo(query: string): Promise<{ session: string; lists: Todo[][] }> {
+  const plan = await api();
+  await newChatSession();
+  const snapshots: PlanSnapshot[] = [];
+  const subscription = plan.onDidWritePlan((snapshot) => snapshots.push(snapshot));
+  try {
+    const request = await askDemo(query);
+    assert.equal(request.error, undefined, 'the agent loop ran without error');
+    assert.equal(request.done, true);
+    const lists = request.calls.map((call) => call.input.todos);
+    assert.ok(lists.length >= 6, `several todo_write calls (got ${lists.length})`);
+    for (const call of request.calls) {
+      assert.equal(call.error, undefined);
+      assert.ok(call.resultText?.startsWith('Updated todo list:'), `result text: ${call.resultText}`);
+    }
+
+    // Every call wrote one snapshot, all to one session, each equal to what the model sent.
+    await waitFor(() => snapshots.length >= lists.length, 'a snapshot per todo_write call');
+    assert.equal(snapshots.length, lists.length);
+    const sessions = new Set(snapshots.map((snapshot) => snapshot.session));
+    assert.equal(sessions.size, 1, 'one chat, one session');
+    const session = snapshots[0]!.session;
+    assert.deepEqual(
+      snapshots.map((snapshot) => pick(snapshot.todos)),
+      lists,
+    );
+    assert.deepEqual(
+      (await plan.getHistory(session)).map((snapshot) => pick(snapshot.todos)),
+      lists,
+      'the history holds every version',
+    );
+
+    // What the sidebar shows at the end is the demo's last todo_write input.
+    const last = lists[lists.length - 1]!;
+    const state = await waitFor(() => {
+      const current = plan.getViewState();
+      return current.session === session ? current : undefined;
+    }, 'the Plan view to follow the demo session');
+    assert.deepEqual(pick(state.items), last);
+    assert.equal(plan.getPlan()?.session, session);
+    assert.deepEqual(pick(plan.getPlan()?.todos ?? []), last);
+    assert.equal(plan.listSessions()[0]?.session, session, 'the demo session is the latest in the Sessions view');
+
+    // And so does the rendered tree.
+    let rows: string[] = [];
+    try {
+      await waitFor(async () => {
+        rows = await bridge<string[]>({ op: 'attributes', selector: PLAN_ROWS, name: 'aria-label' });
+        return rows.length === last.length && last.every((todo, i) => rows[i]?.startsWith(`${todo.content}, `));
+      }, 'the Plan rows in the DOM');
+    } catch (error) {
+      assert.deepEqual(rows, last.map((todo) => todo.content), String(error));
+    }
+    return { session, lists };
+  } finally {
+    subscription.dispose();
+  }
+}
+
+describe('the npm start demo: @demo and its scripted model drive todo_write', () => {
+  let previousDelay: number | undefined;
+  let darkModeSession = '';
+
+  before(async () => {
+    const config = vscode.workspace.getConfiguration();
+    previousDelay = config.inspect<number>(STEP_DELAY)?.globalValue;
+    await config.update(STEP_DELAY, 50, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
+    await vscode.commands.executeCommand('agentPlan.followLatest');
+  });
+
+  after(async () => {
+    await vscode.workspace.getConfiguration().update(STEP_DELAY, previousDelay, vscode.ConfigurationTarget.Global);
+  });
+
+  it('plays the dark mode scenario through the real tool; the sidebar ends on its last plan', async function () {
+    this.timeout(90_000);
+    const { session, lists } = await runDemo('@demo add a dark mode toggle');
+    darkModeSession = session;
+
+    assert.ok(lists[0]!.length > 0 && lists[0]!.every((todo) => todo.status === 'pending'), 'the plan starts with every item pending');
+    assert.ok(lists.some((list) => inProgress(list) >= 2), 'two items in progress at once');
+    const reworded = rewordedAt(lists);
+    assert.ok(reworded >= 0, 'an item is reworded between two calls');
+    assert.ok(addedMidwayAt(lists) > 0, 'an item is added midway');
+    assert.ok(lists[lists.length - 1]!.every((todo) => todo.status === 'completed'), 'everything completed at the end');
+    assert.ok(lists.some((list) => list.some((todo) => /dark/i.test(todo.content))), 'the dark mode script was chosen');
+  });
+
+  it('a second request in a new chat is a second session with a plan built from its text', async function () {
+    this.timeout(90_000);
+    const plan = await api();
+    const { session, lists } = await runDemo('@demo write a CSV export for the cups list');
+    assert.notEqual(session, darkModeSession);
+    const listed = plan.listSessions().map((snapshot) => snapshot.session);
+    assert.ok(listed.includes(darkModeSession) && listed.includes(session), 'both demo sessions are listed');
+    assert.equal(lists[0]![0]!.content, 'Understand the request: write a CSV export for the cups list');
+    assert.ok(lists.some((list) => inProgress(list) >= 2));
+    assert.ok(rewordedAt(lists) >= 0);
+    assert.ok(addedMidwayAt(lists) > 0);
+    assert.ok(lists[lists.length - 1]!.every((todo) => todo.status === 'completed'));
+  });
+});
