@@ -10,6 +10,8 @@ import * as path from 'node:path';
 import {
   copyWorkspace,
   ensureHost,
+  installExtension,
+  packageExtension,
   killGroup,
   launchBrowser,
   linkExtensions,
@@ -24,7 +26,10 @@ import { serveBridge } from './lib/bridge.mjs';
 
 // AGENT_PLAN_TEST_GREP runs only the matching tests of the first phase, for quick iteration.
 const GREP = process.env.AGENT_PLAN_TEST_GREP;
-const PHASES = GREP ? ['main'] : ['main', 'restart'];
+// AGENT_PLAN_PHASES picks other phases (the screenshot script runs `screenshot`);
+// AGENT_PLAN_LOCALE starts VS Code in another display language (e.g. zh-cn).
+const PHASES = process.env.AGENT_PLAN_PHASES?.split(',') ?? (GREP ? ['main'] : ['main', 'restart']);
+const LOCALE = process.env.AGENT_PLAN_LOCALE;
 const PHASE_TIMEOUT_MS = Number(process.env.AGENT_PLAN_PHASE_TIMEOUT_MS ?? 10 * 60_000);
 
 const cleanups = [];
@@ -69,7 +74,7 @@ function tail(file, print) {
 async function runPhase({ port, runDir, phase, workspace, devExtensions, userDataDir, extensionsDir, browser }) {
   fs.writeFileSync(path.join(runDir, 'phase.txt'), phase + '\n');
   if (GREP) fs.writeFileSync(path.join(runDir, 'grep.txt'), GREP);
-  const server = await startCodeServer({ name: `code-server-${phase}`, port, runDir, userDataDir, extensionsDir });
+  const server = await startCodeServer({ name: `code-server-${phase}`, port, runDir, userDataDir, extensionsDir, locale: LOCALE });
   cleanups.push(() => killGroup(server.pid));
   log(`phase ${phase}: VS Code host on ${server.url}`);
 
@@ -128,7 +133,7 @@ async function runPhase({ port, runDir, phase, workspace, devExtensions, userDat
 }
 
 async function main() {
-  await ensureHost();
+  await ensureHost({ cjkFont: LOCALE?.startsWith('zh') ?? false });
   pruneRuns('integration', 3);
   const runDir = makeRunDir('integration');
   const workspace = copyWorkspace(runDir, path.join(repoRoot, 'test', 'fixtures', 'workspace'));
@@ -139,7 +144,32 @@ async function main() {
   });
   const userDataDir = path.join(runDir, 'user-data');
   const extensionsDir = path.join(runDir, 'extensions');
-  const browser = await launchBrowser(runDir);
+  if (LOCALE) {
+    // VS Code resolves a display language only when a language pack declares it.
+    const pack = path.join(repoRoot, 'test', 'fixtures', `language-pack-${LOCALE}`);
+    if (fs.existsSync(pack)) {
+      const vsix = packageExtension(pack, path.join(runDir, `language-pack-${LOCALE}.vsix`));
+      installExtension({ runDir, userDataDir, extensionsDir, vsix });
+      // The server reads its language-pack index at page load but writes it only
+      // when the language is picked in the UI, so the launcher writes it here.
+      const manifest = JSON.parse(fs.readFileSync(path.join(pack, 'package.json'), 'utf8'));
+      const id = `${manifest.publisher}.${manifest.name}`;
+      const installed = path.join(extensionsDir, `${id}-${manifest.version}`);
+      const localization = manifest.contributes.localizations[0];
+      fs.writeFileSync(
+        path.join(userDataDir, 'languagepacks.json'),
+        JSON.stringify({
+          [LOCALE]: {
+            hash: `${manifest.version}-${Date.now()}`,
+            extensions: [{ extensionIdentifier: { id }, version: manifest.version }],
+            translations: { vscode: path.join(installed, localization.translations[0].path) },
+            label: localization.localizedLanguageName,
+          },
+        }),
+      );
+    }
+  }
+  const browser = await launchBrowser(runDir, { locale: LOCALE });
   cleanups.push(() => browser.close());
 
   let passed = 0;

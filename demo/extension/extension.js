@@ -105,11 +105,39 @@ async function handle(request, _chatContext, stream, token) {
   }
 }
 
+const SUGGESTED_REQUEST = '@demo add a dark mode toggle';
+
+/** Opens the chat with a @demo request typed in (not sent) and the demo model selected. */
+async function openChat(query) {
+  await vscode.commands.executeCommand('workbench.action.chat.open', {
+    query,
+    modelSelector: { vendor: VENDOR },
+    isPartialQuery: true,
+  });
+}
+
+async function prepareWindow() {
+  // Resolving the demo model now makes the chat's model picker offer (and pick) it
+  // before the first request; otherwise that request fails with "Language model unavailable".
+  await vscode.lm.selectChatModels({ vendor: VENDOR });
+  if (vscode.workspace.getConfiguration('agentPlanDemo').get('openChatOnStartup', false)) {
+    await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
+    await openChat(SUGGESTED_REQUEST);
+  }
+}
+
 function activate(context) {
   context.subscriptions.push(register());
   const participant = vscode.chat.createChatParticipant('agentPlanDemo.demo', handle);
   participant.iconPath = new vscode.ThemeIcon('checklist');
   context.subscriptions.push(participant);
+  context.subscriptions.push(
+    vscode.commands.registerCommand('agentPlanDemo.try', async () => {
+      await vscode.commands.executeCommand('workbench.action.chat.newChat');
+      await openChat(SUGGESTED_REQUEST);
+    }),
+  );
+  prepareWindow().catch((error) => console.error(`[agent-plan-demo] ${message(error)}`));
   return { calls, requests };
 }
 

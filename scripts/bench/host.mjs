@@ -38,11 +38,17 @@ function snapshotExtension(runDir, bundleFile) {
 
 /**
  * Finds the unique item's row inside the Plan view (not the chat list, whose request
- * row holds the same text) and reports the wall-clock time it entered the DOM, and the
+ * row holds the same text), or a status-bar item's text for the baseline, and reports the wall-clock time it entered the DOM, and the
  * next animation frame after that. Runs in the page.
  */
-function armObserver({ index, text }) {
+function armObserver({ index, text, where }) {
   const inPlanView = () => {
+    if (where === 'statusbar') {
+      for (const item of document.querySelectorAll('.part.statusbar .statusbar-item')) {
+        if (item.textContent.includes(text)) return true;
+      }
+      return false;
+    }
     for (const pane of document.querySelectorAll('.pane')) {
       const title = pane.querySelector('.pane-header .title');
       if (!title || title.textContent.trim().toLowerCase() !== 'plan') continue;
@@ -78,12 +84,12 @@ function serveLatency(dir, page) {
   const timer = setInterval(() => {
     if (stopped) return;
     for (const name of fs.readdirSync(dir)) {
-      const match = /^arm-(\d+)\.json$/.exec(name);
+      const match = /^arm-(\w+)\.json$/.exec(name);
       if (!match || handled.has(match[1])) continue;
       handled.add(match[1]);
-      const index = Number(match[1]);
-      const { text } = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
-      void page.evaluate(armObserver, { index, text }).then(
+      const index = match[1];
+      const { text, where } = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
+      void page.evaluate(armObserver, { index, text, where }).then(
         () => writeAtomic(path.join(dir, `armed-${index}.json`), '{}'),
         (error) => writeAtomic(path.join(dir, `seen-${index}.json`), JSON.stringify({ error: String(error?.message ?? error) })),
       );
@@ -143,6 +149,7 @@ export async function runHostBench({ bundleFile, phases, cleanups, between, phas
   const stopServer = own(cleanups, () => killGroup(server.pid));
   const browser = await launchBrowser(runDir);
   const closeBrowser = own(cleanups, () => browser.close());
+  const browserVersion = browser.version();
 
   const results = {};
   for (const phase of phases) {
@@ -194,5 +201,5 @@ export async function runHostBench({ bundleFile, phases, cleanups, between, phas
   }
   await closeBrowser().catch(() => {});
   await stopServer();
-  return { runDir, results };
+  return { runDir, results, browserVersion };
 }

@@ -47,6 +47,17 @@ export function serveBridge(dir, page) {
           await target.click({ timeout: request.timeoutMs ?? 10_000 });
           return { ok: true, value: true };
         }
+        case 'drag': {
+          const box = await page.locator(request.selector).first().boundingBox();
+          if (!box) return { ok: false, error: `nothing to drag at ${request.selector}` };
+          const x = box.x + box.width / 2;
+          const y = box.y + box.height / 2;
+          await page.mouse.move(x, y);
+          await page.mouse.down();
+          await page.mouse.move(x + (request.dx ?? 0), y + (request.dy ?? 0), { steps: 8 });
+          await page.mouse.up();
+          return { ok: true, value: true };
+        }
         case 'screenshot': {
           const target = request.selector ? page.locator(request.selector).first() : page;
           await target.screenshot({ path: request.file });

@@ -32,8 +32,10 @@ function run(command, args, options = {}) {
 }
 
 /** Debian packages the host needs: chromium to drive the workbench, gssapi headers for code-server's kerberos module. */
-export function ensureSystemPackages() {
+export function ensureSystemPackages({ cjkFont = false } = {}) {
   const missing = [];
+  // Pictures of the Chinese UI need a CJK font; tests read text from the DOM and do not.
+  if (cjkFont && !fs.existsSync('/usr/share/fonts/truetype/wqy/wqy-microhei.ttc')) missing.push('fonts-wqy-microhei');
   if (!fs.existsSync(CHROMIUM)) missing.push('chromium');
   if (!fs.existsSync('/usr/include/gssapi/gssapi.h') && !fs.existsSync(completeMarker)) missing.push('libkrb5-dev');
   if (missing.length === 0) return;
@@ -72,8 +74,8 @@ async function withLock(lockPath, fn) {
 }
 
 /** Installs Node 24 and code-server into the version-keyed cache folder, once. */
-export async function ensureHost() {
-  ensureSystemPackages();
+export async function ensureHost(options = {}) {
+  ensureSystemPackages(options);
   if (fs.existsSync(completeMarker)) return;
   fs.mkdirSync(path.dirname(hostDir), { recursive: true });
   await withLock(`${hostDir}.lock`, async () => {
@@ -262,4 +264,25 @@ export function pruneRuns(kind, keep = 3) {
   for (const { name } of runs.slice(0, Math.max(0, runs.length - keep))) {
     fs.rmSync(path.join(runsRoot, name), { recursive: true, force: true });
   }
+}
+
+/** Installs a .vsix into an extensions folder with the host's own CLI, as a user would. */
+export function installExtension({ runDir, userDataDir, extensionsDir, vsix }) {
+  const result = spawnSync(
+    hostNode,
+    [codeServerEntry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix],
+    { cwd: runDir, env: isolatedEnv(runDir), encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`installing ${vsix} failed: ${result.stderr || result.stdout}`);
+}
+
+/** Packages an extension folder into a .vsix with vsce (no dependencies). */
+export function packageExtension(folder, outFile) {
+  const vsce = path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
+  const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', outFile], {
+    cwd: folder,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`packaging ${folder} failed: ${result.stderr || result.stdout}`);
+  return outFile;
 }

@@ -40,7 +40,6 @@ export function todoTreeItem(element: TodoElement): vscode.TreeItem {
   item.iconPath = new vscode.ThemeIcon(icon.id, new vscode.ThemeColor(icon.color));
   item.contextValue = `${ItemContext.Todo}.${todo.status}`;
   item.accessibilityInformation = { label: t('{0}, {1}', singleLine(todo.content), statusWord(todo.status, t)) };
-  if (todo.status === 'in_progress') item.description = statusWord(todo.status, t);
   return item;
 }
 

@@ -65,6 +65,11 @@ function eventAt(session: string, step: number, start: number): LogEvent {
   };
 }
 
+/** Bytes of one log line holding a 20-item plan. */
+export function lineBytes(): number {
+  return Buffer.byteLength(JSON.stringify(eventAt(BENCH_SESSION, 7, Date.UTC(2025, 0, 1))) + '\n');
+}
+
 /**
  * Writes `count` events as a session log in the documented format, in one buffered
  * write (appending them one by one would take minutes at 100,000).

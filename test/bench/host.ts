@@ -129,13 +129,29 @@ async function latency(runDir: string, phase: Phase): Promise<Record<string, unk
   });
   const total = (phase.warmup ?? 2) + (phase.writes ?? 20);
   const samples: Array<Record<string, number | string | boolean>> = [];
+  // Arms the launcher's DOM observer for `text` in `where`, before the clock starts.
+  const arm = async (id: string, text: string, where: 'plan' | 'statusbar'): Promise<void> => {
+    writeFileAtomic(path.join(dir, `arm-${id}.json`), JSON.stringify({ text, where }));
+    await waitForFile(path.join(dir, `armed-${id}.json`), 20_000);
+  };
+  const seenAfter = async (id: string, t0: number): Promise<{ domMs: number; frameMs: number; error?: string }> => {
+    const seen = JSON.parse(await waitForFile(path.join(dir, `seen-${id}.json`), 20_000)) as { dom?: number; frame?: number; error?: string };
+    return {
+      domMs: seen.dom !== undefined ? seen.dom - t0 : -1,
+      frameMs: seen.frame !== undefined ? seen.frame - t0 : -1,
+      ...(seen.error ? { error: seen.error } : {}),
+    };
+  };
+  // Baseline for the same machine and moment: a status-bar text set from this host, to its DOM
+  // (one extension-host → renderer message and a render; nothing of the extension involved).
+  const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10_000);
+  status.text = 'bench';
+  status.show();
   try {
     for (let i = 0; i < total; i++) {
       const text = `Bench write ${i} ${Math.random().toString(36).slice(2, 10)}`;
       const input = { todos: [FIXED[0], text, ...FIXED.slice(1)].map((content, index) => ({ content, status: index < i % 20 ? 'completed' : 'pending' })) };
-      // Arm the launcher's DOM observer before the clock starts.
-      writeFileAtomic(path.join(dir, `arm-${i}.json`), JSON.stringify({ text }));
-      await waitForFile(path.join(dir, `armed-${i}.json`), 20_000);
+      await arm(String(i), text, 'plan');
       watching = text;
       written = undefined;
       const t0 = Date.now();
@@ -147,21 +163,28 @@ async function latency(runDir: string, phase: Phase): Promise<Record<string, unk
         blockOnResponse: true,
       });
       const tReturned = Date.now();
-      const seen = JSON.parse(await waitForFile(path.join(dir, `seen-${i}.json`), 20_000)) as { dom?: number; frame?: number; error?: string };
+      const seen = await seenAfter(String(i), t0);
       const writtenAt = written as { text: string; at: number } | undefined;
+
+      const statusText = `Bench status ${i} ${Math.random().toString(36).slice(2, 10)}`;
+      await arm(`status${i}`, statusText, 'statusbar');
+      const t1 = Date.now();
+      status.text = statusText;
+      const baseline = await seenAfter(`status${i}`, t1);
       samples.push({
         index: i,
         warmup: i < (phase.warmup ?? 2),
         t0,
         savedMs: writtenAt ? writtenAt.at - t0 : -1,
         chatReturnedMs: tReturned - t0,
-        domMs: seen.dom !== undefined ? seen.dom - t0 : -1,
-        frameMs: seen.frame !== undefined ? seen.frame - t0 : -1,
-        ...(seen.error ? { error: seen.error } : {}),
+        ...seen,
+        statusBarMs: baseline.domMs,
+        ...(baseline.error ? { statusBarError: baseline.error } : {}),
       });
     }
   } finally {
     subscription.dispose();
+    status.dispose();
   }
   return { samples, logFolder: api.logFolder };
 }

@@ -1,0 +1,446 @@
+// `npm run bench`: a benchmark, not a test (nothing is asserted). Measures
+//   1. the write path (one todo_write call) as the history grows, next to the usual
+//      ways of storing a plan (one JSON file rewritten whole; a workspaceState-like map),
+//   2. reading the current plan (tail read) next to a full replay,
+//   3. the production bundle's size,
+//   4. in the real VS Code host: activation, and write → row in the Plan view's DOM,
+//   5. the model's token cost of the tool definition, its arguments and its results,
+// prints the tables, and writes docs/benchmarks.md (the body of the README's
+// Performance section) and docs/benchmarks.json.
+//
+// Flags: --no-host skips part 4; --quick uses small budgets (for trying the script out).
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import { CODE_SERVER_VERSION, HOST_NODE_VERSION, codeServerEntry, log, repoRoot } from './lib/host.mjs';
+import { bundleSizes } from './bench/bundle.mjs';
+import { runHostBench } from './bench/host.mjs';
+import { bytes, count, ms, ratio, renderMarkdown, renderText } from './bench/report.mjs';
+import { tokenCounts } from './bench/tokens.mjs';
+
+const args = new Set(process.argv.slice(2));
+const QUICK = args.has('--quick');
+const HOST = !args.has('--no-host');
+const WRITE_SIZES = [1, 100, 10_000];
+const READ_SIZES = [1, 1_000, 100_000];
+const ACTIVATION_RUNS = Number(process.env.AGENT_PLAN_BENCH_ACTIVATIONS ?? (QUICK ? 1 : 3));
+const LATENCY_WRITES = Number(process.env.AGENT_PLAN_BENCH_WRITES ?? (QUICK ? 5 : 22));
+const SEED_WRITES = 100_000;
+/** workspaceState-like peer: sessions besides the measured one, and their history length. */
+const OTHER_SESSIONS = 9;
+const OTHER_HISTORY = 20;
+
+const startedAt = new Date();
+const started = performance.now();
+const loadAtStart = os.loadavg();
+
+const cleanups = [];
+async function cleanup() {
+  while (cleanups.length > 0) {
+    const fn = cleanups.pop();
+    try {
+      await fn();
+    } catch {
+      // best effort: every remaining step still runs
+    }
+  }
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    log(`${signal}: stopping`);
+    void cleanup().then(() => process.exit(130));
+  });
+}
+
+const progress = (text) => log(text);
+
+async function main() {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-bench-'));
+  cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  // The core as the extension ships it: bundled by esbuild for Node 20.
+  const coreFile = path.join(tmp, 'core.cjs');
+  await esbuild.build({
+    entryPoints: [path.join(repoRoot, 'test', 'bench', 'core.ts')],
+    outfile: coreFile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  const core = createRequire(import.meta.url)(coreFile);
+
+  const report = {
+    generatedAt: startedAt.toISOString(),
+    machine: {
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      cores: os.cpus().length,
+      memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+      node: process.version,
+      os: `${os.type()} ${os.release()} ${os.arch()}`,
+      loadAverageAtStart: loadAtStart.map((l) => Math.round(l * 100) / 100),
+    },
+    commands: ['npm run bench', 'node scripts/bench.mjs --no-host   # after `npm run build`: parts 1–3 and 5 only'],
+  };
+  const tables = [];
+
+  // 1. Write path.
+  const budget = QUICK
+    ? () => ({ warmup: 2, minSamples: 10, maxSamples: 50, budgetMs: 200 })
+    : () => ({ warmup: 5, minSamples: 30, maxSamples: 1000, budgetMs: 2000 });
+  const write = await core.benchWritePath({
+    dir: tmp,
+    sizes: WRITE_SIZES,
+    budget,
+    otherSessions: OTHER_SESSIONS,
+    otherHistory: OTHER_HISTORY,
+    onProgress: progress,
+  });
+  report.writePath = { listItems: 20, otherSessions: OTHER_SESSIONS, otherHistory: OTHER_HISTORY, rows: write };
+  const oneLine = core.lineBytes();
+  tables.push({
+    key: 'write',
+    title: 'Write path: one todo_write call (validate + append + result text), 20-item list, ms',
+    headers: ['prior writes', 'ours median', 'ours p95', 'JSON file median', 'p95', 'written/call', 'JSON file ÷ ours', 'workspaceState-like median', 'p95', 'written/call', 'wS ÷ ours'],
+    align: 'rrrrrrrrrrr',
+    rows: write.map((r) => [
+      count(r.prior),
+      ms(r.ours.median),
+      ms(r.ours.p95),
+      ms(r.jsonFile.median),
+      ms(r.jsonFile.p95),
+      bytes(r.jsonFileBytes),
+      ratio(r.jsonFile.median / r.ours.median),
+      ms(r.workspaceState.median),
+      ms(r.workspaceState.p95),
+      bytes(r.workspaceStateBytes),
+      ratio(r.workspaceState.median / r.ours.median),
+    ]),
+    notes: [
+      `ours: runTodoWrite() from src/core/todoWrite.ts over a real SessionLog (JSON Lines, one O_APPEND write of ~${bytes(oneLine)} per call) in a temp folder; the file starts with the given number of writes and grows by one line per sample.`,
+      'JSON file: the session\'s whole history in one JSON file, serialized and rewritten whole on every call (temp file + rename).',
+      `workspaceState-like: one map of every session's plan + history (this one + ${OTHER_SESSIONS} others of ${OTHER_HISTORY} writes) serialized whole on every update and written in place.`,
+      'Both peers validate with the same code and keep the history in memory (never read back), so only the storage differs; each of their samples sees exactly the given history size.',
+    ],
+  });
+
+  // 2. Read path.
+  const readBudget = QUICK
+    ? (prior, kind) => (kind === 'current' ? { warmup: 2, minSamples: 10, maxSamples: 50, budgetMs: 200 } : { warmup: 0, minSamples: 1, maxSamples: 3, budgetMs: 200 })
+    : (prior, kind) =>
+        kind === 'current'
+          ? { warmup: 5, minSamples: 30, maxSamples: 1000, budgetMs: 1000 }
+          : prior >= 100_000
+            ? { warmup: 0, minSamples: 3, maxSamples: 10, budgetMs: 3000 }
+            : { warmup: 3, minSamples: 10, maxSamples: 300, budgetMs: 1000 };
+  const read = await core.benchReadPath({ dir: tmp, sizes: READ_SIZES, budget: readBudget, onProgress: progress });
+  report.readPath = { rows: read };
+  tables.push({
+    key: 'read',
+    title: 'Reading the current plan of a session, ms',
+    headers: ['prior writes', 'log size', 'current() median', 'p95', 'history() median', 'history ÷ current', 'parse every line median', 'parse ÷ current'],
+    align: 'rrrrrrrr',
+    rows: read.map((r) => [
+      count(r.prior),
+      bytes(r.fileBytes),
+      ms(r.current.median),
+      ms(r.current.p95),
+      ms(r.history.median),
+      ratio(r.history.median / r.current.median),
+      ms(r.naive.median),
+      ratio(r.naive.median / r.current.median),
+    ]),
+    notes: [
+      'current(): SessionLog.current, which reads the file backwards in 64 KiB chunks until the last valid event (what activation and the view use).',
+      'history(): SessionLog.history, a full replay that validates every line (what the history commands use).',
+      'parse every line: readFile + JSON.parse of each line, no validation (the simplest full replay).',
+      'Files are in the OS page cache (written just before); a cold disk makes the replays slower still.',
+    ],
+  });
+
+  // 3. Bundle size.
+  const bundle = await bundleSizes(path.join(tmp, 'bundle'));
+  report.bundle = { production: bundle.production, development: bundle.development, inputs: bundle.inputs, esbuild: bundle.esbuild };
+  tables.push({
+    key: 'bundle',
+    title: 'Bundle: dist/extension.js',
+    headers: ['build', 'bytes', 'gzip -9'],
+    align: 'lrr',
+    rows: [
+      ['production (minified, as packaged)', `${count(bundle.production.bytes)} (${bytes(bundle.production.bytes)})`, `${count(bundle.production.gzipBytes)} (${bytes(bundle.production.gzipBytes)})`],
+      ...(bundle.development
+        ? [['development (npm run build, source map separate)', `${count(bundle.development.bytes)} (${bytes(bundle.development.bytes)})`, `${count(bundle.development.gzipBytes)} (${bytes(bundle.development.gzipBytes)})`]]
+        : []),
+    ],
+    notes: [
+      `esbuild ${bundle.esbuild} JS API, the options of \`node esbuild.mjs --production\`, into a temp folder. Largest inputs (minified bytes): ${bundle.inputs
+        .slice(0, 4)
+        .map((i) => `${i.name} ${bytes(i.bytes)}`)
+        .join(', ')}.`,
+    ],
+  });
+
+  // 5. Model cost (before the host part, which is the long one).
+  const tokens = tokenCounts(core.modelTexts());
+  report.tokens = tokens;
+  tables.push({
+    key: 'tokens',
+    title: 'Model cost, tokens',
+    headers: ['what', 'chars', 'o200k_base', 'cl100k_base', 'Claude (legacy)', 'paid'],
+    align: 'lrrrrl',
+    rows: tokens.rows.map((r) => [r.name, count(r.chars), count(r.o200k_base), count(r.cl100k_base), count(r.claude), r.when]),
+    notes: [
+      `o200k_base (GPT-4o family) and cl100k_base (GPT-4/3.5) with js-tiktoken ${tokens.versions['js-tiktoken'] ?? ''}; Claude with @anthropic-ai/tokenizer ${tokens.versions['@anthropic-ai/tokenizer'] ?? ''}, which is exact for Anthropic's pre-Claude-3 models only: read it as an estimate.`,
+      'The tool definition is the manifest\'s modelDescription and JSON.stringify(inputSchema); hosts wrap it in their own framing, which adds a few tokens.',
+      `Success result: "${tokens.rows.find((r) => r.name === 'result: success')?.text}". Error example: "${tokens.rows.find((r) => r.name === 'result: error (bad status)')?.text}".`,
+    ],
+  });
+
+  // 4. The real VS Code host.
+  let hostError;
+  if (HOST) {
+    try {
+      const phases = [
+        ...Array.from({ length: ACTIVATION_RUNS }, (_, i) => ({ name: `activation-empty-${i + 1}`, kind: 'activation' })),
+        ...Array.from({ length: ACTIVATION_RUNS }, (_, i) => ({ name: `activation-seeded-${i + 1}`, kind: 'activation' })),
+        { name: 'latency', kind: 'latency', writes: LATENCY_WRITES, warmup: 2 },
+      ];
+      let seeded;
+      const host = await runHostBench({
+        bundleFile: bundle.file,
+        phases,
+        cleanups,
+        between: (phase, result) => {
+          // After the last run on empty storage, give the workspace a long history.
+          if (phase.name !== `activation-empty-${ACTIVATION_RUNS}`) return;
+          const key = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+          fs.mkdirSync(result.logFolder, { recursive: true });
+          const file = path.join(result.logFolder, `${key}.jsonl`);
+          seeded = { file, writes: SEED_WRITES, bytes: core.writeHistory(file, key, SEED_WRITES) };
+          progress(`seeded ${result.logFolder} with a session of ${count(SEED_WRITES)} writes (${bytes(seeded.bytes)})`);
+        },
+      });
+      report.host = summarizeHost(host.results, seeded);
+      report.host.versions = { vscode: vscodeVersion(), codeServer: CODE_SERVER_VERSION, extensionHostNode: HOST_NODE_VERSION, chromium: host.browserVersion };
+      if (seeded) fs.rmSync(seeded.file, { force: true });
+      fs.rmSync(path.join(host.runDir, 'user-data'), { recursive: true, force: true });
+      tables.push(...hostTables(report.host));
+    } catch (error) {
+      hostError = error;
+      report.host = { error: String(error?.message ?? error) };
+      log(`the host part failed: ${error?.stack ?? error}`);
+    }
+  }
+
+  report.durationSeconds = Math.round((performance.now() - started) / 100) / 10;
+  report.machine.loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
+  report.summary = summaryLine(report);
+
+  const order = ['write', 'read', 'activation', 'latency', 'bundle', 'tokens'];
+  tables.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+  for (const table of tables) process.stdout.write(`\n${renderText(table)}\n`);
+  fs.mkdirSync(path.join(repoRoot, 'docs'), { recursive: true });
+  fs.writeFileSync(path.join(repoRoot, 'docs', 'benchmarks.json'), JSON.stringify({ ...report, tables: tables.map(({ key, title, headers, rows, notes }) => ({ key, title, headers, rows, notes })) }, null, 2) + '\n');
+  fs.writeFileSync(path.join(repoRoot, 'docs', 'benchmarks.md'), markdown(report, tables));
+  process.stdout.write(`\nwrote docs/benchmarks.md and docs/benchmarks.json (${report.durationSeconds} s)\n`);
+  process.stdout.write(`${report.summary}\n`);
+  return hostError ? 1 : 0;
+}
+
+/** The VS Code version inside the pinned code-server. */
+function vscodeVersion() {
+  try {
+    const file = path.join(path.dirname(codeServerEntry), '..', '..', 'lib', 'vscode', 'package.json');
+    return JSON.parse(fs.readFileSync(file, 'utf8')).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function median(values) {
+  const sorted = values.filter((v) => typeof v === 'number' && v >= 0).sort((a, b) => a - b);
+  if (sorted.length === 0) return undefined;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function percentile(values, q) {
+  const sorted = values.filter((v) => typeof v === 'number' && v >= 0).sort((a, b) => a - b);
+  if (sorted.length === 0) return undefined;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+function summarizeHost(results, seeded) {
+  const activation = {};
+  for (const storage of ['empty', 'seeded']) {
+    const runs = Object.entries(results)
+      .filter(([name]) => name.startsWith(`activation-${storage}-`))
+      .map(([name, r]) => ({ name, wasActive: r.wasActive, awaitActivateMs: r.awaitActivateMs, ...(r.ours ?? {}), others: r.others }));
+    activation[storage] = {
+      runs,
+      codeLoadingMs: median(runs.map((r) => r.codeLoadingMs)),
+      activateMs: median(runs.map((r) => r.activateMs)),
+      totalMs: median(runs.map((r) => r.totalMs)),
+    };
+  }
+  // For scale, the built-in extensions the same host activated (median total over the empty runs).
+  const others = {};
+  for (const run of activation.empty.runs) {
+    for (const [id, t] of Object.entries(run.others ?? {})) {
+      if (t) (others[id] ??= []).push(t.totalMs);
+    }
+  }
+  activation.others = Object.fromEntries(
+    Object.entries(others)
+      .map(([id, v]) => [id, median(v)])
+      .sort((a, b) => b[1] - a[1]),
+  );
+  activation.seeded.seed = seeded ? { writes: seeded.writes, bytes: seeded.bytes } : undefined;
+
+  const samples = (results.latency?.samples ?? []).filter((s) => !s.warmup);
+  const stat = (key) => {
+    const values = samples.map((s) => s[key]).filter((v) => v >= 0);
+    return { median: median(values), p95: percentile(values, 0.95), min: Math.min(...values), max: Math.max(...values), n: values.length };
+  };
+  const latency = {
+    writes: samples.length,
+    missed: samples.filter((s) => s.error || s.domMs < 0).length,
+    saved: stat('savedMs'),
+    savedToDom: (() => {
+      const values = samples.filter((s) => s.savedMs >= 0 && s.domMs >= 0).map((s) => s.domMs - s.savedMs);
+      return { median: median(values), p95: percentile(values, 0.95), min: Math.min(...values), max: Math.max(...values), n: values.length };
+    })(),
+    chatReturned: stat('chatReturnedMs'),
+    statusBar: stat('statusBarMs'),
+    dom: stat('domMs'),
+    frame: stat('frameMs'),
+    samples: results.latency?.samples,
+  };
+  return { activation, latency };
+}
+
+function hostTables(host) {
+  const { activation, latency } = host;
+  const row = (label, a) => [
+    label,
+    String(a.runs.length),
+    ms(a.codeLoadingMs),
+    ms(a.activateMs),
+    ms(a.totalMs),
+    a.runs.map((r) => ms(r.totalMs)).join(', '),
+    a.runs.every((r) => r.wasActive) ? 'yes' : a.runs.some((r) => r.wasActive) ? 'some' : 'no',
+  ];
+  const seed = activation.seeded.seed;
+  const others = Object.entries(activation.others);
+  return [
+    {
+      key: 'activation',
+      title: `Activation in the real host (VS Code ${host.versions?.vscode ?? ''}, extension host on Node ${HOST_NODE_VERSION}), ms, median of runs`,
+      headers: ['storage', 'runs', 'code loading', 'activate()', 'total', 'each run (total)', 'active before the bench module ran'],
+      align: 'lrrrrll',
+      rows: [
+        row('empty', activation.empty),
+        row(seed ? `one session of ${count(seed.writes)} writes (${bytes(seed.bytes)})` : 'seeded', activation.seeded),
+      ],
+      notes: [
+        'Read from the extension host\'s own performance marks (code/extHost/willLoadExtensionCode → didLoadExtensionCode → willActivateExtension → didActivateExtension), the figures behind "Developer: Show Running Extensions". code loading = require() of the production bundle; activate() = the call and the promise it returns (store.load() included); total = from the start of code loading to the resolved activate().',
+        'total also covers the host\'s own set-up of the extension context (storage, secrets), which runs alongside code loading. Activation is onStartupFinished, so it happens off the startup path; each run is a fresh page load, hence a fresh extension host, on the same server.',
+        ...(others.length ? [`For scale, in the same hosts: ${others.map(([id, t]) => `${id} ${ms(t)} ms`).join(', ')}.`] : []),
+      ],
+    },
+    {
+      key: 'latency',
+      title: `Write → row in the Plan view, real chat requests, ms (${latency.writes} writes${latency.missed ? `, ${latency.missed} missed` : ''})`,
+      headers: ['from the chat request to…', 'median', 'p95', 'min', 'max'],
+      align: 'lrrrr',
+      rows: [
+        ['the snapshot saved (onDidWritePlan, in the host)', ms(latency.saved.median), ms(latency.saved.p95), ms(latency.saved.min), ms(latency.saved.max)],
+        ['the row in the Plan view\'s DOM', ms(latency.dom.median), ms(latency.dom.p95), ms(latency.dom.min), ms(latency.dom.max)],
+        ['the next animation frame after that', ms(latency.frame.median), ms(latency.frame.p95), ms(latency.frame.min), ms(latency.frame.max)],
+        ['the chat command returned (response complete)', ms(latency.chatReturned.median), ms(latency.chatReturned.p95), ms(latency.chatReturned.min), ms(latency.chatReturned.max)],
+        ['(per write: from saved to the row in the DOM)', ms(latency.savedToDom.median), ms(latency.savedToDom.p95), ms(latency.savedToDom.min), ms(latency.savedToDom.max)],
+        ['baseline: a status-bar text set in the host → its DOM', ms(latency.statusBar.median), ms(latency.statusBar.p95), ms(latency.statusBar.min), ms(latency.statusBar.max)],
+      ],
+      notes: [
+        'Each write sends `@planner {"input": …}` with workbench.action.chat.open (ask mode, the fixture\'s fake model); the fixture participant calls todo_write with the request\'s real toolInvocationToken. The list has 20 items, one of them unique to the write.',
+        'The clock starts in the extension host (Date.now() just before the command); the browser side records Date.now() when a MutationObserver sees a .monaco-list-row with the unique text inside the Plan pane. Same machine clock, 1 ms resolution. 2 warm-up writes are not counted.',
+        'The baseline (a status-bar item created by the bench module itself, updated after each write once the chat is idle) is one extension-host → renderer message and a render, nothing of Agent Plan: it shows what the machine gives any extension at that moment.',
+        'Up to "saved" the time is the chat round trip (workbench → participant → tool → append); from saved to the row it is the extension\'s event → tree view refresh → extension-host-to-renderer round trips → list render.',
+      ],
+    },
+  ];
+}
+
+function summaryLine(report) {
+  const w = report.writePath.rows;
+  const first = w[0];
+  const last = w[w.length - 1];
+  const r = report.readPath.rows[report.readPath.rows.length - 1];
+  const def = report.tokens.rows.find((x) => x.name.startsWith('tool: name'));
+  const parts = [
+    `write ${ms(first.ours.median)}→${ms(last.ours.median)} ms from ${count(first.prior)} to ${count(last.prior)} prior writes (JSON file ${ratio(last.jsonFile.median / last.ours.median)}, workspaceState-like ${ratio(last.workspaceState.median / last.ours.median)} slower at ${count(last.prior)})`,
+    `current plan ${ms(r.current.median)} ms at ${count(r.prior)} writes (replay ${ratio(r.history.median / r.current.median)})`,
+    `bundle ${bytes(report.bundle.production.bytes)} (${bytes(report.bundle.production.gzipBytes)} gzip)`,
+  ];
+  if (report.host && !report.host.error) {
+    parts.push(`activation ${ms(report.host.activation.empty.totalMs)} ms`);
+    parts.push(`write→row ${ms(report.host.latency.dom.median)} ms median`);
+  } else if (report.host?.error) {
+    parts.push('host part FAILED');
+  }
+  parts.push(`tool definition ${def?.o200k_base} tokens (o200k)`);
+  return `bench: ${parts.join('; ')}; ${report.durationSeconds} s`;
+}
+
+function markdown(report, tables) {
+  const m = report.machine;
+  const lines = [
+    '<!-- Generated by `npm run bench` (scripts/bench.mjs): do not edit by hand. -->',
+    '<!-- The body of the README\'s "## Performance" section. -->',
+    '',
+    `Measured on ${report.generatedAt.slice(0, 10)}: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node} (${m.os}); load average ${m.loadAverageAtStart.join(' / ')} at the start. The whole run took ${report.durationSeconds} s.`,
+    ...(report.host?.versions
+      ? [
+          `The in-host figures come from VS Code ${report.host.versions.vscode} (code-server ${report.host.versions.codeServer}) with its extension host on Node ${report.host.versions.extensionHostNode}, driven by headless Chromium ${report.host.versions.chromium}.`,
+        ]
+      : []),
+    '',
+    'Reproduce with:',
+    '',
+    '```sh',
+    ...report.commands,
+    '```',
+    '',
+    'Medians unless stated; p95 = 95th percentile. Timings on a shared 2-core machine are noisy: read the ratios and the shape of the curves rather than the last digit.',
+    '',
+  ];
+  const sections = {
+    write: '### Writing a plan stays flat as the history grows',
+    read: '### Loading the current plan does not replay the history',
+    activation: '### Activation',
+    latency: '### From a tool call to the sidebar',
+    bundle: '### Size',
+    tokens: '### What the tool costs the model',
+  };
+  for (const table of tables) {
+    lines.push(sections[table.key] ?? `### ${table.title}`, '', renderMarkdown(table), '');
+  }
+  if (report.host?.error) lines.push(`> The in-host part failed in this run: ${report.host.error}`, '');
+  lines.push(`Summary: ${report.summary.replace(/^bench: /, '')}`, '');
+  return lines.join('\n');
+}
+
+main().then(
+  async (code) => {
+    await cleanup();
+    process.exit(code);
+  },
+  async (error) => {
+    log(error?.stack ?? String(error));
+    await cleanup();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,140 @@
+// Crash mid-write: a child process appends snapshots through SessionLog and is killed
+// with SIGKILL at a random moment; some trials also cut a few bytes off the end of the
+// file afterwards, as a torn write would. Replay must then give the last complete
+// snapshot, and the next append must work and be current.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { hashIdentity } from '../../src/core/sessionKey';
+import { SessionLog } from '../../src/core/sessionLog';
+import { nodeFileSystem } from '../../src/node/nodeFileSystem';
+import { childScript, collect, pool, removeDir, sleep, startNode, tempDir, waitForOutput } from './lib/env';
+import { Random, recordFigures, runSeed } from './lib/figures';
+import { countsOf, eventsOf, parseLog, type OracleEvent } from './lib/oracle';
+import { stepOf, stepSnapshot } from './lib/steps';
+
+const TRIALS = Number(process.env.AGENT_PLAN_CRASH_TRIALS ?? 240);
+const PARALLEL = 3;
+/** In crash trials every 5th snapshot is ~100 KB, so some kills land inside a long write. */
+const HUGE_EVERY = 5;
+const SESSION = hashIdentity('id:crash');
+
+interface TrialResult {
+  truncated: boolean;
+  complete: number;
+  tornByKill: boolean;
+  tornAtEnd: boolean;
+  tornBecameEvent: boolean;
+  bytes: number;
+}
+
+async function trial(script: string, root: string, index: number, random: Random): Promise<TrialResult> {
+  const dir = path.join(root, `t${index}`);
+  const child = startNode(script, [dir, SESSION, '0', '-1', String(HUGE_EVERY)]);
+  const exited = collect(child);
+  await waitForOutput(child, 'ready');
+  await sleep(random.int(0, 50));
+  child.kill('SIGKILL');
+  const exit = await exited;
+  assert.equal(exit.signal, 'SIGKILL', `the writer was still running when killed (exit ${exit.code}): ${exit.stderr}`);
+
+  const file = path.join(dir, `${SESSION}.jsonl`);
+  let bytes: Uint8Array = fs.readFileSync(file);
+  const tornByKill = bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a;
+  const truncated = index % 2 === 1;
+  if (truncated) {
+    // Cut 1 byte to a whole huge line off the end: often mid-line, sometimes just the '\n'.
+    const cut = Math.min(bytes.length, random.pick([1, 2, random.int(1, 64), random.int(1, 4096), random.int(1, 120_000)]));
+    fs.truncateSync(file, bytes.length - cut);
+    bytes = fs.readFileSync(file);
+  }
+
+  // The expected state, read independently: the complete lines must be steps 0..K-1 in
+  // order, intact; what follows the last '\n' must be the beginning of step K.
+  const parsed = parseLog(bytes, SESSION);
+  const events = eventsOf(parsed);
+  assert.equal(events.length, parsed.lines.length, 'every complete line is a valid event');
+  events.forEach((event, step) => assert.deepStrictEqual(event.todos, stepSnapshot(0, step, HUGE_EVERY), `line ${step} is step ${step}`));
+  const complete = events.length;
+  if (parsed.torn.length > 0) {
+    const prefix = Buffer.from(parsed.torn).toString('latin1');
+    const todos = stepSnapshot(0, complete, HUGE_EVERY);
+    const expected = JSON.stringify({ v: 1, type: 'todo/write', ts: '#'.repeat(24), session: SESSION, todos, counts: countsOf(todos) });
+    const masked = prefix.replace(/("ts":")([^"]{0,24})/, (_m, head: string, ts: string) => head + '#'.repeat(ts.length));
+    assert.equal(masked, Buffer.from(expected, 'utf8').toString('latin1').slice(0, masked.length), 'the torn tail is the start of the next step');
+  }
+  const last: OracleEvent | undefined = events[complete - 1];
+
+  // Replay.
+  const corrupt: string[] = [];
+  const log = new SessionLog(dir, nodeFileSystem, { onCorrupt: (_file, detail) => corrupt.push(detail) });
+  const current = await log.current(SESSION);
+  if (last) {
+    assert.ok(current, 'a snapshot survives');
+    assert.deepStrictEqual(current.todos, last.todos, `replay gives the last complete snapshot (step ${complete - 1})`);
+    assert.equal(current.ts, last.ts);
+    assert.deepStrictEqual(stepOf(current.todos), { writer: 0, step: complete - 1 });
+  } else {
+    assert.equal(current, undefined, 'no complete line, no plan');
+  }
+  assert.deepEqual(corrupt, [], 'a torn last line is not reported');
+
+  // The next append works, does not glue onto a torn line, and is current.
+  const after = [{ content: `after crash ${index}`, status: 'in_progress' as const }];
+  const appended = await log.append(SESSION, after);
+  assert.deepStrictEqual((await log.current(SESSION))?.todos, after);
+  const rereadCorrupt: number[] = [];
+  const reread = new SessionLog(dir, nodeFileSystem, { onCorrupt: (_file, _detail, offset) => rereadCorrupt.push(offset) });
+  assert.deepStrictEqual((await reread.current(SESSION))?.todos, after, 'a fresh reader sees the new append');
+  const finalParse = parseLog(fs.readFileSync(file), SESSION);
+  assert.equal(finalParse.torn.length, 0, 'the file ends with a complete line');
+  // The torn bytes now end a line of their own: an invalid line (reported once when the
+  // history is read), or, when only the '\n' was missing, a whole snapshot.
+  const tornLine = parsed.torn.length > 0 ? finalParse.lines[complete] : undefined;
+  const tornBecameEvent = typeof tornLine?.kind === 'object';
+  assert.equal(finalParse.lines.length, complete + (tornLine ? 1 : 0) + 1, 'the new append starts a line of its own');
+  const finalEvents = eventsOf(finalParse);
+  assert.equal(finalEvents.length, complete + (tornBecameEvent ? 1 : 0) + 1);
+  assert.deepStrictEqual(finalEvents[finalEvents.length - 1], { ts: appended.ts, session: SESSION, todos: after });
+  const history = await reread.history(SESSION);
+  assert.deepStrictEqual(
+    history.map((e) => e.todos),
+    finalEvents.map((e) => e.todos),
+  );
+  assert.deepEqual(rereadCorrupt, tornLine && tornLine.kind === 'invalid' ? [tornLine.offset] : [], 'the old torn line is reported once');
+
+  removeDir(dir);
+  return { truncated, complete, tornByKill, tornAtEnd: parsed.torn.length > 0, tornBecameEvent, bytes: bytes.length };
+}
+
+describe('reliability: crash mid-write (SIGKILL)', () => {
+  it(`replays the last complete snapshot and appends cleanly after ${TRIALS} kills`, async () => {
+    const script = await childScript('appender');
+    const root = tempDir('crash');
+    const seed = runSeed();
+    const random = new Random(seed);
+    const started = Date.now();
+    const results = await pool(
+      Array.from({ length: TRIALS }, (_, i) => i),
+      PARALLEL,
+      (i) => trial(script, root, i, new Random(random.int(0, 2 ** 32 - 1) ^ i)),
+    );
+    const tornByKill = results.filter((r) => r.tornByKill).length;
+    const tornAtEnd = results.filter((r) => r.tornAtEnd).length;
+    const steps = results.map((r) => r.complete);
+    recordFigures('crash mid-write', {
+      seed,
+      trials: results.length,
+      'kill only': results.filter((r) => !r.truncated).length,
+      'kill + truncate': results.filter((r) => r.truncated).length,
+      'torn by the kill': tornByKill,
+      'torn at replay': tornAtEnd,
+      'torn line whole but for its \\n': results.filter((r) => r.tornBecameEvent).length,
+      'no complete line': steps.filter((n) => n === 0).length,
+      'steps min/median/max': `${Math.min(...steps)}/${[...steps].sort((a, b) => a - b)[steps.length >> 1]}/${Math.max(...steps)}`,
+      ms: Date.now() - started,
+    });
+    assert.equal(results.length, TRIALS);
+    assert.ok(tornAtEnd > 0, 'some trials replayed over a torn last line');
+  });
+});
