@@ -140,3 +140,18 @@ describe('the bundle', () => {
     assert.doesNotMatch(text, /new Ajv\b|\.compile\(/, 'no schema compilation at activation');
   });
 });
+
+describe('the .vsix file list', () => {
+  it('holds only what the extension needs at run time', function () {
+    this.timeout(60_000);
+    const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+    const result = spawnSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    const files = result.stdout.split('\n').filter((line) => line.trim() !== '').sort();
+    const allowed = [/^dist\/extension\.js$/, /^package(\.nls(\.[a-z-]+)?)?\.json$/, /^l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/, /^media\/[\w.-]+\.(svg|png)$/, /^schemas\/todo-write\.input\.json$/, /^(README|CHANGELOG)\.md$/, /^LICENSE$/];
+    for (const file of files) assert.ok(allowed.some((pattern) => pattern.test(file)), `${file} does not belong in the package`);
+    for (const needed of ['dist/extension.js', 'package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'l10n/bundle.l10n.zh-cn.json', 'media/agent-plan.svg']) {
+      assert.ok(files.includes(needed), `${needed} is packaged`);
+    }
+  });
+});
