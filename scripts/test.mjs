@@ -1,6 +1,6 @@
-// `npm test`: installs what is missing, builds, runs the unit tests in plain Node
-// and the integration tests inside a real VS Code extension host, and ends with
-// one line that adds both levels up: `N passed, N failed`.
+// `npm test`: installs what is missing, builds, runs the unit tests and the
+// reliability suite in plain Node and the integration tests inside a real VS Code
+// extension host, and ends with one line that adds them up: `N passed, N failed`.
 // Only Node built-ins here: this runs before the npm dependencies exist.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -24,17 +24,21 @@ function counts(file) {
   }
 }
 
+let ok = true;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-test-'));
 let passed = 0;
 let failed = 0;
-let ok = step('build', 'node', ['scripts/build.mjs']);
-if (!ok) failed += 1;
+const built = step('build', 'node', ['scripts/build.mjs']);
+if (!built) {
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
 
 for (const [name, args] of [
   ['unit tests (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.unit.json', '--reporter', 'scripts/lib/counting-reporter.cjs']],
+  ['reliability suite (plain Node)', ['scripts/reliability.mjs']],
   ['integration tests (VS Code extension host)', ['scripts/integration.mjs']],
 ]) {
-  if (!ok && name.startsWith('integration')) break;
   const file = path.join(tmp, `${name.split(' ')[0]}.json`);
   const stepOk = step(name, 'node', args, { AGENT_PLAN_COUNTS: file });
   const result = counts(file);

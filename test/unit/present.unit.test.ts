@@ -1,0 +1,86 @@
+import * as assert from 'node:assert/strict';
+import type { Todo } from '../../src/core/plan';
+import {
+  activeItem,
+  changeSummary,
+  diffPlans,
+  durationText,
+  formatOnly as t,
+  planMarkdown,
+  progressText,
+  relativeTime,
+  sessionTitle,
+  singleLine,
+  statusSince,
+} from '../../src/core/present';
+import type { LogEvent } from '../../src/core/sessionLog';
+
+const todo = (content: string, status: Todo['status']): Todo => ({ content, status });
+const event = (ts: string, todos: Todo[]): LogEvent => ({
+  v: 1,
+  type: 'todo/write',
+  ts,
+  session: '0'.repeat(32),
+  todos,
+  counts: {
+    pending: todos.filter((x) => x.status === 'pending').length,
+    inProgress: todos.filter((x) => x.status === 'in_progress').length,
+    completed: todos.filter((x) => x.status === 'completed').length,
+  },
+});
+
+describe('present', () => {
+  it('progress text names done/total and, when any, the items in progress', () => {
+    assert.equal(progressText({ pending: 3, inProgress: 1, completed: 3 }, t), '3/7 done · 1 in progress');
+    assert.equal(progressText({ pending: 2, inProgress: 0, completed: 0 }, t), '0/2 done');
+  });
+
+  it('renders a Markdown checklist that marks in-progress items and folds newlines', () => {
+    assert.equal(
+      planMarkdown([todo('Done', 'completed'), todo('Doing\nit', 'in_progress'), todo('Later', 'pending')]),
+      '- [x] Done\n- [ ] Doing it *(in progress)*\n- [ ] Later\n',
+    );
+    assert.equal(planMarkdown([], 'Plan'), '## Plan\n\n*(empty plan)*\n');
+    assert.equal(singleLine('a\r\n  b\n\nc'), 'a b c');
+  });
+
+  it('diffs two snapshots by content: added, removed, status flips, reordering', () => {
+    const before = [todo('a', 'pending'), todo('b', 'pending'), todo('c', 'in_progress')];
+    const after = [todo('b', 'completed'), todo('a', 'pending'), todo('d', 'pending')];
+    const change = diffPlans(before, after);
+    assert.deepEqual(change.added, ['d']);
+    assert.deepEqual(change.removed, ['c']);
+    assert.deepEqual(change.flipped, [{ content: 'b', from: 'pending', to: 'completed' }]);
+    assert.equal(change.reordered, true);
+    assert.equal(changeSummary(change, t), '+1 added, −1 removed, 1 status changes, reordered');
+    assert.equal(changeSummary(diffPlans(before, before), t), 'no change');
+  });
+
+  it('finds when an item took its current status from the history', () => {
+    const history = [
+      event('2026-01-01T10:00:00.000Z', [todo('x', 'pending')]),
+      event('2026-01-01T10:05:00.000Z', [todo('x', 'in_progress')]),
+      event('2026-01-01T10:07:00.000Z', [todo('x', 'in_progress'), todo('y', 'pending')]),
+    ];
+    assert.equal(statusSince(history, 'x'), '2026-01-01T10:05:00.000Z');
+    assert.equal(statusSince(history, 'y'), '2026-01-01T10:07:00.000Z');
+    assert.equal(statusSince(history, 'gone'), undefined);
+    assert.equal(statusSince([], 'x'), undefined);
+  });
+
+  it('says durations and relative times in words', () => {
+    const now = new Date('2026-01-01T12:00:00.000Z');
+    assert.equal(relativeTime('2026-01-01T11:59:50.000Z', now, t), 'just now');
+    assert.equal(relativeTime('2026-01-01T11:55:00.000Z', now, t), '5 min ago');
+    assert.equal(relativeTime('2026-01-01T09:00:00.000Z', now, t), '3 h ago');
+    assert.equal(relativeTime('2025-12-29T12:00:00.000Z', now, t), '3 d ago');
+    assert.equal(durationText('2026-01-01T11:59:30.000Z', now, t), 'for 30 s');
+    assert.equal(durationText('2026-01-01T11:48:00.000Z', now, t), 'for 12 min');
+  });
+
+  it('names a session by its first item and a plan by its first item in progress', () => {
+    assert.equal(sessionTitle(event('2026-01-01T00:00:00.000Z', [todo('First\nline', 'pending')]), t), 'First line');
+    assert.equal(sessionTitle(event('2026-01-01T00:00:00.000Z', []), t), '(empty plan)');
+    assert.equal(activeItem([todo('a', 'completed'), todo('b', 'in_progress'), todo('c', 'in_progress')])?.content, 'b');
+  });
+});

@@ -1,0 +1,140 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DisplayState } from '../../src/core/display';
+import { SessionLog } from '../../src/core/sessionLog';
+import { PlanStore } from '../../src/core/store';
+import { runTodoWrite } from '../../src/core/todoWrite';
+import { NO_SESSION_TEXT } from '../../src/core/plan';
+import { sessionKeyFromToken } from '../../src/core/sessionKey';
+import { nodeFileSystem } from '../../src/node/nodeFileSystem';
+import { useTempDir } from './helpers';
+
+const A = { sessionId: 'session-a' };
+const B = { sessionId: 'session-b' };
+const keyA = sessionKeyFromToken(A)!;
+const keyB = sessionKeyFromToken(B)!;
+const list = (...items: string[]) => ({ todos: items.map((content) => ({ content, status: 'pending' })) });
+
+describe('store, display state and one tool call', () => {
+  const tmp = useTempDir();
+  let clock = 0;
+  const open = () => {
+    const log = new SessionLog(path.join(tmp.path, 'sessions'), nodeFileSystem, { now: () => new Date(Date.UTC(2026, 0, 1, 0, 0, clock++)) });
+    return new PlanStore(log);
+  };
+
+  it('a saved call fires one write and one change event, a rejected one none', async () => {
+    const store = open();
+    const writes: string[] = [];
+    let changes = 0;
+    store.onDidWrite((event) => writes.push(event.session));
+    store.onDidChange(() => changes++);
+    const saved = await runTodoWrite(store, A, list('one'));
+    assert.equal(saved.kind, 'saved');
+    assert.equal(saved.text, 'Updated todo list: 1 pending, 0 in progress, 0 completed.');
+    assert.deepEqual(writes, [keyA]);
+    assert.equal(changes, 1);
+    const rejected = await runTodoWrite(store, undefined, list('two'));
+    assert.deepEqual(rejected, { kind: 'rejected', text: NO_SESSION_TEXT, reason: 'no-session' });
+    const invalid = await runTodoWrite(store, A, { todos: [{ content: 'x', status: 'done' }] });
+    assert.equal(invalid.kind, 'rejected');
+    assert.deepEqual(writes, [keyA]);
+    assert.equal(changes, 1);
+  });
+
+  it('a failed save says why, fires nothing and keeps the previous plan', async () => {
+    const store = open();
+    await runTodoWrite(store, A, list('kept'));
+    const file = store.log.fileFor(keyA);
+    fs.rmSync(file);
+    fs.mkdirSync(file);
+    let events = 0;
+    store.onDidWrite(() => events++);
+    const outcome = await runTodoWrite(store, A, list('lost'));
+    assert.equal(outcome.kind, 'failed');
+    assert.equal(outcome.text, `Error: could not save the todo list: ${file} is a directory`);
+    assert.equal(events, 0);
+    assert.equal(store.get(keyA)?.todos[0]?.content, 'kept');
+  });
+
+  it('a listener that throws is reported and does not stop the others', async () => {
+    const reported: unknown[] = [];
+    const log = new SessionLog(path.join(tmp.path, 'sessions'), nodeFileSystem);
+    const store = new PlanStore(log, (error) => reported.push(error));
+    let reached = false;
+    store.onDidWrite(() => {
+      throw new Error('listener bug');
+    });
+    store.onDidWrite(() => {
+      reached = true;
+    });
+    const outcome = await runTodoWrite(store, A, list('x'));
+    assert.equal(outcome.kind, 'saved');
+    assert.equal(reached, true);
+    assert.equal(reported.length, 1);
+  });
+
+  it('loads every session again from the logs, newest first', async () => {
+    const first = open();
+    await runTodoWrite(first, A, list('a1'));
+    await runTodoWrite(first, B, list('b1'));
+    await runTodoWrite(first, A, list('a2'));
+    const second = open();
+    await second.load();
+    assert.deepEqual(second.list().map((e) => [e.session, e.todos[0]?.content]), [[keyA, 'a2'], [keyB, 'b1']]);
+  });
+
+  it('ingests what another process appended, once', async () => {
+    const store = open();
+    await runTodoWrite(store, A, list('mine'));
+    const other = new SessionLog(path.join(tmp.path, 'sessions'), nodeFileSystem);
+    await other.append(keyA, [{ content: 'theirs', status: 'in_progress' }]);
+    const seen: string[] = [];
+    store.onDidWrite((event) => seen.push(event.todos[0]!.content));
+    await store.ingest(keyA);
+    await store.ingest(keyA);
+    assert.deepEqual(seen, ['theirs']);
+    assert.equal(store.get(keyA)?.todos[0]?.content, 'theirs');
+  });
+
+  it('the display follows the latest writer, stays pinned, and comes back on Follow Latest', async () => {
+    const store = open();
+    const display = new DisplayState(store, true);
+    await runTodoWrite(store, A, list('a'));
+    assert.equal(display.session, keyA);
+    await runTodoWrite(store, B, list('b'));
+    assert.equal(display.session, keyB);
+    display.select(keyA);
+    await runTodoWrite(store, B, list('b2'));
+    assert.equal(display.session, keyA);
+    assert.equal(display.followingLatest, false);
+    display.followLatest();
+    assert.equal(display.session, keyB);
+    assert.equal(display.event?.todos[0]?.content, 'b2');
+  });
+
+  it('shows an older version until the latest is asked for, and unpins a deleted session', async () => {
+    const store = open();
+    const display = new DisplayState(store, true);
+    await runTodoWrite(store, A, list('v1'));
+    await runTodoWrite(store, A, list('v2'));
+    const history = await store.history(keyA);
+    display.showVersion({ session: keyA, index: 0, count: 2, event: history[0]! });
+    assert.equal(display.event?.todos[0]?.content, 'v1');
+    display.showLatestVersion();
+    assert.equal(display.event?.todos[0]?.content, 'v2');
+    await runTodoWrite(store, B, list('b'));
+    display.select(keyA);
+    await store.remove(keyA);
+    assert.equal(display.session, keyB);
+  });
+
+  it('with followLatest off, stays on the session shown first', async () => {
+    const store = open();
+    const display = new DisplayState(store, false);
+    await runTodoWrite(store, A, list('a'));
+    await runTodoWrite(store, B, list('b'));
+    assert.equal(display.session, keyA);
+  });
+});
