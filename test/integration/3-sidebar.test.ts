@@ -179,6 +179,26 @@ describe('the sidebar, rendered in the workbench', () => {
     );
   });
 
+  it('opens the shown session\'s log in an editor', async () => {
+    const plan = await api();
+    await vscode.commands.executeCommand('agentPlan.openSessionLog');
+    const editor = await waitFor(() => vscode.window.activeTextEditor, 'an editor');
+    assert.equal(editor.document.uri.fsPath, plan.logFile(sessionB));
+    assert.match(editor.document.lineAt(0).text, /^\{"v":1,"type":"todo\/write"/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('hides the status bar item when its setting is off, and shows it again', async () => {
+    const config = vscode.workspace.getConfiguration();
+    try {
+      await config.update('agentPlan.statusBar.enabled', false, vscode.ConfigurationTarget.Global);
+      await waitFor(async () => (await domTexts(STATUS_ITEM)).length === 0, 'the status bar item to go');
+    } finally {
+      await config.update('agentPlan.statusBar.enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor(async () => (await domTexts(STATUS_ITEM))[0]?.includes('3/4'), 'the status bar item to come back');
+  });
+
   it('deletes nothing unless the modal confirmation is accepted', async () => {
     // A test host answers every modal dialog with "cancel", as a user pressing Escape would.
     const plan = await api();
