@@ -7,7 +7,7 @@
 // the closing text, which ends the participant's loop.
 'use strict';
 const vscode = require('vscode');
-const { scriptFor } = require('./scripts');
+const { scriptFor, taskName } = require('./scripts');
 
 const VENDOR = 'agent-plan-demo';
 const TOOL = 'todo_write';
@@ -63,7 +63,7 @@ function readConversation(messages) {
 /** Decides the next turn: `{ say, todos? }`. */
 function nextTurn(messages, tools) {
   const { request, results } = readConversation(messages);
-  if (!request) {
+  if (!taskName(request)) {
     return { say: 'Ask me for a task, for example `@demo add a dark mode toggle`, and watch the Agent Plan sidebar.' };
   }
   if (!tools.some((tool) => tool.name === TOOL)) {
@@ -94,8 +94,8 @@ function sleep(ms, token) {
 }
 
 function stepDelayMs() {
-  const value = vscode.workspace.getConfiguration('agentPlanDemo').get('stepDelayMs', 2000);
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 2000;
+  const value = vscode.workspace.getConfiguration('agentPlanDemo').get('stepDelayMs', 1600);
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 1600;
 }
 
 let callCounter = 0;

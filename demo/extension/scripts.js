@@ -92,9 +92,14 @@ function darkModeScript() {
   };
 }
 
-/** The request as a short task name: one line, no trailing punctuation, at most 80 characters. */
+/** The request as a short task name: one line, no leading @mention, no trailing punctuation, at most 80 characters. */
 function taskName(request) {
-  let text = String(request).replace(/\s+/g, ' ').trim().replace(/[.!?…]+$/u, '');
+  let text = String(request)
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^(@[\w-]+ ?)+/, '') // a participant mention typed twice is not part of the task
+    .trim()
+    .replace(/[.!?…]+$/u, '');
   if (text.length > 80) text = `${text.slice(0, 79).trimEnd()}…`;
   return text;
 }
