@@ -14,6 +14,9 @@ const started = Date.now();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-reliability-'));
 const figuresFile = process.env.AGENT_PLAN_RELIABILITY_FIGURES || path.join(tmp, 'figures.jsonl');
 fs.writeFileSync(figuresFile, '');
+// One seed for every scenario's random choices, printed so a failure can be replayed.
+const seed = process.env.AGENT_PLAN_RELIABILITY_SEED || String(Math.floor(Math.random() * 2 ** 32));
+console.log(`reliability seed: ${seed} (replay with AGENT_PLAN_RELIABILITY_SEED=${seed})`);
 
 const result = spawnSync(
   process.execPath,
@@ -25,7 +28,7 @@ const result = spawnSync(
     'scripts/lib/counting-reporter.cjs',
     ...process.argv.slice(2),
   ],
-  { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, AGENT_PLAN_RELIABILITY_FIGURES: figuresFile } },
+  { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, AGENT_PLAN_RELIABILITY_FIGURES: figuresFile, AGENT_PLAN_RELIABILITY_SEED: seed } },
 );
 
 const rows = [];
@@ -44,13 +47,13 @@ fs.rmSync(tmp, { recursive: true, force: true });
 
 const header = ['scenario', 'figure', 'value'];
 const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
-const format = (cells) => cells.map((cell, c) => (c === 2 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  ').trimEnd();
+const format = (cells) => cells.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd();
 console.log('\nReliability figures');
 console.log(format(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const row of rows) console.log(format(row));
 if (rows.length === 0) console.log('(no scenario reported figures)');
-console.log(`\nreliability suite: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`\nreliability suite: ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${seed}`);
 
 if (result.error) console.error(result.error);
 process.exit(result.status ?? 1);

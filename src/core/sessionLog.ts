@@ -23,6 +23,10 @@ export const READ_CHUNK_BYTES = 64 * 1024;
  * Far above the longest valid line (100 items × 1000 characters, each at most 6 bytes
  * escaped, is ~600 KB); longer lines are skipped without being buffered whole.
  */
+/** How long an unfinished last line must stay unchanged before it counts as torn. */
+const TORN_SETTLE_MS = 2;
+const TORN_SETTLE_ATTEMPTS = 20;
+
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 /** Tail reads in flight at once in sessions(): many sessions must not exhaust file handles. */
 const SESSIONS_READ_CONCURRENCY = 16;
@@ -230,6 +234,25 @@ export class SessionLog {
     await this.chains.get(file);
   }
 
+  /**
+   * Whether the file ends inside a line. Another process's append can be seen half
+   * copied in, which looks the same as a crash's torn line; the difference is that
+   * it keeps growing. So an unfinished end counts as torn only once the size holds
+   * still for a moment (a few short waits; a torn line from a crash never changes).
+   */
+  private async endsTorn(file: string, size: number): Promise<{ torn: boolean; size: number }> {
+    let current = size;
+    for (let attempt = 0; ; attempt++) {
+      if (current === 0) return { torn: false, size: current };
+      if ((await this.fs.readRange(file, current - 1, 1))[0] === NEWLINE) return { torn: false, size: current };
+      if (attempt >= TORN_SETTLE_ATTEMPTS) return { torn: true, size: current };
+      await new Promise((resolve) => setTimeout(resolve, TORN_SETTLE_MS));
+      const next = (await this.fs.size(file)) ?? 0;
+      if (next === current && attempt >= 1) return { torn: true, size: current };
+      current = next;
+    }
+  }
+
   private async writeLine(file: string, line: string): Promise<void> {
     let before: number;
     let text: string;
@@ -238,8 +261,9 @@ export class SessionLog {
       if (size === undefined) await this.fs.mkdirp(this.dir);
       before = size ?? 0;
       // A torn last line (crash mid-append) must not swallow this record.
-      const torn = before > 0 && (await this.fs.readRange(file, before - 1, 1))[0] !== NEWLINE;
-      text = (torn ? '\n' : '') + line + '\n';
+      const torn = await this.endsTorn(file, before);
+      before = torn.size;
+      text = (torn.torn ? '\n' : '') + line + '\n';
       await this.fs.appendText(file, text);
     } catch (error) {
       throw new LogWriteError(describeFsError(error, file), { cause: error });

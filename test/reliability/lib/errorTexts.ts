@@ -93,7 +93,7 @@ export const ERROR_KINDS: ReadonlyArray<{ name: string; pattern: RegExp; claim: 
     pattern: template(duplicateContentText(CONTENT)),
     claim: (input, [content]) => {
       const contents = todosOf(input).map((t) => (isPlainObject(t) ? t['content'] : undefined));
-      return contents.some((c, i) => c === content && contents.slice(0, i).some((earlier) => typeof earlier === 'string' && earlier.trim() === content.trim()));
+      return content !== undefined && contents.some((c, i) => c === content && contents.slice(0, i).some((earlier) => typeof earlier === 'string' && earlier.trim() === content.trim()));
     },
   },
 ];
