@@ -50,12 +50,14 @@ export function serveBridge(dir, page) {
         case 'drag': {
           const box = await page.locator(request.selector).first().boundingBox();
           if (!box) return { ok: false, error: `nothing to drag at ${request.selector}` };
-          const x = box.x + box.width / 2;
+          // `edge: 'right'` grabs the element's right border (a part's resize sash).
+          const x = request.edge === 'right' ? box.x + box.width + 1 : box.x + box.width / 2;
           const y = box.y + box.height / 2;
           await page.mouse.move(x, y);
           await page.mouse.down();
           await page.mouse.move(x + (request.dx ?? 0), y + (request.dy ?? 0), { steps: 8 });
           await page.mouse.up();
+          await page.mouse.move(page.viewportSize()?.width ?? 800, 5); // no hover left on the sash
           return { ok: true, value: true };
         }
         case 'screenshot': {

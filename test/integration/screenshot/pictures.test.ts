@@ -1,50 +1,58 @@
-// Run by `npm run screenshot` (phase `screenshot`): writes a believable plan
-// through real chat requests and saves pictures of the workbench into docs/.
+// Run by `npm run screenshot` (phase `screenshot`): plays the `npm start` demo
+// through the real chat tool path and, midway, saves a picture of the workbench
+// into docs/ for the README.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, api, bridge, chat, domTexts, newChatSession, todos, waitFor } from '../helpers';
 
+const STEP_DELAY = 'agentPlanDemo.stepDelayMs';
+
 describe('pictures for the README', function () {
-  this.timeout(90_000);
-  it('saves the sidebar with a live plan', async () => {
+  this.timeout(120_000);
+
+  it('saves the workbench while the demo agent works through its plan', async () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension);
     const language = vscode.env.language.toLowerCase();
     const plan = await api();
     await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
+    await bridge({ op: 'drag', selector: '#workbench\\.parts\\.sidebar', edge: 'right', dx: 140 });
 
+    // An earlier session, so the Sessions view has two.
     await newChatSession();
     await chat(todos(['Reproduce the login timeout', 'completed'], ['Write a failing test', 'in_progress'], ['Fix the session refresh', 'pending']));
-    await newChatSession();
-    await chat(todos(['Read the theme code', 'in_progress'], ['Add a dark palette', 'pending'], ['Add the toggle to the header', 'pending']));
-    await chat(
-      todos(
-        ['Read the theme code', 'completed'],
-        ['Add a dark palette', 'completed'],
-        ['Add the toggle to the header', 'in_progress'],
-        ['Remember the choice in localStorage', 'in_progress'],
-        ['Respect prefers-color-scheme on first visit', 'pending'],
-        ['Test both themes', 'pending'],
-      ),
-    );
-    await waitFor(() => plan.getViewState().items.length === 6, 'the plan in the view');
-    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
-    await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
-    await bridge({ op: 'drag', selector: '.monaco-sash.vertical', dx: 160 });
-    const readme = vscode.workspace.workspaceFolders?.[0]?.uri;
-    if (readme) await vscode.window.showTextDocument(vscode.Uri.joinPath(readme, 'README.md'), { preview: false, preserveFocus: true });
-    await vscode.commands.executeCommand('agentPlan.revealPlan');
-    await waitFor(async () => (await domTexts('.pane:has(.pane-header[aria-label]) .monaco-list-row')).length >= 6, 'the rows to render');
-    if (language.startsWith('zh')) {
-      const headers = await domTexts('.sidebar .pane-header');
-      assert.ok(headers.some((text) => text.includes('计划')), `Chinese view titles, got ${JSON.stringify(headers)}`);
+
+    const config = vscode.workspace.getConfiguration();
+    await config.update(STEP_DELAY, 1500, vscode.ConfigurationTarget.Global);
+    try {
+      await newChatSession();
+      const writes: string[] = [];
+      const subscription = plan.onDidWritePlan((snapshot) => writes.push(snapshot.session));
+      const running = vscode.commands.executeCommand('workbench.action.chat.open', {
+        query: '@demo add a dark mode toggle',
+        mode: 'ask',
+        modelSelector: { vendor: 'agent-plan-demo' },
+        isPartialQuery: false,
+        blockOnResponse: true,
+      });
+      // The fifth plan has a reworded item and two items in progress.
+      await waitFor(() => writes.length >= 5, 'the demo to write five plans', 60_000);
+      await waitFor(async () => (await domTexts('.pane:has(.pane-header[aria-label]) .monaco-list-row')).length >= 8, 'the rows to render');
+      if (language.startsWith('zh')) {
+        const headers = await domTexts('.sidebar .pane-header');
+        assert.ok(headers.some((text) => text.includes('计划')), `Chinese view titles, got ${JSON.stringify(headers)}`);
+      }
+      const file = path.join(extension.extensionPath, 'docs', `screenshot-${language}.png`);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      await bridge({ op: 'screenshot', file });
+      assert.ok(fs.statSync(file).size > 10_000);
+      await running;
+      subscription.dispose();
+      assert.ok(writes.length >= 10, 'the demo ran to its end');
+    } finally {
+      await config.update(STEP_DELAY, undefined, vscode.ConfigurationTarget.Global);
     }
-    await new Promise((resolve) => setTimeout(resolve, 800)); // let the spinner and hover settle
-    const file = path.join(extension.extensionPath, 'docs', `screenshot-${language}.png`);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    await bridge({ op: 'screenshot', file });
-    assert.ok(fs.statSync(file).size > 10_000);
   });
 });
