@@ -49,12 +49,12 @@ function armObserver({ index, text, where }) {
       }
       return false;
     }
-    for (const pane of document.querySelectorAll('.pane')) {
-      const title = pane.querySelector('.pane-header .title');
-      if (!title || title.textContent.trim().toLowerCase() !== 'plan') continue;
-      for (const row of pane.querySelectorAll('.monaco-list-row')) {
-        if (row.textContent.includes(text)) return true;
-      }
+    // The Plan view is the first pane of the Agent Plan side bar (found by position, not by
+    // its localized title).
+    const pane = document.querySelector('.part.sidebar .pane');
+    if (!pane) return false;
+    for (const row of pane.querySelectorAll('.monaco-list-row')) {
+      if (row.textContent.includes(text)) return true;
     }
     return false;
   };
@@ -72,8 +72,12 @@ function armObserver({ index, text, where }) {
   observer.observe(document.body, { subtree: true, childList: true, characterData: true });
   const timer = setTimeout(() => {
     observer.disconnect();
-    window.benchSeen(index, { error: 'row not seen within 15 s' });
-  }, 15_000);
+    const panes = [...document.querySelectorAll('.part.sidebar .pane')].map((pane) => ({
+      title: pane.querySelector('.pane-header .title')?.textContent ?? '',
+      rows: [...pane.querySelectorAll('.monaco-list-row')].map((row) => row.textContent).slice(0, 4),
+    }));
+    window.benchSeen(index, { error: `not seen within 10 s`, panes });
+  }, 10_000);
 }
 
 /** Answers the in-host side's `arm-<i>.json` with an armed observer and, later, `seen-<i>.json`. */
@@ -168,7 +172,12 @@ export async function runHostBench({ bundleFile, phases, cleanups, between, phas
       fs.appendFileSync(path.join(runDir, 'logs', `workbench-${phase.name}.log`), `[${level}] ${JSON.stringify(args)}\n`);
     });
     const latencyDir = path.join(runDir, 'latency');
-    await page.exposeFunction('benchSeen', (index, seen) => writeAtomic(path.join(latencyDir, `seen-${index}.json`), JSON.stringify(seen)));
+    let shots = 0;
+    await page.exposeFunction('benchSeen', (index, seen) => {
+      writeAtomic(path.join(latencyDir, `seen-${index}.json`), JSON.stringify(seen));
+      // A miss is worth a picture: what did the workbench show instead?
+      if (seen.error && shots++ < 2) void page.screenshot({ path: path.join(runDir, 'logs', `latency-miss-${index}.png`) }).catch(() => {});
+    });
     const stopLatency = phase.kind === 'latency' ? serveLatency(latencyDir, page) : () => {};
     const started = Date.now();
     await page.goto(

@@ -2,7 +2,7 @@
 // terminal and as Markdown for docs/benchmarks.md.
 
 export function ms(value) {
-  if (value === undefined || value === null || Number.isNaN(value) || value < 0) return '–';
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return '–';
   if (value < 1) return value.toFixed(3);
   if (value < 10) return value.toFixed(2);
   if (value < 100) return value.toFixed(1);

@@ -122,38 +122,54 @@ async function latency(runDir: string, phase: Phase): Promise<Record<string, unk
   const dir = path.join(runDir, 'latency');
   fs.mkdirSync(dir, { recursive: true });
 
-  let written: { text: string; at: number } | undefined;
-  let watching = '';
-  const subscription = api.onDidWritePlan((snapshot) => {
-    if (snapshot.todos.some((todo) => todo.content === watching)) written = { text: watching, at: Date.now() };
-  });
-  const total = (phase.warmup ?? 2) + (phase.writes ?? 20);
-  const samples: Array<Record<string, number | string | boolean>> = [];
   // Arms the launcher's DOM observer for `text` in `where`, before the clock starts.
   const arm = async (id: string, text: string, where: 'plan' | 'statusbar'): Promise<void> => {
     writeFileAtomic(path.join(dir, `arm-${id}.json`), JSON.stringify({ text, where }));
     await waitForFile(path.join(dir, `armed-${id}.json`), 20_000);
   };
-  const seenAfter = async (id: string, t0: number): Promise<{ domMs: number; frameMs: number; error?: string }> => {
+  /** When the launcher saw it, in ms after `t0` (-1 when it did not). */
+  const seenAfter = async (id: string, t0: number | undefined): Promise<{ domMs: number; frameMs: number; error?: string }> => {
     const seen = JSON.parse(await waitForFile(path.join(dir, `seen-${id}.json`), 20_000)) as { dom?: number; frame?: number; error?: string };
+    const ok = seen.dom !== undefined && t0 !== undefined;
     return {
-      domMs: seen.dom !== undefined ? seen.dom - t0 : -1,
-      frameMs: seen.frame !== undefined ? seen.frame - t0 : -1,
+      domMs: ok ? seen.dom! - t0! : -1,
+      frameMs: ok && seen.frame !== undefined ? seen.frame - t0! : -1,
       ...(seen.error ? { error: seen.error } : {}),
     };
   };
-  // Baseline for the same machine and moment: a status-bar text set from this host, to its DOM
-  // (one extension-host → renderer message and a render; nothing of the extension involved).
+
+  // Controls, for the same machine and moment: a status-bar item of this module (nothing of
+  // Agent Plan) whose text is set (a) in the same tick as the save, so it races the same chat
+  // rendering as the Plan view does, and (b) later, when the chat is idle.
   const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10_000);
   status.text = 'bench';
   status.show();
+  let watching = '';
+  let statusOnSave = '';
+  let savedAt: number | undefined;
+  const subscription = api.onDidWritePlan((snapshot) => {
+    if (savedAt !== undefined || !snapshot.todos.some((todo) => todo.content === watching)) return;
+    savedAt = Date.now();
+    status.text = statusOnSave;
+  });
+  const total = (phase.warmup ?? 2) + (phase.writes ?? 20);
+  const samples: Array<Record<string, number | string | boolean>> = [];
+  const unique = (): string => Math.random().toString(36).slice(2, 10);
+  let misses = 0;
+  let stopped: string | undefined;
   try {
     for (let i = 0; i < total; i++) {
-      const text = `Bench write ${i} ${Math.random().toString(36).slice(2, 10)}`;
+      if (misses >= 3) {
+        stopped = `stopped after ${misses} writes in a row whose row never showed in the Plan view`;
+        break;
+      }
+      const text = `Bench write ${i} ${unique()}`;
       const input = { todos: [FIXED[0], text, ...FIXED.slice(1)].map((content, index) => ({ content, status: index < i % 20 ? 'completed' : 'pending' })) };
+      statusOnSave = `Bench saved ${i} ${unique()}`;
       await arm(String(i), text, 'plan');
+      await arm(`saved${i}`, statusOnSave, 'statusbar');
       watching = text;
-      written = undefined;
+      savedAt = undefined;
       const t0 = Date.now();
       await vscode.commands.executeCommand('workbench.action.chat.open', {
         query: `@planner ${JSON.stringify({ input })}`,
@@ -163,28 +179,31 @@ async function latency(runDir: string, phase: Phase): Promise<Record<string, unk
         blockOnResponse: true,
       });
       const tReturned = Date.now();
-      const seen = await seenAfter(String(i), t0);
-      const writtenAt = written as { text: string; at: number } | undefined;
+      const row = await seenAfter(String(i), t0);
+      misses = row.domMs < 0 ? misses + 1 : 0;
+      const saved = savedAt as number | undefined;
+      const statusWithSave = await seenAfter(`saved${i}`, saved);
 
-      const statusText = `Bench status ${i} ${Math.random().toString(36).slice(2, 10)}`;
-      await arm(`status${i}`, statusText, 'statusbar');
+      const idleText = `Bench idle ${i} ${unique()}`;
+      await arm(`idle${i}`, idleText, 'statusbar');
       const t1 = Date.now();
-      status.text = statusText;
-      const baseline = await seenAfter(`status${i}`, t1);
+      status.text = idleText;
+      const statusIdle = await seenAfter(`idle${i}`, t1);
       samples.push({
         index: i,
         warmup: i < (phase.warmup ?? 2),
         t0,
-        savedMs: writtenAt ? writtenAt.at - t0 : -1,
+        savedMs: saved !== undefined ? saved - t0 : -1,
         chatReturnedMs: tReturned - t0,
-        ...seen,
-        statusBarMs: baseline.domMs,
-        ...(baseline.error ? { statusBarError: baseline.error } : {}),
+        ...row,
+        statusWithSaveMs: statusWithSave.domMs,
+        statusIdleMs: statusIdle.domMs,
+        ...(statusWithSave.error || statusIdle.error ? { statusError: statusWithSave.error ?? statusIdle.error ?? '' } : {}),
       });
     }
   } finally {
     subscription.dispose();
     status.dispose();
   }
-  return { samples, logFolder: api.logFolder };
+  return { samples, logFolder: api.logFolder, ...(stopped ? { stopped } : {}) };
 }
