@@ -140,6 +140,25 @@ export class SessionLog {
     return tail?.event;
   }
 
+  /**
+   * Hands valid events to `visit` from the newest back, until it returns true; reads
+   * only as far back as needed, so a question about the recent past stays cheap.
+   */
+  async readBackward(session: string, visit: (event: LogEvent) => boolean): Promise<void> {
+    const file = this.fileFor(session);
+    await this.settled(file);
+    try {
+      const size = await this.fs.size(file);
+      if (size === undefined) return;
+      await this.scanBackward(file, size, (line) => {
+        const event = this.parseLine(file, session, line);
+        return event !== undefined && visit(event);
+      });
+    } catch (error) {
+      this.readFailed(file, error);
+    }
+  }
+
   /** Every valid event of the session, oldest first. */
   async history(session: string): Promise<LogEvent[]> {
     const file = this.fileFor(session);

@@ -76,10 +76,18 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<TodoElement>, v
     let status = `$(${icon}) ${statusWord(element.todo.status, t)}`;
     try {
       const shown = this.display.shownVersion;
-      const history = await this.store.history(element.session);
+      let since: string | undefined;
+      if (shown) {
+        since = statusSince((await this.store.history(element.session)).slice(0, shown.index + 1), element.todo.content);
+      } else {
+        // Walk back only while the item keeps its status: cheap however long the history.
+        await this.store.log.readBackward(element.session, (event) => {
+          if (event.todos.find((todo) => todo.content === element.todo.content)?.status !== element.todo.status) return true;
+          since = event.ts;
+          return token.isCancellationRequested;
+        });
+      }
       if (token.isCancellationRequested) return item;
-      const upTo = shown ? history.slice(0, shown.index + 1) : history;
-      const since = statusSince(upTo, element.todo.content);
       if (since) status += ` · ${durationText(since, new Date(), t)}`;
     } catch {
       // the tooltip still names the status without the history
@@ -153,6 +161,14 @@ export function createViews(display: DisplayState, store: PlanStore): vscode.Dis
   const plan = vscode.window.createTreeView(ViewId.Plan, { treeDataProvider: planProvider, showCollapseAll: false });
   const sessions = vscode.window.createTreeView(ViewId.Sessions, { treeDataProvider: sessionsProvider });
 
+  // Each context key costs a round trip to the window: send only changes.
+  const contextValues = new Map<string, boolean>();
+  function setContext(key: string, value: boolean): void {
+    if (contextValues.get(key) === value) return;
+    contextValues.set(key, value);
+    void vscode.commands.executeCommand('setContext', key, value);
+  }
+
   function update(): void {
     const event = display.event;
     const version = display.shownVersion;
@@ -168,9 +184,9 @@ export function createViews(display: DisplayState, store: PlanStore): vscode.Dis
       ? t('Older version {0} of {1}, saved {2}', version.index + 1, version.count, new Date(version.event.ts).toLocaleTimeString())
       : undefined;
     sessions.description = store.list().length > 0 ? String(store.list().length) : undefined;
-    void vscode.commands.executeCommand('setContext', ContextKey.FollowingLatest, display.followingLatest);
-    void vscode.commands.executeCommand('setContext', ContextKey.ViewingHistory, version !== undefined);
-    void vscode.commands.executeCommand('setContext', ContextKey.HasPlan, event !== undefined);
+    setContext(ContextKey.FollowingLatest, display.followingLatest);
+    setContext(ContextKey.ViewingHistory, version !== undefined);
+    setContext(ContextKey.HasPlan, event !== undefined);
     planProvider.refresh();
     sessionsProvider.refresh();
   }

@@ -8,7 +8,7 @@ import { runTodoWrite } from '../../src/core/todoWrite';
 import { NO_SESSION_TEXT } from '../../src/core/plan';
 import { sessionKeyFromToken } from '../../src/core/sessionKey';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { useTempDir } from './helpers';
+import { CountingFileSystem, useTempDir } from './helpers';
 
 const A = { sessionId: 'session-a' };
 const B = { sessionId: 'session-b' };
@@ -136,5 +136,29 @@ describe('store, display state and one tool call', () => {
     await runTodoWrite(store, A, list('a'));
     await runTodoWrite(store, B, list('b'));
     assert.equal(display.session, keyA);
+  });
+});
+
+describe('reading a session backwards', () => {
+  const tmp = useTempDir();
+
+  it('visits events newest first and stops when asked, reading only the tail', async () => {
+    const counting = new CountingFileSystem(nodeFileSystem);
+    const log = new SessionLog(path.join(tmp.path, 'sessions'), counting);
+    const lines: string[] = [];
+    for (let i = 0; i < 5000; i++) {
+      const todos = [{ content: 'steady', status: i < 4990 ? 'pending' : 'in_progress' }, { content: `step ${i}`, status: 'pending' }];
+      lines.push(JSON.stringify({ v: 1, type: 'todo/write', ts: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), session: keyA, todos, counts: { pending: i < 4990 ? 2 : 1, inProgress: i < 4990 ? 0 : 1, completed: 0 } }));
+    }
+    fs.mkdirSync(path.join(tmp.path, 'sessions'));
+    fs.writeFileSync(log.fileFor(keyA), lines.join('\n') + '\n');
+    const seen: string[] = [];
+    await log.readBackward(keyA, (event) => {
+      if (event.todos[0]?.status !== 'in_progress') return true;
+      seen.push(event.todos[1]!.content);
+      return false;
+    });
+    assert.deepEqual(seen, ['step 4999', 'step 4998', 'step 4997', 'step 4996', 'step 4995', 'step 4994', 'step 4993', 'step 4992', 'step 4991', 'step 4990']);
+    assert.ok(counting.bytesRead < 128 * 1024, `read ${counting.bytesRead} bytes of ${fs.statSync(log.fileFor(keyA)).size}`);
   });
 });
