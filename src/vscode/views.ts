@@ -170,6 +170,8 @@ export function createViews(display: DisplayState, store: PlanStore): vscode.Dis
   }
 
   function update(): void {
+    planProvider.refresh();
+    sessionsProvider.refresh();
     const event = display.event;
     const version = display.shownVersion;
     if (event && event.todos.length > 0) {
@@ -180,15 +182,16 @@ export function createViews(display: DisplayState, store: PlanStore): vscode.Dis
       plan.description = undefined;
       plan.badge = undefined;
     }
-    plan.message = version
+    const message = version
       ? t('Older version {0} of {1}, saved {2}', version.index + 1, version.count, new Date(version.event.ts).toLocaleTimeString())
       : undefined;
+    // Setting a message goes through the same 200 ms debounce as a tree refresh and
+    // would hold the next refresh back: set it only when it changes.
+    if (plan.message !== message) plan.message = message;
     sessions.description = store.list().length > 0 ? String(store.list().length) : undefined;
     setContext(ContextKey.FollowingLatest, display.followingLatest);
     setContext(ContextKey.ViewingHistory, version !== undefined);
     setContext(ContextKey.HasPlan, event !== undefined);
-    planProvider.refresh();
-    sessionsProvider.refresh();
   }
 
   const subscription = display.onDidChange(update);
