@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { CODE_SERVER_VERSION, HOST_NODE_VERSION, codeServerEntry, log, repoRoot } from './lib/host.mjs';
+import { CODE_SERVER_VERSION, HOST_NODE_VERSION, cleanupStack, codeServerEntry, log, repoRoot } from './lib/host.mjs';
 import { bundleSizes } from './bench/bundle.mjs';
 import { runHostBench } from './bench/host.mjs';
 import { bytes, count, ms, ratio, renderMarkdown, renderText } from './bench/report.mjs';
@@ -36,23 +36,8 @@ const startedAt = new Date();
 const started = performance.now();
 const loadAtStart = os.loadavg();
 
-const cleanups = [];
-async function cleanup() {
-  while (cleanups.length > 0) {
-    const fn = cleanups.pop();
-    try {
-      await fn();
-    } catch {
-      // best effort: every remaining step still runs
-    }
-  }
-}
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => {
-    log(`${signal}: stopping`);
-    void cleanup().then(() => process.exit(130));
-  });
-}
+const cleanups = cleanupStack();
+const cleanup = cleanups.run;
 
 const progress = (text) => log(text);
 
@@ -245,8 +230,10 @@ async function main() {
   for (const table of tables) process.stdout.write(`\n${renderText(table)}\n`);
   fs.mkdirSync(path.join(repoRoot, 'docs'), { recursive: true });
   fs.writeFileSync(path.join(repoRoot, 'docs', 'benchmarks.json'), JSON.stringify({ ...report, tables: tables.map(({ key, title, headers, rows, notes }) => ({ key, title, headers, rows, notes })) }, null, 2) + '\n');
-  fs.writeFileSync(path.join(repoRoot, 'docs', 'benchmarks.md'), markdown(report, tables));
-  process.stdout.write(`\nwrote docs/benchmarks.md and docs/benchmarks.json (${report.durationSeconds} s)\n`);
+  const body = markdown(report, tables);
+  fs.writeFileSync(path.join(repoRoot, 'docs', 'benchmarks.md'), body);
+  updateReadme(body);
+  process.stdout.write(`\nwrote docs/benchmarks.md, docs/benchmarks.json and the README's Performance section (${report.durationSeconds} s)\n`);
   process.stdout.write(`${report.summary}\n`);
   return hostError ? 1 : 0;
 }
@@ -451,3 +438,24 @@ main().then(
     process.exit(1);
   },
 );
+
+/** Puts the figures into the README between its performance markers. */
+function updateReadme(body) {
+  const file = path.join(repoRoot, 'README.md');
+  const readme = fs.readFileSync(file, 'utf8');
+  const start = '<!-- performance:start -->';
+  const end = '<!-- performance:end -->';
+  const from = readme.indexOf(start);
+  const to = readme.indexOf(end);
+  if (from === -1 || to < from) {
+    log('README.md has no performance markers; left as it is');
+    return;
+  }
+  const section = body
+    .split('\n')
+    .filter((line) => !line.startsWith('<!--'))
+    .join('\n')
+    .trim();
+  const text = `${start}\n## Performance and reliability\n\n${section}\n${end}`;
+  fs.writeFileSync(file, readme.slice(0, from) + text + readme.slice(to + end.length));
+}

@@ -21,6 +21,7 @@ import {
   repoRoot,
   startCodeServer,
   workbenchUrl,
+  cleanupStack,
 } from './lib/host.mjs';
 import { serveBridge } from './lib/bridge.mjs';
 
@@ -32,23 +33,8 @@ const PHASES = process.env.AGENT_PLAN_PHASES?.split(',') ?? (GREP ? ['main'] : [
 const LOCALE = process.env.AGENT_PLAN_LOCALE;
 const PHASE_TIMEOUT_MS = Number(process.env.AGENT_PLAN_PHASE_TIMEOUT_MS ?? 10 * 60_000);
 
-const cleanups = [];
-async function cleanup() {
-  while (cleanups.length > 0) {
-    const fn = cleanups.pop();
-    try {
-      await fn();
-    } catch {
-      // best effort: every remaining step still runs
-    }
-  }
-}
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => {
-    log(`${signal}: stopping`);
-    void cleanup().then(() => process.exit(130));
-  });
-}
+const cleanups = cleanupStack();
+const cleanup = cleanups.run;
 
 /** Prints new lines of a growing file as they arrive. */
 function tail(file, print) {

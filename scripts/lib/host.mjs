@@ -286,3 +286,28 @@ export function packageExtension(folder, outFile) {
   if (result.status !== 0) throw new Error(`packaging ${folder} failed: ${result.stderr || result.stdout}`);
   return outFile;
 }
+
+/**
+ * A stack of clean-up steps run in reverse order, on demand and on SIGINT/SIGTERM/SIGHUP
+ * (then the process exits with 130). Every step runs even when an earlier one throws.
+ */
+export function cleanupStack() {
+  const steps = [];
+  async function run() {
+    while (steps.length > 0) {
+      const step = steps.pop();
+      try {
+        await step();
+      } catch {
+        // best effort: every remaining step still runs
+      }
+    }
+  }
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(signal, () => {
+      log(`${signal}: stopping`);
+      void run().then(() => process.exit(130));
+    });
+  }
+  return { push: (step) => steps.push(step), run };
+}
