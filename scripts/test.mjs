@@ -28,7 +28,7 @@ let ok = true;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-test-'));
 let passed = 0;
 let failed = 0;
-const built = step('build', 'node', ['scripts/build.mjs']) && step('type check', 'node', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']);
+const built = step('build', 'node', ['scripts/build.mjs']) && step('type check', 'node', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']) && step('lint', 'node', ['node_modules/eslint/bin/eslint.js', 'src']);
 if (!built) {
   console.log('0 passed, 1 failed');
   process.exit(1);

@@ -50,9 +50,10 @@ function uriString(value: unknown): string | undefined {
     };
     return `${scheme}://${part('authority')}${part('path')}?${part('query')}#${part('fragment')}`;
   }
-  const toString = uri['toString'];
-  if (typeof toString === 'function' && toString !== Object.prototype.toString) {
-    const text: unknown = toString.call(value);
+  // Called with its own object, defensively: a Uri-like may define toString anywhere.
+  const toString: unknown = Reflect.get(uri, 'toString');
+  if (typeof toString === 'function') {
+    const text: unknown = (toString as (this: unknown) => unknown).call(value);
     if (typeof text === 'string' && text !== '' && !text.startsWith('[object ')) return text;
   }
   return undefined;

@@ -1,6 +1,8 @@
 // Validates todo_write input at the edge. The schema (compiled at build time) does the
 // structural checks; this module turns its FIRST error into one of our stable texts (never
 // ajv's wording, which could change under us) and adds what a schema cannot say: duplicates.
+// The generated validator is CommonJS with `export =`, which this import form types exactly.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 import schemaValidate = require('./generated/inputValidator');
 import type { SchemaError } from './generated/inputValidator';
 import { EMPTY_CONTENT_TEXT, duplicateContentText, type Todo } from './plan';

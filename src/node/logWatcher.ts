@@ -31,7 +31,7 @@ export function watchLogFolder(dir: string, options: LogWatcherOptions): Disposa
         }, debounceMs),
       );
     });
-    watcher.on('error', options.onError);
+    watcher.on('error', (error) => options.onError(error));
   } catch (error) {
     options.onError(error);
   }

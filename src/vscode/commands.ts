@@ -26,7 +26,7 @@ export interface CommandDeps {
   store: PlanStore;
   display: DisplayState;
   logger: Logger;
-  logFileFor(session: string): string;
+  logFileFor: (session: string) => string;
 }
 
 export function registerCommands({ store, display, logger, logFileFor }: CommandDeps): vscode.Disposable[] {
