@@ -7,7 +7,7 @@ import { progressText } from '../core/present';
 import type { LogEvent } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
 import * as vscode from 'vscode';
-import { STATUS_ICONS } from './views';
+import { STATUS_ICONS, planMessage } from './views';
 
 /** One saved snapshot: the canonical result `{ todos, counts }` with its session and time. */
 export interface PlanSnapshot {
@@ -25,6 +25,8 @@ export interface PlanViewState {
   version: { number: number; count: number } | undefined;
   description: string | undefined;
   badge: number | undefined;
+  /** The line above the rows (an older version, a cleared plan), if any. */
+  message: string | undefined;
   items: Array<{ content: string; status: TodoStatus; icon: string }>;
 }
 
@@ -76,6 +78,7 @@ export function createApi(store: PlanStore, display: DisplayState, logFolder: st
         version: version ? { number: version.index + 1, count: version.count } : undefined,
         description: hasItems ? progressText(event.counts, vscode.l10n.t) : undefined,
         badge: hasItems && open > 0 ? open : undefined,
+        message: planMessage(display),
         items: (event?.todos ?? []).map((todo) => ({ content: todo.content, status: todo.status, icon: STATUS_ICONS[todo.status].id })),
       };
     },

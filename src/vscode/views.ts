@@ -154,6 +154,17 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
   }
 }
 
+/** The line above the Plan view's rows: an older version, or a plan the agent emptied. */
+export function planMessage(display: DisplayState): string | undefined {
+  const version = display.shownVersion;
+  if (version) {
+    return t('Older version {0} of {1}, saved {2}', version.index + 1, version.count, new Date(version.event.ts).toLocaleTimeString());
+  }
+  const event = display.event;
+  if (event && event.todos.length === 0) return t('The agent cleared its plan at {0}.', new Date(event.ts).toLocaleTimeString());
+  return undefined;
+}
+
 /** Creates both views and keeps their badge, description, message and context keys in step. */
 export function createViews(display: DisplayState, store: PlanStore): vscode.Disposable & { plan: vscode.TreeView<TodoElement>; update(): void } {
   const planProvider = new PlanTreeProvider(display, store);
@@ -182,9 +193,7 @@ export function createViews(display: DisplayState, store: PlanStore): vscode.Dis
       plan.description = undefined;
       plan.badge = undefined;
     }
-    const message = version
-      ? t('Older version {0} of {1}, saved {2}', version.index + 1, version.count, new Date(version.event.ts).toLocaleTimeString())
-      : undefined;
+    const message = planMessage(display);
     // Setting a message goes through the same 200 ms debounce as a tree refresh and
     // would hold the next refresh back: set it only when it changes.
     if (plan.message !== message) plan.message = message;

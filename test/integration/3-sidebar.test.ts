@@ -199,6 +199,24 @@ describe('the sidebar, rendered in the workbench', () => {
     await waitFor(async () => (await domTexts(STATUS_ITEM))[0]?.includes('3/4'), 'the status bar item to come back');
   });
 
+  it('says so when the agent clears its plan, and hides badge and status bar', async () => {
+    await newChatSession();
+    const first = await chat(todos(['Short-lived task', 'in_progress']));
+    assert.match(String(first.resultText), /^Updated todo list/);
+    const cleared = await chat({ todos: [] });
+    assert.equal(cleared.resultText, 'Updated todo list: 0 pending, 0 in progress, 0 completed.');
+    const state = await viewShows((s) => s.items.length === 0 && s.message !== undefined, 'the cleared plan');
+    assert.match(state.message ?? '', /^The agent cleared its plan at /);
+    assert.equal(state.badge, undefined);
+    assert.equal(state.description, undefined);
+    await waitFor(async () => (await domTexts('.pane:has(.pane-header[aria-label^="Plan"]) .message')).some((text) => text.startsWith('The agent cleared its plan')), 'the message in the DOM');
+    await waitFor(async () => (await domTexts(STATUS_ITEM)).length === 0, 'the status bar item to hide');
+    assert.deepEqual(await domTexts(BADGE).then((texts) => texts.filter((text) => text.trim() !== '')), []);
+    // Back to the sessions the next tests work with.
+    await vscode.commands.executeCommand('agentPlan.selectSession', sessionB);
+    await viewShows((s) => s.session === sessionB, 'session B again');
+  });
+
   it('deletes nothing unless the modal confirmation is accepted', async () => {
     // A test host answers every modal dialog with "cancel", as a user pressing Escape would.
     const plan = await api();
