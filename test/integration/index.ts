@@ -22,7 +22,8 @@ export async function run(): Promise<void> {
   const logFile = path.join(runDir, 'logs', `mocha-${phase}.log`);
   const write = (line: string): void => fs.appendFileSync(logFile, line + '\n');
 
-  const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, reporter: function () {} as unknown as string });
+  // A test left `.only` or skipped fails the run rather than quietly shrinking it.
+  const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, forbidOnly: true, forbidPending: true, reporter: function () {} as unknown as string });
   const grepFile = path.join(runDir, 'grep.txt');
   if (fs.existsSync(grepFile)) mocha.grep(fs.readFileSync(grepFile, 'utf8').trim());
   const testsDir = path.join(__dirname, phase === 'main' ? '.' : phase);
