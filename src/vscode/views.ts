@@ -204,11 +204,16 @@ export function createViews(display: DisplayState, store: PlanStore): vscode.Dis
   }
 
   const subscription = display.onDidChange(update);
+  // "5 min ago" ages: redraw the session rows each minute while they are on screen.
+  const clock = setInterval(() => {
+    if (sessions.visible && store.list().length > 0) sessionsProvider.refresh();
+  }, 60_000);
   update();
   return {
     plan,
     update,
     dispose() {
+      clearInterval(clock);
       subscription.dispose();
       plan.dispose();
       sessions.dispose();
