@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, chat, logFiles, logLines, newChatSession, todos } from './helpers';
+import { api, bridge, chat, logFiles, logLines, newChatSession, todos, waitFor } from './helpers';
 
 function text(result: vscode.LanguageModelToolResult): string {
   return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
@@ -26,6 +26,11 @@ describe('todo_write and the session log, through real chat requests', () => {
       const first = await chat(todos(['Read the issue', 'completed'], ['Write the fix', 'in_progress'], ['Run the tests', 'pending']));
       assert.equal(first.resultText, 'Updated todo list: 1 pending, 1 in progress, 1 completed.');
       assert.equal(events.length, 1);
+      // prepareInvocation's progress message is what the chat shows for the call.
+      await waitFor(
+        async () => (await bridge<string[]>({ op: 'attributes', selector: '.monaco-list-row.response', name: 'aria-label' })).some((label) => label?.includes('Plan 1/3 done · now: Write the fix')),
+        'the invocation message in the chat',
+      );
       const session = events[0]!;
       const file = plan.logFile(session);
       assert.equal(path.dirname(file), plan.logFolder);

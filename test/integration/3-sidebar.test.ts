@@ -212,9 +212,9 @@ describe('the sidebar, rendered in the workbench', () => {
     await waitFor(async () => (await domTexts('.pane:has(.pane-header[aria-label^="Plan"]) .message')).some((text) => text.startsWith('The agent cleared its plan')), 'the message in the DOM');
     await waitFor(async () => (await domTexts(STATUS_ITEM)).length === 0, 'the status bar item to hide');
     assert.deepEqual(await domTexts(BADGE).then((texts) => texts.filter((text) => text.trim() !== '')), []);
-    // Back to the sessions the next tests work with.
-    await vscode.commands.executeCommand('agentPlan.selectSession', sessionB);
-    await viewShows((s) => s.session === sessionB, 'session B again');
+    // Leave the view following the latest session, as the next test files expect.
+    await vscode.commands.executeCommand('agentPlan.followLatest');
+    await viewShows((s) => s.followingLatest, 'following the latest session again');
   });
 
   it('deletes nothing unless the modal confirmation is accepted', async () => {

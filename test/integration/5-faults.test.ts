@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as vscode from 'vscode';
 import { api, chat, newChatSession, todos, waitFor } from './helpers';
 import type { PlanSnapshot } from '../../src/extension';
 
@@ -11,6 +12,10 @@ function sleep(ms: number): Promise<void> {
 }
 
 describe('a save that fails inside the extension host', () => {
+  before(async () => {
+    await vscode.commands.executeCommand('agentPlan.followLatest');
+  });
+
   const created: string[] = [];
 
   after(async () => {
