@@ -3,11 +3,9 @@
 import type { DisplayState } from '../core/display';
 import type { Event } from '../core/emitter';
 import type { Counts, Todo, TodoStatus } from '../core/plan';
-import { progressText } from '../core/present';
 import type { LogEvent } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
-import * as vscode from 'vscode';
-import { STATUS_ICONS, planMessage } from './views';
+import { STATUS_ICONS, planHeader, planMessage } from './views';
 
 /** One saved snapshot: the canonical result `{ todos, counts }` with its session and time. */
 export interface PlanSnapshot {
@@ -70,14 +68,11 @@ export function createApi(store: PlanStore, display: DisplayState, logFolder: st
     getViewState: () => {
       const event = display.event;
       const version = display.shownVersion;
-      const open = event ? event.counts.pending + event.counts.inProgress : 0;
-      const hasItems = event !== undefined && event.todos.length > 0;
       return {
         session: display.session,
         followingLatest: display.followingLatest,
         version: version ? { number: version.index + 1, count: version.count } : undefined,
-        description: hasItems ? progressText(event.counts, vscode.l10n.t) : undefined,
-        badge: hasItems && open > 0 ? open : undefined,
+        ...planHeader(event),
         message: planMessage(display),
         items: (event?.todos ?? []).map((todo) => ({ content: todo.content, status: todo.status, icon: STATUS_ICONS[todo.status].id })),
       };

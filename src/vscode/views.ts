@@ -154,6 +154,13 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
   }
 }
 
+/** The Plan view's description (progress) and badge (open items); both empty without items. */
+export function planHeader(event: LogEvent | undefined): { description: string | undefined; badge: number | undefined } {
+  if (!event || event.todos.length === 0) return { description: undefined, badge: undefined };
+  const open = event.counts.pending + event.counts.inProgress;
+  return { description: progressText(event.counts, t), badge: open > 0 ? open : undefined };
+}
+
 /** The line above the Plan view's rows: an older version, or a plan the agent emptied. */
 export function planMessage(display: DisplayState): string | undefined {
   const version = display.shownVersion;
@@ -185,19 +192,15 @@ export function createViews(display: DisplayState, store: PlanStore): vscode.Dis
     sessionsProvider.refresh();
     const event = display.event;
     const version = display.shownVersion;
-    if (event && event.todos.length > 0) {
-      plan.description = progressText(event.counts, t);
-      const open = event.counts.pending + event.counts.inProgress;
-      plan.badge = open > 0 ? { value: open, tooltip: t('{0} open items in the plan', open) } : undefined;
-    } else {
-      plan.description = undefined;
-      plan.badge = undefined;
-    }
+    const header = planHeader(event);
+    plan.description = header.description;
+    plan.badge = header.badge === undefined ? undefined : { value: header.badge, tooltip: t('{0} open items in the plan', header.badge) };
     const message = planMessage(display);
     // Setting a message goes through the same 200 ms debounce as a tree refresh and
     // would hold the next refresh back: set it only when it changes.
     if (plan.message !== message) plan.message = message;
-    sessions.description = store.list().length > 0 ? String(store.list().length) : undefined;
+    const sessionCount = store.list().length;
+    sessions.description = sessionCount > 0 ? String(sessionCount) : undefined;
     setContext(ContextKey.FollowingLatest, display.followingLatest);
     setContext(ContextKey.ViewingHistory, version !== undefined);
     setContext(ContextKey.HasPlan, event !== undefined);
