@@ -41,7 +41,7 @@ export function registerCommands({ store, display, logger, logFileFor }: Command
 
     [CommandId.SelectSession]: async (arg?: unknown) => {
       const direct = isSessionKey(arg) ? arg : undefined;
-      if (direct) {
+      if (direct && store.get(direct)) {
         display.select(direct);
         return;
       }
