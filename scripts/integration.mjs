@@ -61,11 +61,11 @@ async function runPhase({ port, runDir, phase, workspace, devExtensions, userDat
   fs.writeFileSync(path.join(runDir, 'phase.txt'), phase + '\n');
   if (GREP) fs.writeFileSync(path.join(runDir, 'grep.txt'), GREP);
   const server = await startCodeServer({ name: `code-server-${phase}`, port, runDir, userDataDir, extensionsDir, locale: LOCALE });
-  cleanups.push(() => killGroup(server.pid));
+  const stopServer = cleanups.push(() => killGroup(server.pid));
   log(`phase ${phase}: VS Code host on ${server.url}`);
 
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
-  cleanups.push(() => context.close());
+  const closeContext = cleanups.push(() => context.close().catch(() => {}));
   const page = await context.newPage();
   let exitCode;
   const exited = new Promise((resolve) => {
@@ -84,8 +84,7 @@ async function runPhase({ port, runDir, phase, workspace, devExtensions, userDat
   await page.exposeFunction('codeAutomationLog', (level, args) => {
     fs.appendFileSync(path.join(runDir, 'logs', `workbench-${phase}.log`), `[${level}] ${JSON.stringify(args)}\n`);
   });
-  const stopBridge = serveBridge(path.join(runDir, 'bridge'), page);
-  cleanups.push(stopBridge);
+  const stopBridge = cleanups.push(serveBridge(path.join(runDir, 'bridge'), page));
 
   const stopTail = tail(path.join(runDir, 'logs', `mocha-${phase}.log`), (text) => process.stdout.write(text));
   const url = workbenchUrl({
@@ -102,9 +101,9 @@ async function runPhase({ port, runDir, phase, workspace, devExtensions, userDat
   const outcome = await Promise.race([exited.then(() => 'exited'), timedOut]);
   clearTimeout(timer);
   stopTail();
-  stopBridge();
-  await context.close().catch(() => {});
-  killGroup(server.pid);
+  await stopBridge();
+  await closeContext();
+  await stopServer();
 
   const resultsFile = path.join(runDir, `results-${phase}.json`);
   if (outcome === 'timeout') {

@@ -105,16 +105,6 @@ function serveLatency(dir, page) {
   };
 }
 
-/** Registers a clean-up step; the returned function runs it now and unregisters it. */
-function own(cleanups, fn) {
-  cleanups.push(fn);
-  return async () => {
-    const at = cleanups.indexOf(fn);
-    if (at >= 0) cleanups.splice(at, 1);
-    await fn();
-  };
-}
-
 function writeAtomic(file, text) {
   fs.writeFileSync(`${file}.tmp`, text);
   fs.renameSync(`${file}.tmp`, file);
@@ -150,16 +140,16 @@ export async function runHostBench({ bundleFile, phases, cleanups, between, phas
     userDataDir: path.join(runDir, 'user-data'),
     extensionsDir: path.join(runDir, 'extensions'),
   });
-  const stopServer = own(cleanups, () => killGroup(server.pid));
+  const stopServer = cleanups.push(() => killGroup(server.pid));
   const browser = await launchBrowser(runDir);
-  const closeBrowser = own(cleanups, () => browser.close());
+  const closeBrowser = cleanups.push(() => browser.close());
   const browserVersion = browser.version();
 
   const results = {};
   for (const phase of phases) {
     fs.writeFileSync(path.join(runDir, 'bench-phase.json'), JSON.stringify(phase));
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    const closeContext = own(cleanups, () => context.close().catch(() => {}));
+    const closeContext = cleanups.push(() => context.close().catch(() => {}));
     const page = await context.newPage();
     let exitCode;
     const exited = new Promise((resolve) => {

@@ -290,6 +290,7 @@ export function packageExtension(folder, outFile) {
 /**
  * A stack of clean-up steps run in reverse order, on demand and on SIGINT/SIGTERM/SIGHUP
  * (then the process exits with 130). Every step runs even when an earlier one throws.
+ * `push(step)` returns a function that runs that step now and takes it off the stack.
  */
 export function cleanupStack() {
   const steps = [];
@@ -309,5 +310,13 @@ export function cleanupStack() {
       void run().then(() => process.exit(130));
     });
   }
-  return { push: (step) => steps.push(step), run };
+  function push(step) {
+    steps.push(step);
+    return async () => {
+      const at = steps.indexOf(step);
+      if (at >= 0) steps.splice(at, 1);
+      await step();
+    };
+  }
+  return { push, run };
 }
