@@ -1,0 +1,81 @@
+// What every foreign source hands to the log: a plan call found in another program's
+// files, already mapped to Agent Plan's items. No vscode import; no I/O.
+//
+// Data flows one way: a follower reads new bytes of a foreign file → a pure parser of
+// that program's lines → ForeignPlan → the log (one `todo/write` line with `source`) →
+// the store → the views. Nothing here writes into the foreign program's folders.
+
+/** The programs Agent Plan follows. The todo_write tool itself writes lines with no `source`. */
+export type AgentId = 'copilot' | 'claude-code' | 'codex' | 'gemini-cli';
+
+/**
+ * Item statuses a mirrored snapshot may hold. todo_write accepts only the first three;
+ * other programs have more, and a status Agent Plan cannot show as one of the three is
+ * kept as it is, never turned into another.
+ */
+export type ForeignStatus = 'pending' | 'in_progress' | 'completed' | 'cancelled' | 'blocked';
+
+export interface ForeignItem {
+  /** The item's text, trimmed. May repeat or be empty: other programs enforce neither. */
+  content: string;
+  status: ForeignStatus;
+}
+
+/** Where a mirrored snapshot came from; stored as the line's `source` field. */
+export interface PlanSource {
+  agent: AgentId;
+  /** The foreign tool that wrote the list: manage_todo_list, TodoWrite, TaskCreate, TaskUpdate, update_plan, write_todos. */
+  tool: string;
+  /** The foreign program's own session id (chat uuid, Claude sessionId, Codex thread id, Gemini sessionId). */
+  session: string;
+  /** The foreign tool call id: with `session`, the key that makes importing idempotent. */
+  call: string;
+  /** 0-based index of the chat request (turn) the call belongs to, where the program records turns. */
+  turn?: number;
+}
+
+/** One plan call found in a foreign file: the whole list after that call. */
+export interface ForeignPlan {
+  source: PlanSource;
+  items: ForeignItem[];
+  /** The foreign record's own time (ISO 8601), when it has one: shown, never used for ordering. */
+  at?: string;
+}
+
+/** What a parser learned about a session besides its plans. */
+export interface ForeignSessionInfo {
+  agent: AgentId;
+  session: string;
+  /** The chat's title, once the program has made one. */
+  title?: string;
+  /** The workspace folder the session ran in, as the program recorded it. */
+  cwd?: string;
+  /** Index of the newest request (turn) seen, and whether any plan call was made in it. */
+  latestTurn?: { index: number; planned: boolean };
+}
+
+/** A line the parser did not recognize: reported once per file by the caller, then skipped. */
+export interface UnknownShape {
+  /** 1-based line number in the foreign file. */
+  line: number;
+  /** A short, stable description (no raw content beyond a short excerpt). */
+  detail: string;
+}
+
+/** The result of feeding lines to a parser. */
+export interface ParseOutput {
+  plans: ForeignPlan[];
+  info?: ForeignSessionInfo;
+  unknown: UnknownShape[];
+}
+
+/**
+ * A parser for one program's session file, fed incrementally with complete lines in
+ * file order. Its state serializes to JSON, so a follower can resume after a restart
+ * from the byte offset it reached instead of re-reading the whole file.
+ */
+export interface SessionParser {
+  push(lines: readonly string[]): ParseOutput;
+  /** JSON-safe state to resume from (pass it to the parser's factory). */
+  state(): unknown;
+}
