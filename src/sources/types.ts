@@ -79,3 +79,15 @@ export interface SessionParser {
   /** JSON-safe state to resume from (pass it to the parser's factory). */
   state(): unknown;
 }
+
+/** Where followers hand what they found: the log's import side. */
+export interface PlanSink {
+  /**
+   * Appends each plan whose (agent, source.session, source.call) is not in the log yet, in the
+   * order given, to the Agent Plan session that `source` maps to; resolves when they are saved.
+   * Idempotent: a plan already imported is recognized from the log itself and skipped.
+   */
+  importPlans(plans: readonly ForeignPlan[]): Promise<void>;
+  /** Records what changed about a foreign session (its title, its newest turn). */
+  updateSession(info: ForeignSessionInfo): Promise<void>;
+}
