@@ -1,7 +1,6 @@
 // The offline VS Code host: installs (once, into a cache keyed by version) the
-// pinned code-server and the Node it needs, Debian's chromium, and starts them
-// for one run with an isolated home. Used by the test, start, screenshot and
-// benchmark launchers, so there is one way to bring a workbench up.
+// pinned code-server and the Node it needs and Debian's chromium, and starts
+// code-server with an isolated home. scripts/lib/workbench.mjs builds runs on it.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -135,76 +134,35 @@ export async function ensureHost(options = {}) {
   });
 }
 
-// Unix socket paths (chromium's singleton, VS Code's IPC) must stay under 108
-// bytes, so runs live in a short folder rather than inside the checkout.
-const runsRoot = process.env.AGENT_PLAN_RUNS ?? path.join(os.tmpdir(), 'agent-plan-runs');
-
-/** A per-run folder with its own HOME, XDG folders and TMPDIR. */
-export function makeRunDir(kind) {
-  fs.mkdirSync(runsRoot, { recursive: true });
-  const dir = fs.mkdtempSync(path.join(runsRoot, `${kind}-`));
-  for (const sub of ['home', 'tmp', 'xdg-config', 'xdg-cache', 'xdg-data', 'xdg-state', 'logs']) {
-    fs.mkdirSync(path.join(dir, sub), { recursive: true });
-  }
-  return dir;
-}
-
+/** The clean environment with HOME, TMPDIR and the XDG folders inside a run folder. */
 export function isolatedEnv(runDir, extra = {}) {
-  return cleanEnv({
-    HOME: path.join(runDir, 'home'),
-    TMPDIR: path.join(runDir, 'tmp'),
-    XDG_CONFIG_HOME: path.join(runDir, 'xdg-config'),
-    XDG_CACHE_HOME: path.join(runDir, 'xdg-cache'),
-    XDG_DATA_HOME: path.join(runDir, 'xdg-data'),
-    XDG_STATE_HOME: path.join(runDir, 'xdg-state'),
-    NODE_DISABLE_COMPILE_CACHE: '1',
-    ...extra,
-  });
+  const xdg = Object.fromEntries(['config', 'cache', 'data', 'state'].map((k) => [`XDG_${k.toUpperCase()}_HOME`, path.join(runDir, `xdg-${k}`)]));
+  return cleanEnv({ HOME: path.join(runDir, 'home'), TMPDIR: path.join(runDir, 'tmp'), ...xdg, NODE_DISABLE_COMPILE_CACHE: '1', ...extra });
 }
 
 /**
- * Starts code-server in its own process group on a free loopback port.
- * Resolves with { port, url, stop } once it listens.
+ * Starts code-server in its own process group on a free loopback port (or `port`).
+ * Resolves with { port, url, stop, pid, logPath, exited } once it listens.
  */
 export async function startCodeServer({ name = 'code-server', port: wantedPort = 0, runDir, userDataDir, extensionsDir, env = {}, locale, idleTimeoutSeconds = 180 }) {
   fs.mkdirSync(userDataDir, { recursive: true });
   fs.mkdirSync(extensionsDir, { recursive: true });
-  const args = [
-    codeServerEntry,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${wantedPort}`,
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
-    '--disable-telemetry',
-    '--disable-update-check',
-    '--disable-workspace-trust',
-    '--ignore-last-opened',
-    '--idle-timeout-seconds', String(idleTimeoutSeconds),
-    '--vscode-option', 'enable-smoke-test-driver',
-  ];
+  // Without enable-smoke-test-driver a built VS Code ignores the test payload.
+  const args = [codeServerEntry, '--auth', 'none', '--bind-addr', `127.0.0.1:${wantedPort}`, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+  args.push('--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--ignore-last-opened', '--idle-timeout-seconds', String(idleTimeoutSeconds), '--vscode-option', 'enable-smoke-test-driver');
   if (locale) args.push('--locale', locale);
   const logPath = path.join(runDir, 'logs', `${name}.log`);
   const out = fs.openSync(logPath, 'a');
-  const child = spawn(hostNode, args, {
-    cwd: runDir,
-    env: isolatedEnv(runDir, env),
-    detached: true,
-    stdio: ['ignore', out, out],
-  });
+  const child = spawn(hostNode, args, { cwd: runDir, env: isolatedEnv(runDir, env), detached: true, stdio: ['ignore', out, out] });
   fs.closeSync(out);
   let exited = false;
-  child.on('exit', () => {
-    exited = true;
-  });
+  const exitedPromise = new Promise((resolve) => child.on('exit', () => resolve((exited = true))));
   const stop = () => killGroup(child.pid);
   const deadline = Date.now() + 60_000;
   for (;;) {
     const text = fs.existsSync(logPath) ? fs.readFileSync(logPath, 'utf8') : '';
     const match = /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
-    if (match) {
-      const port = Number(match[1]);
-      return { port, url: `http://127.0.0.1:${port}`, stop, pid: child.pid, logPath };
-    }
+    if (match) return { port: Number(match[1]), url: `http://127.0.0.1:${match[1]}`, stop, pid: child.pid, logPath, exited: exitedPromise };
     if (exited) throw new Error(`code-server exited before listening; see ${logPath}`);
     if (Date.now() > deadline) {
       stop();
@@ -225,93 +183,6 @@ export function killGroup(pid) {
     }
     if (signal === 'SIGTERM') spawnSync('sleep', ['0.5']);
   }
-}
-
-/** Headless Debian chromium through playwright-core (which downloads no browser). */
-export async function launchBrowser(runDir, { locale } = {}) {
-  const { chromium } = await import('playwright-core');
-  const args = [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ];
-  if (locale) args.push(`--lang=${locale}`);
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args,
-    env: isolatedEnv(runDir),
-    headless: true,
-  });
-}
-
-/** The workbench URL that loads `extensionDevelopmentPath` (and, if given, runs tests). */
-export function workbenchUrl({ port, folder, extensionDevelopmentPath, extensionTestsPath }) {
-  const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
-  const payload = [['skipWelcome', 'true']];
-  if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
-  if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
-  const query = new URLSearchParams({ folder, payload: JSON.stringify(payload) });
-  return `http://127.0.0.1:${port}/?${query.toString()}`;
-}
-
-/**
- * A folder whose subfolders link to the extensions to load: VS Code honours one
- * extensionDevelopmentPath and loads every subfolder with a package.json.
- */
-export function linkExtensions(runDir, extensions) {
-  const dir = path.join(runDir, 'dev-extensions');
-  fs.mkdirSync(dir, { recursive: true });
-  for (const [name, target] of Object.entries(extensions)) {
-    fs.symlinkSync(target, path.join(dir, name));
-  }
-  return dir;
-}
-
-/** Copies a fixture workspace into the run folder so a run never writes into the repository. */
-export function copyWorkspace(runDir, source) {
-  const dir = path.join(runDir, 'workspace');
-  fs.cpSync(source, dir, { recursive: true });
-  return dir;
-}
-
-/** Keeps the newest `keep` run folders of a kind and removes older ones. */
-export function pruneRuns(kind, keep = 3) {
-  if (!fs.existsSync(runsRoot)) return;
-  const runs = fs
-    .readdirSync(runsRoot)
-    .filter((name) => name.startsWith(`${kind}-`))
-    .map((name) => ({ name, mtime: fs.statSync(path.join(runsRoot, name)).mtimeMs }))
-    .sort((a, b) => a.mtime - b.mtime);
-  for (const { name } of runs.slice(0, Math.max(0, runs.length - keep))) {
-    fs.rmSync(path.join(runsRoot, name), { recursive: true, force: true });
-  }
-}
-
-/** Installs a .vsix into an extensions folder with the host's own CLI, as a user would. */
-export function installExtension({ runDir, userDataDir, extensionsDir, vsix }) {
-  const result = spawnSync(
-    hostNode,
-    [codeServerEntry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix],
-    { cwd: runDir, env: isolatedEnv(runDir), encoding: 'utf8' },
-  );
-  if (result.status !== 0) throw new Error(`installing ${vsix} failed: ${result.stderr || result.stdout}`);
-}
-
-/** Packages an extension folder into a .vsix with vsce (no dependencies). */
-export function packageExtension(folder, outFile) {
-  const vsce = path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', outFile], {
-    cwd: folder,
-    encoding: 'utf8',
-    env: cleanEnv(),
-  });
-  if (result.status !== 0) throw new Error(`packaging ${folder} failed: ${result.stderr || result.stdout}`);
-  return outFile;
 }
 
 /**
