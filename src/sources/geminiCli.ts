@@ -37,14 +37,25 @@ class GeminiCliParser extends JsonLineParser {
   protected handle(record: JsonRecord, line: number, batch: Batch): void {
     const patch = record['$set'];
     if (patch !== undefined) {
-      if (isRecord(patch)) this.readSession(patch);
-      else batch.report(line, 'a $set line without an object');
+      if (!isRecord(patch)) {
+        batch.report(line, 'a $set line without an object');
+        return;
+      }
+      this.readSession(patch);
+      // A patch may set the whole message list (the first turn, a resumed or compressed chat).
+      const messages = patch['messages'];
+      if (Array.isArray(messages)) for (const message of messages) if (isRecord(message)) this.readMessage(message, line, batch);
       return;
     }
     if (record['id'] === undefined && stringField(record, 'sessionId') !== undefined) {
       this.readSession(record);
       return;
     }
+    this.readMessage(record, line, batch);
+  }
+
+  /** A message record: its successful write_todos calls. */
+  private readMessage(record: JsonRecord, line: number, batch: Batch): void {
     const calls = record['toolCalls'];
     if (calls === undefined) return;
     if (!Array.isArray(calls)) {
@@ -71,7 +82,7 @@ class GeminiCliParser extends JsonLineParser {
         batch.report(line, 'a write_todos call before the session line');
         continue;
       }
-      const at = stringField(record, 'timestamp');
+      const at = stringField(call, 'timestamp') ?? stringField(record, 'timestamp');
       batch.emit({
         source: { agent: 'gemini-cli', tool: 'write_todos', session: this.base.session, call: id },
         items: mapped.items,

@@ -12,8 +12,10 @@ import {
   type FollowerOptions,
   type SessionFileLocator,
 } from '../../src/node/follower';
-import { jsonlFilesIn } from '../../src/node/sessionLocators';
+import { claudeCodeLocator, jsonlFilesIn } from '../../src/node/sessionLocators';
+import { createClaudeCodeParser } from '../../src/sources/claudeCode';
 import type { ForeignPlan, ForeignSessionInfo, ParseOutput, PlanSink, SessionParser, UnknownShape } from '../../src/sources/types';
+import { recording } from './agentRecordings';
 import { useTempDir } from './helpers';
 
 /** A tiny line format for these tests: {"call":"c1","items":["a","b"]} per line. */
@@ -358,5 +360,36 @@ describe('follower: incremental reading', () => {
     await fsp.writeFile(path.join(folder, 'one.jsonl'), line('c1', 'a'));
     await make().refresh();
     assert.deepEqual(fs.readdirSync(folder), ['one.jsonl']);
+  });
+
+  it('follows a recorded Claude Code transcript written in bursts, across a restart, as if read at once', async () => {
+    const rec = recording('claude', 'tasks');
+    const source = rec.sessionFiles[0] ?? '';
+    const bytes = await fsp.readFile(source);
+    const expected = createClaudeCodeParser({ workspaceFolders: [rec.workspace] }).push(bytes.toString('utf8').split('\n').slice(0, -1)).plans;
+    // The same relative layout under a scratch .claude: <claudeDir>/projects/<folder>/<session>.jsonl.
+    const claudeDir = path.join(tmp.path, '.claude');
+    const target = path.join(claudeDir, path.relative(rec.agentDir, source));
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    const { sink, reader, make } = setup({
+      locator: claudeCodeLocator(claudeDir, [rec.workspace]),
+      createParser: (_file, state) => createClaudeCodeParser({ workspaceFolders: [rec.workspace] }, state),
+    });
+    // Cut points that split lines, and one multi-byte character, on purpose.
+    const cuts = [0, 1000, 1001, 50_000, 123_457, 200_000, 310_000, bytes.length];
+    let follower = make();
+    for (let i = 1; i < cuts.length; i++) {
+      await fsp.appendFile(target, bytes.subarray(cuts[i - 1], cuts[i]));
+      if (i === 4) {
+        follower.dispose();
+        follower = make();
+      }
+      await follower.refresh();
+    }
+    assert.deepEqual(sink.plans, expected);
+    assert.equal(expected.length, 8);
+    // Every byte read once, plus at most the partial line that was pending at the restart.
+    const held = bytes.subarray(0, cuts[3]).length - (bytes.subarray(0, cuts[3]).lastIndexOf(0x0a) + 1);
+    assert.equal(reader.bytesRead, bytes.length + held);
   });
 });

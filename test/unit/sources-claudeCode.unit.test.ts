@@ -1,135 +1,180 @@
-// Claude Code transcripts: TodoWrite lists, and TaskCreate/TaskUpdate folded into whole lists.
-// These lines follow the shapes observed from the real CLI (see the recorded fixtures too).
+// Claude Code transcripts recorded from the real CLI: TodoWrite lists, and TaskCreate /
+// TaskUpdate folded into whole lists. Variants (results out of order, a repeated line, an
+// unknown status) are made from the recorded lines, so every shape here is one the CLI wrote.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { createClaudeCodeParser } from '../../src/sources/claudeCode';
-import type { ForeignPlan, SessionParser } from '../../src/sources/types';
+import type { ForeignPlan, ParseOutput } from '../../src/sources/types';
+import { findLine, recordedLines, recording } from './agentRecordings';
 
-const SESSION = '5b1f3c52-0000-4000-8000-000000000001';
-const CWD = '/work/ws';
-
-function assistantUse(id: string, name: string, input: unknown, messageId = `msg_${id}`): string {
-  return JSON.stringify({
-    type: 'assistant', sessionId: SESSION, cwd: CWD, timestamp: '2026-12-02T10:00:00.000Z',
-    message: { id: messageId, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] },
-  });
-}
-function userResult(id: string, toolUseResult: unknown, isError = false): string {
-  return JSON.stringify({
-    type: 'user', sessionId: SESSION, cwd: CWD, timestamp: '2026-12-02T10:00:01.000Z',
-    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok', ...(isError ? { is_error: true } : {}) }] },
-    toolUseResult,
-  });
-}
-function items(plan: ForeignPlan | undefined): [string, string][] {
+type Row = [string, string];
+function rows(plan: ForeignPlan | undefined): Row[] {
   return (plan?.items ?? []).map((item) => [item.content, item.status]);
 }
-function parse(lines: string[], parser: SessionParser = createClaudeCodeParser({ workspaceFolders: [CWD] })) {
-  return parser.push(lines);
+function parseAll(lines: readonly string[], workspace: string): ParseOutput {
+  return createClaudeCodeParser({ workspaceFolders: [workspace] }).push(lines);
+}
+/** The tool_use / tool_result line of a call, by tool_use id. */
+function lineOf(lines: readonly string[], kind: 'tool_use' | 'tool_result', id: string): number {
+  return findLine(lines, (v) => {
+    const message = v['message'] as { content?: unknown } | undefined;
+    const content = Array.isArray(message?.content) ? (message.content as Record<string, unknown>[]) : [];
+    return content.some((b) => b['type'] === kind && (b['id'] === id || b['tool_use_id'] === id)) && (v['type'] === 'assistant' || v['type'] === 'user');
+  });
 }
 
-describe('claudeCode parser', () => {
-  it('TodoWrite: the whole list, trimmed, activeForm left out, once its result is in', () => {
-    const todos = [
-      { content: '  Read the spec ', status: 'completed', activeForm: 'Reading the spec' },
-      { content: 'Write code', status: 'in_progress', activeForm: 'Writing code' },
-    ];
-    const use = assistantUse('toolu_1', 'TodoWrite', { todos });
-    const before = parse([use]);
-    assert.deepEqual(before.plans, [], 'not before the result says it was applied');
-    const parser = createClaudeCodeParser({ workspaceFolders: [CWD] });
-    const out = parse([use, userResult('toolu_1', { oldTodos: [], newTodos: todos })], parser);
-    assert.equal(out.plans.length, 1);
-    assert.deepEqual(out.plans[0]?.source, { agent: 'claude-code', tool: 'TodoWrite', session: SESSION, call: 'toolu_1' });
-    assert.deepEqual(items(out.plans[0]), [['Read the spec', 'completed'], ['Write code', 'in_progress']]);
-    assert.deepEqual(out.info, { agent: 'claude-code', session: SESSION, cwd: CWD });
+describe('claudeCode parser, over recordings of the real CLI', () => {
+  const tasks = recording('claude', 'tasks');
+  const tasksLines = recordedLines(tasks);
+  const session = path.basename(tasks.sessionFiles[0] ?? '', '.jsonl');
+
+  it('Task tools: three parallel creates, then updates, folded into whole lists; deleted leaves it', () => {
+    const out = parseAll(tasksLines, tasks.workspace);
     assert.deepEqual(out.unknown, []);
-  });
-
-  it('TodoWrite rejected by Claude Code (an error result) is no plan', () => {
-    const out = parse([
-      assistantUse('toolu_1', 'TodoWrite', { todos: [{ content: 'x', status: 'pending' }] }),
-      userResult('toolu_1', 'Error: InputValidationError', true),
-    ]);
-    assert.deepEqual(out.plans, []);
-  });
-
-  it('Task tools: parallel creates sharing a message id, results out of order, ids from the results', () => {
-    const out = parse([
-      assistantUse('toolu_a', 'TaskCreate', { subject: 'Plan', description: 'not content', activeForm: 'Planning' }, 'msg_1'),
-      assistantUse('toolu_b', 'TaskCreate', { subject: 'Build', description: 'd' }, 'msg_1'),
-      assistantUse('toolu_c', 'TaskCreate', { subject: 'Test', description: 'd' }, 'msg_1'),
-      userResult('toolu_c', { task: { id: '3', subject: 'Test', description: 'd' } }),
-      userResult('toolu_a', { task: { id: '1', subject: 'Plan', description: 'not content' } }),
-      userResult('toolu_b', { task: { id: '2', subject: 'Build', description: 'd' } }),
-      assistantUse('toolu_d', 'TaskUpdate', { taskId: '1', status: 'in_progress' }),
-      userResult('toolu_d', { success: true, taskId: '1', updatedFields: ['status'], statusChange: { from: 'pending', to: 'in_progress' } }),
-      assistantUse('toolu_e', 'TaskUpdate', { taskId: '2', status: 'deleted' }),
-      userResult('toolu_e', { success: true, taskId: '2', updatedFields: ['status'] }),
-      assistantUse('toolu_f', 'TaskUpdate', { taskId: '1', status: 'completed', subject: ' Plan it ' }),
-      userResult('toolu_f', { success: true, taskId: '1', updatedFields: ['status', 'subject'] }),
-    ]);
     assert.deepEqual(
-      out.plans.map((p) => [p.source.tool, p.source.call]),
-      [['TaskCreate', 'toolu_c'], ['TaskCreate', 'toolu_a'], ['TaskCreate', 'toolu_b'], ['TaskUpdate', 'toolu_d'], ['TaskUpdate', 'toolu_e'], ['TaskUpdate', 'toolu_f']],
+      out.plans.map((p) => p.source.tool),
+      ['TaskCreate', 'TaskCreate', 'TaskCreate', 'TaskUpdate', 'TaskUpdate', 'TaskUpdate', 'TaskUpdate', 'TaskUpdate'],
     );
-    assert.deepEqual(items(out.plans[0]), [['Test', 'pending']]);
-    assert.deepEqual(items(out.plans[2]), [['Plan', 'pending'], ['Build', 'pending'], ['Test', 'pending']], 'in task id order');
-    assert.deepEqual(items(out.plans[3]), [['Plan', 'in_progress'], ['Build', 'pending'], ['Test', 'pending']]);
-    assert.deepEqual(items(out.plans[4]), [['Plan', 'in_progress'], ['Test', 'pending']], 'deleted leaves the list');
-    assert.deepEqual(items(out.plans[5]), [['Plan it', 'completed'], ['Test', 'pending']]);
+    for (const plan of out.plans) assert.equal(plan.source.session, session);
+    assert.equal(new Set(out.plans.map((p) => p.source.call)).size, out.plans.length);
+    const [read, fix, test] = ['Read the parser', 'Fix the off-by-one', 'Write a regression test'];
+    assert.deepEqual(out.plans.map(rows), [
+      [[read, 'pending']],
+      [[read, 'pending'], [fix, 'pending']],
+      [[read, 'pending'], [fix, 'pending'], [test, 'pending']],
+      [[read, 'in_progress'], [fix, 'pending'], [test, 'pending']],
+      [[read, 'completed'], [fix, 'pending'], [test, 'pending']],
+      [[read, 'completed'], [fix, 'in_progress'], [test, 'pending']],
+      [[read, 'completed'], [fix, 'in_progress']],
+      [[read, 'completed'], [fix, 'completed']],
+    ]);
+    assert.ok(out.plans.every((p) => typeof p.at === 'string'));
+    assert.deepEqual(out.info, { agent: 'claude-code', session, cwd: tasks.workspace });
+  });
+
+  it('the folded list is what Claude Code left in its own task files', () => {
+    const out = parseAll(tasksLines, tasks.workspace);
+    const folder = path.join(tasks.agentDir, 'tasks', session);
+    const files = fs.readdirSync(folder).sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+    const onDisk = files.map((name) => {
+      const task = JSON.parse(fs.readFileSync(path.join(folder, name), 'utf8')) as { subject: string; status: string };
+      return [task.subject, task.status] as Row;
+    });
+    assert.deepEqual(rows(out.plans.at(-1)), onDisk);
+  });
+
+  it('results of parallel calls in another order give the same lists, in the order the results came', () => {
+    const ids = ['toolu_scripted_002_0', 'toolu_scripted_002_1', 'toolu_scripted_002_2'];
+    const resultLines = ids.map((id) => lineOf(tasksLines, 'tool_result', id));
+    const reordered = [...tasksLines];
+    // The third result first, then the first, then the second.
+    const [a, b, c] = resultLines.map((i) => tasksLines[i] as string);
+    [reordered[resultLines[0] as number], reordered[resultLines[1] as number], reordered[resultLines[2] as number]] = [c as string, a as string, b as string];
+    const out = parseAll(reordered, tasks.workspace);
+    assert.deepEqual(out.plans.slice(0, 3).map((p) => p.source.call), ['toolu_scripted_002_2', 'toolu_scripted_002_0', 'toolu_scripted_002_1']);
+    assert.deepEqual(rows(out.plans[0]), [['Write a regression test', 'pending']]);
+    assert.deepEqual(rows(out.plans[2]), rows(parseAll(tasksLines, tasks.workspace).plans[2]), 'ordered by task id');
+    assert.deepEqual(rows(out.plans.at(-1)), [['Read the parser', 'completed'], ['Fix the off-by-one', 'completed']]);
+  });
+
+  it('a result written before its call still pairs up', () => {
+    const use = lineOf(tasksLines, 'tool_use', 'toolu_scripted_002_0');
+    const result = lineOf(tasksLines, 'tool_result', 'toolu_scripted_002_0');
+    const moved = [...tasksLines];
+    [moved[use], moved[result]] = [tasksLines[result] as string, tasksLines[use] as string];
+    assert.deepEqual(parseAll(moved, tasks.workspace).plans.map(rows), parseAll(tasksLines, tasks.workspace).plans.map(rows));
+  });
+
+  it('read twice (or resumed from its state at any line), no call is emitted again', () => {
+    const once = parseAll(tasksLines, tasks.workspace).plans;
+    const parser = createClaudeCodeParser({ workspaceFolders: [tasks.workspace] });
+    parser.push(tasksLines);
+    assert.deepEqual(parser.push(tasksLines).plans, []);
+    for (let cut = 0; cut <= tasksLines.length; cut += 7) {
+      const head = createClaudeCodeParser({ workspaceFolders: [tasks.workspace] });
+      const first = head.push(tasksLines.slice(0, cut)).plans;
+      const resumed = createClaudeCodeParser({ workspaceFolders: [tasks.workspace] }, JSON.parse(JSON.stringify(head.state())));
+      assert.deepEqual([...first, ...resumed.push(tasksLines.slice(cut)).plans], once, `cut at line ${cut}`);
+    }
+  });
+
+  it('TodoWrite: the whole list each call, trimmed, activeForm left out', () => {
+    const rec = recording('claude', 'todowrite');
+    const out = parseAll(recordedLines(rec), rec.workspace);
     assert.deepEqual(out.unknown, []);
-  });
-
-  it('a result before its call still pairs up', () => {
-    const out = parse([
-      userResult('toolu_a', { task: { id: '1', subject: 'Plan', description: '' } }),
-      assistantUse('toolu_a', 'TaskCreate', { subject: 'Plan', description: '' }),
+    assert.deepEqual(out.plans.map((p) => [p.source.tool, p.source.call]), [
+      ['TodoWrite', 'toolu_scripted_002_0'],
+      ['TodoWrite', 'toolu_scripted_003_0'],
     ]);
-    assert.deepEqual(items(out.plans[0]), [['Plan', 'pending']]);
-  });
-
-  it('a repeated line emits nothing new', () => {
-    const todos = [{ content: 'x', status: 'pending', activeForm: 'x' }];
-    const lines = [assistantUse('toolu_1', 'TodoWrite', { todos }), userResult('toolu_1', { oldTodos: [], newTodos: todos })];
-    const out = parse([...lines, ...lines]);
-    assert.equal(out.plans.length, 1);
-  });
-
-  it('matches structure, not text: other lines naming the tools are ignored', () => {
-    const out = parse([
-      JSON.stringify({ type: 'attachment', sessionId: SESSION, cwd: CWD, attachment: { type: 'deferred_tools', names: ['TodoWrite', 'TaskCreate'] } }),
-      JSON.stringify({ type: 'system', subtype: 'tools-used', content: 'TodoWrite TaskCreate', sessionId: SESSION }),
-      JSON.stringify({ type: 'user', sessionId: SESSION, cwd: CWD, message: { role: 'user', content: 'please use TodoWrite' } }),
+    assert.deepEqual(out.plans.map(rows), [
+      [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending']],
+      [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress'], ['Write a regression test', 'pending']],
     ]);
+    for (const plan of out.plans) for (const item of plan.items) assert.deepEqual(Object.keys(item), ['content', 'status']);
+    const lines = recordedLines(rec);
+    const use = lineOf(lines, 'tool_use', 'toolu_scripted_002_0');
+    const padded = lines[use]?.replace('"content":"Read the parser"', '"content":"  Read the parser \\n"') ?? '';
+    assert.notEqual(padded, lines[use]);
+    const trimmed = parseAll([...lines.slice(0, use), padded, ...lines.slice(use + 1)], rec.workspace);
+    assert.equal(trimmed.plans[0]?.items[0]?.content, 'Read the parser');
+  });
+
+  it('TodoWrite counts only once its result is in, and not when the result is an error', () => {
+    const rec = recording('claude', 'todowrite');
+    const lines = recordedLines(rec);
+    const use = lineOf(lines, 'tool_use', 'toolu_scripted_002_0');
+    const result = lineOf(lines, 'tool_result', 'toolu_scripted_002_0');
+    assert.deepEqual(parseAll(lines.slice(0, use + 1), rec.workspace).plans, []);
+    const failed = JSON.parse(lines[result] as string) as { message: { content: Record<string, unknown>[] }; toolUseResult: unknown };
+    (failed.message.content[0] as Record<string, unknown>)['is_error'] = true;
+    failed.toolUseResult = 'Error: InputValidationError';
+    const out = parseAll([...lines.slice(0, result), JSON.stringify(failed)], rec.workspace);
+    assert.deepEqual(out.plans, []);
+  });
+
+  it('an unknown status is reported once; the other calls still count', () => {
+    const rec = recording('claude', 'todowrite');
+    const lines = recordedLines(rec);
+    const use = lineOf(lines, 'tool_use', 'toolu_scripted_002_0');
+    const changed = lines[use]?.replace('"status":"in_progress"', '"status":"doing"') ?? '';
+    assert.notEqual(changed, lines[use]);
+    const out = parseAll([...lines.slice(0, use), changed, ...lines.slice(use + 1)], rec.workspace);
+    assert.deepEqual(out.unknown, [{ line: use + 1, detail: 'TodoWrite status "doing"' }]);
+    assert.deepEqual(out.plans.map((p) => p.source.call), ['toolu_scripted_003_0']);
+  });
+
+  it('lines that only mention the tools (attachments, api requests, tools-used) are not plans', () => {
+    const other = tasksLines.filter((line) => {
+      const type = (JSON.parse(line) as { type?: unknown }).type;
+      return type !== 'assistant' && type !== 'user';
+    });
+    assert.ok(other.some((line) => line.includes('TaskCreate')), 'the recording has such lines');
+    const out = parseAll(other, tasks.workspace);
     assert.deepEqual(out.plans, []);
     assert.deepEqual(out.unknown, []);
-  });
-
-  it('an unknown status or list shape is reported once and the rest still counts', () => {
-    const bad = [{ content: 'x', status: 'done' }];
-    const good = [{ content: 'y', status: 'pending' }];
-    const out = parse([
-      assistantUse('toolu_1', 'TodoWrite', { todos: bad }), userResult('toolu_1', { newTodos: bad }),
-      assistantUse('toolu_2', 'TodoWrite', { todos: bad }), userResult('toolu_2', { newTodos: bad }),
-      assistantUse('toolu_3', 'TodoWrite', { todos: good }), userResult('toolu_3', { newTodos: good }),
-    ]);
-    assert.deepEqual(out.unknown, [{ line: 1, detail: 'TodoWrite status "done"' }]);
-    assert.deepEqual(out.plans.map((p) => p.source.call), ['toolu_3']);
   });
 
   it('a session whose cwd is outside the workspace yields nothing (folder names are lossy)', () => {
-    const todos = [{ content: 'x', status: 'pending' }];
-    const other = (line: string) => line.replaceAll(`"cwd":"${CWD}"`, '"cwd":"/work-ws"');
-    const out = parse([other(assistantUse('toolu_1', 'TodoWrite', { todos })), other(userResult('toolu_1', { newTodos: todos }))]);
+    const out = parseAll(tasksLines, `${tasks.workspace}-other`);
     assert.deepEqual(out.plans, []);
     assert.equal(out.info, undefined);
+    const inner = parseAll(tasksLines, path.dirname(tasks.workspace));
+    assert.equal(inner.plans.length, 8, 'a session in a subfolder of the workspace counts');
   });
 
-  it('takes a summary line as the title', () => {
-    const out = parse([
-      assistantUse('toolu_1', 'TaskList', {}),
-      JSON.stringify({ type: 'summary', summary: ' Dark mode toggle ', leafUuid: 'u' }),
-    ]);
-    assert.equal(out.info?.title, 'Dark mode toggle');
+  it('a session that never planned: its info, no plans, nothing unknown', () => {
+    const rec = recording('claude', 'no-plan');
+    const out = parseAll(recordedLines(rec), rec.workspace);
+    assert.deepEqual(out.plans, []);
+    assert.deepEqual(out.unknown, []);
+    assert.equal(out.info?.cwd, rec.workspace);
+    assert.equal(out.info?.session, path.basename(rec.sessionFiles[0] ?? '', '.jsonl'));
+  });
+
+  it('a torn or foreign line is reported once and the rest still shows', () => {
+    const out = parseAll(['{"type":"assistant","message"', 'plain text', ...tasksLines], tasks.workspace);
+    assert.deepEqual(out.unknown, [{ line: 1, detail: 'a line that is not JSON' }]);
+    assert.equal(out.plans.length, 8);
   });
 });

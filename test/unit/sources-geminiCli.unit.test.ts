@@ -1,64 +1,84 @@
-// Gemini CLI chat logs: write_todos calls; duplicate records per id; $set patches.
+// Gemini CLI chat logs recorded from the real CLI: write_todos calls, each turn written
+// twice under one id, `$set` patches. Variants are made from the recorded lines.
 import * as assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { createGeminiCliParser } from '../../src/sources/geminiCli';
+import { geminiProjectHash } from '../../src/sources/locations';
+import type { ForeignPlan } from '../../src/sources/types';
+import { findLine, recordedLines, recording } from './agentRecordings';
 
-const SESSION = '3f2a9c10-0000-4000-8000-000000000001';
-const WS = '/work/ws';
-const header = JSON.stringify({ sessionId: SESSION, projectHash: createHash('sha256').update(WS).digest('hex'), startTime: '2026-12-02T10:00:00.000Z' });
-function turn(id: string, calls?: unknown[]): string {
-  return JSON.stringify({ id, timestamp: '2026-12-02T10:00:03.000Z', type: 'gemini', content: '', ...(calls ? { toolCalls: calls } : {}) });
+function rows(plan: ForeignPlan | undefined): [string, string][] {
+  return (plan?.items ?? []).map((item) => [item.content, item.status]);
 }
-function writeTodos(callId: string, todos: unknown[], status = 'success') {
-  return { id: callId, name: 'write_todos', args: { todos }, status, resultDisplay: { todos } };
-}
+const hasTodos = (v: Record<string, unknown>) => Array.isArray(v['toolCalls']);
 
-describe('geminiCli parser', () => {
-  it('maps write_todos once per call across the duplicate records of a turn, all five statuses as they are', () => {
-    const todos = [
-      { description: ' Plan ', status: 'completed' },
-      { description: 'Build', status: 'in_progress' },
-      { description: 'Ship', status: 'pending' },
-      { description: 'Old idea', status: 'cancelled' },
-      { description: 'Waits on review', status: 'blocked' },
-    ];
-    const out = createGeminiCliParser({ workspaceFolders: [WS] }).push([
-      header,
-      turn('m1'),
-      turn('m1', [writeTodos('write_todos-1', todos)]),
-      turn('m1', [writeTodos('write_todos-1', todos)]),
-      JSON.stringify({ $set: { lastUpdated: '2026-12-02T10:00:04.000Z' } }),
-    ]);
-    assert.equal(out.plans.length, 1);
-    assert.deepEqual(out.plans[0]?.source, { agent: 'gemini-cli', tool: 'write_todos', session: SESSION, call: 'write_todos-1' });
-    assert.deepEqual(out.plans[0]?.items.map((i) => [i.content, i.status]), [
-      ['Plan', 'completed'], ['Build', 'in_progress'], ['Ship', 'pending'], ['Old idea', 'cancelled'], ['Waits on review', 'blocked'],
-    ]);
-    assert.deepEqual(out.info, { agent: 'gemini-cli', session: SESSION, cwd: WS });
+describe('geminiCli parser, over recordings of the real CLI', () => {
+  const rec = recording('gemini', 'write-todos');
+  const lines = recordedLines(rec);
+  const parse = (input: readonly string[]) => createGeminiCliParser({ workspaceFolders: [rec.workspace] }).push(input);
+  const session = (JSON.parse(lines[0] ?? '{}') as { sessionId?: string }).sessionId;
+
+  it('each successful write_todos is a whole list, once, with all five statuses kept as they are', () => {
+    const out = parse(lines);
     assert.deepEqual(out.unknown, []);
-  });
-
-  it('counts a call only once its record says it succeeded', () => {
-    const todos = [{ description: 'x', status: 'pending' }];
-    const parser = createGeminiCliParser();
-    assert.deepEqual(parser.push([header, turn('m1', [writeTodos('w1', todos, 'scheduled')])]).plans, []);
-    assert.equal(parser.push([turn('m1', [writeTodos('w1', todos)])]).plans.length, 1);
-    assert.deepEqual(parser.push([turn('m2', [writeTodos('w2', todos, 'error')])]).plans, []);
-  });
-
-  it('reports an unknown status once and keeps going', () => {
-    const out = createGeminiCliParser().push([
-      header,
-      turn('m1', [writeTodos('w1', [{ description: 'x', status: 'done' }])]),
-      turn('m2', [writeTodos('w2', [{ description: 'x', status: 'done' }])]),
-      turn('m3', [writeTodos('w3', [{ description: 'y', status: 'pending' }])]),
+    assert.deepEqual(out.plans.map((p) => [p.source.tool, p.source.session]), [['write_todos', session], ['write_todos', session]]);
+    assert.deepEqual(out.plans.map(rows), [
+      [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending'], ['Update the changelog', 'pending']],
+      [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress'], ['Write a regression test', 'blocked'], ['Update the changelog', 'cancelled']],
     ]);
-    assert.deepEqual(out.unknown, [{ line: 2, detail: 'write_todos status "done"' }]);
-    assert.deepEqual(out.plans.map((p) => p.source.call), ['w3']);
+    assert.equal(geminiProjectHash(rec.workspace), (JSON.parse(lines[0] ?? '{}') as { projectHash?: string }).projectHash);
+    assert.deepEqual(out.info, { agent: 'gemini-cli', session, cwd: rec.workspace });
   });
 
-  it('takes a summary from a $set patch as the title', () => {
-    const out = createGeminiCliParser().push([header, JSON.stringify({ $set: { summary: 'Dark mode' } })]);
-    assert.equal(out.info?.title, 'Dark mode');
+  it('a turn written again under its id adds nothing; nor does a resumed state', () => {
+    const at = findLine(lines, hasTodos);
+    const doubled = [...lines.slice(0, at + 1), lines[at] as string, ...lines.slice(at + 1)];
+    assert.deepEqual(parse(doubled).plans, parse(lines).plans);
+    const once = parse(lines).plans;
+    for (let cut = 0; cut <= lines.length; cut++) {
+      const head = createGeminiCliParser({ workspaceFolders: [rec.workspace] });
+      const first = head.push(lines.slice(0, cut)).plans;
+      const rest = createGeminiCliParser({ workspaceFolders: [rec.workspace] }, JSON.parse(JSON.stringify(head.state()))).push(lines.slice(cut)).plans;
+      assert.deepEqual([...first, ...rest], once, `cut at line ${cut}`);
+    }
+  });
+
+  it('a call counts only once its record says it succeeded (the last record per id wins)', () => {
+    const at = findLine(lines, hasTodos);
+    const line = lines[at] ?? '';
+    const scheduled = line.replace('"status":"success"', '"status":"scheduled"');
+    assert.notEqual(scheduled, line);
+    const before = parse([...lines.slice(0, at), scheduled]);
+    assert.deepEqual(before.plans, []);
+    const after = parse([...lines.slice(0, at), scheduled, line]);
+    assert.equal(after.plans.length, 1);
+    assert.deepEqual(parse([...lines.slice(0, at), line.replace('"status":"success"', '"status":"error"')]).plans, []);
+  });
+
+  it('a write_todos call inside a $set of the whole message list counts too, once', () => {
+    const at = findLine(lines, hasTodos);
+    const record = JSON.parse(lines[at] ?? '{}') as unknown;
+    const patch = JSON.stringify({ $set: { messages: [record] } });
+    const out = parse([lines[0] as string, patch, ...lines.slice(1)]);
+    assert.deepEqual(out.plans.map(rows), parse(lines).plans.map(rows));
+  });
+
+  it('description text is trimmed; an unknown status is reported once and the rest still shows', () => {
+    const at = findLine(lines, hasTodos);
+    const line = lines[at] ?? '';
+    const padded = line.replace('{"description":"Read the parser"', '{"description":"\\tRead the parser "');
+    assert.notEqual(padded, line);
+    assert.equal(parse([...lines.slice(0, at), padded, ...lines.slice(at + 1)]).plans[0]?.items[0]?.content, 'Read the parser');
+    const odd = line.replaceAll('"status":"in_progress"', '"status":"paused"');
+    const out = parse([...lines.slice(0, at), odd, ...lines.slice(at + 1)]);
+    assert.deepEqual(out.unknown, [{ line: at + 1, detail: 'write_todos status "paused"' }]);
+    assert.equal(out.plans.length, 1);
+  });
+
+  it('a session that never planned: its info, no plans, nothing unknown', () => {
+    const none = recording('gemini', 'no-plan');
+    const out = createGeminiCliParser({ workspaceFolders: [none.workspace] }).push(recordedLines(none));
+    assert.deepEqual(out.plans, []);
+    assert.deepEqual(out.unknown, []);
+    assert.equal(out.info?.cwd, none.workspace);
   });
 });

@@ -4,6 +4,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { claudeCodeLocator, codexLocator, geminiCliLocator } from '../../src/node/sessionLocators';
 import { claudeProjectFolders, geminiProjectHash, isInsideWorkspace } from '../../src/sources/locations';
+import { recording } from './agentRecordings';
 import { useTempDir } from './helpers';
 
 async function write(file: string, text: string): Promise<void> {
@@ -70,5 +71,17 @@ describe('session locators', () => {
     assert.ok(isInsideWorkspace('/work/ws/a/b', '/work/ws'));
     assert.ok(!isInsideWorkspace('/work/ws-2', '/work/ws'));
     assert.ok(!isInsideWorkspace('/work', '/work/ws'));
+  });
+
+  it('finds each recorded session from the agent folders as the real programs left them', async () => {
+    const claude = recording('claude', 'tasks');
+    assert.deepEqual(await claudeCodeLocator(claude.agentDir, [claude.workspace]).list(), claude.sessionFiles);
+    assert.deepEqual(await claudeCodeLocator(claude.agentDir, ['/tmp/elsewhere']).list(), []);
+    const codex = recording('codex', 'update-plan');
+    assert.deepEqual(await codexLocator(codex.agentDir, [codex.workspace]).list(), codex.sessionFiles);
+    assert.deepEqual(await codexLocator(codex.agentDir, [recording('codex', 'no-plan').workspace]).list(), []);
+    const gemini = recording('gemini', 'write-todos');
+    assert.deepEqual(await geminiCliLocator(gemini.agentDir, [gemini.workspace]).list(), gemini.sessionFiles);
+    assert.deepEqual(await geminiCliLocator(gemini.agentDir, ['/tmp/elsewhere']).list(), []);
   });
 });
