@@ -128,6 +128,7 @@ export class Follower implements Disposable {
   private started = false;
   private disposed = false;
   private cursorsPruned = false;
+  private readonly readErrors = new Map<string, string>();
 
   constructor(private readonly options: FollowerOptions) {
     this.throttleMs = options.throttleMs ?? 250;
@@ -236,8 +237,14 @@ export class Follower implements Disposable {
     let opened: OpenedFile | undefined;
     try {
       opened = await this.reader.open(file);
+      this.readErrors.delete(file);
     } catch (error) {
-      this.options.onError?.(error, file);
+      // A file we may not read (EACCES, …) is reported once, not on every poll.
+      const key = errorKey(error);
+      if (this.readErrors.get(file) !== key) {
+        this.readErrors.set(file, key);
+        this.options.onError?.(error, file);
+      }
       return;
     }
     if (!opened) {
@@ -393,6 +400,7 @@ export class Follower implements Disposable {
   /** A file that is gone: its cursor goes too (if it comes back, it is read from the start). */
   private async forget(file: string): Promise<void> {
     this.files.delete(file);
+    this.readErrors.delete(file);
     this.listed.delete(file);
     await fsp.rm(path.join(this.options.cursorDir, cursorFileName(file)), { force: true }).catch(() => undefined);
   }
@@ -460,6 +468,11 @@ export class Follower implements Disposable {
     const next = path.relative(watched, target).split(path.sep)[0];
     if (entry === undefined || entry === next) this.schedule();
   }
+}
+
+function errorKey(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : String(error);
 }
 
 function parseCursor(text: string): Cursor | undefined {

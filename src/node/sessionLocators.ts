@@ -1,6 +1,7 @@
 // Which session files of each terminal agent belong to this workspace, read with node:fs.
 // Read-only: nothing here creates or changes anything in the agents' folders. A missing
 // folder lists nothing and costs one failed readdir; the follower watches its nearest parent.
+import { createHash } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { SessionFileLocator } from './follower';
@@ -44,6 +45,11 @@ export interface CodexLocatorOptions {
   now?: () => Date;
   /** Longest first line read to decide a rollout's workspace. Default 4 MiB. */
   maxFirstLineBytes?: number;
+  /**
+   * A file in Agent Plan's own storage where decisions are kept across restarts (keyed by a
+   * hash of each rollout's path), so a restart does not read every first line again.
+   */
+  decisionsFile?: string;
 }
 
 /**
@@ -60,33 +66,49 @@ export function codexLocator(
   const maxFirstLine = options.maxFirstLineBytes ?? 4 << 20;
   const sessions = path.join(codexHome, 'sessions');
   const decided = new Map<string, boolean>();
-  const listings = new Map<string, { mtimeMs: number; names: string[] }>();
+  let loaded = options.decisionsFile === undefined;
+  let saved = new Map<string, boolean>();
+  const listings = new Map<string, { mtimeMs: number; folders: string[]; files: string[] }>();
+  const workspacesKey = pathKey(JSON.stringify([...workspaceFolders].map(normalizeFolder).sort()));
   let matchedFolders: string[] = [];
 
-  /** Sub-folder names, re-read only when the folder's mtime changed since last time. */
-  async function subfolders(folder: string): Promise<string[]> {
+  /**
+   * A folder's sub-folder and file names, read again only when its mtime changed (an entry
+   * added or removed); appends to a file leave it alone. Past days cost one stat each.
+   */
+  async function listing(folder: string): Promise<{ folders: string[]; files: string[] }> {
     let mtimeMs: number;
     try {
       mtimeMs = (await fsp.stat(folder)).mtimeMs;
     } catch {
       listings.delete(folder);
-      return [];
+      return { folders: [], files: [] };
     }
     const cached = listings.get(folder);
-    if (cached && cached.mtimeMs === mtimeMs) return cached.names;
-    let names: string[];
+    if (cached && cached.mtimeMs === mtimeMs) return cached;
+    const entry = { mtimeMs, folders: [] as string[], files: [] as string[] };
     try {
-      names = (await fsp.readdir(folder, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+      for (const e of await fsp.readdir(folder, { withFileTypes: true })) {
+        if (e.isDirectory()) entry.folders.push(e.name);
+        else if (e.isFile()) entry.files.push(e.name);
+      }
     } catch {
-      names = [];
+      // Gone in between: empty this time.
     }
-    listings.set(folder, { mtimeMs, names });
-    return names;
+    entry.folders.sort();
+    entry.files.sort();
+    // A folder changed just now may change again within its mtime's granularity: read it again next time.
+    if (Date.now() - mtimeMs > 2000) listings.set(folder, entry);
+    return entry;
   }
+  const subfolders = async (folder: string) => (await listing(folder)).folders;
 
   async function belongs(file: string): Promise<boolean | undefined> {
-    const known = decided.get(file);
-    if (known !== undefined) return known;
+    const known = decided.get(file) ?? saved.get(pathKey(file));
+    if (known !== undefined) {
+      decided.set(file, known);
+      return known;
+    }
     const line = await readFirstLine(file, maxFirstLine);
     if (line === undefined) return undefined;
     const cwd = codexRolloutCwd(line);
@@ -97,15 +119,22 @@ export function codexLocator(
 
   return {
     async list() {
+      if (!loaded && options.decisionsFile !== undefined) {
+        loaded = true;
+        saved = await loadDecisions(options.decisionsFile, workspacesKey);
+      }
       const found: string[] = [];
       const folders = new Set<string>();
+      const seen: string[] = [];
       for (const year of (await subfolders(sessions)).filter((n) => /^\d{4}$/.test(n))) {
         const yearDir = path.join(sessions, year);
         for (const month of (await subfolders(yearDir)).filter((n) => /^\d{2}$/.test(n))) {
           const monthDir = path.join(yearDir, month);
           for (const day of (await subfolders(monthDir)).filter((n) => /^\d{2}$/.test(n))) {
             const dayDir = path.join(monthDir, day);
-            for (const file of await jsonlFilesIn(dayDir, isCodexRolloutName)) {
+            const names = (await listing(dayDir)).files.filter(isCodexRolloutName);
+            for (const file of names.map((name) => path.join(dayDir, name))) {
+              seen.push(file);
               if (await belongs(file)) {
                 found.push(file);
                 folders.add(dayDir);
@@ -115,6 +144,18 @@ export function codexLocator(
         }
       }
       matchedFolders = [...folders];
+      if (options.decisionsFile !== undefined) {
+        // Only files that still exist are remembered.
+        const current = new Map<string, boolean>();
+        for (const file of seen) {
+          const ours = decided.get(file);
+          if (ours !== undefined) current.set(pathKey(file), ours);
+        }
+        if (current.size !== saved.size || [...current].some(([key, ours]) => saved.get(key) !== ours)) {
+          await saveDecisions(options.decisionsFile, workspacesKey, current);
+          saved = current;
+        }
+      }
       return found;
     },
     watchFolders() {
@@ -124,6 +165,34 @@ export function codexLocator(
       return [...new Set([sessions, local, utc, ...matchedFolders])];
     },
   };
+}
+
+function pathKey(file: string): string {
+  return createHash('sha256').update(file, 'utf8').digest('hex').slice(0, 32);
+}
+
+/** Decisions made for the same workspace folders; any others are ignored. */
+async function loadDecisions(file: string, workspaces: string): Promise<Map<string, boolean>> {
+  try {
+    const value = JSON.parse(await fsp.readFile(file, 'utf8')) as { v?: unknown; workspaces?: unknown; decided?: unknown };
+    if (value.v !== 1 || value.workspaces !== workspaces || typeof value.decided !== 'object' || value.decided === null) return new Map();
+    const entries = Object.entries(value.decided as Record<string, unknown>);
+    return new Map(entries.filter((e): e is [string, boolean] => /^[0-9a-f]{32}$/.test(e[0]) && typeof e[1] === 'boolean'));
+  } catch {
+    return new Map();
+  }
+}
+
+/** Best effort: without the file, the next start reads the first lines again. */
+async function saveDecisions(file: string, workspaces: string, decisions: Map<string, boolean>): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    await fsp.writeFile(temp, JSON.stringify({ v: 1, workspaces, decided: Object.fromEntries(decisions) }), 'utf8');
+    await fsp.rename(temp, file);
+  } catch {
+    await fsp.rm(temp, { force: true }).catch(() => undefined);
+  }
 }
 
 /** Gemini CLI: `<geminiDir>/projects.json` names the workspace's folder `<geminiDir>/tmp/<name>/chats/*.jsonl`. */
@@ -157,7 +226,7 @@ export async function readFirstLine(file: string, maxBytes: number): Promise<str
     const chunks: Buffer[] = [];
     let total = 0;
     while (total < maxBytes) {
-      const chunk = Buffer.alloc(Math.min(64 * 1024, maxBytes - total));
+      const chunk = Buffer.alloc(Math.min(16 * 1024, maxBytes - total));
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, total);
       if (bytesRead === 0) return undefined;
       const part = chunk.subarray(0, bytesRead);

@@ -310,6 +310,26 @@ describe('follower: incremental reading', () => {
     assert.deepEqual(sink.calls(), ['c1', 'c2']);
   });
 
+  it('reports a file it may not read once, not on every scan, and still reads the others', async () => {
+    const { folder, sink, errors, make } = setup();
+    await fsp.mkdir(folder, { recursive: true });
+    const locked = path.join(folder, 'locked.jsonl');
+    await fsp.writeFile(locked, line('l1', 'a'));
+    await fsp.writeFile(path.join(folder, 'open.jsonl'), line('o1', 'b'));
+    const denying: FollowedFileReader = {
+      open: (file) =>
+        file === locked
+          ? Promise.reject(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }))
+          : nodeFollowedFileReader.open(file),
+    };
+    const follower = make({ reader: denying });
+    await follower.refresh();
+    await follower.refresh();
+    await follower.refresh();
+    assert.deepEqual(sink.calls(), ['o1']);
+    assert.equal(errors.length, 1);
+  });
+
   it('passes on what the parser did not recognize, with the file, and goes on', async () => {
     const { folder, sink, unknown, make } = setup();
     await fsp.mkdir(folder, { recursive: true });

@@ -53,6 +53,24 @@ describe('session locators', () => {
     assert.deepEqual(await codexLocator(path.join(tmp.path, 'none'), ['/work/ws']).list(), []);
   });
 
+  it('codex: decisions kept in our own storage spare a restart the first lines, for the same workspaces only', async () => {
+    const home = path.join(tmp.path, '.codex');
+    const day = path.join(home, 'sessions', '2026', '12', '02');
+    const meta = (cwd: string) => JSON.stringify({ type: 'session_meta', payload: { id: 't', cwd } }) + '\n';
+    const rollout = path.join(day, 'rollout-2026-12-02T10-00-00-a.jsonl');
+    await write(rollout, meta('/work/ws'));
+    const decisionsFile = path.join(tmp.path, 'storage', 'codex-decisions.json');
+    assert.deepEqual(await codexLocator(home, ['/work/ws'], { decisionsFile }).list(), [rollout]);
+    const stored = await fsp.readFile(decisionsFile, 'utf8');
+    assert.ok(!stored.includes(rollout), 'paths are stored as hashes');
+    // Its first line now says otherwise: a restart that trusts the stored decision still lists it...
+    await fsp.writeFile(rollout, meta('/elsewhere'));
+    assert.deepEqual(await codexLocator(home, ['/work/ws'], { decisionsFile }).list(), [rollout]);
+    // ...while other workspace folders ignore those decisions and read the line.
+    assert.deepEqual(await codexLocator(home, ['/elsewhere'], { decisionsFile }).list(), [rollout]);
+    assert.deepEqual(await codexLocator(home, ['/work/ws'], {}).list(), []);
+  });
+
   it('gemini: projects.json maps the workspace to its chats folder', async () => {
     const gemini = path.join(tmp.path, '.gemini');
     const locator = geminiCliLocator(gemini, ['/work/ws']);
