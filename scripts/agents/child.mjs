@@ -11,7 +11,18 @@ import { findScenario } from './scenarios.mjs';
 const spec = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const scenario = findScenario(spec.scenarioId);
 const { dirs } = spec;
-const server = await SERVERS[scenario.agent](scenario.script, { maxRequests: 40, lifetimeMs: spec.timeoutMs + 10_000 });
+// Claude replaces its task files whole on each update (and removes a deleted task's
+// file): a copy of ~/.claude/tasks as it is when each model request arrives keeps
+// every state the files went through, in run/task-snapshots/<request number>/.
+const tasksDir = path.join(dirs.home, '.claude', 'tasks');
+let requestNumber = 0;
+function snapshotTasks() {
+  requestNumber += 1;
+  if (scenario.agent !== 'claude' || !fs.existsSync(tasksDir)) return;
+  const target = path.join(dirs.run, 'task-snapshots', String(requestNumber).padStart(2, '0'));
+  fs.cpSync(tasksDir, target, { recursive: true });
+}
+const server = await SERVERS[scenario.agent](scenario.script, { maxRequests: 40, lifetimeMs: spec.timeoutMs + 10_000, onRequest: snapshotTasks });
 const { command, args, env } = prepare(scenario, dirs, server.url);
 
 const started = Date.now();

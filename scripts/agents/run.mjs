@@ -52,7 +52,8 @@ export function agentFiles(agent, dirs) {
     const claude = path.join(dirs.home, '.claude');
     return {
       transcripts: listFiles(path.join(claude, 'projects')).filter((f) => f.endsWith('.jsonl')),
-      tasks: listFiles(path.join(claude, 'tasks')).filter((f) => f.endsWith('.json')),
+      // Every file of the task folders, dot files (.lock, .highwatermark) too.
+      tasks: listFiles(path.join(claude, 'tasks')),
       todos: listFiles(path.join(claude, 'todos')),
     };
   }
