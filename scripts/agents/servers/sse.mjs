@@ -52,10 +52,11 @@ function readBody(req, limit) {
  * Starts a scripted model server on 127.0.0.1. `handle(request, res)` answers one
  * request (`request` = { method, url, headers, body: parsed JSON or null }); it
  * returns false when it does not know the route (answered 404). Every request is
- * kept in `requests`; `onRequest(request)`, when given, runs before each answer.
+ * kept in `requests`; `onRequest(request)`, when given, runs before each answer, and
+ * each answer waits `delayMs` first (so a watcher can see every step of a run).
  * After `maxRequests` requests or `lifetimeMs` the server refuses more and closes.
  */
-export async function startModelServer({ name, handle, onRequest, maxRequests = 40, lifetimeMs = 180_000, bodyLimit = 16 * 1024 * 1024 }) {
+export async function startModelServer({ name, handle, onRequest, delayMs = 0, maxRequests = 40, lifetimeMs = 180_000, bodyLimit = 16 * 1024 * 1024 }) {
   const requests = [];
   let closed = false;
   const shutdown = () => {
@@ -88,6 +89,7 @@ export async function startModelServer({ name, handle, onRequest, maxRequests = 
     requests.push(request);
     try {
       await onRequest?.(request);
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       const known = await handle(request, res);
       if (known === false) {
         request.unknown = true;
