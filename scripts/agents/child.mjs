@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { prepare, SERVERS } from './launch.mjs';
+import { resolveScript } from './scenarios.mjs';
 
 const spec = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const { scenario } = spec;
@@ -21,7 +22,7 @@ function snapshotTasks() {
   const target = path.join(dirs.run, 'task-snapshots', String(requestNumber).padStart(2, '0'));
   fs.cpSync(tasksDir, target, { recursive: true });
 }
-const server = await SERVERS[scenario.agent](scenario.script, {
+const server = await SERVERS[scenario.agent](resolveScript(scenario.script, dirs.workspace), {
   maxRequests: 40,
   lifetimeMs: spec.timeoutMs + 10_000,
   delayMs: spec.delayMs ?? 0,

@@ -4,6 +4,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { resolveScript } from '../../scripts/agents/scenarios.mjs';
 
 function jsonLines(file) {
   return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
@@ -55,7 +56,7 @@ export function recordedWorkspaces(agent, file, { home }) {
   return paths.filter((p) => crypto.createHash('sha256').update(p).digest('hex') === hash);
 }
 
-/** The calls a scenario's script makes, flattened in order. */
-export function scriptedCalls(script) {
-  return script.flatMap((turn) => turn.calls ?? []);
+/** The calls a scenario's script makes in `workspace`, flattened in order. */
+export function scriptedCalls(script, workspace) {
+  return resolveScript(script, workspace).flatMap((turn) => turn.calls ?? []);
 }

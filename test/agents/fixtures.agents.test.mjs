@@ -40,7 +40,7 @@ describe('recorded agent sessions', () => {
       it('holds one session whose calls are the scripted calls, in order', () => {
         const sessions = sessionFiles(scenario.agent, homes());
         assert.equal(sessions.length, 1, sessions.join(', '));
-        assert.deepEqual(recordedCalls(scenario.agent, sessions[0]), scriptedCalls(scenario.script));
+        assert.deepEqual(recordedCalls(scenario.agent, sessions[0]), scriptedCalls(scenario.script, meta().workspace));
       });
 
       it('names the workspace the agent ran in', () => {

@@ -39,7 +39,7 @@ if (reason) {
         assert.equal(run.result.code, 0, fs.readFileSync(path.join(run.dirs.run, 'stderr.txt'), 'utf8').slice(-2000));
         const sessions = sessionFiles(scenario.agent, run.dirs);
         assert.equal(sessions.length, 1, sessions.join(', '));
-        assert.deepEqual(recordedCalls(scenario.agent, sessions[0]), scriptedCalls(scenario.script));
+        assert.deepEqual(recordedCalls(scenario.agent, sessions[0]), scriptedCalls(scenario.script, run.dirs.workspace));
         assert.deepEqual(recordedWorkspaces(scenario.agent, sessions[0], run.dirs), [run.dirs.workspace]);
         assert.ok(run.result.requests > 0, 'the agent called the scripted model');
         // Nothing of the run is still alive: no process has the run folder as its cwd.
