@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cleanupStack, log, repoRoot } from './lib/host.mjs';
 import { openWorkbench } from './lib/workbench.mjs';
+import { agentsForWorkbench } from './agents/workbench.mjs';
 
 // AGENT_PLAN_TEST_GREP runs only the matching tests of the first phase, for quick iteration.
 const GREP = process.env.AGENT_PLAN_TEST_GREP;
@@ -33,6 +34,8 @@ async function main() {
     },
   });
   const { runDir } = workbench;
+  // Claude Code, Codex and Gemini CLI, run for real by the tests that ask for them.
+  const agentOps = await agentsForWorkbench(workbench, log);
   if (GREP) fs.writeFileSync(path.join(runDir, 'grep.txt'), GREP);
   let passed = 0;
   let failed = 0;
@@ -48,7 +51,7 @@ async function main() {
       phase,
       testsPath: path.join(repoRoot, 'out', 'test', 'integration', 'index.js'),
       timeoutMs: PHASE_TIMEOUT_MS,
-      bridge: true,
+      bridge: agentOps,
       tailFile: path.join(runDir, 'logs', `mocha-${phase}.log`),
     });
     await workbench.stopServer();

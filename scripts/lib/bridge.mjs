@@ -5,8 +5,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** Answers bridge requests for `page` until the returned stop function is called. */
-export function serveBridge(dir, page) {
+/**
+ * Answers bridge requests for `page` until the returned stop function is called. `ops`
+ * adds launcher-side operations: `{ name: async (request) => value }`.
+ */
+export function serveBridge(dir, page, ops = {}) {
   fs.mkdirSync(dir, { recursive: true });
   const busy = new Set();
   let stopped = false;
@@ -66,6 +69,7 @@ export function serveBridge(dir, page) {
           return { ok: true, value: request.file };
         }
         default:
+          if (Object.hasOwn(ops, request.op)) return { ok: true, value: await ops[request.op](request) };
           return { ok: false, error: `unknown bridge op ${request.op}` };
       }
     } catch (error) {

@@ -164,7 +164,7 @@ export async function openWorkbench(options) {
      * Runs `testsPath` (a module exporting run()) in a fresh page of the current server (one
      * fresh extension host) and waits until the workbench reports its exit or `timeoutMs`
      * passes. `expose` adds page functions, `onPage(page)` may return a stop function,
-     * `bridge: true` serves the DOM bridge, `tailFile` is echoed to stdout meanwhile.
+     * `bridge: true` serves the DOM bridge (an object of `op: (request) => value` functions adds ops), `tailFile` is echoed to stdout meanwhile.
      * Resolves with { outcome: 'exited' | 'timeout', exitCode }.
      */
     async runTests({ phase, testsPath, timeoutMs, expose = {}, onPage, bridge = false, tailFile, viewport = { width: 1400, height: 900 } }) {
@@ -194,7 +194,7 @@ export async function openWorkbench(options) {
         fs.appendFileSync(path.join(runDir, 'logs', `workbench-${phase}.log`), `[${level}] ${JSON.stringify(args)}\n`);
       });
       for (const [name, fn] of Object.entries(expose)) await page.exposeFunction(name, fn);
-      const stops = [onPage?.(page), bridge ? serveBridge(path.join(runDir, 'bridge'), page) : undefined, tailFile ? tail(tailFile, (t) => process.stdout.write(t)) : undefined];
+      const stops = [onPage?.(page), bridge ? serveBridge(path.join(runDir, 'bridge'), page, bridge === true ? {} : bridge) : undefined, tailFile ? tail(tailFile, (t) => process.stdout.write(t)) : undefined];
       await page.goto(workbench.url({ testsPath }));
       let timer;
       const outcome = await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)))]);

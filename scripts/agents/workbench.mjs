@@ -1,0 +1,35 @@
+// The real terminal agents inside a workbench run: their HOME is the run's own HOME
+// (<runDir>/home), so Agent Plan, running in that workbench, finds their files where a
+// user's would be (~/.claude, ~/.codex, ~/.gemini) with its default settings. A test
+// asks the launcher, through the DOM bridge's `runAgent` op, to run one scenario in the
+// workspace the workbench has open. Where the agents cannot run, it says why, once.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ensureAgents, VERSIONS } from './install.mjs';
+import { cannotRunReason, runScenario } from './run.mjs';
+
+/** Prepares the agents for `workbench`; returns the bridge ops and writes <runDir>/agents.json for the tests. */
+export async function agentsForWorkbench(workbench, log) {
+  const statusFile = path.join(workbench.runDir, 'agents.json');
+  const reason = cannotRunReason();
+  if (reason) {
+    log(`terminal agents: SKIPPED, the real CLIs cannot run here: ${reason}`);
+    fs.writeFileSync(statusFile, JSON.stringify({ skipped: reason }) + '\n');
+    return {};
+  }
+  await ensureAgents();
+  const home = path.join(workbench.runDir, 'home');
+  fs.writeFileSync(statusFile, JSON.stringify({ versions: VERSIONS, home }) + '\n');
+  return {
+    runAgent: async (request) => {
+      const run = await runScenario(request.scenario, {
+        root: path.join(workbench.runDir, 'agents'),
+        home,
+        codexHome: path.join(home, '.codex'),
+        workspace: workbench.workspace,
+        delayMs: request.delayMs ?? 0,
+      });
+      return { code: run.result.code, timedOut: run.result.timedOut, requests: run.result.requests, files: run.files };
+    },
+  };
+}

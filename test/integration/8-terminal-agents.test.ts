@@ -1,0 +1,155 @@
+// Claude Code, Codex and Gemini CLI run for real in the workspace this window has open
+// (offline, against scripted model servers, in a network namespace with only loopback),
+// and Agent Plan shows each run as a session of its own, labelled with its agent, with
+// the latest list and every earlier version. The launcher runs the programs (bridge op
+// `runAgent`); where they cannot run, it says why and these tests are not defined.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { PlanSnapshot } from '../../src/extension';
+import { api, bridge, runDir, waitFor } from './helpers';
+
+const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
+const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
+
+interface AgentsStatus {
+  skipped?: string;
+  versions?: Record<string, string>;
+}
+
+interface AgentRun {
+  code: number;
+  timedOut: boolean;
+  requests: number;
+  files: Record<string, string[]>;
+}
+
+type Items = Array<[string, string]>;
+
+const status = JSON.parse(fs.readFileSync(path.join(runDir(), 'agents.json'), 'utf8')) as AgentsStatus;
+
+/** Runs a scenario through the launcher and waits until it ends. */
+async function runAgent(scenario: string, delayMs = 0): Promise<AgentRun> {
+  const run = await bridge<AgentRun>({ op: 'runAgent', scenario, delayMs });
+  assert.equal(run.timedOut, false, `${scenario} timed out`);
+  assert.equal(run.code, 0, `${scenario} exited ${run.code}`);
+  return run;
+}
+
+const itemsOf = (snapshot: PlanSnapshot | undefined): Items => (snapshot?.todos ?? []).map((t) => [t.content, t.status]);
+
+/** Sessions of `agent` the API lists now. */
+async function sessionsOf(agent: string): Promise<PlanSnapshot[]> {
+  return (await api()).listSessions().filter((s) => s.source?.agent === agent);
+}
+
+/** Waits for a session of `agent` not in `known` to show `items`, and returns it. */
+async function newSessionShowing(agent: string, known: readonly string[], items: Items): Promise<PlanSnapshot> {
+  let last: Items[] = [];
+  return waitFor(
+    async () => {
+      const fresh = (await sessionsOf(agent)).filter((s) => !known.includes(s.session));
+      last = fresh.map(itemsOf);
+      return fresh.find((s) => JSON.stringify(itemsOf(s)) === JSON.stringify(items));
+    },
+    `a new ${agent} session showing ${JSON.stringify(items)} (seen ${JSON.stringify(last)})`,
+    20_000,
+  );
+}
+
+async function sessionRowsMention(words: string): Promise<void> {
+  const labels = () => bridge<string[]>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' });
+  await waitFor(async () => (await labels()).some((label) => label?.includes(words)), `a Sessions row that says "${words}"`);
+}
+
+if (status.skipped !== undefined) {
+  // Said in the run's output; no test pretends to have run.
+  console.log(`SKIPPED: terminal agents: ${status.skipped}`);
+} else {
+  describe(`terminal agents (${Object.entries(status.versions ?? {}).map(([a, v]) => `${a} ${v}`).join(', ')})`, function () {
+    this.timeout(120_000);
+
+    it('Claude Code with Task tools: the folded list, live while it works, and every version in history', async () => {
+      const known = (await sessionsOf('claude-code')).map((s) => s.session);
+      const seen: string[] = [];
+      const listener = (await api()).onDidWritePlan((s) => {
+        if (s.source?.agent === 'claude-code') seen.push(JSON.stringify(itemsOf(s)));
+      });
+      let session: PlanSnapshot;
+      try {
+        await runAgent('claude/tasks', 300);
+        // The last TaskUpdate completes task 2; task 3 was deleted and leaves the list.
+        session = await newSessionShowing('claude-code', known, [
+          ['Read the parser', 'completed'],
+          ['Fix the off-by-one', 'completed'],
+        ]);
+      } finally {
+        listener.dispose();
+      }
+      // Follow Latest puts the agent that wrote last on screen.
+      await waitFor(async () => {
+        const rows = await bridge<string[]>({ op: 'attributes', selector: PLAN_ROWS, name: 'aria-label' });
+        return rows.length === 2 && rows.every((row) => row?.includes('completed') || row?.includes('Completed'));
+      }, 'the Plan view to show the finished Claude Code list');
+      const history = (await api()).getHistory(session.session);
+      const versions = (await history).map((s) => JSON.stringify(itemsOf(s)));
+      assert.ok(versions.length >= 4, `every change is a version (${versions.length})`);
+      assert.ok(
+        versions.includes(JSON.stringify([['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending']])),
+        'the version where the first task started',
+      );
+      assert.deepEqual(seen.slice(-versions.length), versions, 'each version reached the event stream as it was written');
+      assert.equal((await history).every((s) => s.source?.tool === 'TaskCreate' || s.source?.tool === 'TaskUpdate'), true);
+      await sessionRowsMention('Claude Code');
+    });
+
+    it('Claude Code with TodoWrite: activeForm is not content', async () => {
+      const known = (await sessionsOf('claude-code')).map((s) => s.session);
+      await runAgent('claude/todowrite');
+      const session = await newSessionShowing('claude-code', known, [
+        ['Read the parser', 'completed'],
+        ['Fix the off-by-one', 'in_progress'],
+        ['Write a regression test', 'pending'],
+      ]);
+      const history = await (await api()).getHistory(session.session);
+      assert.deepEqual(history.map(itemsOf)[0], [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending']]);
+      assert.equal(history.length, 2);
+    });
+
+    it('Codex update_plan: its two plans in order, the explanation left out', async () => {
+      const known = (await sessionsOf('codex')).map((s) => s.session);
+      await runAgent('codex/update-plan');
+      const session = await newSessionShowing('codex', known, [
+        ['Read the parser', 'completed'],
+        ['Fix the off-by-one', 'in_progress'],
+        ['Write a regression test', 'pending'],
+      ]);
+      const history = await (await api()).getHistory(session.session);
+      assert.equal(history.length, 2);
+      assert.equal(history[0]?.source?.tool, 'update_plan');
+      await sessionRowsMention('Codex');
+    });
+
+    it('Gemini CLI write_todos: blocked and cancelled stay what they are', async () => {
+      const known = (await sessionsOf('gemini-cli')).map((s) => s.session);
+      await runAgent('gemini/write-todos');
+      const session = await newSessionShowing('gemini-cli', known, [
+        ['Read the parser', 'completed'],
+        ['Fix the off-by-one', 'in_progress'],
+        ['Write a regression test', 'blocked'],
+        ['Update the changelog', 'cancelled'],
+      ]);
+      assert.deepEqual(session.counts, { pending: 0, inProgress: 1, completed: 1, cancelled: 1, blocked: 1 });
+      assert.equal((await (await api()).getHistory(session.session)).length, 2);
+      await sessionRowsMention('Gemini CLI');
+    });
+
+    it('a session that never planned adds no session', async () => {
+      const before = (await api()).listSessions().length;
+      await runAgent('claude/no-plan');
+      // Give the follower time to read the new transcript: a write would show by now.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal((await api()).listSessions().length, before);
+    });
+  });
+}
