@@ -117,7 +117,7 @@ export class Follower implements Disposable {
   private readonly files = new Map<string, FileState>();
   /** Files the last scan listed. */
   private listed = new Set<string>();
-  private readonly watchers = new Map<string, { watcher: fs.FSWatcher; target: string }>();
+  private readonly watchers = new Map<string, { watcher: fs.FSWatcher; targets: string[] }>();
   private pollTimer: NodeJS.Timeout | undefined;
   private throttleTimer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -430,43 +430,52 @@ export class Follower implements Disposable {
   /** Watches each folder the locator names, or its nearest existing parent while it is missing. */
   private reconcileWatchers(): void {
     if (this.disposed) return;
-    const wanted = new Map<string, string>();
+    const wanted = new Map<string, string[]>();
     for (const folder of this.options.locator.watchFolders()) {
       const watched = nearestExisting(folder);
-      if (watched !== undefined && !wanted.has(watched)) wanted.set(watched, folder);
+      if (watched === undefined) continue;
+      const targets = wanted.get(watched) ?? [];
+      if (!targets.includes(path.resolve(folder))) targets.push(path.resolve(folder));
+      wanted.set(watched, targets);
     }
     for (const [watched, entry] of this.watchers) {
-      if (wanted.get(watched) !== entry.target) {
+      if (!wanted.has(watched)) {
         entry.watcher.close();
         this.watchers.delete(watched);
       }
     }
-    for (const [watched, target] of wanted) {
-      if (this.watchers.has(watched)) continue;
+    for (const [watched, targets] of wanted) {
+      const existing = this.watchers.get(watched);
+      if (existing) {
+        existing.targets = targets;
+        continue;
+      }
       try {
-        const watcher = fs.watch(watched, { persistent: false }, (_kind, name) => this.onWatch(watched, target, name));
+        const watcher = fs.watch(watched, { persistent: false }, (_kind, name) => this.onWatch(watched, name));
         watcher.on('error', () => {
           // The folder went away (or the watch broke): drop it; the next scan watches again.
           watcher.close();
           if (this.watchers.get(watched)?.watcher === watcher) this.watchers.delete(watched);
           this.schedule();
         });
-        this.watchers.set(watched, { watcher, target });
+        this.watchers.set(watched, { watcher, targets });
       } catch {
         // Not watchable (gone in between, or out of watches): the poll still covers it.
       }
     }
   }
 
-  private onWatch(watched: string, target: string, name: string | Buffer | null): void {
+  private onWatch(watched: string, name: string | Buffer | null): void {
     const entry = name === null ? undefined : name.toString();
-    if (watched === target) {
+    const targets = this.watchers.get(watched)?.targets ?? [];
+    if (targets.includes(watched)) {
       this.schedule(entry === undefined ? undefined : path.join(watched, entry));
       return;
     }
-    // A parent stands in for a missing folder: only the next step towards it matters.
-    const next = path.relative(watched, target).split(path.sep)[0];
-    if (entry === undefined || entry === next) this.schedule();
+    // The folder stands in for missing ones: only the next step towards one of them matters.
+    if (entry === undefined || targets.some((target) => path.relative(watched, target).split(path.sep)[0] === entry)) {
+      this.schedule();
+    }
   }
 }
 

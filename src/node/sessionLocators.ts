@@ -6,6 +6,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { SessionFileLocator } from './follower';
 import {
+  claudeLongFolderPrefix,
   claudeProjectFolders,
   codexDayFolder,
   codexRolloutCwd,
@@ -31,12 +32,22 @@ export async function jsonlFilesIn(folder: string, accept: (name: string) => boo
 
 /** Claude Code: `<claudeDir>/projects/<workspace path, "-" for separators>/*.jsonl`. */
 export function claudeCodeLocator(claudeDir: string, workspaceFolders: readonly string[]): SessionFileLocator {
-  const folders = [...new Set(workspaceFolders.flatMap((folder) => claudeProjectFolders(claudeDir, folder)))];
+  const projects = path.join(claudeDir, 'projects');
+  const fixed = [...new Set(workspaceFolders.flatMap((folder) => claudeProjectFolders(claudeDir, folder)))];
+  const prefixes = workspaceFolders.map(claudeLongFolderPrefix).filter((p): p is string => p !== undefined);
+  let folders = fixed;
   return {
     async list() {
+      folders = fixed;
+      if (prefixes.length > 0) {
+        // A shortened name ends in Claude Code's own hash of the path: match on the start.
+        const names = await fsp.readdir(projects).catch(() => [] as string[]);
+        const long = names.filter((name) => prefixes.some((prefix) => name.startsWith(prefix)));
+        folders = [...fixed, ...long.map((name) => path.join(projects, name))];
+      }
       return (await Promise.all(folders.map((folder) => jsonlFilesIn(folder)))).flat();
     },
-    watchFolders: () => folders,
+    watchFolders: () => (prefixes.length > 0 ? [projects, ...folders] : folders),
   };
 }
 

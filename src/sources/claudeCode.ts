@@ -50,6 +50,7 @@ class ClaudeCodeParser extends JsonLineParser {
   private readonly uses = new Map<string, PendingUse>();
   private readonly early = new Map<string, EarlyResult>();
   private tasks: Task[] = [];
+  private titles: Partial<Record<'customTitle' | 'aiTitle' | 'summary', string>> = {};
   /** Whether the session's first cwd was in the workspace; undefined until a cwd is seen. */
   private inWorkspace: boolean | undefined;
 
@@ -89,6 +90,13 @@ class ClaudeCodeParser extends JsonLineParser {
       );
     }
     if (typeof state['inWorkspace'] === 'boolean') this.inWorkspace = state['inWorkspace'];
+    const titles = state['titles'];
+    if (isRecord(titles)) {
+      for (const key of ['customTitle', 'aiTitle', 'summary'] as const) {
+        const value = titles[key];
+        if (typeof value === 'string') this.titles[key] = value;
+      }
+    }
   }
 
   protected override accepted(): boolean {
@@ -100,6 +108,7 @@ class ClaudeCodeParser extends JsonLineParser {
       uses: Object.fromEntries(this.uses),
       early: Object.fromEntries(this.early),
       tasks: this.tasks,
+      titles: this.titles,
     };
     if (this.inWorkspace !== undefined) state['inWorkspace'] = this.inWorkspace;
     return state;
@@ -107,14 +116,12 @@ class ClaudeCodeParser extends JsonLineParser {
 
   protected handle(record: JsonRecord, line: number, batch: Batch): void {
     const type = record['type'];
-    if (type === 'summary') {
-      const summary = stringField(record, 'summary');
-      if (summary !== undefined) this.base.title = summary.trim();
-      return;
-    }
-    if (type === 'custom-title') {
-      const title = stringField(record, 'customTitle');
-      if (title !== undefined) this.base.title = title.trim();
+    // Titles: one the user gave (/rename) wins over one Claude Code made, which wins over a summary.
+    const titleField = type === 'custom-title' ? 'customTitle' : type === 'ai-title' ? 'aiTitle' : type === 'summary' ? 'summary' : undefined;
+    if (titleField !== undefined) {
+      const title = stringField(record, titleField)?.trim();
+      if (title !== undefined && title !== '') this.titles[titleField] = title;
+      this.base.title = this.titles.customTitle ?? this.titles.aiTitle ?? this.titles.summary ?? this.base.title;
       return;
     }
     if (type !== 'assistant' && type !== 'user') return;

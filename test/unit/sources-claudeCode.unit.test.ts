@@ -177,4 +177,17 @@ describe('claudeCode parser, over recordings of the real CLI', () => {
     assert.deepEqual(out.unknown, [{ line: 1, detail: 'a line that is not JSON' }]);
     assert.equal(out.plans.length, 8);
   });
+
+  it('titles: one the user set wins over the one Claude Code made, which wins over a summary', () => {
+    // Title lines in the shapes Claude Code 2.1.332 writes them (`{type, customTitle|aiTitle, sessionId}`);
+    // a print-mode run (as recorded) makes none.
+    const title = (type: string, field: string, text: string) => JSON.stringify({ type, [field]: text, sessionId: session });
+    const parser = createClaudeCodeParser({ workspaceFolders: [tasks.workspace] });
+    parser.push(tasksLines);
+    assert.equal(parser.push([title('summary', 'summary', 'Parser fix')]).info?.title, 'Parser fix');
+    assert.equal(parser.push([title('ai-title', 'aiTitle', ' Fix the parser ')]).info?.title, 'Fix the parser');
+    assert.equal(parser.push([title('custom-title', 'customTitle', 'Off-by-one')]).info?.title, 'Off-by-one');
+    const resumed = createClaudeCodeParser({ workspaceFolders: [tasks.workspace] }, JSON.parse(JSON.stringify(parser.state())));
+    assert.equal(resumed.push([title('ai-title', 'aiTitle', 'Later AI title')]).info, undefined, 'the user title still wins');
+  });
 });

@@ -31,6 +31,20 @@ describe('session locators', () => {
     assert.deepEqual(await claudeCodeLocator(path.join(tmp.path, 'missing'), [ws]).list(), []);
   });
 
+  it('claude: a workspace path too long for a folder name is found by the start Claude Code keeps', async () => {
+    const claudeDir = path.join(tmp.path, '.claude');
+    const ws = `/work/${'deep/'.repeat(50)}ws`;
+    const name = ws.replace(/[^a-zA-Z0-9]/g, '-');
+    assert.ok(name.length > 200);
+    assert.deepEqual(claudeProjectFolders(claudeDir, ws), [], 'no full-length name is ever looked for');
+    const mine = path.join(claudeDir, 'projects', `${name.slice(0, 200)}-1x9ab3`, 's.jsonl');
+    await write(mine, '{}\n');
+    await write(path.join(claudeDir, 'projects', `${name.slice(0, 199)}X-1x9ab3`, 's.jsonl'), '{}\n');
+    const locator = claudeCodeLocator(claudeDir, [ws]);
+    assert.deepEqual(await locator.list(), [mine]);
+    assert.ok(locator.watchFolders().includes(path.join(claudeDir, 'projects')));
+  });
+
   it('codex: rollouts whose first line names the workspace, deciding from the first line only', async () => {
     const home = path.join(tmp.path, '.codex');
     const day = path.join(home, 'sessions', '2026', '12', '02');
