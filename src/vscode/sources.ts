@@ -1,77 +1,98 @@
-// Starts one follower per enabled foreign source and restarts it when its settings or the
-// workspace folders change. Everything a follower finds goes to the PlanSink (the log);
-// nothing here touches the views: they read the log like for any other write.
+// Starts a follower for each enabled foreign source and restarts it when its settings or
+// the workspace folders change. Everything a follower finds goes to the PlanSink (the log);
+// nothing here touches the views: they read the log as for any other write.
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Follower } from '../node/follower';
-import { sourceFolder, type SourceDefinition } from '../node/sources';
-import type { PlanSink } from '../sources/types';
+import type { Disposable } from '../core/emitter';
+import type { Follower } from '../node/follower';
+import { defaultAgentFolders, startTerminalSource, type TerminalAgent } from '../node/terminalSources';
+import type { PlanSink, UnknownShape } from '../sources/types';
 import { SOURCES_SETTING } from './ids';
 import { logError, type Logger } from './log';
 
+/** A source's key under `agentPlan.sources.` in the settings. */
+const TERMINAL_SETTING_KEYS: Record<TerminalAgent, string> = {
+  'claude-code': 'claudeCode',
+  codex: 'codex',
+  'gemini-cli': 'geminiCli',
+};
+
 export interface SourcesOptions {
-  definitions: readonly SourceDefinition[];
   sink: PlanSink;
-  /** Agent Plan's own storage; each source keeps its cursors in a folder under it. */
+  /** Agent Plan's own storage: each source keeps its cursors under it. */
   storageFolder: string;
   logger: Logger;
+  /** Extra sources that are not terminal agents (the Copilot chat mirror), by settings key. */
+  others?: Record<string, (report: SourceReports) => Disposable & { follower: Follower }>;
+}
+
+export interface SourceReports {
+  onUnknownShape(file: string, shape: UnknownShape): void;
+  onError(error: unknown, file?: string): void;
 }
 
 export class Sources implements vscode.Disposable {
-  private readonly running = new Map<SourceDefinition, Follower>();
-  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly running = new Map<string, Disposable & { follower: Follower }>();
+  private readonly subscription: vscode.Disposable;
 
   constructor(private readonly options: SourcesOptions) {
-    this.subscriptions.push(
+    this.subscription = vscode.Disposable.from(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        for (const definition of options.definitions) {
-          if (event.affectsConfiguration(`${SOURCES_SETTING}.${definition.settingKey}`)) this.restart(definition);
-        }
+        for (const key of this.keys()) if (event.affectsConfiguration(`${SOURCES_SETTING}.${key}`)) this.restart(key);
       }),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.restartAll()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.keys().forEach((key) => this.restart(key))),
     );
-    this.restartAll();
-  }
-
-  private restartAll(): void {
-    for (const definition of this.options.definitions) this.restart(definition);
+    for (const key of this.keys()) this.restart(key);
   }
 
   /** Reads what every source has new now; resolves when all are caught up. */
   async refresh(): Promise<void> {
-    await Promise.all([...this.running.values()].map((follower) => follower.refresh()));
+    await Promise.all([...this.running.values()].map((source) => source.follower.refresh()));
   }
 
-  private restart(definition: SourceDefinition): void {
-    this.running.get(definition)?.dispose();
-    this.running.delete(definition);
-    const config = vscode.workspace.getConfiguration(`${SOURCES_SETTING}.${definition.settingKey}`);
-    const workspaceFolders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-    if (!config.get<boolean>('enabled', true) || workspaceFolders.length === 0) return;
-    const storage = path.join(this.options.storageFolder, definition.agent);
-    const place = {
-      folder: sourceFolder(definition, definition.hasFolderSetting ? config.get<string>('folder') : undefined),
-      workspaceFolders,
-      storage,
-    };
+  private keys(): string[] {
+    return [...Object.values(TERMINAL_SETTING_KEYS), ...Object.keys(this.options.others ?? {})];
+  }
+
+  private reports(key: string): SourceReports {
     const { logger } = this.options;
-    const follower = new Follower({
-      locator: definition.locator(place),
-      createParser: (file, state) => definition.createParser(place, file, state),
-      parserVersion: definition.parserVersion,
-      sink: this.options.sink,
-      cursorDir: path.join(storage, 'cursors'),
-      onUnknownShape: (file, shape) => logger.warn(`${definition.agent}: skipped a line in a shape Agent Plan does not know (${file}:${shape.line}): ${shape.detail}`),
-      onError: (error, file) => logError(logger, `${definition.agent}: could not follow ${file ?? place.folder}`, error),
-    });
-    this.running.set(definition, follower);
-    follower.start();
-    logger.info(`${definition.agent}: following ${place.folder} for ${workspaceFolders.join(', ')}`);
+    return {
+      onUnknownShape: (file, shape) => logger.warn(`${key}: skipped a line in a shape Agent Plan does not know (${file}:${shape.line}): ${shape.detail}`),
+      onError: (error, file) => logError(logger, `${key}: could not follow ${file ?? 'its files'}`, error),
+    };
+  }
+
+  private restart(key: string): void {
+    this.running.get(key)?.dispose();
+    this.running.delete(key);
+    const config = vscode.workspace.getConfiguration(`${SOURCES_SETTING}.${key}`);
+    if (!config.get<boolean>('enabled', true)) return;
+    const other = this.options.others?.[key];
+    if (other) {
+      this.running.set(key, other(this.reports(key)));
+      return;
+    }
+    const agent = (Object.keys(TERMINAL_SETTING_KEYS) as TerminalAgent[]).find((a) => TERMINAL_SETTING_KEYS[a] === key);
+    const workspaceFolders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    if (agent === undefined || workspaceFolders.length === 0) return;
+    const folder = expandFolder(config.get<string>('folder')) ?? defaultAgentFolders()[agent];
+    this.running.set(key, startTerminalSource({ agent, folder, workspaceFolders, storageDir: this.options.storageFolder, sink: this.options.sink, ...this.reports(key) }));
+    this.options.logger.info(`${key}: following ${folder} (read only) for ${workspaceFolders.join(', ')}`);
   }
 
   dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
-    this.running.forEach((follower) => follower.dispose());
+    this.subscription.dispose();
+    for (const source of this.running.values()) source.dispose();
     this.running.clear();
   }
+}
+
+/** A folder setting with `~` expanded; undefined when empty. */
+function expandFolder(setting: string | undefined): string | undefined {
+  const value = setting?.trim() ?? '';
+  if (value === '') return undefined;
+  if (value === '~') return os.homedir();
+  if (value.startsWith('~/')) return path.join(os.homedir(), value.slice(2));
+  return path.resolve(value);
 }
