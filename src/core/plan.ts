@@ -39,8 +39,9 @@ export function successText(counts: Counts): string {
 
 export const EMPTY_CONTENT_TEXT = 'Error: invalid todo: `content` must be a non-empty string';
 
+/** `content` is the trimmed text; it is quoted as JSON.stringify writes it (as the seed's dsh does). */
 export function duplicateContentText(content: string): string {
-  return `Error: invalid todos: duplicate content "${content}"`;
+  return `Error: invalid todos: duplicate content ${JSON.stringify(content)}`;
 }
 
 export const NO_SESSION_TEXT = 'Error: todo_write requires an owning agent session';
