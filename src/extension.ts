@@ -2,6 +2,7 @@
 // Data flows one way: tool → session log → store events → views and status bar.
 import * as vscode from 'vscode';
 import { DisplayState } from './core/display';
+import { LogPlanSink } from './core/planSink';
 import { SessionLog } from './core/sessionLog';
 import { PlanStore } from './core/store';
 import { NodeFileSystem } from './node/nodeFileSystem';
@@ -26,6 +27,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     onReadError: (file, reason) => logger.error(`could not read ${file}: ${reason}`),
   });
   const store = new PlanStore(log, (error) => logError(logger, 'a plan listener failed', error));
+  // Followers of other agents' files hand their plans to this sink; it appends to the same log.
+  const sink = new LogPlanSink(log);
   const following = vscode.workspace.getConfiguration().get<boolean>(SettingId.FollowLatest, true);
   const display = new DisplayState(store, following);
   const views = createViews(display, store);
@@ -40,6 +43,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
 
   context.subscriptions.push(
     logger,
+    sink,
     store,
     display,
     views,

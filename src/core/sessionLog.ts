@@ -72,6 +72,8 @@ export interface LogRead {
     modifiedMs: number;
     /** Found by the watcher's look (readNew): the current plan is news to the listeners. */
     announce: boolean;
+    /** The file was cut short or replaced since the last look: what was read of it before is void. */
+    reset: boolean;
   };
   /** The file is gone (deleted through the log or by anyone else). */
   gone?: boolean;
@@ -342,7 +344,8 @@ export class SessionLog {
       this.cursors.set(file, { offset: tail.completeEnd, current: tail.current, info: tail.info });
       const modifiedMs = look.modifiedMs ?? (await this.modifiedMs(file));
       const announce = look.announce ?? false;
-      this.tell({ session, records: [], sync: { current: tail.current, info: tail.info, modifiedMs, announce } });
+      const reset = cursor !== undefined;
+      this.tell({ session, records: [], sync: { current: tail.current, info: tail.info, modifiedMs, announce, reset } });
       return [];
     }
     if (size === cursor.offset) return [];
