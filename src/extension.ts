@@ -2,6 +2,7 @@
 // Data flows one way: tool → session log → store events → views and status bar.
 import * as vscode from 'vscode';
 import { DisplayState } from './core/display';
+import { LogPlanSink } from './core/planSink';
 import { SessionLog } from './core/sessionLog';
 import { PlanStore } from './core/store';
 import { NodeFileSystem } from './node/nodeFileSystem';
@@ -23,22 +24,26 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   const logFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'sessions').fsPath;
   const log = new SessionLog(logFolder, new NodeFileSystem(), {
     onCorrupt: (file, detail) => logger.warn(`skipped a damaged line in ${file}: ${detail}`),
+    onReadError: (file, reason) => logger.error(`could not read ${file}: ${reason}`),
   });
   const store = new PlanStore(log, (error) => logError(logger, 'a plan listener failed', error));
+  // Followers of other agents' files hand their plans to this sink; it appends to the same log.
+  const sink = new LogPlanSink(log);
   const following = vscode.workspace.getConfiguration().get<boolean>(SettingId.FollowLatest, true);
   const display = new DisplayState(store, following);
   const views = createViews(display, store);
-  const statusBar = createStatusBar(display);
+  const statusBar = createStatusBar(display, store);
   const watcher = watchLogFolder(logFolder, {
-    onChange: (session, exists) => {
-      if (!exists) store.forget(session);
-      else void store.ingest(session).catch((error: unknown) => logError(logger, `could not read session ${session}`, error));
+    // Whatever changed (an append, a new file, a deletion), the log's reader tells the store.
+    onChange: (session) => {
+      void store.ingest(session).catch((error: unknown) => logError(logger, `could not read session ${session}`, error));
     },
     onError: (error) => logError(logger, 'watching the log folder failed', error),
   });
 
   context.subscriptions.push(
     logger,
+    sink,
     store,
     display,
     views,

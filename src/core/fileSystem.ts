@@ -17,6 +17,8 @@ export interface LogFileSystem {
   readdir(dir: string): Promise<string[]>;
   /** Deletes the file; rejects with ENOENT when it does not exist. */
   remove(path: string): Promise<void>;
+  /** When the file was last written (ms since the epoch, this machine's clock), or undefined. */
+  modifiedMs?(path: string): Promise<number | undefined>;
 }
 
 /** The `code` of a Node-style error, if any. */

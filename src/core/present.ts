@@ -1,7 +1,7 @@
 // Pure presentation of plans: progress texts, Markdown, diffs between snapshots,
 // how long an item has held its status. The UI adapters turn these into tree
 // items and status-bar text; a translator comes in so the core stays host-free.
-import type { Counts, Todo, TodoStatus } from './plan';
+import type { ItemStatus, PlanCounts, PlanItem } from './plan';
 import type { LogEvent } from './sessionLog';
 
 /** `vscode.l10n.t` in the extension, an identity formatter in tests. */
@@ -13,17 +13,29 @@ export const formatOnly: Translate = (message, ...args) =>
     return value === undefined ? whole : String(value);
   });
 
-export function total(counts: Counts): number {
-  return counts.pending + counts.inProgress + counts.completed;
+export function total(counts: PlanCounts): number {
+  return counts.pending + counts.inProgress + counts.completed + (counts.cancelled ?? 0) + (counts.blocked ?? 0);
 }
 
-/** "3/7 done · 1 in progress" — the view description and the status-bar text. */
-export function progressText(counts: Counts, t: Translate): string {
-  const done = t('{0}/{1} done', counts.completed, total(counts));
-  return counts.inProgress > 0 ? `${done} · ${t('{0} in progress', counts.inProgress)}` : done;
+/** Items still to do: pending, in progress and blocked (a cancelled item is not open, nor done). */
+export function openCount(counts: PlanCounts): number {
+  return counts.pending + counts.inProgress + (counts.blocked ?? 0);
 }
 
-export function statusWord(status: TodoStatus, t: Translate): string {
+/**
+ * "3/7 done · 1 in progress" — the view description and the status-bar text. Cancelled and
+ * blocked items (mirrored plans only) count in the total, never as done or in progress,
+ * and are named when there are any: "3/7 done · 1 in progress · 1 blocked · 2 cancelled".
+ */
+export function progressText(counts: PlanCounts, t: Translate): string {
+  const parts = [t('{0}/{1} done', counts.completed, total(counts))];
+  if (counts.inProgress > 0) parts.push(t('{0} in progress', counts.inProgress));
+  if ((counts.blocked ?? 0) > 0) parts.push(t('{0} blocked', counts.blocked ?? 0));
+  if ((counts.cancelled ?? 0) > 0) parts.push(t('{0} cancelled', counts.cancelled ?? 0));
+  return parts.join(' · ');
+}
+
+export function statusWord(status: ItemStatus, t: Translate): string {
   switch (status) {
     case 'pending':
       return t('pending');
@@ -31,7 +43,24 @@ export function statusWord(status: TodoStatus, t: Translate): string {
       return t('in progress');
     case 'completed':
       return t('completed');
+    case 'cancelled':
+      return t('cancelled');
+    case 'blocked':
+      return t('blocked');
   }
+}
+
+/** A row's label: one line, or a placeholder for an item without text (mirrored plans allow one). */
+export function itemLabel(content: string, t: Translate): string {
+  const line = singleLine(content);
+  return line === '' ? t('(item without text)') : line;
+}
+
+/** Cuts `text` to at most `max` user-perceived characters, never inside one (an emoji, a combining mark). */
+export function truncateText(text: string, max: number): string {
+  const graphemes = Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text), (s) => s.segment);
+  if (graphemes.length <= max) return text;
+  return graphemes.slice(0, Math.max(0, max - 1)).join('') + '…';
 }
 
 /** One line of a plan as it reads in a tree row: newlines folded, nothing lost. */
@@ -39,13 +68,19 @@ export function singleLine(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, ' ');
 }
 
-/** A Markdown checklist; in-progress items are marked, since a checkbox has two states. */
-export function planMarkdown(todos: readonly Todo[], heading?: string): string {
+/**
+ * A Markdown checklist; since a checkbox has two states, the others are marked: in progress
+ * `- [ ] x *(in progress)*`, blocked `- [ ] x *(blocked)*`, cancelled `- [ ] ~~x~~ *(cancelled)*`.
+ */
+export function planMarkdown(todos: readonly PlanItem[], heading?: string): string {
   const lines = heading ? [`## ${heading}`, ''] : [];
   for (const todo of todos) {
     const box = todo.status === 'completed' ? '[x]' : '[ ]';
-    const mark = todo.status === 'in_progress' ? ' *(in progress)*' : '';
-    lines.push(`- ${box} ${singleLine(todo.content)}${mark}`);
+    const text = singleLine(todo.content);
+    const shown = todo.status === 'cancelled' && text !== '' ? `~~${text}~~` : text;
+    const mark =
+      todo.status === 'in_progress' ? ' *(in progress)*' : todo.status === 'blocked' ? ' *(blocked)*' : todo.status === 'cancelled' ? ' *(cancelled)*' : '';
+    lines.push(`- ${box} ${shown}${mark}`);
   }
   if (todos.length === 0) lines.push('*(empty plan)*');
   return lines.join('\n') + '\n';
@@ -54,12 +89,12 @@ export function planMarkdown(todos: readonly Todo[], heading?: string): string {
 export interface PlanChange {
   added: string[];
   removed: string[];
-  flipped: Array<{ content: string; from: TodoStatus; to: TodoStatus }>;
+  flipped: Array<{ content: string; from: ItemStatus; to: ItemStatus }>;
   reordered: boolean;
 }
 
 /** What changed from one snapshot to the next, matched by content. */
-export function diffPlans(before: readonly Todo[], after: readonly Todo[]): PlanChange {
+export function diffPlans(before: readonly PlanItem[], after: readonly PlanItem[]): PlanChange {
   const old = new Map(before.map((todo) => [todo.content, todo.status] as const));
   const next = new Map(after.map((todo) => [todo.content, todo.status] as const));
   const added = after.filter((todo) => !old.has(todo.content)).map((todo) => todo.content);
@@ -126,12 +161,16 @@ export function durationText(fromIso: string, now: Date, t: Translate): string {
 }
 
 /** The item to name when one line must stand for the plan: the first in progress. */
-export function activeItem(todos: readonly Todo[]): Todo | undefined {
+export function activeItem(todos: readonly PlanItem[]): PlanItem | undefined {
   return todos.find((todo) => todo.status === 'in_progress');
 }
 
-/** A label for a session in lists: its first item, the nearest thing to a title a plan has. */
-export function sessionTitle(event: LogEvent, t: Translate): string {
+/**
+ * A label for a session in lists: the chat's title when the agent's program made one, else
+ * its first item, the nearest thing to a title a plan has.
+ */
+export function sessionTitle(event: LogEvent, t: Translate, title?: string): string {
+  if (title !== undefined && title.trim() !== '') return singleLine(title.trim());
   const first = event.todos[0];
-  return first ? singleLine(first.content) : t('(empty plan)');
+  return first ? itemLabel(first.content, t) : t('(empty plan)');
 }

@@ -58,3 +58,23 @@ function uriString(value: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** The scheme and authority of a local Copilot chat's session resource in VS Code. */
+export const COPILOT_SESSION_SCHEME = 'vscode-chat-session';
+const COPILOT_SESSION_AUTHORITY = 'local';
+
+/**
+ * The key of a Copilot chat from its uuid (the name of its chatSessions/<uuid>.jsonl file):
+ * exactly the key todo_write derives from that chat's token, `{ sessionResource: Uri }` with
+ * `vscode-chat-session://local/<base64 of the uuid>`, so one chat is one session whichever
+ * tool the model used.
+ */
+export function copilotSessionKey(uuid: string): string {
+  const path = '/' + Buffer.from(uuid, 'utf8').toString('base64');
+  return hashIdentity(`resource:${COPILOT_SESSION_SCHEME}://${COPILOT_SESSION_AUTHORITY}${path}?#`);
+}
+
+/** The key of a terminal agent's session (Claude Code, Codex, Gemini CLI): one run, one session. */
+export function foreignSessionKey(agent: string, sessionId: string): string {
+  return hashIdentity(`${agent}:${sessionId}`);
+}

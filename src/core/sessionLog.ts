@@ -1,46 +1,44 @@
-// The per-session plan log: append-only JSON Lines, one file per session, one
-// `todo/write` event (the full snapshot) per line:
+// The per-session plan log: append-only JSON Lines, one file per session (see logRecord.ts
+// for the format, logFiles.ts for the names). The current plan is the last valid
+// `todo/write` line. A line without its trailing '\n' is torn (a crash mid-append) and
+// ignored; any other line that does not parse or validate is skipped and reported, never
+// fatal. Other programs may append lines in this format (one write per line, O_APPEND).
 //
-//   {"v":1,"type":"todo/write","ts":"<ISO 8601>","session":"<key>","todos":[...],"counts":{...}}
-//
-// File: <dir>/<key>.jsonl, key = 32 lowercase hex characters. The current plan is the last
-// valid event. A line without its trailing '\n' is torn (a crash mid-append) and ignored;
-// any other line that does not parse or validate is skipped and reported, never fatal.
-// Other programs may append lines in this format (one write per line, O_APPEND).
-import * as path from 'node:path';
+// ONE reader: every line reaches listeners through `onDidRead`, read back from the file
+// past a per-file cursor, whoever wrote it. An append writes its line and then reads the
+// file on from the cursor, so its own event fires in file order with anyone else's.
+// Appends, reads past the cursor and removes of one file run one at a time.
+import { Emitter } from './emitter';
 import { describeFsError, errorCode, type LogFileSystem } from './fileSystem';
-import { countTodos, type Counts, type Todo } from './plan';
-import { isSessionKey } from './sessionKey';
+import { FileQueue } from './fileQueue';
+import { NEWLINE, decodeUtf8, scanBackward, scanForward, MAX_LINE_BYTES, type RawLine } from './lineScan';
+import { logFileFor, sessionOfFileName } from './logFiles';
+import {
+  infoRecord,
+  isPlanEvent,
+  parseLogRecord,
+  planEvent,
+  type LogEvent,
+  type LogRecord,
+  type SessionInfoRecord,
+} from './logRecord';
+import { LogReports } from './logReports';
+import type { PlanItem, Todo } from './plan';
 import { validateTodoInput } from './validate';
+import type { AgentId, PlanSource } from '../sources/types';
 
-export const LOG_FORMAT_VERSION = 1;
-export const TODO_WRITE_EVENT = 'todo/write';
-export const LOG_FILE_EXTENSION = '.jsonl';
+export { LOG_FORMAT_VERSION, TODO_WRITE_EVENT, SESSION_INFO_EVENT, parseLogEvent, parseLogRecord } from './logRecord';
+export type { LogEvent, LogRecord, SessionInfoRecord } from './logRecord';
+export { LOG_FILE_EXTENSION } from './logFiles';
+export { READ_CHUNK_BYTES, MAX_LINE_BYTES } from './lineScan';
 
-/** Read granularity of the tail scan; the current plan costs about one chunk. */
-export const READ_CHUNK_BYTES = 64 * 1024;
-/**
- * Far above the longest valid line (100 items × 1000 characters, each at most 6 bytes
- * escaped, is ~600 KB); longer lines are skipped without being buffered whole.
- */
 /** How long an unfinished last line must stay unchanged before it counts as torn. */
 const TORN_SETTLE_MS = 2;
 const TORN_SETTLE_ATTEMPTS = 20;
-
-export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 /** Tail reads in flight at once in sessions(): many sessions must not exhaust file handles. */
 const SESSIONS_READ_CONCURRENCY = 16;
-/** Own lines remembered for readNew when another writer interleaved; older ones are dropped. */
-const MAX_PENDING_OWN_LINES = 256;
-
-export interface LogEvent {
-  v: 1;
-  type: 'todo/write';
-  ts: string;
-  session: string;
-  todos: Todo[];
-  counts: Counts;
-}
+/** How many lines before the current plan a tail read looks at for the session's info line. */
+const INFO_LOOKBACK_LINES = 64;
 
 export interface SessionSummary {
   /** The session key (also the file name without `.jsonl`). */
@@ -50,6 +48,35 @@ export interface SessionSummary {
   size: number;
   /** The session's last valid event; undefined when the file holds none. */
   current: LogEvent | undefined;
+  /** The newest session/info line seen, when the tail read met one. */
+  info: SessionInfoRecord | undefined;
+  /** When the file was last written, as this machine's file system says (0 when unknown). */
+  modifiedMs: number;
+}
+
+/** What the one reader found in a session's file. */
+export interface LogRead {
+  session: string;
+  /**
+   * Lines appended since the last look, in file order, own and foreign alike. They are new
+   * writes: listeners announce them.
+   */
+  records: LogRecord[];
+  /**
+   * Set on a first look at a file (or after it was cut short): its state as it stands, not
+   * new writes. `modifiedMs` places it among the others by this machine's clock.
+   */
+  sync?: {
+    current: LogEvent | undefined;
+    info: SessionInfoRecord | undefined;
+    modifiedMs: number;
+    /** Found by the watcher's look (readNew): the current plan is news to the listeners. */
+    announce: boolean;
+    /** The file was cut short or replaced since the last look: what was read of it before is void. */
+    reset: boolean;
+  };
+  /** The file is gone (deleted through the log or by anyone else). */
+  gone?: boolean;
 }
 
 export interface SessionLogOptions {
@@ -65,79 +92,107 @@ export class LogWriteError extends Error {
   override name = 'LogWriteError';
 }
 
-const NEWLINE = 0x0a;
-const FILE_NAME = /^([0-9a-f]{32})\.jsonl$/;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** What this instance has consumed of one file, for readNew. */
+/** What the reader has consumed of one file. */
 interface Cursor {
-  /** Byte offset just after the last complete line seen. */
+  /** Byte offset just after the last complete line read. */
   offset: number;
-  /** Lines this instance wrote that readNew has not passed yet (see append). */
-  pendingOwn: string[];
+  current: LogEvent | undefined;
+  info: SessionInfoRecord | undefined;
 }
 
-/** One complete line; `bytes` is undefined when it exceeded MAX_LINE_BYTES. */
-interface RawLine {
-  start: number;
-  bytes: Uint8Array | undefined;
+interface Tail {
+  current: LogEvent | undefined;
+  info: SessionInfoRecord | undefined;
+  size: number;
+  completeEnd: number;
 }
 
 export class SessionLog {
   private readonly now: () => Date;
   private readonly cursors = new Map<string, Cursor>();
-  /** Tail of each file's operation chain: appends, removes and readNew run one at a time. */
-  private readonly chains = new Map<string, Promise<void>>();
-  private readonly reportedCorrupt = new Map<string, Set<number>>();
-  private readonly reportedReadErrors = new Set<string>();
+  private readonly queue = new FileQueue();
+  private readonly reports: LogReports;
+  private readonly readEmitter = new Emitter<LogRead>();
+  private listenerError: (error: unknown) => void = () => {};
+
+  /** Everything the reader finds, in the order it finds it. */
+  readonly onDidRead = this.readEmitter.event;
 
   constructor(
     readonly dir: string,
     private readonly fs: LogFileSystem,
-    private readonly options: SessionLogOptions = {},
+    options: SessionLogOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
+    this.reports = new LogReports(options.onCorrupt, options.onReadError);
+  }
+
+  /** Where a throwing onDidRead listener is reported. */
+  reportListenerErrorsTo(report: (error: unknown) => void): void {
+    this.listenerError = report;
   }
 
   /** The log file of a session. Throws a TypeError for anything but a session key. */
   fileFor(session: string): string {
-    if (!isSessionKey(session)) {
-      throw new TypeError('SessionLog: a session key must be 32 lowercase hex characters');
-    }
-    return path.join(this.dir, session + LOG_FILE_EXTENSION);
+    return logFileFor(this.dir, session);
   }
 
   /**
-   * Appends one snapshot. Appends to a file run in call order. Rejects with a LogWriteError
-   * whose message is a short reason when the file system fails; with a TypeError for a bad
-   * key or todos (a bug: callers validate first).
+   * Appends one todo_write snapshot and reads it back; resolves with the event as read.
+   * Rejects with a LogWriteError whose message is a short reason when the file system
+   * fails; with a TypeError for a bad key or todos (a bug: callers validate first).
    */
   async append(session: string, todos: readonly Todo[]): Promise<LogEvent> {
     const file = this.fileFor(session);
     const checked = validateTodoInput({ todos });
     if (!checked.ok) throw new TypeError(`SessionLog.append: ${checked.error}`);
-    const event: LogEvent = {
-      v: LOG_FORMAT_VERSION,
-      type: TODO_WRITE_EVENT,
-      ts: this.now().toISOString(),
-      session,
-      todos: checked.todos,
-      counts: countTodos(checked.todos),
-    };
-    const line = JSON.stringify(event);
-    return this.serialize(file, async () => {
+    return this.appendPlanEvent(file, planEvent(session, this.now().toISOString(), checked.todos));
+  }
+
+  /** Appends a plan mirrored from another agent (items already mapped and trimmed). */
+  async appendMirrored(session: string, items: readonly PlanItem[], source: PlanSource, at?: string): Promise<LogEvent> {
+    const file = this.fileFor(session);
+    return this.appendPlanEvent(file, planEvent(session, this.now().toISOString(), items, source, at));
+  }
+
+  /** Appends a session/info line. */
+  async appendInfo(
+    session: string,
+    source: { agent: AgentId; session: string },
+    title: string | undefined,
+    latestTurn: { index: number; planned: boolean } | undefined,
+  ): Promise<SessionInfoRecord> {
+    const file = this.fileFor(session);
+    const record = infoRecord(session, this.now().toISOString(), source, title, latestTurn);
+    const read = await this.appendRecord(file, session, record);
+    return read.type === 'session/info' ? read : record;
+  }
+
+  private async appendPlanEvent(file: string, event: LogEvent): Promise<LogEvent> {
+    const read = await this.appendRecord(file, event.session, event);
+    return isPlanEvent(read) ? read : event;
+  }
+
+  /** Writes the record's line, reads the file on from the cursor, and returns the line as read back. */
+  private appendRecord(file: string, session: string, record: LogRecord): Promise<LogRecord> {
+    const line = JSON.stringify(record);
+    return this.queue.run(file, async () => {
+      // The cursor must stand before our line, so that reading on from it meets the line.
+      if (!this.cursors.has(file)) {
+        await this.readLocked(file, session);
+        if (!this.cursors.has(file)) this.cursors.set(file, { offset: 0, current: undefined, info: undefined });
+      }
       await this.writeLine(file, line);
-      return event;
+      const records = await this.readLocked(file, session);
+      return records.find((read) => JSON.stringify(read) === line) ?? record;
     });
   }
 
   /** The session's last valid event, read backwards from the end of the file. */
   async current(session: string): Promise<LogEvent | undefined> {
     const file = this.fileFor(session);
-    await this.settled(file);
-    const tail = await this.readTail(file, session);
-    if (tail) this.startCursor(file, tail.completeEnd);
-    return tail?.event;
+    await this.queue.settled(file);
+    return (await this.readTail(file, session))?.current;
   }
 
   /**
@@ -145,112 +200,181 @@ export class SessionLog {
    * only as far back as needed, so a question about the recent past stays cheap.
    */
   async readBackward(session: string, visit: (event: LogEvent) => boolean): Promise<void> {
+    await this.readRecordsBackward(session, (record) => isPlanEvent(record) && visit(record));
+  }
+
+  /** readBackward over every record type (plans and session/info lines). */
+  async readRecordsBackward(session: string, visit: (record: LogRecord) => boolean): Promise<void> {
     const file = this.fileFor(session);
-    await this.settled(file);
+    await this.queue.settled(file);
     try {
       const size = await this.fs.size(file);
       if (size === undefined) return;
-      await this.scanBackward(file, size, (line) => {
-        const event = this.parseLine(file, session, line);
-        return event !== undefined && visit(event);
+      await scanBackward(this.fs, file, size, (line) => {
+        const record = this.parseLine(file, session, line);
+        return record !== undefined && visit(record);
       });
     } catch (error) {
-      this.readFailed(file, error);
+      this.reports.readFailed(file, error);
     }
   }
 
   /** Every valid event of the session, oldest first. */
   async history(session: string): Promise<LogEvent[]> {
     const file = this.fileFor(session);
-    await this.settled(file);
+    await this.queue.settled(file);
     const events: LogEvent[] = [];
     try {
       const size = await this.fs.size(file);
       if (size === undefined) return [];
-      const end = await this.scanForward(file, 0, size, (line) => {
-        const event = this.parseLine(file, session, line);
-        if (event) events.push(event);
+      await scanForward(this.fs, file, 0, size, (line) => {
+        const record = this.parseLine(file, session, line);
+        if (record && isPlanEvent(record)) events.push(record);
       });
-      this.startCursor(file, end);
     } catch (error) {
-      this.readFailed(file, error);
+      this.reports.readFailed(file, error);
     }
     return events;
   }
 
-  /** Every `<key>.jsonl` in the folder with its current event, most recently written first. */
+  /**
+   * Every `<key>.jsonl` in the folder with its current event, the most recently written
+   * first (by the file's modification time on this machine, never the lines' clocks).
+   * Goes through the reader: a file seen for the first time is synced, one seen before is
+   * read on from its cursor, and a file that vanished is reported gone.
+   */
   async sessions(): Promise<SessionSummary[]> {
     let names: string[];
     try {
       names = await this.fs.readdir(this.dir);
     } catch (error) {
-      this.readFailed(this.dir, error);
-      return [];
+      if (errorCode(error) !== 'ENOENT') {
+        throw new Error(`could not read ${this.dir}: ${describeFsError(error, this.dir)}`, { cause: error });
+      }
+      names = [];
     }
-    const keys = names.flatMap((name) => FILE_NAME.exec(name)?.[1] ?? []);
-    const summaries = await mapWithLimit(
-      keys,
-      SESSIONS_READ_CONCURRENCY,
-      async (session): Promise<SessionSummary | undefined> => {
-        const file = this.fileFor(session);
-        await this.settled(file);
-        const tail = await this.readTail(file, session);
-        if (!tail) return undefined;
-        this.startCursor(file, tail.completeEnd);
-        return { key: session, file, size: tail.size, current: tail.event };
-      },
-    );
-    return summaries.filter((s): s is SessionSummary => s !== undefined).sort(bySessionRecency);
+    const keys = names.flatMap((name) => sessionOfFileName(name) ?? []);
+    const listed = new Set(keys.map((key) => this.fileFor(key)));
+    for (const file of [...this.cursors.keys()]) {
+      const session = sessionOfFileName(file.slice(this.dir.length + 1));
+      if (!listed.has(file) && session !== undefined) await this.queue.run(file, () => this.readLocked(file, session));
+    }
+    const summaries = await mapWithLimit(keys, SESSIONS_READ_CONCURRENCY, (session) => this.summary(session));
+    return summaries.filter((s): s is SessionSummary => s !== undefined).sort(byRecency);
+  }
+
+  private summary(session: string): Promise<SessionSummary | undefined> {
+    const file = this.fileFor(session);
+    return this.queue.run(file, async () => {
+      const modifiedMs = await this.modifiedMs(file);
+      await this.readLocked(file, session, { modifiedMs });
+      const cursor = this.cursors.get(file);
+      if (!cursor) return undefined;
+      return { key: session, file, size: cursor.offset, current: cursor.current, info: cursor.info, modifiedMs };
+    });
   }
 
   /**
-   * Events appended to the session's file since this instance last looked, oldest first;
-   * meant for a file watcher. Lines this instance appended itself are not returned (its
-   * caller already has them). Only complete lines count: a partial last line waits for the
-   * next call.
-   *
-   * The first look at a file (no earlier append/current/history/sessions/readNew on it by
-   * this instance), and a file that shrank, yield its current event only (bounded cost,
-   * and all a view of the plan needs); later calls continue from there. A deleted file
+   * Reads what was appended to the session's file since the last look (and tells the
+   * listeners); returns its events, oldest first. The first look at a file, and a file
+   * that shrank, yield its current event only (bounded cost, and all a view needs); later
+   * calls continue from there. A partial last line waits for the next call. A deleted file
    * yields [].
    */
-  readNew(session: string): Promise<LogEvent[]> {
+  async readNew(session: string): Promise<LogEvent[]> {
     const file = this.fileFor(session);
-    return this.serialize(file, () => this.readNewInOrder(file, session));
+    return this.queue.run(file, async () => {
+      const before = this.cursors.get(file);
+      const records = await this.readLocked(file, session, { announce: true });
+      const cursor = this.cursors.get(file);
+      // A new cursor means a sync (first look, or the file was cut): its current event only.
+      if (cursor !== before) return cursor?.current ? [cursor.current] : [];
+      return records.filter(isPlanEvent);
+    });
+  }
+
+  /** The newest session/info line the reader has seen for a session, if any. */
+  knownInfo(session: string): SessionInfoRecord | undefined {
+    return this.cursors.get(this.fileFor(session))?.info;
   }
 
   /** Deletes the session's log. Missing is fine; other failures reject with a LogWriteError. */
   remove(session: string): Promise<void> {
     const file = this.fileFor(session);
-    return this.serialize(file, async () => {
+    return this.queue.run(file, async () => {
       try {
         await this.fs.remove(file);
       } catch (error) {
         if (errorCode(error) !== 'ENOENT') throw new LogWriteError(describeFsError(error, file), { cause: error });
-      } finally {
-        this.cursors.delete(file);
-        this.reportedCorrupt.delete(file);
       }
+      await this.readLocked(file, session);
     });
   }
 
-  private serialize<T>(file: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.chains.get(file) ?? Promise.resolve();
-    const result = previous.then(task);
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.chains.set(file, tail);
-    void tail.then(() => {
-      if (this.chains.get(file) === tail) this.chains.delete(file);
-    });
-    return result;
+  /**
+   * The reader, run inside the file's queue: new complete lines past the cursor, a sync
+   * on a first look or a file cut short, or "gone". Tells the listeners and returns the
+   * new records.
+   */
+  private async readLocked(
+    file: string,
+    session: string,
+    look: { modifiedMs?: number; announce?: boolean } = {},
+  ): Promise<LogRecord[]> {
+    let size: number | undefined;
+    try {
+      size = await this.fs.size(file);
+    } catch (error) {
+      this.reports.readFailed(file, error);
+      return [];
+    }
+    const cursor = this.cursors.get(file);
+    if (size === undefined) {
+      if (cursor) {
+        this.cursors.delete(file);
+        this.reports.forgetFile(file);
+        this.tell({ session, records: [], gone: true });
+      }
+      return [];
+    }
+    if (!cursor || size < cursor.offset) {
+      if (cursor) this.reports.forgetFile(file);
+      const tail = await this.readTail(file, session, size);
+      if (!tail) return [];
+      this.cursors.set(file, { offset: tail.completeEnd, current: tail.current, info: tail.info });
+      const modifiedMs = look.modifiedMs ?? (await this.modifiedMs(file));
+      const announce = look.announce ?? false;
+      const reset = cursor !== undefined;
+      this.tell({ session, records: [], sync: { current: tail.current, info: tail.info, modifiedMs, announce, reset } });
+      return [];
+    }
+    if (size === cursor.offset) return [];
+    const records: LogRecord[] = [];
+    try {
+      cursor.offset = await scanForward(this.fs, file, cursor.offset, size, (line) => {
+        const record = this.parseLine(file, session, line);
+        if (!record) return;
+        records.push(record);
+        if (isPlanEvent(record)) cursor.current = record;
+        else cursor.info = record;
+      });
+    } catch (error) {
+      this.reports.readFailed(file, error);
+    }
+    if (records.length > 0) this.tell({ session, records });
+    return records;
   }
 
-  /** Waits for this instance's queued writes, so a read after an append sees it. */
-  private async settled(file: string): Promise<void> {
-    await this.chains.get(file);
+  private tell(read: LogRead): void {
+    this.readEmitter.fire(read, this.listenerError);
+  }
+
+  private async modifiedMs(file: string): Promise<number> {
+    try {
+      return (await this.fs.modifiedMs?.(file)) ?? 0;
+    } catch {
+      return 0;
+    }
   }
 
   /**
@@ -259,229 +383,65 @@ export class SessionLog {
    * it keeps growing. So an unfinished end counts as torn only once the size holds
    * still for a moment (a few short waits; a torn line from a crash never changes).
    */
-  private async endsTorn(file: string, size: number): Promise<{ torn: boolean; size: number }> {
+  private async endsTorn(file: string, size: number): Promise<boolean> {
     let current = size;
     for (let attempt = 0; ; attempt++) {
-      if (current === 0) return { torn: false, size: current };
-      if ((await this.fs.readRange(file, current - 1, 1))[0] === NEWLINE) return { torn: false, size: current };
-      if (attempt >= TORN_SETTLE_ATTEMPTS) return { torn: true, size: current };
+      if (current === 0) return false;
+      if ((await this.fs.readRange(file, current - 1, 1))[0] === NEWLINE) return false;
+      if (attempt >= TORN_SETTLE_ATTEMPTS) return true;
       await new Promise((resolve) => setTimeout(resolve, TORN_SETTLE_MS));
       const next = (await this.fs.size(file)) ?? 0;
-      if (next === current && attempt >= 1) return { torn: true, size: current };
+      if (next === current && attempt >= 1) return true;
       current = next;
     }
   }
 
   private async writeLine(file: string, line: string): Promise<void> {
-    let before: number;
-    let text: string;
     try {
       const size = await this.fs.size(file);
       if (size === undefined) await this.fs.mkdirp(this.dir);
-      before = size ?? 0;
       // A torn last line (crash mid-append) must not swallow this record.
-      const torn = await this.endsTorn(file, before);
-      before = torn.size;
-      text = (torn.torn ? '\n' : '') + line + '\n';
-      await this.fs.appendText(file, text);
+      const torn = await this.endsTorn(file, size ?? 0);
+      await this.fs.appendText(file, (torn ? '\n' : '') + line + '\n');
     } catch (error) {
       throw new LogWriteError(describeFsError(error, file), { cause: error });
     }
-    // The record is saved; what follows only keeps readNew from returning it.
-    let after: number | undefined;
-    try {
-      after = await this.fs.size(file);
-    } catch {
-      after = undefined;
-    }
-    const cursor = this.cursors.get(file);
-    // Size grew by exactly our bytes: nobody else wrote in between, so our record ends the
-    // file and the cursor may jump over it (when there was nothing unread before it).
-    const alone = after === before + Buffer.byteLength(text, 'utf8');
-    if (alone && (cursor === undefined || cursor.offset === before)) {
-      this.cursors.set(file, { offset: after ?? 0, pendingOwn: [] });
-    } else if (cursor) {
-      cursor.pendingOwn.push(line);
-      if (cursor.pendingOwn.length > MAX_PENDING_OWN_LINES) cursor.pendingOwn.shift();
-    }
   }
 
-  private async readNewInOrder(file: string, session: string): Promise<LogEvent[]> {
-    let size: number | undefined;
-    try {
-      size = await this.fs.size(file);
-    } catch (error) {
-      this.readFailed(file, error);
-      return [];
-    }
-    const cursor = this.cursors.get(file);
-    if (size === undefined) {
-      this.cursors.delete(file);
-      return [];
-    }
-    if (!cursor || size < cursor.offset) {
-      if (cursor) this.reportedCorrupt.delete(file);
-      const tail = await this.readTail(file, session, size);
-      if (!tail) return [];
-      this.cursors.set(file, { offset: tail.completeEnd, pendingOwn: [] });
-      return tail.event ? [tail.event] : [];
-    }
-    if (size === cursor.offset) return [];
-    const events: LogEvent[] = [];
-    try {
-      cursor.offset = await this.scanForward(file, cursor.offset, size, (line) => {
-        const text = line.bytes && cursor.pendingOwn.length > 0 ? decode(line.bytes) : undefined;
-        const own = text === undefined ? -1 : cursor.pendingOwn.indexOf(text);
-        if (own >= 0) {
-          cursor.pendingOwn.splice(own, 1);
-          return;
-        }
-        const event = this.parseLine(file, session, line);
-        if (event) events.push(event);
-      });
-    } catch (error) {
-      this.readFailed(file, error);
-    }
-    return events;
-  }
-
-  /** The last valid event plus the size read and the end of the last complete line. */
-  private async readTail(
-    file: string,
-    session: string,
-    knownSize?: number,
-  ): Promise<{ event: LogEvent | undefined; size: number; completeEnd: number } | undefined> {
+  /**
+   * The last valid event, the newest session/info line near it, the size read and the end
+   * of the last complete line.
+   */
+  private async readTail(file: string, session: string, knownSize?: number): Promise<Tail | undefined> {
     try {
       const size = knownSize ?? (await this.fs.size(file));
       if (size === undefined) return undefined;
-      let event: LogEvent | undefined;
-      const completeEnd = await this.scanBackward(file, size, (line) => {
-        event = this.parseLine(file, session, line);
-        return event !== undefined;
+      let current: LogEvent | undefined;
+      let info: SessionInfoRecord | undefined;
+      let linesPastPlan = 0;
+      const completeEnd = await scanBackward(this.fs, file, size, (line) => {
+        if (current) linesPastPlan++;
+        const record = this.parseLine(file, session, line);
+        if (record && isPlanEvent(record)) current ??= record;
+        else if (record) info ??= record;
+        return current !== undefined && (info !== undefined || linesPastPlan >= INFO_LOOKBACK_LINES);
       });
-      return { event, size, completeEnd };
+      return { current, info, size, completeEnd };
     } catch (error) {
-      this.readFailed(file, error);
+      this.reports.readFailed(file, error);
       return undefined;
     }
   }
 
-  private startCursor(file: string, offset: number): void {
-    if (!this.cursors.has(file)) this.cursors.set(file, { offset, pendingOwn: [] });
-  }
-
-  /**
-   * Hands complete lines to `onLine` from the last to the first, until it returns true.
-   * Bytes after the last '\n' are a torn line and skipped. Returns the offset just after
-   * the last '\n' (0 when there is none).
-   */
-  private async scanBackward(file: string, size: number, onLine: (line: RawLine) => boolean): Promise<number> {
-    let completeEnd = 0;
-    let found = false;
-    // Bytes of the line being assembled, which continues into later chunks; in file order.
-    let pieces: Uint8Array[] = [];
-    let piecesLength = 0;
-    let tooLong = false;
-    const emit = (start: number, head: Uint8Array): boolean => {
-      const length = head.length + piecesLength;
-      const bytes = tooLong || length > MAX_LINE_BYTES ? undefined : Buffer.concat([head, ...pieces], length);
-      pieces = [];
-      piecesLength = 0;
-      tooLong = false;
-      return onLine({ start, bytes });
-    };
-    let end = size;
-    while (end > 0) {
-      const start = Math.max(0, end - READ_CHUNK_BYTES);
-      const chunk = await this.fs.readRange(file, start, end - start);
-      // The file shrank under us: what we hold no longer lines up.
-      if (chunk.length !== end - start) return completeEnd;
-      let segmentEnd = chunk.length;
-      let newline = chunk.lastIndexOf(NEWLINE, segmentEnd - 1);
-      while (newline !== -1) {
-        if (found) {
-          if (emit(start + newline + 1, chunk.subarray(newline + 1, segmentEnd))) return completeEnd;
-        } else {
-          found = true;
-          completeEnd = start + newline + 1;
-        }
-        segmentEnd = newline;
-        newline = segmentEnd === 0 ? -1 : chunk.lastIndexOf(NEWLINE, segmentEnd - 1);
-      }
-      if (found && segmentEnd > 0) {
-        if (tooLong || piecesLength + segmentEnd > MAX_LINE_BYTES) {
-          tooLong = true;
-          pieces = [];
-          piecesLength = 0;
-        } else {
-          pieces.unshift(chunk.subarray(0, segmentEnd));
-          piecesLength += segmentEnd;
-        }
-      }
-      end = start;
-    }
-    if (found) emit(0, new Uint8Array(0));
-    return completeEnd;
-  }
-
-  /**
-   * Hands complete lines in [from, to) to `onLine` in order; a partial last line is left.
-   * Returns the offset just after the last complete line.
-   */
-  private async scanForward(
-    file: string,
-    from: number,
-    to: number,
-    onLine: (line: RawLine) => void,
-  ): Promise<number> {
-    let lineStart = from;
-    let pieces: Uint8Array[] = [];
-    let piecesLength = 0;
-    let tooLong = false;
-    let position = from;
-    while (position < to) {
-      const chunk = await this.fs.readRange(file, position, Math.min(READ_CHUNK_BYTES, to - position));
-      if (chunk.length === 0) break;
-      let segmentStart = 0;
-      let newline = chunk.indexOf(NEWLINE, segmentStart);
-      while (newline !== -1) {
-        const length = piecesLength + newline - segmentStart;
-        const bytes =
-          tooLong || length > MAX_LINE_BYTES
-            ? undefined
-            : Buffer.concat([...pieces, chunk.subarray(segmentStart, newline)], length);
-        onLine({ start: lineStart, bytes });
-        pieces = [];
-        piecesLength = 0;
-        tooLong = false;
-        segmentStart = newline + 1;
-        lineStart = position + segmentStart;
-        newline = chunk.indexOf(NEWLINE, segmentStart);
-      }
-      if (segmentStart < chunk.length) {
-        if (tooLong || piecesLength + chunk.length - segmentStart > MAX_LINE_BYTES) {
-          tooLong = true;
-          pieces = [];
-          piecesLength = 0;
-        } else {
-          pieces.push(chunk.subarray(segmentStart));
-          piecesLength += chunk.length - segmentStart;
-        }
-      }
-      position += chunk.length;
-    }
-    return lineStart;
-  }
-
-  /** The event on a line, or undefined (blank lines silently, anything else reported). */
-  private parseLine(file: string, session: string, line: RawLine): LogEvent | undefined {
+  /** The record on a line, or undefined (blank lines silently, anything else reported). */
+  private parseLine(file: string, session: string, line: RawLine): LogRecord | undefined {
     if (!line.bytes) {
-      this.corrupt(file, line.start, `line longer than ${MAX_LINE_BYTES} bytes`);
+      this.reports.skippedLine(file, line.start, `line longer than ${MAX_LINE_BYTES} bytes`);
       return undefined;
     }
-    const text = decode(line.bytes);
+    const text = decodeUtf8(line.bytes);
     if (text === undefined) {
-      this.corrupt(file, line.start, 'not valid UTF-8');
+      this.reports.skippedLine(file, line.start, 'not valid UTF-8');
       return undefined;
     }
     if (text.trim() === '') return undefined;
@@ -489,75 +449,24 @@ export class SessionLog {
     try {
       value = JSON.parse(text);
     } catch {
-      this.corrupt(file, line.start, 'not valid JSON');
+      this.reports.skippedLine(file, line.start, 'not valid JSON');
       return undefined;
     }
-    const event = parseLogEvent(value, session);
-    if (typeof event === 'string') {
-      this.corrupt(file, line.start, event);
+    const record = parseLogRecord(value, session);
+    if (typeof record === 'string') {
+      this.reports.skippedLine(file, line.start, record);
       return undefined;
     }
-    return event;
+    return record;
   }
 
-  private corrupt(file: string, offset: number, problem: string): void {
-    let seen = this.reportedCorrupt.get(file);
-    if (!seen) this.reportedCorrupt.set(file, (seen = new Set()));
-    if (seen.has(offset)) return;
-    seen.add(offset);
-    this.options.onCorrupt?.(file, `skipped the line at byte ${offset}: ${problem}`, offset);
-  }
-
-  private readFailed(file: string, error: unknown): void {
-    if (errorCode(error) === 'ENOENT') return;
-    const reason = describeFsError(error, file);
-    const key = `${file}\n${reason}`;
-    if (this.reportedReadErrors.has(key)) return;
-    this.reportedReadErrors.add(key);
-    this.options.onReadError?.(file, reason);
+  dispose(): void {
+    this.readEmitter.dispose();
   }
 }
 
-/**
- * Checks a parsed log line and returns the event (fresh copies, unknown fields dropped),
- * or what is wrong with it. `session` is the key the line's file belongs to.
- */
-export function parseLogEvent(value: unknown, session: string): LogEvent | string {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
-  const record = value as Record<string, unknown>;
-  if (record['v'] !== LOG_FORMAT_VERSION) return `unsupported format version ${JSON.stringify(record['v'])}`;
-  if (record['type'] !== TODO_WRITE_EVENT) return `unknown event type ${JSON.stringify(record['type'])}`;
-  const ts = record['ts'];
-  if (typeof ts !== 'string' || Number.isNaN(Date.parse(ts))) return '`ts` is not a timestamp';
-  if (record['session'] !== session) return '`session` does not match the file name';
-  const checked = validateTodoInput({ todos: record['todos'] });
-  if (!checked.ok) return `invalid todos (${checked.error})`;
-  const counts = countTodos(checked.todos);
-  const stored = record['counts'];
-  if (
-    typeof stored !== 'object' ||
-    stored === null ||
-    (stored as Record<string, unknown>)['pending'] !== counts.pending ||
-    (stored as Record<string, unknown>)['inProgress'] !== counts.inProgress ||
-    (stored as Record<string, unknown>)['completed'] !== counts.completed
-  ) {
-    return '`counts` do not match `todos`';
-  }
-  return { v: LOG_FORMAT_VERSION, type: TODO_WRITE_EVENT, ts, session, todos: checked.todos, counts };
-}
-
-function decode(bytes: Uint8Array): string | undefined {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
-function bySessionRecency(a: SessionSummary, b: SessionSummary): number {
-  const ta = a.current ? Date.parse(a.current.ts) : Number.NEGATIVE_INFINITY;
-  const tb = b.current ? Date.parse(b.current.ts) : Number.NEGATIVE_INFINITY;
-  if (ta !== tb) return tb - ta;
+function byRecency(a: SessionSummary, b: SessionSummary): number {
+  if (a.modifiedMs !== b.modifiedMs) return b.modifiedMs - a.modifiedMs;
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 

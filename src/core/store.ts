@@ -1,15 +1,41 @@
-// The in-memory view of every session's current plan, kept in step with the
-// session log: the tool writes through it, the file watcher feeds it appends made
-// by other processes, and the UI and the exported API read it and listen to it.
-// Data flows one way: write → log → event → listeners.
+// The in-memory view of every session's current plan, kept in step with the session log
+// by the log's one reader: whatever the reader finds (this window's writes, other
+// processes' appends, files that appear or vanish) comes through `take`, in file order.
+// The UI and the exported API read it and listen to it.
+// Data flows one way: write → log → reader → store → listeners.
+import type { AgentId } from '../sources/types';
 import { Emitter, type Disposable } from './emitter';
 import type { Todo } from './plan';
-import type { LogEvent, SessionLog } from './sessionLog';
+import type { LogEvent, LogRead, SessionInfoRecord, SessionLog } from './sessionLog';
+
+/** What the store knows about a session besides its plan. */
+export interface SessionDetails {
+  /** The agent whose plan this is; undefined for todo_write's own plans. */
+  agent: AgentId | undefined;
+  /** The chat's title, when the foreign program has made one. */
+  title: string | undefined;
+  /**
+   * The plan is from an earlier turn: the session's newest turn (from its session/info
+   * line) made no plan call and comes after the turn of the current plan.
+   */
+  earlierTurn: boolean;
+}
+
+interface Entry {
+  event: LogEvent;
+  /** Place in this machine's order of writes: higher is more recent. */
+  rank: number;
+}
 
 export class PlanStore implements Disposable {
-  private readonly current = new Map<string, LogEvent>();
+  private readonly current = new Map<string, Entry>();
+  private readonly infos = new Map<string, SessionInfoRecord>();
   private readonly writeEmitter = new Emitter<LogEvent>();
   private readonly changeEmitter = new Emitter<void>();
+  private readonly subscription: Disposable;
+  private lastRank = 0;
+  private loading = 0;
+  private changedWhileLoading = false;
 
   /** Fires for every new snapshot, written here or appended by another process. */
   readonly onDidWrite = this.writeEmitter.event;
@@ -19,76 +45,129 @@ export class PlanStore implements Disposable {
   constructor(
     readonly log: SessionLog,
     private readonly reportListenerError: (error: unknown) => void = () => {},
-  ) {}
+  ) {
+    log.reportListenerErrorsTo(reportListenerError);
+    this.subscription = log.onDidRead((read) => this.take(read));
+  }
 
-  /** Reads every session's current plan (a tail read each, never the whole history). */
+  /**
+   * Reads every session's current plan (a tail read each, never the whole history), through
+   * the log's reader: a write that lands meanwhile is read after the tail it follows, so it
+   * is never replaced by an older plan. Rejects when the log folder cannot be read.
+   */
   async load(): Promise<void> {
-    const summaries = await this.log.sessions();
-    this.current.clear();
-    for (const summary of summaries) {
-      if (summary.current) this.current.set(summary.key, summary.current);
-    }
-    this.changeEmitter.fire(undefined, this.reportListenerError);
-  }
-
-  /** Appends a snapshot; the events fire only once it is saved. */
-  async write(session: string, todos: Todo[]): Promise<LogEvent> {
-    const event = await this.log.append(session, todos);
-    this.accept([event]);
-    return event;
-  }
-
-  /** Takes in what another process appended to a session's log since the last look. */
-  async ingest(session: string): Promise<void> {
-    const events = await this.log.readNew(session);
-    if (events.length === 0) {
-      if (!this.current.has(session)) {
-        const event = await this.log.current(session);
-        if (event) this.accept([event]);
+    this.loading++;
+    try {
+      await this.log.sessions();
+    } finally {
+      this.loading--;
+      if (this.loading === 0 && this.changedWhileLoading) {
+        this.changedWhileLoading = false;
+        this.changed();
       }
-      return;
     }
-    this.accept(events);
   }
 
-  /** Drops a session whose log disappeared. */
-  forget(session: string): void {
-    if (this.current.delete(session)) this.changeEmitter.fire(undefined, this.reportListenerError);
+  /** Appends a snapshot; the events fire when the reader reads it back, before this resolves. */
+  write(session: string, todos: Todo[]): Promise<LogEvent> {
+    return this.log.append(session, todos);
+  }
+
+  /** Reads what was appended to a session's log since the last look (the watcher's entry). */
+  async ingest(session: string): Promise<void> {
+    await this.log.readNew(session);
   }
 
   /** Deletes a session's log, and only that file. */
   async remove(session: string): Promise<void> {
     await this.log.remove(session);
-    this.forget(session);
   }
 
   get(session: string): LogEvent | undefined {
-    return this.current.get(session);
+    return this.current.get(session)?.event;
   }
 
-  /** Sessions with a plan, the most recently written first. */
+  /** Sessions with a plan, the most recently written first (in this machine's order of writes). */
   list(): LogEvent[] {
-    return [...this.current.values()].sort((a, b) => (a.ts < b.ts ? 1 : a.ts > b.ts ? -1 : 0));
+    return [...this.current.entries()]
+      .sort(([keyA, a], [keyB, b]) => b.rank - a.rank || (keyA < keyB ? -1 : keyA > keyB ? 1 : 0))
+      .map(([, entry]) => entry.event);
   }
 
   latest(): LogEvent | undefined {
-    return this.list()[0];
+    let best: [string, Entry] | undefined;
+    for (const candidate of this.current.entries()) {
+      if (!best || candidate[1].rank > best[1].rank || (candidate[1].rank === best[1].rank && candidate[0] < best[0])) best = candidate;
+    }
+    return best?.[1].event;
+  }
+
+  details(session: string): SessionDetails {
+    const event = this.current.get(session)?.event;
+    const info = this.infos.get(session);
+    const turn = info?.latestTurn;
+    const planTurn = event?.source?.turn;
+    return {
+      agent: event?.source?.agent ?? info?.source.agent,
+      title: info?.title !== undefined && info.title.trim() !== '' ? info.title : undefined,
+      earlierTurn: turn !== undefined && !turn.planned && planTurn !== undefined && turn.index > planTurn,
+    };
   }
 
   history(session: string): Promise<LogEvent[]> {
     return this.log.history(session);
   }
 
-  private accept(events: readonly LogEvent[]): void {
-    for (const event of events) {
-      // Log order is the truth: the last appended snapshot is current, whatever its clock says.
-      this.current.set(event.session, event);
-      this.writeEmitter.fire(event, this.reportListenerError);
+  private take(read: LogRead): void {
+    const { session } = read;
+    if (read.gone) {
+      this.current.delete(session);
+      this.infos.delete(session);
+      this.changed();
+      return;
+    }
+    if (read.sync) {
+      if (read.sync.info) this.infos.set(session, read.sync.info);
+      const event = read.sync.current;
+      if (event) {
+        // A file's modification time places it among the others; one the watcher just met is news.
+        const rank = read.sync.announce ? this.nextRank() : read.sync.modifiedMs;
+        this.lastRank = Math.max(this.lastRank, rank);
+        this.current.set(session, { event, rank });
+        if (read.sync.announce) this.writeEmitter.fire(event, this.reportListenerError);
+      } else {
+        this.current.delete(session);
+      }
+      this.changed();
+      return;
+    }
+    for (const record of read.records) {
+      if (record.type === 'session/info') {
+        this.infos.set(session, record);
+        continue;
+      }
+      this.current.set(session, { event: record, rank: this.nextRank() });
+      this.writeEmitter.fire(record, this.reportListenerError);
+    }
+    this.changed();
+  }
+
+  /** This machine's order of writes: the clock here, never running backwards. */
+  private nextRank(): number {
+    this.lastRank = Math.max(Date.now(), this.lastRank + 0.001);
+    return this.lastRank;
+  }
+
+  private changed(): void {
+    if (this.loading > 0) {
+      this.changedWhileLoading = true;
+      return;
     }
     this.changeEmitter.fire(undefined, this.reportListenerError);
   }
 
   dispose(): void {
+    this.subscription.dispose();
     this.writeEmitter.dispose();
     this.changeEmitter.dispose();
   }

@@ -45,10 +45,12 @@ export type ValidationResult = { ok: true; todos: Todo[] } | { ok: false; error:
 export function validateTodoInput(input: unknown): ValidationResult {
   try {
     if (!schemaValidate(input)) return { ok: false, error: schemaErrorText(schemaValidate.errors?.[0]) };
-    const todos = (input as { todos: Todo[] }).todos.map((t): Todo => ({ content: t.content, status: t.status }));
+    const copy = (input as { todos: Todo[] }).todos.map((t): Todo => ({ content: t.content, status: t.status }));
     // Input that is not plain data (getters, proxies) could read differently the second
     // time; checking the copy guarantees that what we return is what we validated.
-    if (!schemaValidate({ todos })) return { ok: false, error: schemaErrorText(schemaValidate.errors?.[0]) };
+    if (!schemaValidate({ todos: copy })) return { ok: false, error: schemaErrorText(schemaValidate.errors?.[0]) };
+    // The trimmed text is the canonical item (as in the seed's dsh): stored, shown, compared.
+    const todos = copy.map((t): Todo => ({ content: t.content.trim(), status: t.status }));
     const duplicate = findDuplicate(todos);
     if (duplicate !== undefined) return { ok: false, error: ERRORS.duplicateContent(duplicate) };
     return { ok: true, todos };
@@ -57,13 +59,12 @@ export function validateTodoInput(input: unknown): ValidationResult {
   }
 }
 
-/** The raw content of the first item whose trimmed content already occurred. */
+/** The (trimmed) content of the first item whose content already occurred. */
 function findDuplicate(todos: readonly Todo[]): string | undefined {
   const seen = new Set<string>();
   for (const todo of todos) {
-    const key = todo.content.trim();
-    if (seen.has(key)) return todo.content;
-    seen.add(key);
+    if (seen.has(todo.content)) return todo.content;
+    seen.add(todo.content);
   }
   return undefined;
 }

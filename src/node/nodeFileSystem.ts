@@ -16,6 +16,15 @@ export class NodeFileSystem implements LogFileSystem {
     }
   }
 
+  async modifiedMs(path: string): Promise<number | undefined> {
+    try {
+      return (await fs.stat(path)).mtimeMs;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
   async readRange(path: string, start: number, length: number): Promise<Uint8Array> {
     const handle = await fs.open(path, 'r');
     try {

@@ -2,17 +2,34 @@
 // can read of the plans and the sidebar, and the stream of new snapshots.
 import type { DisplayState } from '../core/display';
 import type { Event } from '../core/emitter';
-import type { Counts, Todo, TodoStatus } from '../core/plan';
+import type { ItemStatus, PlanCounts, PlanItem } from '../core/plan';
 import type { LogEvent } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
+import type { AgentId, PlanSource } from '../sources/types';
 import { STATUS_ICONS, planHeader, planMessage } from './views';
 
-/** One saved snapshot: the canonical result `{ todos, counts }` with its session and time. */
+/**
+ * One saved snapshot: the canonical result `{ todos, counts }` with its session and time.
+ * A plan mirrored from another agent also carries its `source` (and may hold cancelled or
+ * blocked items, counted in `counts.cancelled`/`counts.blocked`).
+ */
 export interface PlanSnapshot {
   session: string;
   ts: string;
-  todos: Todo[];
-  counts: Counts;
+  todos: PlanItem[];
+  counts: PlanCounts;
+  source?: PlanSource;
+}
+
+/** What is known of a session besides its plan. */
+export interface SessionInfo {
+  session: string;
+  /** The agent whose plan it is; undefined for todo_write's own sessions. */
+  agent: AgentId | undefined;
+  /** The chat's title, when known. */
+  title: string | undefined;
+  /** The plan is from an earlier turn than the session's latest request. */
+  earlierTurn: boolean;
 }
 
 /** What the Plan view shows right now. */
@@ -25,7 +42,7 @@ export interface PlanViewState {
   badge: number | undefined;
   /** The line above the rows (an older version, a cleared plan), if any. */
   message: string | undefined;
-  items: Array<{ content: string; status: TodoStatus; icon: string }>;
+  items: Array<{ content: string; status: ItemStatus; icon: string }>;
 }
 
 export interface AgentPlanApi {
@@ -43,15 +60,19 @@ export interface AgentPlanApi {
   logFile(session: string): string;
   /** What the Plan view shows right now. */
   getViewState(): PlanViewState;
+  /** The agent, title and turn state of a session. */
+  getSessionInfo(session: string): SessionInfo;
 }
 
 function snapshot(event: LogEvent): PlanSnapshot {
-  return {
+  const result: PlanSnapshot = {
     session: event.session,
     ts: event.ts,
     todos: event.todos.map((todo) => ({ content: todo.content, status: todo.status })),
     counts: { ...event.counts },
   };
+  if (event.source) result.source = { ...event.source };
+  return result;
 }
 
 export function createApi(store: PlanStore, display: DisplayState, logFolder: string, logFile: (session: string) => string): AgentPlanApi {
@@ -73,9 +94,10 @@ export function createApi(store: PlanStore, display: DisplayState, logFolder: st
         followingLatest: display.followingLatest,
         version: version ? { number: version.index + 1, count: version.count } : undefined,
         ...planHeader(event),
-        message: planMessage(display),
+        message: planMessage(display, store),
         items: (event?.todos ?? []).map((todo) => ({ content: todo.content, status: todo.status, icon: STATUS_ICONS[todo.status].id })),
       };
     },
+    getSessionInfo: (session) => ({ session, ...store.details(session) }),
   };
 }

@@ -2,12 +2,13 @@
 // click reveals the Plan view. Hidden when there is no plan or the setting is off.
 import * as vscode from 'vscode';
 import type { DisplayState } from '../core/display';
-import { activeItem, planMarkdown, progressText, singleLine } from '../core/present';
+import { activeItem, planMarkdown, progressText, singleLine, truncateText } from '../core/present';
+import type { PlanStore } from '../core/store';
 import { CommandId, SettingId } from './ids';
 
 const t = vscode.l10n.t;
 
-export function createStatusBar(display: DisplayState): vscode.Disposable & { readonly item: vscode.StatusBarItem } {
+export function createStatusBar(display: DisplayState, store: PlanStore): vscode.Disposable & { readonly item: vscode.StatusBarItem } {
   const item = vscode.window.createStatusBarItem('agentPlan.progress', vscode.StatusBarAlignment.Left, 50);
   item.name = t('Agent Plan');
   item.command = CommandId.RevealPlan;
@@ -21,14 +22,14 @@ export function createStatusBar(display: DisplayState): vscode.Disposable & { re
     }
     const active = activeItem(event.todos);
     const total = event.todos.length;
-    let text = `$(checklist) ${event.counts.completed}/${total}`;
-    if (active) {
-      const label = singleLine(active.content);
-      text += ` · ${label.length > 40 ? label.slice(0, 39) + '…' : label}`;
-    }
+    const earlierTurn = store.details(event.session).earlierTurn;
+    let text = `$(${earlierTurn ? 'history' : 'checklist'}) ${event.counts.completed}/${total}`;
+    if (active) text += ` · ${truncateText(singleLine(active.content), 40)}`;
+    if (earlierTurn) text += ` · ${t('earlier turn')}`;
     item.text = text;
     const tooltip = new vscode.MarkdownString();
     tooltip.appendMarkdown(`**${t('Agent Plan')}** · ${progressText(event.counts, t)}\n\n`);
+    if (earlierTurn) tooltip.appendText(t('This plan is from an earlier turn: the latest request has not updated it.') + '\n\n');
     tooltip.appendText(planMarkdown(event.todos));
     item.tooltip = tooltip;
     item.accessibilityInformation = {

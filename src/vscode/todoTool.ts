@@ -2,6 +2,7 @@
 // session's log → compact acknowledgement. Nothing is written on any rejection.
 import * as vscode from 'vscode';
 import { countTodos } from '../core/plan';
+import { truncateText } from '../core/present';
 import type { PlanStore } from '../core/store';
 import { runTodoWrite } from '../core/todoWrite';
 import { validateTodoInput } from '../core/validate';
@@ -24,7 +25,7 @@ export class TodoWriteTool implements vscode.LanguageModelTool<unknown> {
     const all = validation.todos.length;
     const active = validation.todos.find((todo) => todo.status === 'in_progress');
     if (all === 0) return { invocationMessage: vscode.l10n.t('Clearing the plan') };
-    const label = active ? active.content.replace(/\s+/g, ' ').slice(0, 80) : undefined;
+    const label = active ? truncateText(active.content.replace(/\s+/g, ' '), 80) : undefined;
     return {
       invocationMessage: label
         ? vscode.l10n.t('Plan {0}/{1} done · now: {2}', counts.completed, all, label)

@@ -2,44 +2,50 @@
 // display state points at and never write a plan.
 import * as vscode from 'vscode';
 import type { DisplayState } from '../core/display';
-import type { Todo, TodoStatus } from '../core/plan';
+import type { ItemStatus, PlanItem } from '../core/plan';
 import {
   durationText,
+  itemLabel,
+  openCount,
   progressText,
   relativeTime,
   sessionTitle,
-  singleLine,
   statusSince,
   statusWord,
 } from '../core/present';
 import type { LogEvent } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
+import { AGENT_ICONS, TOOL_SESSION_ICON, agentName, dateTimeText, timeText } from './agents';
 import { CommandId, ContextKey, ItemContext, ViewId } from './ids';
 
 const t = vscode.l10n.t;
 
-export const STATUS_ICONS: Record<TodoStatus, { id: string; color: string }> = {
+export const STATUS_ICONS: Record<ItemStatus, { id: string; color: string }> = {
   pending: { id: 'circle-large-outline', color: 'descriptionForeground' },
   in_progress: { id: 'sync~spin', color: 'charts.blue' },
   completed: { id: 'pass-filled', color: 'testing.iconPassed' },
+  cancelled: { id: 'circle-slash', color: 'disabledForeground' },
+  blocked: { id: 'warning', color: 'list.warningForeground' },
 };
 
 export interface TodoElement {
   readonly kind: 'todo';
   readonly session: string;
   readonly index: number;
-  readonly todo: Todo;
+  readonly todo: PlanItem;
 }
 
 /** A plan row, built from the data alone; the id is stable across updates so selection survives. */
 export function todoTreeItem(element: TodoElement): vscode.TreeItem {
   const { todo } = element;
-  const item = new vscode.TreeItem(singleLine(todo.content), vscode.TreeItemCollapsibleState.None);
-  item.id = `${element.session}/${todo.content}`;
+  const label = itemLabel(todo.content, t);
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  // Mirrored plans may repeat an item: the position keeps those ids apart.
+  item.id = `${element.session}/${todo.content}/${element.index}`;
   const icon = STATUS_ICONS[todo.status];
   item.iconPath = new vscode.ThemeIcon(icon.id, new vscode.ThemeColor(icon.color));
   item.contextValue = `${ItemContext.Todo}.${todo.status}`;
-  item.accessibilityInformation = { label: t('{0}, {1}', singleLine(todo.content), statusWord(todo.status, t)) };
+  item.accessibilityInformation = { label: t('{0}, {1}', label, statusWord(todo.status, t)) };
   return item;
 }
 
@@ -127,23 +133,30 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
 
   getTreeItem(element: SessionElement): vscode.TreeItem {
     const { event } = element;
-    const item = new vscode.TreeItem(sessionTitle(event, t), vscode.TreeItemCollapsibleState.None);
+    const details = this.store.details(event.session);
+    const title = sessionTitle(event, t, details.title);
+    const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
     item.id = event.session;
     const shown = this.display.session === event.session;
     const pinned = shown && !this.display.followingLatest;
-    item.iconPath = new vscode.ThemeIcon(pinned ? 'pinned' : shown ? 'eye' : 'comment-discussion');
+    const agentIcon = details.agent ? AGENT_ICONS[details.agent] : TOOL_SESSION_ICON;
+    item.iconPath = new vscode.ThemeIcon(pinned ? 'pinned' : shown ? 'eye' : agentIcon);
     const when = relativeTime(event.ts, new Date(), t);
-    item.description = `${progressText(event.counts, t)} · ${when}`;
-    const tooltip = new vscode.MarkdownString();
-    tooltip.appendText(sessionTitle(event, t));
+    const agent = details.agent ? agentName(details.agent) : undefined;
+    item.description = [agent, progressText(event.counts, t), when].filter((part) => part !== undefined).join(' · ');
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.appendText(title);
     tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(`${progressText(event.counts, t)} · ${t('last write {0}', new Date(event.ts).toLocaleString())}`);
+    if (details.agent && agent) tooltip.appendMarkdown(`$(${agentIcon}) `).appendText(agent).appendMarkdown('\n\n');
+    tooltip.appendText(`${progressText(event.counts, t)} · ${t('last write {0}', dateTimeText(event.ts))}`);
     tooltip.appendMarkdown('\n\n');
     tooltip.appendText(t('Session {0}', event.session.slice(0, 8)));
     item.tooltip = tooltip;
     item.contextValue = ItemContext.Session;
     item.accessibilityInformation = {
-      label: t('Session {0}, {1}, {2}', sessionTitle(event, t), progressText(event.counts, t), when),
+      label: agent
+        ? t('Session {0} of {1}, {2}, {3}', title, agent, progressText(event.counts, t), when)
+        : t('Session {0}, {1}, {2}', title, progressText(event.counts, t), when),
     };
     item.command = { command: CommandId.SelectSession, title: t('Show this session'), arguments: [event.session] };
     return item;
@@ -157,18 +170,21 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
 /** The Plan view's description (progress) and badge (open items); both empty without items. */
 export function planHeader(event: LogEvent | undefined): { description: string | undefined; badge: number | undefined } {
   if (!event || event.todos.length === 0) return { description: undefined, badge: undefined };
-  const open = event.counts.pending + event.counts.inProgress;
+  const open = openCount(event.counts);
   return { description: progressText(event.counts, t), badge: open > 0 ? open : undefined };
 }
 
-/** The line above the Plan view's rows: an older version, or a plan the agent emptied. */
-export function planMessage(display: DisplayState): string | undefined {
+/** The line above the Plan view's rows: an older version, a plan the agent emptied, or one from an earlier turn. */
+export function planMessage(display: DisplayState, store: PlanStore): string | undefined {
   const version = display.shownVersion;
   if (version) {
-    return t('Older version {0} of {1}, saved {2}', version.index + 1, version.count, new Date(version.event.ts).toLocaleTimeString());
+    return t('Older version {0} of {1}, saved {2}', version.index + 1, version.count, timeText(version.event.ts));
   }
   const event = display.event;
-  if (event && event.todos.length === 0) return t('The agent cleared its plan at {0}.', new Date(event.ts).toLocaleTimeString());
+  if (event && event.todos.length === 0) return t('The agent cleared its plan at {0}.', timeText(event.ts));
+  if (event && store.details(event.session).earlierTurn) {
+    return t('This plan is from an earlier turn: the latest request has not updated it.');
+  }
   return undefined;
 }
 
@@ -195,7 +211,7 @@ export function createViews(display: DisplayState, store: PlanStore): vscode.Dis
     const header = planHeader(event);
     plan.description = header.description;
     plan.badge = header.badge === undefined ? undefined : { value: header.badge, tooltip: t('{0} open items in the plan', header.badge) };
-    const message = planMessage(display);
+    const message = planMessage(display, store);
     // Setting a message goes through the same 200 ms debounce as a tree refresh and
     // would hold the next refresh back: set it only when it changes.
     if (plan.message !== message) plan.message = message;

@@ -11,7 +11,7 @@ const DEMO_ID = 'agent-plan-demo.agent-plan-demo';
 const STEP_DELAY = 'agentPlanDemo.stepDelayMs';
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
 
-type Status = 'pending' | 'in_progress' | 'completed';
+type Status = PlanSnapshot['todos'][number]['status'];
 interface Todo {
   content: string;
   status: Status;

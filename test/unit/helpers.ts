@@ -48,6 +48,9 @@ export class CountingFileSystem implements LogFileSystem {
   remove(p: string): Promise<void> {
     return this.inner.remove(p);
   }
+  async modifiedMs(p: string): Promise<number | undefined> {
+    return this.inner.modifiedMs?.(p);
+  }
 }
 
 /** A Node-style error, as the real file system would reject with. */

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { SESSION_KEY_PATTERN, hashIdentity, isSessionKey, sessionKeyFromToken } from '../../src/core/sessionKey';
+import { SESSION_KEY_PATTERN, copilotSessionKey, foreignSessionKey, hashIdentity, isSessionKey, sessionKeyFromToken } from '../../src/core/sessionKey';
 
 const KEY = /^[0-9a-f]{32}$/;
 
@@ -149,5 +149,39 @@ describe('sessionKey', () => {
     for (const bad of ['', 'A'.repeat(32), 'a'.repeat(31), 'a'.repeat(33), '../' + 'a'.repeat(29), 42, undefined]) {
       assert.equal(isSessionKey(bad), false, String(bad));
     }
+  });
+});
+
+describe('sessionKey: foreign sessions', () => {
+  // VS Code's LocalChatSessionUri: scheme vscode-chat-session, authority local, path '/' + base64(uuid).
+  const uuid = '3f2b8c1e-9a4d-4e7b-b1c2-5d6e7f8a9b0c';
+  const path = '/' + Buffer.from(uuid, 'utf8').toString('base64');
+
+  it('a Copilot chat uuid maps to exactly the key todo_write derives from that chat’s token', () => {
+    const asUri = { sessionResource: new FakeUri('vscode-chat-session', 'local', path) };
+    // The token as it crosses to the extension host: Uri components revived as plain data.
+    const asComponents = { sessionResource: { $mid: 1, scheme: 'vscode-chat-session', authority: 'local', path } };
+    const expected = sessionKeyFromToken(asUri);
+    assert.ok(expected !== undefined && KEY.test(expected));
+    assert.equal(copilotSessionKey(uuid), expected);
+    assert.equal(copilotSessionKey(uuid), sessionKeyFromToken(asComponents));
+    assert.notEqual(copilotSessionKey(uuid), copilotSessionKey(uuid.replace('3f', '4f')));
+  });
+
+  it('base64 characters that are special in a path (+, /) keep the two keys equal', () => {
+    fc.assert(
+      fc.property(fc.uuid(), (id) => {
+        const p = '/' + Buffer.from(id, 'utf8').toString('base64');
+        assert.equal(copilotSessionKey(id), sessionKeyFromToken({ sessionResource: new FakeUri('vscode-chat-session', 'local', p) }));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('a terminal agent’s session is hashIdentity(`${agent}:${id}`), one per agent', () => {
+    assert.equal(foreignSessionKey('claude-code', 'abc'), sha('claude-code:abc'));
+    assert.equal(foreignSessionKey('claude-code', 'abc'), hashIdentity('claude-code:abc'));
+    assert.notEqual(foreignSessionKey('codex', 'abc'), foreignSessionKey('gemini-cli', 'abc'));
+    assert.ok(isSessionKey(foreignSessionKey('codex', '../../etc/passwd')));
   });
 });

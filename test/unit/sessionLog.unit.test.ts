@@ -160,7 +160,7 @@ describe('sessionLog: format and round trip', () => {
         const written = await log.append(session, todos);
         const read = await log.current(session);
         assert.deepEqual(read, written);
-        assert.deepEqual(read?.todos, todos);
+        assert.deepEqual(read?.todos, todos.map((t) => ({ content: t.content.trim(), status: t.status })));
       }),
       { numRuns: 60 },
     );
@@ -252,7 +252,7 @@ describe('sessionLog: crashes and corruption', () => {
     const { log } = openLog(tmp.path);
     const todos = plan(['from a script', 'pending']);
     const line = JSON.parse(foreignLine(KEY_A, todos)) as Record<string, unknown>;
-    fs.writeFileSync(log.fileFor(KEY_A), JSON.stringify({ ...line, source: 'cli' }) + '\r\n');
+    fs.writeFileSync(log.fileFor(KEY_A), JSON.stringify({ ...line, origin: 'cli' }) + '\r\n');
     const event = await log.current(KEY_A);
     assert.deepEqual(event, { v: 1, type: 'todo/write', ts: '2030-01-01T00:00:00.000Z', session: KEY_A, todos, counts: { pending: 1, inProgress: 0, completed: 0 } });
   });
@@ -445,6 +445,10 @@ describe('sessionLog: sessions', () => {
     fs.writeFileSync(path.join(tmp.path, `${KEY_A.toUpperCase()}.jsonl`), foreignLine(KEY_A, []));
     fs.writeFileSync(path.join(tmp.path, `${KEY_B}.json`), foreignLine(KEY_B, []));
     fs.mkdirSync(path.join(tmp.path, 'sub'));
+    // The order is this machine's order of writes (the files' modification times), not the lines' clocks.
+    fs.utimesSync(log.fileFor(keyC), new Date(1_000_000), new Date(1_000_000));
+    fs.utimesSync(log.fileFor(KEY_B), new Date(2_000_000), new Date(2_000_000));
+    fs.utimesSync(log.fileFor(KEY_A), new Date(3_000_000), new Date(3_000_000));
     const sessions = await log.sessions();
     assert.deepEqual(
       sessions.map((s) => [s.key, s.current]),
@@ -464,7 +468,10 @@ describe('sessionLog: sessions', () => {
   it('lists many sessions (more than are read at once)', async () => {
     const { log } = openLog(tmp.path);
     const keys = Array.from({ length: 40 }, (_, i) => hashIdentity(`s${i}`));
-    for (const key of keys) await log.append(key, plan([key, 'pending']));
+    for (const [index, key] of keys.entries()) {
+      await log.append(key, plan([key, 'pending']));
+      fs.utimesSync(log.fileFor(key), new Date(1_000_000 + index * 1000), new Date(1_000_000 + index * 1000));
+    }
     const sessions = await log.sessions();
     assert.deepEqual(
       sessions.map((s) => s.key),
@@ -516,14 +523,20 @@ describe('sessionLog: readNew (the watcher feed)', () => {
     assert.notDeepEqual(own1, own2);
   });
 
-  it('skips its own line even when another writer appended before it', async () => {
+  it('one reader: an append reads back another writer’s line before its own, in file order', async () => {
     const { log } = openLog(tmp.path);
     const file = log.fileFor(KEY_A);
+    const seen: string[] = [];
+    log.onDidRead((read) => {
+      for (const record of read.records) if (record.type === 'todo/write') seen.push(record.todos[0]?.content ?? '');
+      if (read.sync) seen.push(`sync:${read.sync.current?.todos[0]?.content ?? ''}`);
+    });
     await log.append(KEY_A, plan(['own 1', 'pending']));
     const foreign = plan(['foreign', 'pending']);
     fs.appendFileSync(file, foreignLine(KEY_A, foreign));
-    await log.append(KEY_A, plan(['own 2', 'pending']));
-    assert.deepEqual((await log.readNew(KEY_A)).map((e) => e.todos), [foreign]);
+    const own = await log.append(KEY_A, plan(['own 2', 'pending']));
+    assert.equal(own.todos[0]?.content, 'own 2');
+    assert.deepEqual(seen, ['own 1', 'foreign', 'own 2']);
     assert.deepEqual(await log.readNew(KEY_A), []);
   });
 

@@ -130,11 +130,23 @@ describe('validate: rejection texts, byte for byte', () => {
     assert.doesNotMatch(ERRORS.unknownKey(hostile), /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u);
   });
 
-  it('duplicate content: the contract string, with the raw later content', () => {
+  it('duplicate content: the contract string quotes the trimmed content as JSON.stringify writes it (as dsh does)', () => {
     rejects(
       { todos: [item('Write tests'), item('Ship'), item('  Write tests ', 'completed')] },
-      'Error: invalid todos: duplicate content "  Write tests "',
+      'Error: invalid todos: duplicate content "Write tests"',
     );
+    rejects({ todos: [item('say "hi"'), item(' say "hi" ')] }, 'Error: invalid todos: duplicate content "say \\"hi\\""');
+  });
+
+  it('stores the trimmed content, as dsh does', () => {
+    const result = validateTodoInput({ todos: [item('  plan the work  '), item('\tship\n', 'completed')] });
+    assert.deepEqual(result, {
+      ok: true,
+      todos: [
+        { content: 'plan the work', status: 'pending' },
+        { content: 'ship', status: 'completed' },
+      ],
+    });
   });
 
   it('duplicates are case-sensitive', () => {

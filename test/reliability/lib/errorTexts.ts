@@ -91,9 +91,17 @@ export const ERROR_KINDS: ReadonlyArray<{ name: string; pattern: RegExp; claim: 
   {
     name: 'duplicateContent',
     pattern: template(duplicateContentText(CONTENT)),
-    claim: (input, [content]) => {
-      const contents = todosOf(input).map((t) => (isPlainObject(t) ? t['content'] : undefined));
-      return content !== undefined && contents.some((c, i) => c === content && contents.slice(0, i).some((earlier) => typeof earlier === 'string' && earlier.trim() === content.trim()));
+    // The text quotes the trimmed content as JSON.stringify writes it.
+    claim: (input, [quoted]) => {
+      let content: unknown;
+      try {
+        content = JSON.parse(`"${quoted ?? ''}"`);
+      } catch {
+        return false;
+      }
+      if (typeof content !== 'string' || quoted === undefined) return false;
+      const contents = todosOf(input).map((t) => (isPlainObject(t) && typeof t['content'] === 'string' ? t['content'].trim() : undefined));
+      return contents.some((c, i) => c === content && contents.slice(0, i).includes(content));
     },
   },
 ];

@@ -1,0 +1,19 @@
+// Where a session's log lives: <dir>/<key>.jsonl, key = 32 lowercase hex characters, so
+// no file name is ever built from raw input.
+import * as path from 'node:path';
+import { isSessionKey } from './sessionKey';
+
+export const LOG_FILE_EXTENSION = '.jsonl';
+
+const FILE_NAME = /^([0-9a-f]{32})\.jsonl$/;
+
+/** The log file of a session. Throws a TypeError for anything but a session key. */
+export function logFileFor(dir: string, session: string): string {
+  if (!isSessionKey(session)) throw new TypeError('SessionLog: a session key must be 32 lowercase hex characters');
+  return path.join(dir, session + LOG_FILE_EXTENSION);
+}
+
+/** The session key a folder entry names, or undefined for any other name. */
+export function sessionOfFileName(name: string): string | undefined {
+  return FILE_NAME.exec(name)?.[1];
+}

@@ -1,0 +1,202 @@
+// The record format of the session log: what one line holds, how it is built, and how a
+// line read back is checked. No I/O. Two record types share a session's file:
+//
+//   {"v":1,"type":"todo/write","ts":"<ISO 8601>","session":"<key>","todos":[...],"counts":{...}}
+//   {"v":1,"type":"todo/write",...,"source":{"agent","tool","session","call","turn"?},"at"?}   (mirrored)
+//   {"v":1,"type":"session/info","ts","session","source":{"agent","session"},"title"?,"latestTurn"?:{"index","planned"}}
+//
+// A `todo/write` line without `source` is the todo_write tool's and is held to the tool's
+// rules; with `source` it is a plan mirrored from another agent, held to the foreign rules
+// (any of five statuses, repeats and empty texts allowed, nothing dropped).
+import type { AgentId, PlanSource } from '../sources/types';
+import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from './plan';
+import { validateTodoInput } from './validate';
+
+export const LOG_FORMAT_VERSION = 1;
+export const TODO_WRITE_EVENT = 'todo/write';
+export const SESSION_INFO_EVENT = 'session/info';
+
+export const AGENT_IDS: readonly AgentId[] = ['copilot', 'claude-code', 'codex', 'gemini-cli'];
+
+/** One snapshot of a session's plan. */
+export interface LogEvent {
+  v: 1;
+  type: 'todo/write';
+  /** When this machine saved it: shown, never used to order writes. */
+  ts: string;
+  session: string;
+  todos: PlanItem[];
+  counts: PlanCounts;
+  /** Set on a plan mirrored from another agent; absent on todo_write's own. */
+  source?: PlanSource;
+  /** The foreign record's own time, when it had one. */
+  at?: string;
+}
+
+/** What is known about a foreign session besides its plans; the newest line wins. */
+export interface SessionInfoRecord {
+  v: 1;
+  type: 'session/info';
+  ts: string;
+  session: string;
+  source: { agent: AgentId; session: string };
+  title?: string;
+  latestTurn?: { index: number; planned: boolean };
+}
+
+export type LogRecord = LogEvent | SessionInfoRecord;
+
+export function isPlanEvent(record: LogRecord): record is LogEvent {
+  return record.type === TODO_WRITE_EVENT;
+}
+
+/** A todo_write snapshot, ready to append (callers validate the todos first). */
+export function planEvent(session: string, ts: string, todos: readonly PlanItem[], source?: PlanSource, at?: string): LogEvent {
+  const items = todos.map((todo) => ({ content: todo.content, status: todo.status }));
+  const event: LogEvent = { v: LOG_FORMAT_VERSION, type: TODO_WRITE_EVENT, ts, session, todos: items, counts: countItems(items) };
+  if (source) event.source = copySource(source);
+  if (at !== undefined) event.at = at;
+  return event;
+}
+
+export function infoRecord(
+  session: string,
+  ts: string,
+  source: { agent: AgentId; session: string },
+  title: string | undefined,
+  latestTurn: { index: number; planned: boolean } | undefined,
+): SessionInfoRecord {
+  const record: SessionInfoRecord = {
+    v: LOG_FORMAT_VERSION,
+    type: SESSION_INFO_EVENT,
+    ts,
+    session,
+    source: { agent: source.agent, session: source.session },
+  };
+  if (title !== undefined) record.title = title;
+  if (latestTurn) record.latestTurn = { index: latestTurn.index, planned: latestTurn.planned };
+  return record;
+}
+
+/**
+ * Checks a parsed line and returns the record (fresh copies, unknown fields dropped), or
+ * what is wrong with it. `session` is the key the line's file belongs to.
+ */
+export function parseLogRecord(value: unknown, session: string): LogRecord | string {
+  if (!isObject(value)) return 'not a JSON object';
+  if (value['v'] !== LOG_FORMAT_VERSION) return `unsupported format version ${JSON.stringify(value['v'])}`;
+  const type = value['type'];
+  if (type !== TODO_WRITE_EVENT && type !== SESSION_INFO_EVENT) return `unknown event type ${JSON.stringify(type)}`;
+  const ts = value['ts'];
+  if (typeof ts !== 'string' || Number.isNaN(Date.parse(ts))) return '`ts` is not a timestamp';
+  if (value['session'] !== session) return '`session` does not match the file name';
+  return type === TODO_WRITE_EVENT ? parsePlan(value, session, ts) : parseInfo(value, session, ts);
+}
+
+/** parseLogRecord for `todo/write` lines only (anything else is reported as wrong). */
+export function parseLogEvent(value: unknown, session: string): LogEvent | string {
+  const record = parseLogRecord(value, session);
+  if (typeof record === 'string') return record;
+  return isPlanEvent(record) ? record : `unknown event type ${JSON.stringify(record.type)}`;
+}
+
+function parsePlan(value: Record<string, unknown>, session: string, ts: string): LogEvent | string {
+  let todos: PlanItem[];
+  let source: PlanSource | undefined;
+  if (value['source'] === undefined) {
+    const checked = validateTodoInput({ todos: value['todos'] });
+    if (!checked.ok) return `invalid todos (${checked.error})`;
+    todos = checked.todos;
+  } else {
+    const parsed = parseSource(value['source']);
+    if (typeof parsed === 'string') return parsed;
+    source = parsed;
+    const items = parseForeignItems(value['todos']);
+    if (typeof items === 'string') return `invalid todos (${items})`;
+    todos = items;
+  }
+  const at = value['at'];
+  if (at !== undefined && (typeof at !== 'string' || Number.isNaN(Date.parse(at)))) return '`at` is not a timestamp';
+  const event = planEvent(session, ts, todos, source, at);
+  if (!countsEqual(value['counts'], event.counts)) return '`counts` do not match `todos`';
+  return event;
+}
+
+function parseInfo(value: Record<string, unknown>, session: string, ts: string): SessionInfoRecord | string {
+  const source = value['source'];
+  if (!isObject(source) || !isAgent(source['agent']) || !nonEmpty(source['session'])) {
+    return '`source` must be {"agent": a known agent, "session": string}';
+  }
+  const title = value['title'];
+  if (title !== undefined && typeof title !== 'string') return '`title` must be a string';
+  const turn = value['latestTurn'];
+  let latestTurn: { index: number; planned: boolean } | undefined;
+  if (turn !== undefined) {
+    if (!isObject(turn) || !isIndex(turn['index']) || typeof turn['planned'] !== 'boolean') {
+      return '`latestTurn` must be {"index": integer ≥ 0, "planned": boolean}';
+    }
+    latestTurn = { index: turn['index'], planned: turn['planned'] };
+  }
+  return infoRecord(session, ts, { agent: source['agent'], session: source['session'] }, title, latestTurn);
+}
+
+/** A mirrored plan's `source`, checked. */
+export function parseSource(value: unknown): PlanSource | string {
+  if (!isObject(value)) return '`source` must be an object';
+  if (!isAgent(value['agent'])) return `unknown agent ${JSON.stringify(value['agent'])} in \`source\``;
+  for (const field of ['tool', 'session', 'call'] as const) {
+    if (!nonEmpty(value[field])) return `\`source.${field}\` must be a non-empty string`;
+  }
+  const turn = value['turn'];
+  if (turn !== undefined && !isIndex(turn)) return '`source.turn` must be an integer ≥ 0';
+  return copySource(value as unknown as PlanSource);
+}
+
+/**
+ * The foreign rules for a mirrored plan's items: `{content: string, status}` with any of
+ * the five statuses; content is trimmed; repeats and empty texts are kept, nothing dropped.
+ */
+export function parseForeignItems(value: unknown): PlanItem[] | string {
+  if (!Array.isArray(value)) return '`todos` must be an array';
+  const items: PlanItem[] = [];
+  for (const [index, item] of (value as unknown[]).entries()) {
+    const n = index + 1;
+    if (!isObject(item)) return `item ${n} is not an object`;
+    const extra = Object.keys(item).find((key) => key !== 'content' && key !== 'status');
+    if (extra !== undefined) return `item ${n} has an unknown key ${JSON.stringify(extra)}`;
+    const content = item['content'];
+    if (typeof content !== 'string') return `item ${n}: \`content\` must be a string`;
+    const status = item['status'];
+    if (!ITEM_STATUSES.includes(status as ItemStatus)) return `item ${n}: unknown status ${JSON.stringify(status)}`;
+    items.push({ content: content.trim(), status: status as ItemStatus });
+  }
+  return items;
+}
+
+function copySource(source: PlanSource): PlanSource {
+  const copy: PlanSource = { agent: source.agent, tool: source.tool, session: source.session, call: source.call };
+  if (source.turn !== undefined) copy.turn = source.turn;
+  return copy;
+}
+
+function countsEqual(stored: unknown, counts: PlanCounts): boolean {
+  if (!isObject(stored)) return false;
+  const keys: Array<keyof PlanCounts> = ['pending', 'inProgress', 'completed', 'cancelled', 'blocked'];
+  return keys.every((key) => stored[key] === counts[key]);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isAgent(value: unknown): value is AgentId {
+  return AGENT_IDS.includes(value as AgentId);
+}
+
+function nonEmpty(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
+}
+
+function isIndex(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}

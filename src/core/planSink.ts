@@ -1,0 +1,139 @@
+// Where followers of other agents' files hand their plans: the log's import side.
+// Idempotence is read from the log itself: a plan whose (agent, session, call) already has
+// a line in its session's log is skipped. Each session's set of imported calls is built
+// once, lazily, by one backward read of that log, and kept current by the log's one reader
+// (which sees this sink's appends and anyone else's), so no call re-reads a history.
+import type { AgentId, ForeignPlan, ForeignSessionInfo, PlanSink } from '../sources/types';
+import type { Disposable } from './emitter';
+import { FileQueue } from './fileQueue';
+import { AGENT_IDS, isPlanEvent, parseForeignItems, parseSource, type LogRecord, type SessionInfoRecord } from './logRecord';
+import { copilotSessionKey, foreignSessionKey } from './sessionKey';
+import type { SessionLog } from './sessionLog';
+
+/** The Agent Plan session a foreign session maps to. */
+export function sessionKeyForForeign(agent: AgentId, session: string): string {
+  return agent === 'copilot' ? copilotSessionKey(session) : foreignSessionKey(agent, session);
+}
+
+interface SessionIndex {
+  /** `${agent}\n${session}\n${call}` of every mirrored plan in the log. */
+  calls: Set<string>;
+  /** The newest session/info line in the log. */
+  info: SessionInfoRecord | undefined;
+  /** Resolves once the backward read is done. */
+  ready: Promise<void>;
+}
+
+const callId = (agent: string, session: string, call: string): string => `${agent}\n${session}\n${call}`;
+
+export class LogPlanSink implements PlanSink, Disposable {
+  private readonly indexes = new Map<string, SessionIndex>();
+  /** One import or update at a time per Agent Plan session, so a check and its append stay together. */
+  private readonly queue = new FileQueue();
+  private readonly subscription: Disposable;
+
+  constructor(private readonly log: SessionLog) {
+    this.subscription = log.onDidRead((read) => {
+      const index = this.indexes.get(read.session);
+      if (!index) return;
+      // A file deleted or cut short no longer holds what the index says: build it again when asked.
+      if (read.gone || read.sync?.reset) {
+        this.indexes.delete(read.session);
+        return;
+      }
+      for (const record of read.records) this.note(index, record);
+    });
+  }
+
+  /**
+   * Appends each plan not in the log yet, in the order given. A plan that is not in the
+   * shape of src/sources/types.ts (a follower's bug) rejects the call with a TypeError
+   * before anything is written.
+   */
+  async importPlans(plans: readonly ForeignPlan[]): Promise<void> {
+    const checked = plans.map((plan, index) => {
+      const source = parseSource(plan.source);
+      if (typeof source === 'string') throw new TypeError(`importPlans: plan ${index + 1}: ${source}`);
+      const items = parseForeignItems(plan.items);
+      if (typeof items === 'string') throw new TypeError(`importPlans: plan ${index + 1}: ${items}`);
+      const at = plan.at !== undefined && !Number.isNaN(Date.parse(plan.at)) ? plan.at : undefined;
+      return { key: sessionKeyForForeign(source.agent, source.session), source, items, at };
+    });
+    const byKey = new Map<string, typeof checked>();
+    for (const plan of checked) {
+      const list = byKey.get(plan.key);
+      if (list) list.push(plan);
+      else byKey.set(plan.key, [plan]);
+    }
+    await Promise.all(
+      [...byKey].map(([key, list]) =>
+        this.queue.run(key, async () => {
+          const index = await this.index(key);
+          for (const plan of list) {
+            const id = callId(plan.source.agent, plan.source.session, plan.source.call);
+            if (index.calls.has(id)) continue;
+            await this.log.appendMirrored(key, plan.items, plan.source, plan.at);
+            index.calls.add(id);
+          }
+        }),
+      ),
+    );
+  }
+
+  /** Appends a session/info line when the title or the newest turn changed; else writes nothing. */
+  async updateSession(info: ForeignSessionInfo): Promise<void> {
+    if (!AGENT_IDS.includes(info.agent) || typeof info.session !== 'string' || info.session === '') {
+      throw new TypeError('updateSession: `agent` must be a known agent and `session` a non-empty string');
+    }
+    const key = sessionKeyForForeign(info.agent, info.session);
+    await this.queue.run(key, async () => {
+      const index = await this.index(key);
+      const last = index.info;
+      const title = info.title ?? last?.title;
+      const latestTurn = info.latestTurn ?? last?.latestTurn;
+      const same =
+        last !== undefined &&
+        last.title === title &&
+        last.latestTurn?.index === latestTurn?.index &&
+        last.latestTurn?.planned === latestTurn?.planned;
+      if (same || (last === undefined && title === undefined && latestTurn === undefined)) return;
+      index.info = await this.log.appendInfo(key, { agent: info.agent, session: info.session }, title, latestTurn);
+    });
+  }
+
+  private async index(key: string): Promise<SessionIndex> {
+    let index = this.indexes.get(key);
+    if (!index) {
+      const built: SessionIndex = { calls: new Set(), info: undefined, ready: Promise.resolve() };
+      // In the map before the read starts, so lines the reader meets meanwhile are noted too.
+      this.indexes.set(key, built);
+      let newestInfo: SessionInfoRecord | undefined;
+      built.ready = this.log.readRecordsBackward(key, (record) => {
+        if (isPlanEvent(record)) {
+          if (record.source) built.calls.add(callId(record.source.agent, record.source.session, record.source.call));
+        } else {
+          newestInfo ??= record;
+        }
+        return false;
+      }).then(() => {
+        built.info ??= newestInfo;
+      });
+      index = built;
+    }
+    await index.ready;
+    return index;
+  }
+
+  private note(index: SessionIndex, record: LogRecord): void {
+    if (isPlanEvent(record)) {
+      if (record.source) index.calls.add(callId(record.source.agent, record.source.session, record.source.call));
+    } else {
+      index.info = record;
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.indexes.clear();
+  }
+}

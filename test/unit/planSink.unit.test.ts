@@ -1,0 +1,106 @@
+// The log's import side for followers of other agents' files, over real files.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { LogPlanSink, sessionKeyForForeign } from '../../src/core/planSink';
+import { copilotSessionKey, foreignSessionKey } from '../../src/core/sessionKey';
+import { SessionLog } from '../../src/core/sessionLog';
+import { PlanStore } from '../../src/core/store';
+import type { ForeignPlan } from '../../src/sources/types';
+import { CountingFileSystem, useTempDir } from './helpers';
+
+function plan(call: string, items: ForeignPlan['items'], session = 'chat-1', agent: ForeignPlan['source']['agent'] = 'copilot', turn?: number): ForeignPlan {
+  return { source: { agent, tool: 'manage_todo_list', session, call, ...(turn === undefined ? {} : { turn }) }, items };
+}
+
+const lines = (file: string): Array<Record<string, unknown>> =>
+  fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>) : [];
+
+describe('plan sink', () => {
+  const tmp = useTempDir();
+  const open = (fsImpl = new CountingFileSystem()) => {
+    const log = new SessionLog(tmp.path, fsImpl);
+    const store = new PlanStore(log);
+    return { log, store, sink: new LogPlanSink(log), fsImpl };
+  };
+
+  it('maps a Copilot chat to copilotSessionKey and a terminal agent to foreignSessionKey', () => {
+    assert.equal(sessionKeyForForeign('copilot', 'u-1'), copilotSessionKey('u-1'));
+    assert.equal(sessionKeyForForeign('codex', 't-1'), foreignSessionKey('codex', 't-1'));
+  });
+
+  it('appends each new plan once, in order, marked with its source; the store and listeners see them', async () => {
+    const { log, store, sink } = open();
+    const written: string[] = [];
+    store.onDidWrite((event) => written.push(event.source?.call ?? 'tool'));
+    const key = copilotSessionKey('chat-1');
+    await sink.importPlans([plan('c1', [{ content: 'a', status: 'in_progress' }], 'chat-1', 'copilot', 0), plan('c2', [{ content: 'a', status: 'completed' }, { content: 'a', status: 'cancelled' }])]);
+    await sink.importPlans([plan('c1', [{ content: 'a', status: 'in_progress' }]), plan('c2', []), plan('c3', [{ content: ' b ', status: 'blocked' }])]);
+    const saved = lines(log.fileFor(key));
+    assert.deepEqual(saved.map((line) => (line['source'] as { call: string }).call), ['c1', 'c2', 'c3']);
+    assert.deepEqual(saved[0]?.['source'], { agent: 'copilot', tool: 'manage_todo_list', session: 'chat-1', call: 'c1', turn: 0 });
+    assert.deepEqual(saved[2]?.['todos'], [{ content: 'b', status: 'blocked' }]);
+    assert.deepEqual(written, ['c1', 'c2', 'c3']);
+    assert.deepEqual(store.get(key)?.todos, [{ content: 'b', status: 'blocked' }]);
+    assert.equal(store.details(key).agent, 'copilot');
+  });
+
+  it('recognizes what is already imported from the log itself (a new instance, after a restart)', async () => {
+    const first = open();
+    await first.sink.importPlans([plan('c1', [{ content: 'a', status: 'pending' }], 'run-1', 'claude-code')]);
+    const second = open();
+    await second.sink.importPlans([plan('c1', [{ content: 'a', status: 'pending' }], 'run-1', 'claude-code'), plan('c2', [], 'run-1', 'claude-code')]);
+    assert.deepEqual(lines(second.log.fileFor(foreignSessionKey('claude-code', 'run-1'))).map((line) => (line['source'] as { call: string }).call), ['c1', 'c2']);
+  });
+
+  it('reads a session’s history once, not on every call; lines appended by others join the index', async () => {
+    const { log, sink, fsImpl } = open();
+    const key = copilotSessionKey('chat-1');
+    for (let i = 0; i < 50; i++) await sink.importPlans([plan(`c${i}`, [{ content: `item ${i}`, status: 'pending' }])]);
+    const before = fsImpl.bytesRead;
+    for (let i = 0; i < 50; i++) await sink.importPlans([plan(`c${i}`, [{ content: `item ${i}`, status: 'pending' }])]);
+    assert.equal(fsImpl.bytesRead, before, 'known calls are skipped without reading the log');
+    // Another process (a second window) imports c50; our reader meets it, and we skip it.
+    const other = open();
+    await other.sink.importPlans([plan('c50', [{ content: 'from elsewhere', status: 'pending' }])]);
+    await log.readNew(key);
+    await sink.importPlans([plan('c50', [{ content: 'from elsewhere', status: 'pending' }])]);
+    assert.equal(lines(log.fileFor(key)).length, 51);
+  });
+
+  it('concurrent imports of the same plan write it once', async () => {
+    const { log, sink } = open();
+    const p = plan('c1', [{ content: 'a', status: 'pending' }]);
+    await Promise.all([sink.importPlans([p]), sink.importPlans([p]), sink.importPlans([p])]);
+    assert.equal(lines(log.fileFor(copilotSessionKey('chat-1'))).length, 1);
+  });
+
+  it('a plan in a wrong shape rejects the call with a TypeError and writes nothing', async () => {
+    const { log, sink } = open();
+    const bad = { source: { agent: 'copilot', tool: 't', session: 'chat-1', call: 'c2' }, items: [{ content: 'x', status: 'done' }] } as unknown as ForeignPlan;
+    await assert.rejects(sink.importPlans([plan('c1', []), bad]), TypeError);
+    assert.deepEqual(lines(log.fileFor(copilotSessionKey('chat-1'))), []);
+  });
+
+  it('updateSession appends a session/info line only when something changed, keeping what it knew', async () => {
+    const { log, store, sink } = open();
+    const key = copilotSessionKey('chat-1');
+    await sink.importPlans([plan('c1', [{ content: 'a', status: 'pending' }], 'chat-1', 'copilot', 0)]);
+    await sink.updateSession({ agent: 'copilot', session: 'chat-1', title: 'Fix the build' });
+    await sink.updateSession({ agent: 'copilot', session: 'chat-1', title: 'Fix the build' });
+    await sink.updateSession({ agent: 'copilot', session: 'chat-1', latestTurn: { index: 1, planned: false } });
+    await sink.updateSession({ agent: 'copilot', session: 'chat-1', title: 'Fix the build', latestTurn: { index: 1, planned: false } });
+    const infos = lines(log.fileFor(key)).filter((line) => line['type'] === 'session/info');
+    assert.deepEqual(
+      infos.map((line) => [line['title'], line['latestTurn']]),
+      [
+        ['Fix the build', undefined],
+        ['Fix the build', { index: 1, planned: false }],
+      ],
+    );
+    assert.deepEqual(store.details(key), { agent: 'copilot', title: 'Fix the build', earlierTurn: true });
+    // A new instance knows the last info from the log and writes nothing for the same facts.
+    const second = open();
+    await second.sink.updateSession({ agent: 'copilot', session: 'chat-1', title: 'Fix the build', latestTurn: { index: 1, planned: false } });
+    assert.equal(lines(log.fileFor(key)).filter((line) => line['type'] === 'session/info').length, 2);
+  });
+});
