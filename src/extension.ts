@@ -1,5 +1,6 @@
 // The composition root: builds the parts and hands every disposable to VS Code.
-// Data flows one way: tool → session log → store events → views and status bar.
+// Data flows one way: sources (the tool, followers of other agents' files) → session log →
+// store events → views and status bar.
 import * as vscode from 'vscode';
 import { DisplayState } from './core/display';
 import { LogPlanSink } from './core/planSink';
@@ -14,6 +15,7 @@ import { createLogger, logError } from './vscode/log';
 import { SnapshotDocuments } from './vscode/snapshotDocuments';
 import { createStatusBar } from './vscode/statusBar';
 import { TodoWriteTool } from './vscode/todoTool';
+import { Sources } from './vscode/sources';
 import { createViews } from './vscode/views';
 
 export type { AgentPlanApi, PlanSnapshot, PlanViewState } from './vscode/api';
@@ -60,6 +62,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     // An unreadable log never breaks activation: the view starts empty and says why in the log.
     logError(logger, `could not read the session logs in ${logFolder}`, error);
   }
+  // Followers start once the log is loaded: what they import is read back like any write.
+  const storageFolder = (context.storageUri ?? context.globalStorageUri).fsPath;
+  context.subscriptions.push(new Sources({ sink, storageFolder, logger }));
   logger.info(`Agent Plan active; session logs in ${logFolder}`);
   return createApi(store, display, logFolder, (session) => log.fileFor(session));
 }
