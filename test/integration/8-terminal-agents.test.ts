@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
 import { api, bridge, runDir, waitFor } from './helpers';
 
@@ -68,6 +69,11 @@ if (status.skipped !== undefined) {
 } else {
   describe(`terminal agents (${Object.entries(status.versions ?? {}).map(([a, v]) => `${a} ${v}`).join(', ')})`, function () {
     this.timeout(120_000);
+
+    before(async () => {
+      await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
+      await vscode.commands.executeCommand('agentPlan.followLatest');
+    });
 
     it('Claude Code with Task tools: the folded list, live while it works, and every version in history', async () => {
       const known = (await sessionsOf('claude-code')).map((s) => s.session);
