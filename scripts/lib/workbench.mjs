@@ -16,7 +16,10 @@ import { serveBridge } from './bridge.mjs';
 const runsRoot = process.env.AGENT_PLAN_RUNS ?? path.join(os.tmpdir(), 'agent-plan-runs');
 const RUN_SUBFOLDERS = ['home', 'tmp', 'xdg-config', 'xdg-cache', 'xdg-data', 'xdg-state', 'logs'];
 
-/** A fresh run folder: `runDir` (emptied) or a new `<runs>/<kind>-XXXXXX`, keeping the newest `keep` of that kind. */
+/**
+ * A fresh run folder: `runDir` (emptied) or a new `<runs>/<kind>-XXXXXX`. Of the older ones,
+ * the newest `keep` are kept, and none younger than an hour (another run may be using it).
+ */
 function makeRunDir({ kind, runDir, keep }) {
   if (runDir) {
     fs.rmSync(runDir, { recursive: true, force: true });
@@ -27,7 +30,9 @@ function makeRunDir({ kind, runDir, keep }) {
       .filter((name) => name.startsWith(`${kind}-`))
       .map((name) => ({ name, mtime: fs.statSync(path.join(runsRoot, name)).mtimeMs }))
       .sort((a, b) => a.mtime - b.mtime);
-    for (const { name } of old.slice(0, Math.max(0, old.length - (keep - 1)))) fs.rmSync(path.join(runsRoot, name), { recursive: true, force: true });
+    for (const { name, mtime } of old.slice(0, Math.max(0, old.length - (keep - 1)))) {
+      if (Date.now() - mtime > 3600_000) fs.rmSync(path.join(runsRoot, name), { recursive: true, force: true });
+    }
     runDir = fs.mkdtempSync(path.join(runsRoot, `${kind}-`));
   }
   for (const sub of RUN_SUBFOLDERS) fs.mkdirSync(path.join(runDir, sub), { recursive: true });
