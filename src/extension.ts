@@ -40,6 +40,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     onChange: (session) => {
       void store.ingest(session).catch((error: unknown) => logError(logger, `could not read session ${session}`, error));
     },
+    onRescan: () => {
+      void store.load().catch((error: unknown) => logError(logger, `could not read the session logs in ${logFolder}`, error));
+    },
     onError: (error) => logError(logger, 'watching the log folder failed', error),
   });
 

@@ -18,6 +18,7 @@ export class DisplayState implements Disposable {
   private version: ShownVersion | undefined;
   private readonly emitter = new Emitter<void>();
   private readonly subscription: Disposable;
+  private readonly writes: Disposable;
   readonly onDidChange = this.emitter.event;
 
   constructor(
@@ -31,6 +32,10 @@ export class DisplayState implements Disposable {
       }
       if (!this.following && this.pinned === undefined) this.pinned = store.latest()?.session;
       this.emitter.fire();
+    });
+    // An older version on screen stays "n of count" with count current as new versions arrive.
+    this.writes = store.onDidWrite((event) => {
+      if (this.version?.session === event.session) this.version = { ...this.version, count: this.version.count + 1 };
     });
   }
 
@@ -85,6 +90,7 @@ export class DisplayState implements Disposable {
 
   dispose(): void {
     this.subscription.dispose();
+    this.writes.dispose();
     this.emitter.dispose();
   }
 }

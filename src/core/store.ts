@@ -30,6 +30,8 @@ interface Entry {
 export class PlanStore implements Disposable {
   private readonly current = new Map<string, Entry>();
   private readonly infos = new Map<string, SessionInfoRecord>();
+  /** The last plan of each session whose file vanished, so a file restored as it was is not news. */
+  private readonly vanished = new Map<string, string>();
   private readonly writeEmitter = new Emitter<LogEvent>();
   private readonly changeEmitter = new Emitter<void>();
   private readonly subscription: Disposable;
@@ -121,6 +123,8 @@ export class PlanStore implements Disposable {
   private take(read: LogRead): void {
     const { session } = read;
     if (read.gone) {
+      const last = this.current.get(session)?.event;
+      if (last) this.vanished.set(session, JSON.stringify(last));
       this.current.delete(session);
       this.infos.delete(session);
       this.changed();
@@ -134,7 +138,9 @@ export class PlanStore implements Disposable {
         const rank = read.sync.announce ? this.nextRank() : read.sync.modifiedMs;
         this.lastRank = Math.max(this.lastRank, rank);
         this.current.set(session, { event, rank });
-        if (read.sync.announce) this.writeEmitter.fire(event, this.reportListenerError);
+        const restored = this.vanished.get(session) === JSON.stringify(event);
+        this.vanished.delete(session);
+        if (read.sync.announce && !restored) this.writeEmitter.fire(event, this.reportListenerError);
       } else {
         this.current.delete(session);
       }

@@ -1,0 +1,125 @@
+// The log engine's defects, each reproduced with real files: a write during load, read
+// errors, "latest" by this machine's order, a stale version count, deletions and re-creations.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DisplayState } from '../../src/core/display';
+import { SessionLog } from '../../src/core/sessionLog';
+import { PlanStore } from '../../src/core/store';
+import { nodeFileSystem } from '../../src/node/nodeFileSystem';
+import { CountingFileSystem, KEY_A, KEY_B, useTempDir } from './helpers';
+
+const item = (content: string) => [{ content, status: 'pending' as const }];
+
+/** Holds reads of one file until released, to put a write in the middle of a load. */
+class GatedFileSystem extends CountingFileSystem {
+  private release: (() => void) | undefined;
+  private readonly gate: Promise<void>;
+  hit = false;
+  readsOfOther = 0;
+  constructor(
+    private readonly gated: string,
+    private readonly other: string,
+  ) {
+    super();
+    this.gate = new Promise((resolve) => (this.release = resolve));
+  }
+  override async readRange(p: string, start: number, length: number): Promise<Uint8Array> {
+    if (p === this.gated) {
+      this.hit = true;
+      await this.gate;
+    }
+    const bytes = await super.readRange(p, start, length);
+    if (p === this.other) this.readsOfOther++;
+    return bytes;
+  }
+  open(): void {
+    this.release?.();
+  }
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
+  assert.ok(condition(), 'condition reached');
+}
+
+describe('the log engine', () => {
+  const tmp = useTempDir();
+  const dir = () => path.join(tmp.path, 'sessions');
+
+  it('a write that lands while load() reads is not replaced by the older plan', async () => {
+    const seed = new SessionLog(dir(), nodeFileSystem);
+    await seed.append(KEY_A, item('old'));
+    await seed.append(KEY_B, item('b'));
+    const gated = new GatedFileSystem(seed.fileFor(KEY_B), seed.fileFor(KEY_A));
+    const store = new PlanStore(new SessionLog(dir(), gated));
+    const loading = store.load();
+    // A's tail is read, B's is held: now the tool writes to A.
+    await until(() => gated.hit && gated.readsOfOther > 0);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await store.write(KEY_A, item('new'));
+    gated.open();
+    await loading;
+    assert.equal(store.get(KEY_A)?.todos[0]?.content, 'new');
+    assert.equal(store.latest()?.session, KEY_A);
+  });
+
+  it('an unreadable log folder makes load() reject with the reason (activation logs it)', async () => {
+    fs.writeFileSync(dir(), 'not a folder');
+    const store = new PlanStore(new SessionLog(dir(), nodeFileSystem));
+    await assert.rejects(store.load(), /not a directory|ENOTDIR/);
+  });
+
+  it('"latest" is this machine’s order of writes, not the writer’s clock; both lists agree', async () => {
+    const log = new SessionLog(dir(), nodeFileSystem);
+    const store = new PlanStore(log);
+    await store.write(KEY_A, item('a'));
+    // Another program appends to B with a clock far in the future...
+    const future = { v: 1, type: 'todo/write', ts: '2099-01-01T00:00:00.000Z', session: KEY_B, todos: item('b'), counts: { pending: 1, inProgress: 0, completed: 0 } };
+    fs.appendFileSync(log.fileFor(KEY_B), JSON.stringify(future) + '\n');
+    fs.utimesSync(log.fileFor(KEY_B), new Date(Date.now() - 5000), new Date(Date.now() - 5000));
+    await store.ingest(KEY_B);
+    assert.equal(store.latest()?.session, KEY_B);
+    // ...then A writes again: A is the latest, whatever B's clock says.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await store.write(KEY_A, item('a2'));
+    assert.equal(store.latest()?.session, KEY_A);
+    assert.deepEqual(store.list().map((e) => e.session), [KEY_A, KEY_B]);
+    const fresh = new PlanStore(new SessionLog(dir(), nodeFileSystem));
+    await fresh.load();
+    assert.deepEqual(fresh.list().map((e) => e.session), [KEY_A, KEY_B]);
+    assert.deepEqual((await new SessionLog(dir(), nodeFileSystem).sessions()).map((s) => s.key), [KEY_A, KEY_B]);
+  });
+
+  it('"older version 1 of n" counts the versions that arrive while it is shown', async () => {
+    const store = new PlanStore(new SessionLog(dir(), nodeFileSystem));
+    const display = new DisplayState(store, true);
+    await store.write(KEY_A, item('v1'));
+    await store.write(KEY_A, item('v2'));
+    const history = await store.history(KEY_A);
+    display.showVersion({ session: KEY_A, index: 0, count: history.length, event: history[0]! });
+    await store.write(KEY_A, item('v3'));
+    assert.equal(display.shownVersion?.count, 3);
+    assert.equal(display.shownVersion?.index, 0);
+  });
+
+  it('a deleted file is seen through the log; re-created with the same write, it does not fire again', async () => {
+    const log = new SessionLog(dir(), nodeFileSystem);
+    const store = new PlanStore(log);
+    await store.write(KEY_A, item('x'));
+    const file = log.fileFor(KEY_A);
+    const saved = fs.readFileSync(file);
+    const fired: string[] = [];
+    store.onDidWrite((event) => fired.push(event.todos[0]?.content ?? ''));
+    fs.rmSync(file);
+    await store.ingest(KEY_A);
+    assert.equal(store.get(KEY_A), undefined);
+    fs.writeFileSync(file, saved);
+    await store.ingest(KEY_A);
+    assert.equal(store.get(KEY_A)?.todos[0]?.content, 'x');
+    assert.deepEqual(fired, [], 'the old write is not announced again');
+    fs.appendFileSync(file, JSON.stringify({ v: 1, type: 'todo/write', ts: new Date().toISOString(), session: KEY_A, todos: item('y'), counts: { pending: 1, inProgress: 0, completed: 0 } }) + '\n');
+    await store.ingest(KEY_A);
+    assert.deepEqual(fired, ['y']);
+  });
+});

@@ -1,0 +1,58 @@
+// The folder watcher over a real folder: a writer that never pauses is still passed on
+// while it writes, and a folder deleted and re-created is watched again.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { watchLogFolder } from '../../src/node/logWatcher';
+import { KEY_A, KEY_B, useTempDir } from './helpers';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('log folder watcher', () => {
+  const tmp = useTempDir();
+
+  it('passes a steady writer’s changes on while it writes (throttled, not debounced)', async () => {
+    const dir = path.join(tmp.path, 'sessions');
+    const changes: number[] = [];
+    let writing = true;
+    const watcher = watchLogFolder(dir, { onChange: () => changes.push(writing ? 1 : 0), onRescan: () => {}, onError: (e) => assert.fail(String(e)), pollMs: 60_000 });
+    try {
+      const file = path.join(dir, `${KEY_A}.jsonl`);
+      for (let i = 0; i < 40; i++) {
+        fs.appendFileSync(file, `line ${i}\n`);
+        await pause(30);
+      }
+      writing = false;
+      await pause(400);
+    } finally {
+      watcher.dispose();
+    }
+    const during = changes.filter((c) => c === 1).length;
+    assert.ok(during >= 3, `notified ${during} times while the writer wrote`);
+    // Throttled: far fewer notifications than writes.
+    assert.ok(changes.length < 40, `${changes.length} notifications for 40 writes`);
+  });
+
+  it('watches the folder again after it is deleted and re-created, and asks for a rescan', async () => {
+    const dir = path.join(tmp.path, 'sessions');
+    const changed = new Set<string>();
+    let rescans = 0;
+    const watcher = watchLogFolder(dir, { onChange: (s) => changed.add(s), onRescan: () => rescans++, onError: () => {}, pollMs: 60_000, throttleMs: 50 });
+    try {
+      fs.appendFileSync(path.join(dir, `${KEY_A}.jsonl`), 'a\n');
+      await pause(200);
+      assert.ok(changed.has(KEY_A));
+      fs.rmSync(dir, { recursive: true, force: true });
+      await pause(100);
+      fs.mkdirSync(dir, { recursive: true });
+      await pause(200);
+      const before = rescans;
+      assert.ok(before > 0, 'a rescan was asked for');
+      fs.appendFileSync(path.join(dir, `${KEY_B}.jsonl`), 'b\n');
+      for (let i = 0; i < 100 && !changed.has(KEY_B); i++) await pause(20);
+      assert.ok(changed.has(KEY_B), 'the next write in the new folder is seen');
+    } finally {
+      watcher.dispose();
+    }
+  });
+});
