@@ -1,17 +1,33 @@
 // Runs INSIDE the network namespace (only loopback): starts the scripted model
 // server, runs one agent once against it, and writes what happened next to the run:
 // requests.json (every request the server saw), stdout.txt, stderr.txt, result.json.
-// Usage: node child.mjs <spec.json>   (spec = { scenarioId, dirs, timeoutMs })
+// Usage: node child.mjs <spec.json>   (spec = { scenario, dirs, timeoutMs, delayMs })
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { prepare, SERVERS } from './launch.mjs';
-import { findScenario } from './scenarios.mjs';
+import { resolveScript } from './scenarios.mjs';
 
 const spec = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
-const scenario = findScenario(spec.scenarioId);
+const { scenario } = spec;
 const { dirs } = spec;
-const server = await SERVERS[scenario.agent](scenario.script, { maxRequests: 40, lifetimeMs: spec.timeoutMs + 10_000 });
+// Claude replaces its task files whole on each update (and removes a deleted task's
+// file): a copy of ~/.claude/tasks as it is when each model request arrives keeps
+// every state the files went through, in run/task-snapshots/<request number>/.
+const tasksDir = path.join(dirs.home, '.claude', 'tasks');
+let requestNumber = 0;
+function snapshotTasks() {
+  requestNumber += 1;
+  if (scenario.agent !== 'claude' || !fs.existsSync(tasksDir)) return;
+  const target = path.join(dirs.run, 'task-snapshots', String(requestNumber).padStart(2, '0'));
+  fs.cpSync(tasksDir, target, { recursive: true });
+}
+const server = await SERVERS[scenario.agent](resolveScript(scenario.script, dirs.workspace), {
+  maxRequests: 40,
+  lifetimeMs: spec.timeoutMs + 10_000,
+  delayMs: spec.delayMs ?? 0,
+  onRequest: snapshotTasks,
+});
 const { command, args, env } = prepare(scenario, dirs, server.url);
 
 const started = Date.now();

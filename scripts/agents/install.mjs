@@ -76,9 +76,23 @@ async function withLock(lockPath, fn) {
   }
 }
 
+const PACKAGES = { claude: '@anthropic-ai/claude-code', codex: '@openai/codex', gemini: '@google/gemini-cli' };
+
+/** Throws unless each installed package is the pinned version. */
+function checkInstalled() {
+  for (const [agent, name] of Object.entries(PACKAGES)) {
+    const file = path.join(agentsDir, 'node_modules', ...name.split('/'), 'package.json');
+    const installed = JSON.parse(fs.readFileSync(file, 'utf8')).version;
+    if (installed !== VERSIONS[agent]) throw new Error(`${name} ${installed} is installed in ${agentsDir}, ${VERSIONS[agent]} is pinned; remove the folder and run again`);
+  }
+}
+
 /** Installs the pinned agents once; returns the paths of their commands. */
 export async function ensureAgents() {
-  if (fs.existsSync(completeMarker)) return BINARIES;
+  if (fs.existsSync(completeMarker)) {
+    checkInstalled();
+    return BINARIES;
+  }
   fs.mkdirSync(path.dirname(agentsDir), { recursive: true });
   await withLock(`${agentsDir}.lock`, async () => {
     if (fs.existsSync(completeMarker)) return;
@@ -96,6 +110,7 @@ export async function ensureAgents() {
     for (const [name, file] of Object.entries(BINARIES)) {
       if (!fs.existsSync(file)) throw new Error(`${name} not found at ${file} after npm ci`);
     }
+    checkInstalled();
     fs.writeFileSync(completeMarker, new Date().toISOString() + '\n');
     log(`agents installed in ${Math.round((Date.now() - started) / 1000)} s`);
   });

@@ -22,7 +22,6 @@ function baseEnv(dirs, extra) {
     XDG_DATA_HOME: path.join(dirs.home, '.local', 'share'),
     XDG_STATE_HOME: path.join(dirs.home, '.local', 'state'),
     NO_COLOR: '1',
-    CI: '1',
     ...extra,
   });
 }

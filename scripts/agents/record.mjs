@@ -51,7 +51,18 @@ async function record(scenario) {
     const rel = fixturePath(dirs, file);
     fs.mkdirSync(path.dirname(path.join(target, rel)), { recursive: true });
     fs.copyFileSync(file, path.join(target, rel));
+    fs.chmodSync(path.join(target, rel), 0o644); // as git checks it out (Claude writes 0600)
     copied.push({ path: rel, bytes: fs.statSync(file).size });
+  }
+  const snapshots = path.join(dirs.run, 'task-snapshots');
+  if (fs.existsSync(snapshots)) {
+    fs.cpSync(snapshots, path.join(target, 'task-snapshots'), { recursive: true });
+    for (const entry of fs.readdirSync(path.join(target, 'task-snapshots'), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = path.join(entry.parentPath ?? entry.path, entry.name);
+      fs.chmodSync(file, 0o644);
+      copied.push({ path: path.relative(target, file), bytes: fs.statSync(file).size });
+    }
   }
   const requests = JSON.parse(fs.readFileSync(path.join(dirs.run, 'requests.json'), 'utf8'));
   const meta = {

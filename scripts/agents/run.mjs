@@ -3,7 +3,7 @@
 // whose only interface is loopback — with the scripted model server started inside
 // the same namespace, so nothing can reach another host. Needs root.
 // Usage: node scripts/agents/run.mjs [<agent>/<scenario> ...]   (default: all)
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -52,7 +52,8 @@ export function agentFiles(agent, dirs) {
     const claude = path.join(dirs.home, '.claude');
     return {
       transcripts: listFiles(path.join(claude, 'projects')).filter((f) => f.endsWith('.jsonl')),
-      tasks: listFiles(path.join(claude, 'tasks')).filter((f) => f.endsWith('.json')),
+      // Every file of the task folders, dot files (.lock, .highwatermark) too.
+      tasks: listFiles(path.join(claude, 'tasks')),
       todos: listFiles(path.join(claude, 'todos')),
     };
   }
@@ -67,27 +68,44 @@ export function agentFiles(agent, dirs) {
 }
 
 /**
- * Runs one scenario under `root` (a fresh folder: whatever was there is removed).
+ * Runs one scenario (its id, or a scenario object shaped like those in scenarios.mjs)
+ * under `root`, a folder of scratch runs: this run's own folder in it is made afresh.
+ * `home`, `codexHome` and `workspace` may name folders of the caller's instead (they
+ * are used as they are, never emptied); `delayMs` slows each model answer.
  * Returns { scenario, dirs, result, files, version }.
  */
-export async function runScenario(id, { root, timeoutMs = 120_000 } = {}) {
-  const scenario = findScenario(id);
+export async function runScenario(idOrScenario, { root, timeoutMs = 120_000, delayMs = 0, home, codexHome, workspace } = {}) {
+  const scenario = typeof idOrScenario === 'string' ? findScenario(idOrScenario) : { id: `${idOrScenario.agent}/${idOrScenario.name}`, env: {}, ...idOrScenario };
   await ensureAgents();
   const dirs = runDirs(root ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-agents-')), scenario);
   fs.rmSync(dirs.base, { recursive: true, force: true });
+  if (home) dirs.home = home;
+  if (codexHome) dirs.codexHome = codexHome;
+  if (workspace) {
+    dirs.workspace = workspace;
+  } else {
+    // A small project for the agent to sit in; the scripted model never reads it.
+    fs.mkdirSync(path.join(dirs.workspace, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(dirs.workspace, 'src', 'parser.ts'), 'export function parse(input: string): string[] {\n  return input.split(/\\s+/).filter(Boolean);\n}\n');
+  }
   for (const dir of [dirs.home, dirs.workspace, dirs.tmp, dirs.run]) fs.mkdirSync(dir, { recursive: true });
-  // A small project for the agent to sit in; the scripted model never reads it.
-  fs.mkdirSync(path.join(dirs.workspace, 'src'), { recursive: true });
-  fs.writeFileSync(path.join(dirs.workspace, 'src', 'parser.ts'), 'export function parse(input: string): string[] {\n  return input.split(/\\s+/).filter(Boolean);\n}\n');
   const specPath = path.join(dirs.run, 'spec.json');
-  fs.writeFileSync(specPath, JSON.stringify({ scenarioId: id, dirs, timeoutMs }, null, 2) + '\n');
+  fs.writeFileSync(specPath, JSON.stringify({ scenario, dirs, timeoutMs, delayMs }, null, 2) + '\n');
   const started = Date.now();
-  const ns = spawnSync(
+  // Asynchronous, so a caller can watch (a workbench, say) while the agent works.
+  const ns = spawn(
     'unshare',
     ['-n', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, path.join(here, 'child.mjs'), specPath],
-    { encoding: 'utf8', timeout: timeoutMs + 30_000, killSignal: 'SIGKILL' },
+    { stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  if (ns.status !== 0) throw new Error(`${id}: the namespaced run failed (${ns.status ?? ns.signal}): ${ns.stderr}`);
+  let stderr = '';
+  ns.stderr.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const killer = setTimeout(() => ns.kill('SIGKILL'), timeoutMs + 30_000);
+  const [status, signal] = await new Promise((resolve) => ns.on('close', (c, s) => resolve([c, s])));
+  clearTimeout(killer);
+  if (status !== 0) throw new Error(`${scenario.id}: the namespaced run failed (${status ?? signal}): ${stderr}`);
   const result = JSON.parse(fs.readFileSync(path.join(dirs.run, 'result.json'), 'utf8'));
   result.wallMs = Date.now() - started;
   return { scenario, dirs, result, files: agentFiles(scenario.agent, dirs), version: VERSIONS[scenario.agent] };

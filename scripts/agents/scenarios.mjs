@@ -1,5 +1,24 @@
 // The scenarios the runner plays: for each, which agent runs, the prompt, extra
 // environment, and the script the scripted model server follows (tool calls, then text).
+// Besides the plan tools, each script calls one ordinary read-only tool, as real
+// sessions do.
+
+/** Stands in a script for the workspace's absolute path; see resolveScript. */
+export const WORKSPACE = '{{workspace}}';
+
+/** The script with every WORKSPACE in its strings replaced by `workspace`. */
+export function resolveScript(script, workspace) {
+  const walk = (value) =>
+    typeof value === 'string' ? value.split(WORKSPACE).join(workspace)
+      : Array.isArray(value) ? value.map(walk)
+        : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]))
+          : value;
+  return walk(script);
+}
+
+const claudeRead = { calls: [{ name: 'Read', input: { file_path: `${WORKSPACE}/src/parser.ts` } }] };
+const codexRead = { calls: [{ name: 'exec_command', input: { cmd: 'cat src/parser.ts' } }] };
+const geminiRead = { calls: [{ name: 'read_file', input: { file_path: 'src/parser.ts' } }] };
 
 const claudeTasks = [
   { calls: [{ name: 'ToolSearch', input: { query: 'select:TaskCreate,TaskUpdate' } }] },
@@ -11,6 +30,7 @@ const claudeTasks = [
     ],
   },
   { calls: [{ name: 'TaskUpdate', input: { taskId: '1', status: 'in_progress' } }] },
+  claudeRead,
   {
     calls: [
       { name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } },
@@ -38,6 +58,7 @@ const claudeTodoWrite = [
       },
     ],
   },
+  claudeRead,
   {
     calls: [
       {
@@ -70,6 +91,7 @@ const codexPlan = [
       },
     ],
   },
+  codexRead,
   {
     calls: [
       {
@@ -104,6 +126,7 @@ const geminiTodos = [
       },
     ],
   },
+  geminiRead,
   {
     calls: [
       {
@@ -122,7 +145,7 @@ const geminiTodos = [
   { text: 'Working on the off-by-one; the test waits on a fixture, the changelog is not needed.' },
 ];
 
-const noPlan = [{ text: 'The parser reads tokens in one pass; nothing needs to change.' }];
+const answer = { text: 'The parser reads tokens in one pass; nothing needs to change.' };
 
 const fixPrompt = 'Fix the off-by-one in the parser and keep a plan as you go.';
 const askPrompt = 'How does the parser read its input? Answer briefly.';
@@ -131,11 +154,11 @@ const askPrompt = 'How does the parser read its input? Answer briefly.';
 export const SCENARIOS = [
   { agent: 'claude', name: 'tasks', prompt: fixPrompt, env: {}, script: claudeTasks },
   { agent: 'claude', name: 'todowrite', prompt: fixPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, script: claudeTodoWrite },
-  { agent: 'claude', name: 'no-plan', prompt: askPrompt, env: {}, script: noPlan },
+  { agent: 'claude', name: 'no-plan', prompt: askPrompt, env: {}, script: [claudeRead, answer] },
   { agent: 'codex', name: 'update-plan', prompt: fixPrompt, env: {}, script: codexPlan },
-  { agent: 'codex', name: 'no-plan', prompt: askPrompt, env: {}, script: noPlan },
+  { agent: 'codex', name: 'no-plan', prompt: askPrompt, env: {}, script: [codexRead, answer] },
   { agent: 'gemini', name: 'write-todos', prompt: fixPrompt, env: {}, script: geminiTodos },
-  { agent: 'gemini', name: 'no-plan', prompt: askPrompt, env: {}, script: noPlan },
+  { agent: 'gemini', name: 'no-plan', prompt: askPrompt, env: {}, script: [geminiRead, answer] },
 ].map((s) => ({ ...s, id: `${s.agent}/${s.name}` }));
 
 export function findScenario(id) {

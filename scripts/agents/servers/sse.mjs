@@ -52,15 +52,23 @@ function readBody(req, limit) {
  * Starts a scripted model server on 127.0.0.1. `handle(request, res)` answers one
  * request (`request` = { method, url, headers, body: parsed JSON or null }); it
  * returns false when it does not know the route (answered 404). Every request is
- * kept in `requests`. After `maxRequests` requests or `lifetimeMs` the server closes.
+ * kept in `requests`; `onRequest(request)`, when given, runs before each answer, and
+ * each answer waits `delayMs` first (so a watcher can see every step of a run).
+ * After `maxRequests` requests or `lifetimeMs` the server refuses more and closes.
  */
-export async function startModelServer({ name, handle, maxRequests = 40, lifetimeMs = 180_000, bodyLimit = 16 * 1024 * 1024 }) {
+export async function startModelServer({ name, handle, onRequest, delayMs = 0, maxRequests = 40, lifetimeMs = 180_000, bodyLimit = 16 * 1024 * 1024 }) {
   const requests = [];
+  let closed = false;
+  const shutdown = () => {
+    closed = true;
+    server.close();
+    server.closeAllConnections?.();
+  };
   const server = http.createServer(async (req, res) => {
-    if (requests.length >= maxRequests) {
-      res.writeHead(429, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `${name}: over ${maxRequests} requests` } }));
-      server.close();
+    if (closed || requests.length >= maxRequests) {
+      res.writeHead(429, { 'content-type': 'application/json', connection: 'close' });
+      res.end(JSON.stringify({ error: { message: `${name}: over ${maxRequests} requests or past its time` } }));
+      shutdown();
       return;
     }
     let raw = '';
@@ -80,6 +88,8 @@ export async function startModelServer({ name, handle, maxRequests = 40, lifetim
     const request = { at: new Date().toISOString(), method: req.method, url: req.url, headers: req.headers, body, raw: body ? undefined : raw };
     requests.push(request);
     try {
+      await onRequest?.(request);
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       const known = await handle(request, res);
       if (known === false) {
         request.unknown = true;
@@ -96,7 +106,7 @@ export async function startModelServer({ name, handle, maxRequests = 40, lifetim
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);
   });
-  const timer = setTimeout(() => server.close(), lifetimeMs);
+  const timer = setTimeout(shutdown, lifetimeMs);
   timer.unref();
   const { port } = server.address();
   return {
@@ -106,8 +116,9 @@ export async function startModelServer({ name, handle, maxRequests = 40, lifetim
     close: () =>
       new Promise((resolve) => {
         clearTimeout(timer);
-        server.closeAllConnections?.();
+        closed = true;
         server.close(() => resolve());
+        server.closeAllConnections?.();
       }),
   };
 }

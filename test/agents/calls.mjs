@@ -1,0 +1,62 @@
+// Reads back, from an agent's recorded files, the tool calls it made, in order, as
+// { name, input } — just enough to check a recording against the script it played.
+// (The product's parsers live in src/sources; this is the test's own short reading.)
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { resolveScript } from '../../scripts/agents/scenarios.mjs';
+
+function jsonLines(file) {
+  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+}
+
+function filesUnder(dir, test) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && test(e.name))
+    .map((e) => path.join(e.parentPath ?? e.path, e.name))
+    .sort();
+}
+
+/** The session files of `agent` under a home folder (and CODEX_HOME for Codex). */
+export function sessionFiles(agent, { home, codexHome }) {
+  if (agent === 'claude') return filesUnder(path.join(home, '.claude', 'projects'), (n) => n.endsWith('.jsonl'));
+  if (agent === 'codex') return filesUnder(path.join(codexHome, 'sessions'), (n) => n.endsWith('.jsonl'));
+  return filesUnder(path.join(home, '.gemini', 'tmp'), (n) => n.startsWith('session-') && n.endsWith('.jsonl'));
+}
+
+/** Tool calls of one session file, in order. */
+export function recordedCalls(agent, file) {
+  const lines = jsonLines(file);
+  if (agent === 'claude') {
+    return lines
+      .filter((l) => l.type === 'assistant' && Array.isArray(l.message?.content))
+      .flatMap((l) => l.message.content.filter((b) => b.type === 'tool_use').map((b) => ({ name: b.name, input: b.input })));
+  }
+  if (agent === 'codex') {
+    return lines
+      .filter((l) => l.type === 'response_item' && l.payload?.type === 'function_call')
+      .map((l) => ({ name: l.payload.name, input: JSON.parse(l.payload.arguments) }));
+  }
+  // Gemini writes a turn again (same id) once it has its tool calls: keep the last.
+  const byId = new Map();
+  for (const l of lines) if (typeof l.id === 'string') byId.set(l.id, l);
+  return [...byId.values()].flatMap((r) => (r.toolCalls ?? []).map((c) => ({ name: c.name, input: c.args })));
+}
+
+/** The workspace each file says it belongs to (one entry per place it says so). */
+export function recordedWorkspaces(agent, file, { home }) {
+  const lines = jsonLines(file);
+  if (agent === 'claude') return [...new Set(lines.filter((l) => typeof l.cwd === 'string').map((l) => l.cwd))];
+  if (agent === 'codex') return lines.filter((l) => l.type === 'session_meta').map((l) => l.payload.cwd);
+  const projects = JSON.parse(fs.readFileSync(path.join(home, '.gemini', 'projects.json'), 'utf8')).projects;
+  const short = path.basename(path.dirname(path.dirname(file)));
+  const paths = Object.entries(projects).filter(([, name]) => name === short).map(([p]) => p);
+  const hash = lines[0]?.projectHash;
+  return paths.filter((p) => crypto.createHash('sha256').update(p).digest('hex') === hash);
+}
+
+/** The calls a scenario's script makes in `workspace`, flattened in order. */
+export function scriptedCalls(script, workspace) {
+  return resolveScript(script, workspace).flatMap((turn) => turn.calls ?? []);
+}

@@ -1,0 +1,52 @@
+// The committed recordings agree with how they were made: every file meta.json lists
+// is there at its size, the session file holds exactly the calls the script played,
+// in order, and it names the workspace the agent ran in.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SCENARIOS } from '../../scripts/agents/scenarios.mjs';
+import { VERSIONS } from '../../scripts/agents/install.mjs';
+import { recordedCalls, recordedWorkspaces, scriptedCalls, sessionFiles } from './calls.mjs';
+
+const fixturesRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'agents');
+
+describe('recorded agent sessions', () => {
+  it('there is one recording per scenario, and no other', () => {
+    const folders = fs.readdirSync(fixturesRoot, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .flatMap((agent) => fs.readdirSync(path.join(fixturesRoot, agent.name)).map((s) => `${agent.name}/${s}`))
+      .sort();
+    assert.deepEqual(folders, SCENARIOS.map((s) => s.id).sort());
+  });
+
+  for (const scenario of SCENARIOS) {
+    describe(scenario.id, () => {
+      const dir = path.join(fixturesRoot, scenario.agent, scenario.name);
+      const meta = () => JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8'));
+      const homes = () => ({ home: path.join(dir, 'home'), codexHome: path.join(dir, 'codex-home') });
+
+      it('was made by the pinned version, with the script in scenarios.mjs', () => {
+        assert.equal(meta().version, VERSIONS[scenario.agent]);
+        assert.deepEqual(meta().script, scenario.script);
+      });
+
+      it('has every file meta.json lists, at its size', () => {
+        const files = meta().files;
+        assert.ok(files.length > 0);
+        for (const f of files) assert.equal(fs.statSync(path.join(dir, f.path)).size, f.bytes, f.path);
+      });
+
+      it('holds one session whose calls are the scripted calls, in order', () => {
+        const sessions = sessionFiles(scenario.agent, homes());
+        assert.equal(sessions.length, 1, sessions.join(', '));
+        assert.deepEqual(recordedCalls(scenario.agent, sessions[0]), scriptedCalls(scenario.script, meta().workspace));
+      });
+
+      it('names the workspace the agent ran in', () => {
+        const [session] = sessionFiles(scenario.agent, homes());
+        assert.deepEqual(recordedWorkspaces(scenario.agent, session, homes()), [meta().workspace]);
+      });
+    });
+  }
+});
