@@ -212,12 +212,21 @@ export class Follower implements Disposable {
     if (this.fullScanWanted) {
       this.fullScanWanted = false;
       this.dirty.clear();
-      const listed = await this.options.locator.list();
+      // Watch before listing, so what appears after the listing still raises an event. A
+      // listing can make the locator name new folders, or folders may have appeared under a
+      // watched parent in the meantime (mkdir -p): watch again and list again until it settles.
+      let watched = this.reconcileWatchers();
+      let listed: readonly string[] = [];
+      for (let round = 0; round < 8 && !this.disposed; round++) {
+        listed = await this.options.locator.list();
+        const now = this.reconcileWatchers();
+        if (now === watched) break;
+        watched = now;
+      }
       const next = new Set(listed);
       for (const file of this.listed) if (!next.has(file)) await this.forget(file);
       this.listed = next;
       targets = [...next];
-      this.reconcileWatchers();
     } else {
       targets = [...this.dirty];
       this.dirty.clear();
@@ -427,9 +436,12 @@ export class Follower implements Disposable {
     }
   }
 
-  /** Watches each folder the locator names, or its nearest existing parent while it is missing. */
-  private reconcileWatchers(): void {
-    if (this.disposed) return;
+  /**
+   * Watches each folder the locator names, or its nearest existing parent while it is
+   * missing. Returns a key of what is watched now, to tell whether anything changed.
+   */
+  private reconcileWatchers(): string {
+    if (this.disposed) return '';
     const wanted = new Map<string, string[]>();
     for (const folder of this.options.locator.watchFolders()) {
       const watched = nearestExisting(folder);
@@ -463,6 +475,7 @@ export class Follower implements Disposable {
         // Not watchable (gone in between, or out of watches): the poll still covers it.
       }
     }
+    return JSON.stringify([...wanted].sort());
   }
 
   private onWatch(watched: string, name: string | Buffer | null): void {

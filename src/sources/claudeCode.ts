@@ -28,6 +28,8 @@ interface PendingUse {
 interface EarlyResult {
   isError: boolean;
   result: unknown;
+  /** The tool_result's text, when it is one string. */
+  text?: string;
   at?: string;
 }
 
@@ -73,6 +75,7 @@ class ClaudeCodeParser extends JsonLineParser {
       for (const [id, result] of Object.entries(early)) {
         if (isRecord(result) && typeof result['isError'] === 'boolean') {
           const entry: EarlyResult = { isError: result['isError'], result: result['result'] };
+          if (typeof result['text'] === 'string') entry.text = result['text'];
           if (typeof result['at'] === 'string') entry.at = result['at'];
           this.early.set(id, entry);
         }
@@ -167,9 +170,10 @@ class ClaudeCodeParser extends JsonLineParser {
       if (id === undefined) continue;
       // `toolUseResult` belongs to the line; with several results on one line it cannot be paired.
       const result: EarlyResult = { isError: block['is_error'] === true, result: results.length === 1 ? record['toolUseResult'] : undefined };
+      if (typeof block['content'] === 'string') result.text = block['content'].slice(0, 200);
       if (at !== undefined) result.at = at;
       if (this.uses.has(id)) this.settle(id, result, line, batch);
-      else if (!this.base.emitted.includes(id) && looksLikePlanResult(result.result)) this.early.set(id, result);
+      else if (!this.base.emitted.includes(id) && looksLikePlanResult(result)) this.early.set(id, result);
     }
   }
 
@@ -192,7 +196,7 @@ class ClaudeCodeParser extends JsonLineParser {
         break;
       }
       case 'TaskCreate':
-        items = this.create(input, result.result, line, batch);
+        items = this.create(input, result, line, batch);
         break;
       case 'TaskUpdate':
         items = this.update(input, result.result, use.line, batch);
@@ -206,14 +210,16 @@ class ClaudeCodeParser extends JsonLineParser {
     });
   }
 
-  private create(input: JsonRecord, result: unknown, line: number, batch: Batch): ForeignItem[] | undefined {
-    const task = isRecord(result) ? result['task'] : undefined;
-    const id = isRecord(task) ? taskId(task['id']) : undefined;
-    if (!isRecord(task) || id === undefined) {
+  private create(input: JsonRecord, result: EarlyResult, line: number, batch: Batch): ForeignItem[] | undefined {
+    const task = isRecord(result.result) ? result.result['task'] : undefined;
+    // The id is in `toolUseResult.task.id`; a line holding several results has no
+    // toolUseResult of its own, and then the result text ("Task #3 created …") names it.
+    const id = (isRecord(task) ? taskId(task['id']) : undefined) ?? /^Task #(\w+) created\b/.exec(result.text ?? '')?.[1];
+    if (id === undefined) {
       batch.report(line, 'a TaskCreate result without task.id');
       return undefined;
     }
-    const subject = typeof input['subject'] === 'string' ? input['subject'] : task['subject'];
+    const subject = typeof input['subject'] === 'string' ? input['subject'] : isRecord(task) ? task['subject'] : undefined;
     if (typeof subject !== 'string') {
       batch.report(line, 'a TaskCreate call without a subject');
       return undefined;
@@ -267,8 +273,9 @@ function taskId(value: unknown): string | undefined {
   return undefined;
 }
 
-function looksLikePlanResult(result: unknown): boolean {
-  return isRecord(result) && ('task' in result || 'newTodos' in result || 'taskId' in result || 'statusChange' in result);
+function looksLikePlanResult({ result, text }: EarlyResult): boolean {
+  if (isRecord(result)) return 'task' in result || 'newTodos' in result || 'taskId' in result || 'statusChange' in result;
+  return /^(Task #\w+ created|Updated task #)/.test(text ?? '');
 }
 
 /** Task ids are counters ("1", "2", …): numeric order, then text order. */

@@ -279,6 +279,27 @@ describe('follower: incremental reading', () => {
     assert.deepEqual(sink.calls(), ['c1', 'c2']);
   });
 
+  it('does not miss a file written while a scan was listing (the folder appeared meanwhile)', async () => {
+    const { folder, sink, make } = setup();
+    let created = false;
+    // The agent creates its folder and writes its file just after the listing looked.
+    const racing: SessionFileLocator = {
+      list: async () => {
+        const found = await jsonlFilesIn(folder);
+        if (!created) {
+          created = true;
+          await fsp.mkdir(folder, { recursive: true });
+          await fsp.writeFile(path.join(folder, 'raced.jsonl'), line('c1', 'a'));
+        }
+        return found;
+      },
+      watchFolders: () => [folder],
+    };
+    const follower = make({ locator: racing });
+    await follower.refresh();
+    assert.deepEqual(sink.calls(), ['c1']);
+  });
+
   it('finds appends through the slow poll when watching does not report them', async () => {
     const { folder, sink, make } = setup();
     await fsp.mkdir(folder, { recursive: true });

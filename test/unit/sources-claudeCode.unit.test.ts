@@ -78,6 +78,19 @@ describe('claudeCode parser, over recordings of the real CLI', () => {
     assert.deepEqual(rows(out.plans.at(-1)), [['Read the parser', 'completed'], ['Fix the off-by-one', 'completed']]);
   });
 
+  it('results of parallel creates on one line (no toolUseResult to pair) still give the task ids', () => {
+    const ids = ['toolu_scripted_002_0', 'toolu_scripted_002_1', 'toolu_scripted_002_2'];
+    const at = ids.map((id) => lineOf(tasksLines, 'tool_result', id));
+    const first = JSON.parse(tasksLines[at[0] as number] as string) as { message: { content: unknown[] }; toolUseResult?: unknown };
+    first.message.content = at.flatMap((i) => (JSON.parse(tasksLines[i] as string) as { message: { content: unknown[] } }).message.content);
+    delete first.toolUseResult;
+    const merged = tasksLines.filter((_, i) => !at.includes(i));
+    merged.splice(at[0] as number, 0, JSON.stringify(first));
+    const out = parseAll(merged, tasks.workspace);
+    assert.deepEqual(out.unknown, []);
+    assert.deepEqual(out.plans.map(rows), parseAll(tasksLines, tasks.workspace).plans.map(rows));
+  });
+
   it('a result written before its call still pairs up', () => {
     const use = lineOf(tasksLines, 'tool_use', 'toolu_scripted_002_0');
     const result = lineOf(tasksLines, 'tool_result', 'toolu_scripted_002_0');
