@@ -24,6 +24,7 @@ import {
   cleanupStack,
 } from './lib/host.mjs';
 import { serveBridge } from './lib/bridge.mjs';
+import { startScriptedAgent } from '../test/agent/launch.mjs';
 
 // AGENT_PLAN_TEST_GREP runs only the matching tests of the first phase, for quick iteration.
 const GREP = process.env.AGENT_PLAN_TEST_GREP;
@@ -154,6 +155,9 @@ async function main() {
       );
     }
   }
+  // The real Copilot agent talks to a scripted model on 127.0.0.1 for the whole run.
+  const agent = await startScriptedAgent({ runDir, userDataDir, script: path.join(repoRoot, 'test', 'agent', 'scripts', 'integration.json'), log });
+  cleanups.push(() => agent.close());
   const browser = await launchBrowser(runDir, { locale: LOCALE });
   cleanups.push(() => browser.close());
 

@@ -8,13 +8,13 @@
 //   after which it closes itself.
 // - `POST /v1/chat/completions` (streamed as SSE when `stream: true`, else one JSON
 //   body) and `GET /v1/models`; `/chat/completions` and `/models` work too.
-// - The main agent request (header `openai-intent: conversation-agent`, or, without
-//   that header, a request that offers tools) is answered from the script; any other
-//   request (chat titles, progress messages, summaries) is a side request and gets
-//   a short text.
+// - The main agent request (the one that offers tools) is answered from the script;
+//   any other request (chat titles, progress messages) is a side request and gets a
+//   short text.
 // - Every request is appended as one JSON line to the record file.
 //
-// A script is `{ turns: [ { match?, steps: [step, …] }, … ], sideText? }`. A turn
+// A script is `{ turns: [ { match?, steps: [step, …] }, … ], sideText?, sideReplies? }`
+// (`sideReplies: [{ match, say }]` answers matching side requests, e.g. a chat's title). A turn
 // answers one user request: the first turn whose `match` (a case-insensitive
 // substring) occurs in the request's user text, else the next turn without `match`
 // not played yet. A step is `{ say?, calls?: [{ tool, arguments }], delayMs? }`
@@ -111,11 +111,29 @@ function callsOf(step) {
   return [];
 }
 
-/** Is this Copilot's main agent request (as opposed to a title, progress or summary request)? */
-export function isAgentRequest(headers, body) {
-  const intent = headers['openai-intent'];
-  if (typeof intent === 'string' && intent !== '') return intent === 'conversation-agent';
+/**
+ * Is this Copilot's main agent request (as opposed to a title, progress or summary
+ * request)? Copilot 0.67 sends every request to a bring-your-own model with the same
+ * headers (`openai-intent: conversation-other`); what sets the agent request apart
+ * is that it offers tools. Side requests offer none.
+ */
+export function isAgentRequest(body) {
   return Array.isArray(body.tools) && body.tools.length > 0;
+}
+
+/**
+ * The short answer to a side request: the first `sideReplies` entry whose `match`
+ * occurs in the request (a chat title request quotes the user's request), else
+ * `sideText`. Progress-message requests want a JSON array of strings.
+ */
+function sideAnswer(body, script) {
+  const asked = (Array.isArray(body.messages) ? body.messages : []).map((message) => textOf(message.content)).join('\n');
+  const lower = asked.toLowerCase();
+  const special = (Array.isArray(script.sideReplies) ? script.sideReplies : []).find(
+    (entry) => entry && typeof entry.match === 'string' && typeof entry.say === 'string' && lower.includes(entry.match.toLowerCase()),
+  );
+  const text = special ? special.say : typeof script.sideText === 'string' ? script.sideText : DEFAULT_SIDE_TEXT;
+  return /JSON array of strings/i.test(asked) ? JSON.stringify([text]) : text;
 }
 
 /**
@@ -170,7 +188,6 @@ export async function startModelServer(options = {}) {
   const lifetimeMs = options.lifetimeMs ?? 15 * 60 * 1000;
   const modelId = options.modelId ?? MODEL_ID;
   const log = options.log ?? (() => {});
-  const sideText = typeof script.sideText === 'string' ? script.sideText : DEFAULT_SIDE_TEXT;
   const nonce = randomBytes(3).toString('hex');
   /** Turn index per normalized user text, so a retried request replays the same turn. */
   const startedTurns = new Map();
@@ -312,9 +329,10 @@ export async function startModelServer(options = {}) {
         return;
       }
       const time = new Date().toISOString();
-      if (!isAgentRequest(headers, body)) {
-        record({ seq: number, time, method: 'POST', path, kind: 'side', headers, body, reply: { say: sideText } });
-        answer(response, body, sideText, []);
+      if (!isAgentRequest(body)) {
+        const say = sideAnswer(body, script);
+        record({ seq: number, time, method: 'POST', path, kind: 'side', headers, body, reply: { say } });
+        answer(response, body, say, []);
         return;
       }
       const decision = plan(body);
