@@ -34,7 +34,8 @@ const extension = {
   sourcemap: !production,
   sourcesContent: false,
   logLevel: 'warning',
-  plugins: [problemMatcher],
+  // The `[watch]` lines are for VS Code's `$esbuild-watch` problem matcher: watch mode only.
+  plugins: watch ? [problemMatcher] : [],
 };
 
 /** Every .ts file below a folder (Node 20 has no fs.globSync). */

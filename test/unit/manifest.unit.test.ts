@@ -141,11 +141,16 @@ describe('the bundle', () => {
   });
 });
 
+/** vsce runs with the environment of a plain shell: an outer `npm test` leaves npm_* config that npm-aware tools read. */
+function childEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) && key !== 'NODE' && key !== 'INIT_CWD'));
+}
+
 describe('the .vsix file list', () => {
   it('holds only what the extension needs at run time', function () {
     this.timeout(60_000);
     const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
-    const result = spawnSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8', env: childEnv() });
     assert.equal(result.status, 0, result.stderr);
     const files = result.stdout.split('\n').filter((line) => line.trim() !== '').sort();
     const allowed = [/^dist\/extension\.js$/, /^package(\.nls(\.[a-z-]+)?)?\.json$/, /^l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/, /^media\/[\w.-]+\.(svg|png)$/, /^schemas\/todo-write\.input\.json$/, /^(README|CHANGELOG)\.md$/, /^LICENSE$/, /^docs\/screenshot-[a-z-]+\.png$/];
@@ -168,7 +173,7 @@ describe('packaging', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-vsix-'));
     try {
       vsceArgs[outIndex + 1] = path.join(dir, 'agent-plan.vsix');
-      const result = spawnSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), ...vsceArgs], { cwd: root, encoding: 'utf8' });
+      const result = spawnSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), ...vsceArgs], { cwd: root, encoding: 'utf8', env: childEnv() });
       assert.equal(result.status, 0, result.stderr + result.stdout);
       assert.ok(fs.statSync(path.join(dir, 'agent-plan.vsix')).size > 10_000);
     } finally {
