@@ -27,13 +27,14 @@ function mergeSettings(file, settings) {
 
 /**
  * Starts the model server and writes its user data. `script` is a path to a JSON
- * script (see modelServer.mjs). Resolves to `{ port, recordFile, scriptFile, close }`.
+ * script (see modelServer.mjs) or the script itself. Resolves to `{ port, recordFile, scriptFile, close }`.
  */
 export async function startScriptedAgent({ runDir, userDataDir, script, maxRequests = 1000, lifetimeMs = 45 * 60_000, log = () => {} }) {
   const modelDir = path.join(runDir, 'model');
   fs.mkdirSync(modelDir, { recursive: true });
   const scriptFile = path.join(modelDir, 'script.json');
-  fs.copyFileSync(script, scriptFile);
+  if (typeof script === 'string') fs.copyFileSync(script, scriptFile);
+  else fs.writeFileSync(scriptFile, `${JSON.stringify(script, null, 2)}\n`);
   const recordFile = path.join(modelDir, 'requests.jsonl');
   const server = await startModelServer({ script: scriptFile, recordFile, maxRequests, lifetimeMs, log });
   const userDir = path.join(userDataDir, 'User');

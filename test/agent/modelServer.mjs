@@ -17,7 +17,7 @@
 // (`sideReplies: [{ match, say }]` answers matching side requests, e.g. a chat's title). A turn
 // answers one user request: the first turn whose `match` (a case-insensitive
 // substring) occurs in the request's user text, else the next turn without `match`
-// not played yet. A step is `{ say?, calls?: [{ tool, arguments }], delayMs? }`
+// not played yet (once all are played, the last of them again). A step is `{ say?, calls?: [{ tool, arguments }], delayMs? }`
 // (`tool`/`arguments` directly on the step are one call). A step with calls ends
 // with `finish_reason: "tool_calls"`; the next step is played when Copilot comes
 // back with those calls' `role: "tool"` results. The last step should have no
@@ -208,6 +208,8 @@ export async function startModelServer(options = {}) {
     if (index < 0) {
       while (nextUnmatched < script.turns.length && typeof script.turns[nextUnmatched].match === 'string') nextUnmatched++;
       if (nextUnmatched < script.turns.length) index = nextUnmatched++;
+      // Every turn without `match` played: the last of them answers any further request.
+      else index = script.turns.findLastIndex((turn) => typeof turn.match !== 'string');
     }
     if (index >= 0) startedTurns.set(key, index);
     return index;
