@@ -9,6 +9,8 @@ if (!runNode(['scripts/build.mjs'])) process.exit(1);
 
 const { cleanupStack, log } = await import('./lib/host.mjs');
 const { openWorkbench } = await import('./lib/workbench.mjs');
+const { scriptedAgentService } = await import('../test/agent/launch.mjs');
+const { demoAgentScript } = await import('../demo/agentScript.mjs');
 const cleanups = cleanupStack();
 
 // State lives in .demo/ so plans survive a restart of `npm start`, as they would for a user.
@@ -20,6 +22,11 @@ const workbench = await openWorkbench({
   extensionsDir: path.join(home, 'extensions'),
   workspace: { from: path.join(repoRoot, 'demo', 'workspace'), to: path.join(home, 'workspace') },
   extensions: { 'agent-plan': repoRoot, 'agent-plan-demo': path.join(repoRoot, 'demo', 'extension') },
+  // The real Copilot agent, offline: a scripted model on 127.0.0.1 plays the demo's plans.
+  services: [
+    scriptedAgentService({ script: demoAgentScript(), userDataDir: path.join(home, 'user-data'), maxRequests: 10_000, lifetimeMs: 24 * 3600_000 }),
+    async () => ({ env: { AGENT_PLAN_DEMO_AGENT: 'copilot' } }),
+  ],
 });
 const port = Number(process.env.AGENT_PLAN_PORT ?? 8737);
 const server = await workbench.startServer({ port, idleTimeoutSeconds: 24 * 3600 }).catch(async (error) => {
@@ -33,7 +40,9 @@ Agent Plan is running in VS Code at:
 
   ${workbench.url()}
 
-Open it in a browser. In the Chat view, type:  @demo add a dark mode toggle
+Open it in a browser. The chat is in agent mode with the scripted local model
+and a request typed in: press Enter, and watch GitHub Copilot fill the plan.
+(Without Copilot, the offline @demo participant does the same: @demo add a dark mode toggle)
 Press Ctrl-C to stop.
 `);
 

@@ -116,7 +116,51 @@ async function openChat(query) {
   });
 }
 
+// In `npm start` the launcher serves a scripted model to the real Copilot agent and says so here.
+const AGENT_MODEL = { vendor: 'customendpoint', id: 'scripted-agent' };
+const COPILOT_ID = 'GitHub.copilot-chat';
+const COPILOT_SETUP = 'workbench.action.chat.triggerSetupAnonymousWithoutDialog';
+const AGENT_REQUEST = 'Add a dark mode toggle to Brewlog';
+
+async function waitUntil(probe, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * Switches on the built-in Copilot Chat without sign-in (VS Code's own anonymous
+ * setup), then opens its chat in agent mode with the scripted local model and a
+ * request typed in, not sent. Returns false when that is not possible here.
+ */
+async function prepareCopilotAgent() {
+  const commands = await vscode.commands.getCommands(true);
+  if (!commands.includes(COPILOT_SETUP)) {
+    console.error(`[agent-plan-demo] this VS Code has no ${COPILOT_SETUP}; falling back to @demo`);
+    return false;
+  }
+  if (!vscode.extensions.getExtension(COPILOT_ID)) await vscode.commands.executeCommand(COPILOT_SETUP);
+  const copilot = await waitUntil(() => vscode.extensions.getExtension(COPILOT_ID), 30_000);
+  if (!copilot) return false;
+  await copilot.activate();
+  const models = await waitUntil(async () => (await vscode.lm.selectChatModels(AGENT_MODEL)).length > 0, 30_000);
+  if (!models) return false;
+  await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
+  await vscode.commands.executeCommand('workbench.action.chat.open', {
+    query: AGENT_REQUEST,
+    mode: 'agent',
+    modelSelector: AGENT_MODEL,
+    isPartialQuery: true,
+  });
+  return true;
+}
+
 async function prepareWindow() {
+  if (process.env.AGENT_PLAN_DEMO_AGENT === 'copilot' && (await prepareCopilotAgent())) return;
   // Resolving the demo model now makes the chat's model picker offer (and pick) it
   // before the first request; otherwise that request fails with "Language model unavailable".
   await vscode.lm.selectChatModels({ vendor: VENDOR });

@@ -1,0 +1,148 @@
+// The real GitHub Copilot agent (Copilot Chat 0.67.0, built into the pinned host)
+// in agent mode, with a scripted local model: what Copilot sends the model about
+// todo_write, what the model gets back, and what the sidebar shows. Checked from
+// the outside only: the model's recorded requests, the log folder, the rendered DOM.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { api, bridge, EXTENSION_ID, logFiles, newChatSession, waitFor } from './helpers';
+import { askAgent, copilotReady, records, scriptTurns, toolResults, turnIndex, type ModelRecord } from './7-agent';
+
+const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
+const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
+
+interface Todo {
+  content: string;
+  status: string;
+}
+
+/** The todo lists a turn of the script sends with todo_write, in order. */
+function scriptedLists(match: string): Todo[][] {
+  return scriptTurns()[turnIndex(match)]!.steps.filter((step) => step.tool === 'todo_write').map((step) => (step.arguments as { todos: Todo[] }).todos);
+}
+
+/** The ids the model gave its todo_write calls in a turn, and the text each call got back. */
+function resultsOfTurn(played: ModelRecord[]): string[] {
+  const texts: string[] = [];
+  played.forEach((record, i) => {
+    for (const call of record.reply?.calls ?? []) {
+      const next = played[i + 1];
+      assert.ok(next, `a follow-up request after call ${call.id}`);
+      const text = toolResults(next).get(call.id);
+      assert.ok(text !== undefined, `the follow-up request carries a role "tool" message for ${call.id}`);
+      texts.push(text);
+    }
+  });
+  return texts;
+}
+
+const rowLabels = (selector: string): Promise<string[]> => bridge<Array<string | null>>({ op: 'attributes', selector, name: 'aria-label' }).then((labels) => labels.map((label) => label ?? ''));
+const contents = (rows: string[]): string => rows.map((row) => row.replace(/, .*$/, '')).join(' | ');
+
+describe('the real Copilot agent with a scripted model', function () {
+  this.timeout(90_000);
+
+  before(async () => {
+    await copilotReady();
+    await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
+    await vscode.commands.executeCommand('agentPlan.followLatest');
+  });
+
+  it('is offered todo_write exactly as the manifest declares it, beside the built-in manage_todo_list', async () => {
+    await newChatSession();
+    const [request] = await askAgent('[ap:offer]');
+    const tools = request?.body?.tools ?? [];
+    const ours = tools.filter((tool) => tool.function.name === 'todo_write');
+    assert.equal(ours.length, 1, `todo_write is offered once (offered: ${tools.map((tool) => tool.function.name).join(', ')})`);
+    const manifest = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { languageModelTools: Array<{ name: string; modelDescription: string; inputSchema: unknown }> } }).contributes.languageModelTools.find((tool) => tool.name === 'todo_write')!;
+    assert.equal(ours[0]!.type, 'function');
+    assert.equal(ours[0]!.function.description, manifest.modelDescription);
+    assert.deepEqual(ours[0]!.function.parameters, manifest.inputSchema);
+    // Copilot's own todo tool is in the same request, by default.
+    assert.ok(tools.some((tool) => tool.function.name === 'manage_todo_list'), 'manage_todo_list is offered too');
+  });
+
+  it('plays a plan across two requests: the sidebar follows each call, the model reads our exact results, the chat shows our messages', async () => {
+    const plan = await api();
+    await newChatSession();
+    const seen: string[] = [];
+    let watching = true;
+    const watch = (async () => {
+      while (watching) {
+        const rows = await rowLabels(PLAN_ROWS).catch(() => []);
+        const shown = rows.join('\n');
+        if (shown !== '' && seen[seen.length - 1] !== shown) seen.push(shown);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+    })();
+    let first: ModelRecord[];
+    let second: ModelRecord[];
+    try {
+      first = await askAgent('[ap:plan-1]');
+      second = await askAgent('[ap:plan-2]');
+      const last = scriptedLists('[ap:plan-2]').at(-1)!;
+      await waitFor(async () => contents(await rowLabels(PLAN_ROWS)) === last.map((todo) => todo.content).join(' | ') && (await rowLabels(PLAN_ROWS)).every((row) => /completed/i.test(row)), 'the last plan in the sidebar');
+    } finally {
+      watching = false;
+      await watch;
+    }
+    assert.deepEqual(resultsOfTurn(first), ['Updated todo list: 2 pending, 1 in progress, 0 completed.', 'Updated todo list: 1 pending, 1 in progress, 1 completed.']);
+    assert.deepEqual(resultsOfTurn(second), ['Updated todo list: 0 pending, 1 in progress, 2 completed.', 'Updated todo list: 0 pending, 0 in progress, 3 completed.']);
+
+    // One session holds the four calls in order, exactly as the model sent them.
+    const lists = [...scriptedLists('[ap:plan-1]'), ...scriptedLists('[ap:plan-2]')];
+    const session = plan.listSessions()[0]!.session;
+    assert.deepEqual(
+      (await plan.getHistory(session)).map((snapshot) => snapshot.todos.map(({ content, status }) => ({ content, status }))),
+      lists,
+    );
+    // The sidebar showed each version in turn (each stays up while the model "works").
+    const label = (todo: Todo): string => `${todo.content}, ${todo.status.replace('_', ' ')}`;
+    const expected = lists.map((list) => list.map(label).join('\n'));
+    let at = 0;
+    for (const shown of seen) if (shown === expected[at]) at++;
+    assert.equal(at, expected.length, `the Plan view showed every version in order; it showed ${JSON.stringify(seen)}`);
+
+    // The chat shows our prepareInvocation message for each call.
+    const chatRows = await rowLabels('.monaco-list-row.response');
+    for (const message of ['Plan 0/3 done · now: Survey the code', 'Plan 1/3 done · now: Write the change', 'Plan 2/3 done · now: Run the tests', 'Plan 3/3 done']) {
+      assert.ok(chatRows.some((row) => row.includes(message)), `the chat shows "${message}"; it shows ${JSON.stringify(chatRows)}`);
+    }
+  });
+
+  it('brings the model our exact error for a duplicate item, and writes nothing', async () => {
+    const plan = await api();
+    await newChatSession();
+    const sizes = (): string => logFiles(plan.logFolder).map((name) => `${name}:${fs.statSync(path.join(plan.logFolder, name)).size}`).join(',');
+    const before = sizes();
+    const played = await askAgent('[ap:duplicate]');
+    assert.deepEqual(resultsOfTurn(played), ['Error: invalid todos: duplicate content "Same step"']);
+    assert.equal(sizes(), before, 'no log file was created or grew');
+  });
+
+  it('records what it needs: side requests are told apart from agent requests', () => {
+    const all = records();
+    assert.ok(all.some((record) => record.kind === 'agent'));
+    for (const record of all.filter((r) => r.kind === 'side')) assert.equal(record.reply?.calls, undefined);
+  });
+
+  it('starts a new session for a new chat; two chats keep their own plans, the latest on top in the Sessions view', async () => {
+    const plan = await api();
+    await newChatSession();
+    await askAgent('[ap:alpha-1]');
+    const alpha = plan.listSessions()[0]!;
+    assert.equal(alpha.todos[0]?.content, 'Alpha task');
+    await newChatSession();
+    await askAgent('[ap:beta-1]');
+    const beta = plan.listSessions()[0]!;
+    assert.notEqual(beta.session, alpha.session, 'a new chat is a new session');
+    assert.equal(beta.todos[0]?.content, 'Beta task');
+    await waitFor(async () => {
+      const rows = await rowLabels(SESSION_ROWS);
+      const a = rows.findIndex((row) => row.includes('Alpha task'));
+      const b = rows.findIndex((row) => row.includes('Beta task'));
+      return b >= 0 && a > b;
+    }, 'Beta above Alpha in the Sessions view');
+  });
+});
