@@ -1,0 +1,108 @@
+// The pinned terminal agents (Claude Code, Codex, Gemini CLI), installed once from the
+// npm registry into a cache folder keyed by their versions, like the VS Code host.
+// The install uses this folder's package.json and committed package-lock.json with
+// `npm ci`; their native binaries come as npm optional dependencies.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const manifest = JSON.parse(fs.readFileSync(path.join(here, 'package.json'), 'utf8'));
+
+/** The pinned version of each agent, read from package.json so there is one source. */
+export const VERSIONS = {
+  claude: manifest.dependencies['@anthropic-ai/claude-code'],
+  codex: manifest.dependencies['@openai/codex'],
+  gemini: manifest.dependencies['@google/gemini-cli'],
+};
+
+const cacheRoot = process.env.AGENT_PLAN_CACHE ?? path.join(os.homedir(), '.cache', 'agent-plan');
+export const agentsDir = path.join(
+  cacheRoot,
+  `agents-claude-${VERSIONS.claude}-codex-${VERSIONS.codex}-gemini-${VERSIONS.gemini}`,
+);
+const completeMarker = path.join(agentsDir, '.complete');
+const bin = (name) => path.join(agentsDir, 'node_modules', '.bin', name);
+
+/** Where each agent's command is once installed. */
+export const BINARIES = { claude: bin('claude'), codex: bin('codex'), gemini: bin('gemini') };
+
+function log(message) {
+  process.stderr.write(`[agents] ${message}\n`);
+}
+
+/** The environment of a child the launcher starts: no npm_* or NODE* leaking from an outer npm run. */
+export function cleanEnv(extra = {}) {
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('npm_') || key.startsWith('NODE') || key === 'INIT_CWD') continue;
+    env[key] = value;
+  }
+  // The agents' launchers are Node scripts: the Node running this script runs them too.
+  env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ''}`;
+  return { ...env, ...extra };
+}
+
+/** npm's own CLI next to this Node, so `npm ci` runs under process.execPath. */
+function npmCli() {
+  const candidates = [
+    path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'),
+    path.join(path.dirname(process.execPath), 'node_modules', 'npm', 'bin', 'npm-cli.js'),
+  ];
+  const found = candidates.find((p) => fs.existsSync(p));
+  if (!found) throw new Error(`npm not found next to ${process.execPath} (looked in ${candidates.join(', ')})`);
+  return found;
+}
+
+async function withLock(lockPath, fn) {
+  const deadline = Date.now() + 15 * 60_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(lockPath);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      if (Date.now() - fs.statSync(lockPath).mtimeMs > 20 * 60_000) fs.rmSync(lockPath, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lockPath}`);
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    fs.rmSync(lockPath, { recursive: true, force: true });
+  }
+}
+
+/** Installs the pinned agents once; returns the paths of their commands. */
+export async function ensureAgents() {
+  if (fs.existsSync(completeMarker)) return BINARIES;
+  fs.mkdirSync(path.dirname(agentsDir), { recursive: true });
+  await withLock(`${agentsDir}.lock`, async () => {
+    if (fs.existsSync(completeMarker)) return;
+    fs.rmSync(agentsDir, { recursive: true, force: true });
+    fs.mkdirSync(agentsDir, { recursive: true });
+    for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(here, file), path.join(agentsDir, file));
+    const started = Date.now();
+    log(`installing Claude Code ${VERSIONS.claude}, Codex ${VERSIONS.codex}, Gemini CLI ${VERSIONS.gemini} into ${agentsDir}, once`);
+    const result = spawnSync(process.execPath, [npmCli(), 'ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: agentsDir,
+      env: cleanEnv(),
+      stdio: 'inherit',
+    });
+    if (result.status !== 0) throw new Error(`npm ci in ${agentsDir} failed with ${result.status ?? result.signal}`);
+    for (const [name, file] of Object.entries(BINARIES)) {
+      if (!fs.existsSync(file)) throw new Error(`${name} not found at ${file} after npm ci`);
+    }
+    fs.writeFileSync(completeMarker, new Date().toISOString() + '\n');
+    log(`agents installed in ${Math.round((Date.now() - started) / 1000)} s`);
+  });
+  return BINARIES;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const bins = await ensureAgents();
+  for (const [name, file] of Object.entries(bins)) process.stdout.write(`${name}: ${file}\n`);
+}

@@ -1,0 +1,112 @@
+// Runs the real agents, once per scenario, offline: each in a scratch HOME (and
+// CODEX_HOME) and a scratch workspace, inside `unshare -n` — a network namespace
+// whose only interface is loopback — with the scripted model server started inside
+// the same namespace, so nothing can reach another host. Needs root.
+// Usage: node scripts/agents/run.mjs [<agent>/<scenario> ...]   (default: all)
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureAgents, VERSIONS } from './install.mjs';
+import { findScenario, SCENARIOS } from './scenarios.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Why the agents cannot run on this machine, or null when they can. */
+export function cannotRunReason() {
+  if (process.platform !== 'linux') return `the agents run only on Linux (this is ${process.platform})`;
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return 'needs root, for a network namespace (unshare -n) with only loopback';
+  for (const tool of ['unshare', 'ip']) {
+    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `needs ${tool} (util-linux / iproute2)`;
+  }
+  const probe = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { encoding: 'utf8' });
+  if (probe.status !== 0) return `unshare -n failed: ${(probe.stderr || '').trim() || probe.status}`;
+  return null;
+}
+
+/** The scratch folders of one run under `root`; the workspace is `<root>/<agent>-<name>/work/demo`. */
+export function runDirs(root, scenario) {
+  const base = path.join(root, `${scenario.agent}-${scenario.name}`);
+  return {
+    base,
+    home: path.join(base, 'home'),
+    codexHome: path.join(base, 'codex-home'),
+    workspace: path.join(base, 'work', 'demo'),
+    tmp: path.join(base, 'tmp'),
+    run: path.join(base, 'run'),
+  };
+}
+
+function listFiles(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name))
+    .sort();
+}
+
+/** The agent's own files this project reads: { role: [absolute paths] }. */
+export function agentFiles(agent, dirs) {
+  if (agent === 'claude') {
+    const claude = path.join(dirs.home, '.claude');
+    return {
+      transcripts: listFiles(path.join(claude, 'projects')).filter((f) => f.endsWith('.jsonl')),
+      tasks: listFiles(path.join(claude, 'tasks')).filter((f) => f.endsWith('.json')),
+      todos: listFiles(path.join(claude, 'todos')),
+    };
+  }
+  if (agent === 'codex') {
+    return { rollouts: listFiles(path.join(dirs.codexHome, 'sessions')).filter((f) => f.endsWith('.jsonl')) };
+  }
+  const gemini = path.join(dirs.home, '.gemini');
+  return {
+    projects: listFiles(gemini).filter((f) => f === path.join(gemini, 'projects.json')),
+    chats: listFiles(path.join(gemini, 'tmp')).filter((f) => f.includes(`${path.sep}chats${path.sep}`)),
+  };
+}
+
+/**
+ * Runs one scenario under `root` (a fresh folder: whatever was there is removed).
+ * Returns { scenario, dirs, result, files, version }.
+ */
+export async function runScenario(id, { root, timeoutMs = 120_000 } = {}) {
+  const scenario = findScenario(id);
+  await ensureAgents();
+  const dirs = runDirs(root ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-agents-')), scenario);
+  fs.rmSync(dirs.base, { recursive: true, force: true });
+  for (const dir of [dirs.home, dirs.workspace, dirs.tmp, dirs.run]) fs.mkdirSync(dir, { recursive: true });
+  // A small project for the agent to sit in; the scripted model never reads it.
+  fs.mkdirSync(path.join(dirs.workspace, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(dirs.workspace, 'src', 'parser.ts'), 'export function parse(input: string): string[] {\n  return input.split(/\\s+/).filter(Boolean);\n}\n');
+  const specPath = path.join(dirs.run, 'spec.json');
+  fs.writeFileSync(specPath, JSON.stringify({ scenarioId: id, dirs, timeoutMs }, null, 2) + '\n');
+  const started = Date.now();
+  const ns = spawnSync(
+    'unshare',
+    ['-n', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, path.join(here, 'child.mjs'), specPath],
+    { encoding: 'utf8', timeout: timeoutMs + 30_000, killSignal: 'SIGKILL' },
+  );
+  if (ns.status !== 0) throw new Error(`${id}: the namespaced run failed (${ns.status ?? ns.signal}): ${ns.stderr}`);
+  const result = JSON.parse(fs.readFileSync(path.join(dirs.run, 'result.json'), 'utf8'));
+  result.wallMs = Date.now() - started;
+  return { scenario, dirs, result, files: agentFiles(scenario.agent, dirs), version: VERSIONS[scenario.agent] };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const reason = cannotRunReason();
+  if (reason) {
+    process.stdout.write(`[agents] SKIPPED: the real agents were not run: ${reason}.\n`);
+    process.exit(0);
+  }
+  const ids = process.argv.slice(2).length ? process.argv.slice(2) : SCENARIOS.map((s) => s.id);
+  let failed = 0;
+  for (const id of ids) {
+    const run = await runScenario(id);
+    const { code, timedOut, requests, wallMs } = run.result;
+    if (code !== 0 || timedOut) failed += 1;
+    process.stdout.write(`[agents] ${id}: exit ${code}${timedOut ? ' (timed out)' : ''}, ${requests} model requests, ${wallMs} ms, in ${run.dirs.base}\n`);
+    for (const [role, files] of Object.entries(run.files)) for (const f of files) process.stdout.write(`  ${role}: ${f}\n`);
+  }
+  process.exit(failed ? 1 : 0);
+}

@@ -1,0 +1,145 @@
+// The scenarios the runner plays: for each, which agent runs, the prompt, extra
+// environment, and the script the scripted model server follows (tool calls, then text).
+
+const claudeTasks = [
+  { calls: [{ name: 'ToolSearch', input: { query: 'select:TaskCreate,TaskUpdate' } }] },
+  {
+    calls: [
+      { name: 'TaskCreate', input: { subject: 'Read the parser', description: 'Read src/parser.ts end to end', activeForm: 'Reading the parser' } },
+      { name: 'TaskCreate', input: { subject: 'Fix the off-by-one', description: 'Fix the off-by-one in the tokenizer loop', activeForm: 'Fixing the off-by-one' } },
+      { name: 'TaskCreate', input: { subject: 'Write a regression test', description: 'Add a test for the empty input', activeForm: 'Writing a regression test' } },
+    ],
+  },
+  { calls: [{ name: 'TaskUpdate', input: { taskId: '1', status: 'in_progress' } }] },
+  {
+    calls: [
+      { name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } },
+      { name: 'TaskUpdate', input: { taskId: '2', status: 'in_progress' } },
+    ],
+  },
+  { calls: [{ name: 'TaskUpdate', input: { taskId: '3', status: 'deleted' } }] },
+  { calls: [{ name: 'TaskUpdate', input: { taskId: '2', status: 'completed' } }] },
+  { text: 'Fixed the off-by-one; the regression test was dropped as the existing suite covers it.' },
+];
+
+const claudeTodoWrite = [
+  { calls: [{ name: 'ToolSearch', input: { query: 'select:TodoWrite' } }] },
+  {
+    calls: [
+      {
+        name: 'TodoWrite',
+        input: {
+          todos: [
+            { content: 'Read the parser', status: 'in_progress', activeForm: 'Reading the parser' },
+            { content: 'Fix the off-by-one', status: 'pending', activeForm: 'Fixing the off-by-one' },
+            { content: 'Write a regression test', status: 'pending', activeForm: 'Writing a regression test' },
+          ],
+        },
+      },
+    ],
+  },
+  {
+    calls: [
+      {
+        name: 'TodoWrite',
+        input: {
+          todos: [
+            { content: 'Read the parser', status: 'completed', activeForm: 'Reading the parser' },
+            { content: 'Fix the off-by-one', status: 'in_progress', activeForm: 'Fixing the off-by-one' },
+            { content: 'Write a regression test', status: 'pending', activeForm: 'Writing a regression test' },
+          ],
+        },
+      },
+    ],
+  },
+  { text: 'Working on the off-by-one now.' },
+];
+
+const codexPlan = [
+  {
+    calls: [
+      {
+        name: 'update_plan',
+        input: {
+          plan: [
+            { step: 'Read the parser', status: 'in_progress' },
+            { step: 'Fix the off-by-one', status: 'pending' },
+            { step: 'Write a regression test', status: 'pending' },
+          ],
+        },
+      },
+    ],
+  },
+  {
+    calls: [
+      {
+        name: 'update_plan',
+        input: {
+          explanation: 'The parser is read; fixing the loop next.',
+          plan: [
+            { step: 'Read the parser', status: 'completed' },
+            { step: 'Fix the off-by-one', status: 'in_progress' },
+            { step: 'Write a regression test', status: 'pending' },
+          ],
+        },
+      },
+    ],
+  },
+  { text: 'Working on the off-by-one now.' },
+];
+
+const geminiTodos = [
+  {
+    calls: [
+      {
+        name: 'write_todos',
+        input: {
+          todos: [
+            { description: 'Read the parser', status: 'in_progress' },
+            { description: 'Fix the off-by-one', status: 'pending' },
+            { description: 'Write a regression test', status: 'pending' },
+            { description: 'Update the changelog', status: 'pending' },
+          ],
+        },
+      },
+    ],
+  },
+  {
+    calls: [
+      {
+        name: 'write_todos',
+        input: {
+          todos: [
+            { description: 'Read the parser', status: 'completed' },
+            { description: 'Fix the off-by-one', status: 'in_progress' },
+            { description: 'Write a regression test', status: 'blocked' },
+            { description: 'Update the changelog', status: 'cancelled' },
+          ],
+        },
+      },
+    ],
+  },
+  { text: 'Working on the off-by-one; the test waits on a fixture, the changelog is not needed.' },
+];
+
+const noPlan = [{ text: 'The parser reads tokens in one pass; nothing needs to change.' }];
+
+const fixPrompt = 'Fix the off-by-one in the parser and keep a plan as you go.';
+const askPrompt = 'How does the parser read its input? Answer briefly.';
+
+/** Every scenario, by name `<agent>/<scenario>`. */
+export const SCENARIOS = [
+  { agent: 'claude', name: 'tasks', prompt: fixPrompt, env: {}, script: claudeTasks },
+  { agent: 'claude', name: 'todowrite', prompt: fixPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, script: claudeTodoWrite },
+  { agent: 'claude', name: 'no-plan', prompt: askPrompt, env: {}, script: noPlan },
+  { agent: 'codex', name: 'update-plan', prompt: fixPrompt, env: {}, script: codexPlan },
+  { agent: 'codex', name: 'no-plan', prompt: askPrompt, env: {}, script: noPlan },
+  { agent: 'gemini', name: 'write-todos', prompt: fixPrompt, env: {}, script: geminiTodos },
+  { agent: 'gemini', name: 'no-plan', prompt: askPrompt, env: {}, script: noPlan },
+].map((s) => ({ ...s, id: `${s.agent}/${s.name}` }));
+
+export function findScenario(id) {
+  const found = SCENARIOS.find((s) => s.id === id);
+  if (!found) throw new Error(`no scenario ${id}; known: ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  return found;
+}

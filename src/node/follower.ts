@@ -1,0 +1,561 @@
+// Follows other programs' session files, reading only their new bytes, and hands the plans
+// found in them to Agent Plan's log. Every foreign source uses it; each brings a locator
+// (which files belong to this workspace) and a parser factory (what a line means).
+//
+// Usage:
+//   const follower = new Follower({
+//     locator,                                   // SessionFileLocator: list() + watchFolders()
+//     createParser: (file, state) => parser,     // resumes from `state` when given
+//     parserVersion: 'claude-code/1',            // a new version re-reads every file from byte 0
+//     sink,                                      // PlanSink: importPlans + updateSession
+//     cursorDir: path.join(storage, 'cursors', 'claude-code'),
+//     onUnknownShape: (file, shape) => log.warn(...), onError: (error, file) => log.error(...),
+//   });
+//   follower.start();                            // first scan at once, then watch + slow poll
+//   await follower.refresh();                    // scan now; resolves when caught up
+//   follower.dispose();                          // stops watching; nothing is read after it
+//
+// Reads only: nothing is ever written next to the followed files. Cursors (byte offset,
+// file identity, parser state) live in `cursorDir`, one JSON file per followed file, named
+// by a hash of its path. A cursor advances only after the sink has saved what came before
+// it, so a crash or a failing sink re-reads those bytes and the sink's idempotence keeps
+// that safe; a truncated or replaced file (shorter, or a new dev+ino) is read from byte 0.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Disposable } from '../core/emitter';
+import type { ParseOutput, PlanSink, SessionParser, UnknownShape } from '../sources/types';
+
+/** Which files of one foreign program belong to this workspace. */
+export interface SessionFileLocator {
+  /** Absolute paths of the files to follow now. A missing folder gives [], never a rejection. */
+  list(): Promise<readonly string[]>;
+  /**
+   * Folders whose changes may mean new files or new bytes. A missing one is watched through
+   * its nearest existing parent, so creating it later is noticed. Asked again after each scan.
+   */
+  watchFolders(): readonly string[];
+}
+
+/** One followed file opened for reading: its identity and size at open, and reads from the same handle. */
+export interface OpenedFile {
+  /** dev:ino of the open file: a different value means the path now names another file. */
+  readonly identity: string;
+  readonly size: number;
+  read(start: number, length: number): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/** How the follower reads followed files; tests wrap it to count bytes. */
+export interface FollowedFileReader {
+  /** Opens `file` for reading, or resolves undefined when nothing is there. */
+  open(file: string): Promise<OpenedFile | undefined>;
+}
+
+export interface FollowerOptions {
+  locator: SessionFileLocator;
+  /** A parser for `file`; resumes from `state` (a value its `state()` returned) when given. */
+  createParser(file: string, state?: unknown): SessionParser;
+  /** Stored with each cursor; a cursor written under another version is ignored (the file is read again). */
+  parserVersion: string;
+  sink: PlanSink;
+  /** A folder of Agent Plan's own storage for this source's cursors; created when needed. */
+  cursorDir: string;
+  /** A line the parser did not recognize; the parser reports each shape once per file. */
+  onUnknownShape?(file: string, shape: UnknownShape): void;
+  /** A read, sink or cursor failure; the follower keeps going and retries on the next change. */
+  onError?(error: unknown, file?: string): void;
+  /** Minimum time between two scans; the first change is handled at once. Default 250 ms. */
+  throttleMs?: number;
+  /** The slow poll that catches what watching misses. Default 5000 ms; 0 turns it off. */
+  pollMs?: number;
+  /** Reads of followed files; default node:fs. */
+  reader?: FollowedFileReader;
+}
+
+/** What is persisted per followed file. */
+interface Cursor {
+  v: 1;
+  /** The followed file's path (inside the cursor file only; the cursor's own name is a hash). */
+  file: string;
+  parserVersion: string;
+  identity: string;
+  /** Bytes of the file consumed: the end of the last complete line handed to the parser. */
+  offset: number;
+  /** Complete lines consumed, for line numbers in reports the follower makes itself. */
+  lines: number;
+  parserState: unknown;
+  /** The last session info handed to the sink, as JSON, so a restart does not repeat it. */
+  info?: string;
+}
+
+interface FileState {
+  cursor: Cursor;
+  parser: SessionParser;
+  /** Bytes after `cursor.offset` already read but not yet ending in a newline (not persisted). */
+  partial: Buffer;
+  /** True while a line longer than MAX_LINE_BYTES is being skipped up to its newline. */
+  skipping: boolean;
+}
+
+const CURSOR_VERSION = 1;
+const READ_CHUNK_BYTES = 1 << 20;
+/** A line beyond this is reported and skipped rather than held in memory. */
+export const MAX_LINE_BYTES = 64 << 20;
+const NEWLINE = 0x0a;
+
+/** The name of the cursor file for a followed file: never the raw path. */
+export function cursorFileName(file: string): string {
+  return `${createHash('sha256').update(file, 'utf8').digest('hex').slice(0, 32)}.json`;
+}
+
+export class Follower implements Disposable {
+  private readonly throttleMs: number;
+  private readonly pollMs: number;
+  private readonly reader: FollowedFileReader;
+  private readonly files = new Map<string, FileState>();
+  /** Files the last scan listed. */
+  private listed = new Set<string>();
+  private readonly watchers = new Map<string, { watcher: fs.FSWatcher; targets: string[] }>();
+  private pollTimer: NodeJS.Timeout | undefined;
+  private throttleTimer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private lastRunAt = -Infinity;
+  private fullScanWanted = false;
+  private readonly dirty = new Set<string>();
+  private waiters: (() => void)[] = [];
+  private started = false;
+  private disposed = false;
+  private cursorsPruned = false;
+  private readonly readErrors = new Map<string, string>();
+
+  constructor(private readonly options: FollowerOptions) {
+    this.throttleMs = options.throttleMs ?? 250;
+    this.pollMs = options.pollMs ?? 5000;
+    this.reader = options.reader ?? nodeFollowedFileReader;
+  }
+
+  /** Starts the first scan at once, then watches and polls. Calling it again does nothing. */
+  start(): void {
+    if (this.started || this.disposed) return;
+    this.started = true;
+    if (this.pollMs > 0) {
+      this.pollTimer = setInterval(() => this.schedule(), this.pollMs);
+      this.pollTimer.unref();
+    }
+    this.schedule();
+  }
+
+  /** Scans every file now (not waiting for the throttle) and resolves once caught up. Never rejects. */
+  refresh(): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.waiters.push(resolve);
+      this.fullScanWanted = true;
+      if (this.throttleTimer) {
+        clearTimeout(this.throttleTimer);
+        this.throttleTimer = undefined;
+      }
+      if (!this.running) this.runNow();
+    });
+  }
+
+  /** The files followed now (for diagnostics and tests). */
+  followedFiles(): string[] {
+    return [...this.listed].sort();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    clearInterval(this.pollTimer);
+    clearTimeout(this.throttleTimer);
+    for (const { watcher } of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+
+  /** A change somewhere (`file` when known): handled at once, or after the throttle interval. */
+  private schedule(file?: string): void {
+    if (this.disposed) return;
+    if (file !== undefined && this.listed.has(file)) this.dirty.add(file);
+    else this.fullScanWanted = true;
+    if (this.running || this.throttleTimer) return;
+    const wait = this.lastRunAt + this.throttleMs - Date.now();
+    if (wait <= 0) this.runNow();
+    else {
+      this.throttleTimer = setTimeout(() => {
+        this.throttleTimer = undefined;
+        this.runNow();
+      }, wait);
+      this.throttleTimer.unref();
+    }
+  }
+
+  private runNow(): void {
+    this.lastRunAt = Date.now();
+    const waiters = this.waiters.splice(0);
+    this.running = this.scan()
+      .catch((error: unknown) => this.options.onError?.(error))
+      .finally(() => {
+        this.running = undefined;
+        for (const resolve of waiters) resolve();
+        if (this.disposed) return;
+        if (this.waiters.length > 0) this.runNow();
+        else if (this.fullScanWanted || this.dirty.size > 0) this.schedule();
+      });
+  }
+
+  private async scan(): Promise<void> {
+    let targets: string[];
+    if (this.fullScanWanted) {
+      this.fullScanWanted = false;
+      this.dirty.clear();
+      const listed = await this.options.locator.list();
+      const next = new Set(listed);
+      for (const file of this.listed) if (!next.has(file)) await this.forget(file);
+      this.listed = next;
+      targets = [...next];
+      this.reconcileWatchers();
+    } else {
+      targets = [...this.dirty];
+      this.dirty.clear();
+    }
+    for (const file of targets) {
+      if (this.disposed) return;
+      await this.follow(file);
+    }
+    if (!this.cursorsPruned && !this.disposed) {
+      this.cursorsPruned = true;
+      await this.pruneCursors();
+    }
+  }
+
+  /** Reads what is new in `file` and hands it on. */
+  private async follow(file: string): Promise<void> {
+    let opened: OpenedFile | undefined;
+    try {
+      opened = await this.reader.open(file);
+      this.readErrors.delete(file);
+    } catch (error) {
+      // A file we may not read (EACCES, …) is reported once, not on every poll.
+      const key = errorKey(error);
+      if (this.readErrors.get(file) !== key) {
+        this.readErrors.set(file, key);
+        this.options.onError?.(error, file);
+      }
+      return;
+    }
+    if (!opened) {
+      await this.forget(file);
+      return;
+    }
+    try {
+      let state = this.files.get(file) ?? (await this.load(file, opened.identity));
+      if (state.cursor.identity !== opened.identity || opened.size < state.cursor.offset + state.partial.length) {
+        // Replaced or truncated: this is another file now, read it from the start.
+        state = this.fresh(file, opened.identity);
+      }
+      this.files.set(file, state);
+      let position = state.cursor.offset + state.partial.length;
+      while (position < opened.size && !this.disposed) {
+        const bytes = await opened.read(position, Math.min(READ_CHUNK_BYTES, opened.size - position));
+        if (bytes.length === 0) break;
+        position += bytes.length;
+        const saved = await this.consume(file, state, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+        if (!saved) return;
+      }
+    } catch (error) {
+      this.options.onError?.(error, file);
+    } finally {
+      await opened.close().catch(() => undefined);
+    }
+  }
+
+  /** Splits `bytes` into complete lines, feeds the parser, hands results to the sink, saves the cursor. */
+  private async consume(file: string, state: FileState, bytes: Buffer): Promise<boolean> {
+    // `data` starts at `cursor.offset`: the held partial line, then the new bytes.
+    const data = state.partial.length > 0 ? Buffer.concat([state.partial, bytes]) : bytes;
+    const lastNewline = data.lastIndexOf(NEWLINE);
+    if (lastNewline < 0) {
+      this.holdPartial(state, data);
+      return true;
+    }
+    const lines: string[] = [];
+    let skippedAt: number | undefined;
+    for (let start = 0; start <= lastNewline; ) {
+      const end = data.indexOf(NEWLINE, start);
+      if (state.skipping) {
+        // The tail of an over-long line: the parser sees an empty line, so line numbers hold.
+        state.skipping = false;
+        skippedAt = state.cursor.lines + lines.length + 1;
+        lines.push('');
+      } else {
+        lines.push(data.toString('utf8', start, end));
+      }
+      start = end + 1;
+    }
+
+    let output: ParseOutput;
+    try {
+      output = state.parser.push(lines);
+    } catch (error) {
+      // Parsers never throw by contract; if one does, these lines are skipped rather than looped on.
+      this.options.onError?.(error, file);
+      output = { plans: [], unknown: [] };
+    }
+    try {
+      if (this.disposed) return false;
+      if (output.plans.length > 0) await this.options.sink.importPlans(output.plans);
+      const info = output.info ? JSON.stringify(output.info) : undefined;
+      if (output.info && info !== state.cursor.info) {
+        await this.options.sink.updateSession(output.info);
+        state.cursor.info = info;
+      }
+    } catch (error) {
+      // Nothing advances: the next change or poll resumes from the last saved cursor.
+      this.files.delete(file);
+      this.options.onError?.(error, file);
+      return false;
+    }
+    if (skippedAt !== undefined) {
+      this.options.onUnknownShape?.(file, { line: skippedAt, detail: `line longer than ${MAX_LINE_BYTES} bytes` });
+    }
+    for (const shape of output.unknown) this.options.onUnknownShape?.(file, shape);
+    state.cursor.offset += lastNewline + 1;
+    state.cursor.lines += lines.length;
+    state.cursor.parserState = state.parser.state();
+    state.partial = Buffer.alloc(0);
+    this.holdPartial(state, data.subarray(lastNewline + 1));
+    await this.save(state.cursor);
+    return true;
+  }
+
+  /** Keeps the bytes of an unfinished line in memory, so only bytes after them are read next. */
+  private holdPartial(state: FileState, data: Buffer): void {
+    if (state.skipping || data.length > MAX_LINE_BYTES) {
+      // Inside an over-long line: its bytes are passed over, not held; the cursor saved on
+      // disk still points at its start until its newline arrives.
+      state.skipping = true;
+      state.cursor.offset += data.length;
+      state.partial = Buffer.alloc(0);
+      return;
+    }
+    state.partial = Buffer.from(data);
+  }
+
+  private fresh(file: string, identity: string): FileState {
+    return {
+      cursor: {
+        v: CURSOR_VERSION,
+        file,
+        parserVersion: this.options.parserVersion,
+        identity,
+        offset: 0,
+        lines: 0,
+        parserState: undefined,
+      },
+      parser: this.options.createParser(file),
+      partial: Buffer.alloc(0),
+      skipping: false,
+    };
+  }
+
+  /** The saved cursor for `file` when it is valid for this file and parser; a fresh start otherwise. */
+  private async load(file: string, identity: string): Promise<FileState> {
+    let text: string | undefined;
+    try {
+      text = await fsp.readFile(path.join(this.options.cursorDir, cursorFileName(file)), 'utf8');
+    } catch {
+      return this.fresh(file, identity);
+    }
+    const cursor = parseCursor(text);
+    if (!cursor || cursor.file !== file || cursor.parserVersion !== this.options.parserVersion) {
+      return this.fresh(file, identity);
+    }
+    let parser: SessionParser;
+    try {
+      parser = this.options.createParser(file, cursor.parserState);
+    } catch {
+      return this.fresh(file, identity);
+    }
+    return { cursor, parser, partial: Buffer.alloc(0), skipping: false };
+  }
+
+  private async save(cursor: Cursor): Promise<void> {
+    if (this.disposed) return;
+    const target = path.join(this.options.cursorDir, cursorFileName(cursor.file));
+    const temp = `${target}.${process.pid}.tmp`;
+    try {
+      await fsp.mkdir(this.options.cursorDir, { recursive: true });
+      await fsp.writeFile(temp, JSON.stringify(cursor), 'utf8');
+      await fsp.rename(temp, target);
+    } catch (error) {
+      // The next start re-reads from the last saved cursor; the sink skips what it has.
+      this.options.onError?.(error, cursor.file);
+    }
+  }
+
+  /** A file that is gone: its cursor goes too (if it comes back, it is read from the start). */
+  private async forget(file: string): Promise<void> {
+    this.files.delete(file);
+    this.readErrors.delete(file);
+    this.listed.delete(file);
+    await fsp.rm(path.join(this.options.cursorDir, cursorFileName(file)), { force: true }).catch(() => undefined);
+  }
+
+  /** Once per start: cursors of files that no longer exist are removed. */
+  private async pruneCursors(): Promise<void> {
+    let names: string[];
+    try {
+      names = await fsp.readdir(this.options.cursorDir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (this.disposed) return;
+      const full = path.join(this.options.cursorDir, name);
+      if (name.endsWith('.tmp')) {
+        await fsp.rm(full, { force: true }).catch(() => undefined);
+        continue;
+      }
+      if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
+      const cursor = parseCursor(await fsp.readFile(full, 'utf8').catch(() => ''));
+      if (cursor && (this.listed.has(cursor.file) || fs.existsSync(cursor.file))) continue;
+      await fsp.rm(full, { force: true }).catch(() => undefined);
+    }
+  }
+
+  /** Watches each folder the locator names, or its nearest existing parent while it is missing. */
+  private reconcileWatchers(): void {
+    if (this.disposed) return;
+    const wanted = new Map<string, string[]>();
+    for (const folder of this.options.locator.watchFolders()) {
+      const watched = nearestExisting(folder);
+      if (watched === undefined) continue;
+      const targets = wanted.get(watched) ?? [];
+      if (!targets.includes(path.resolve(folder))) targets.push(path.resolve(folder));
+      wanted.set(watched, targets);
+    }
+    for (const [watched, entry] of this.watchers) {
+      if (!wanted.has(watched)) {
+        entry.watcher.close();
+        this.watchers.delete(watched);
+      }
+    }
+    for (const [watched, targets] of wanted) {
+      const existing = this.watchers.get(watched);
+      if (existing) {
+        existing.targets = targets;
+        continue;
+      }
+      try {
+        const watcher = fs.watch(watched, { persistent: false }, (_kind, name) => this.onWatch(watched, name));
+        watcher.on('error', () => {
+          // The folder went away (or the watch broke): drop it; the next scan watches again.
+          watcher.close();
+          if (this.watchers.get(watched)?.watcher === watcher) this.watchers.delete(watched);
+          this.schedule();
+        });
+        this.watchers.set(watched, { watcher, targets });
+      } catch {
+        // Not watchable (gone in between, or out of watches): the poll still covers it.
+      }
+    }
+  }
+
+  private onWatch(watched: string, name: string | Buffer | null): void {
+    const entry = name === null ? undefined : name.toString();
+    const targets = this.watchers.get(watched)?.targets ?? [];
+    if (targets.includes(watched)) {
+      this.schedule(entry === undefined ? undefined : path.join(watched, entry));
+      return;
+    }
+    // The folder stands in for missing ones: only the next step towards one of them matters.
+    if (entry === undefined || targets.some((target) => path.relative(watched, target).split(path.sep)[0] === entry)) {
+      this.schedule();
+    }
+  }
+}
+
+function errorKey(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : String(error);
+}
+
+function parseCursor(text: string): Cursor | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<Cursor> | null;
+    if (
+      value &&
+      value.v === CURSOR_VERSION &&
+      typeof value.file === 'string' &&
+      typeof value.parserVersion === 'string' &&
+      typeof value.identity === 'string' &&
+      Number.isSafeInteger(value.offset) &&
+      (value.offset ?? -1) >= 0 &&
+      Number.isSafeInteger(value.lines) &&
+      (value.info === undefined || typeof value.info === 'string')
+    ) {
+      return value as Cursor;
+    }
+  } catch {
+    // A torn or foreign cursor file: start over.
+  }
+  return undefined;
+}
+
+/** `folder` itself when it exists, else its nearest existing ancestor. */
+function nearestExisting(folder: string): string | undefined {
+  let current = path.resolve(folder);
+  for (;;) {
+    try {
+      if (fs.statSync(current).isDirectory()) return current;
+    } catch {
+      // Missing: try the parent.
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
+/** FollowedFileReader over node:fs: identity and size come from the open handle, so a swap in between cannot mix files. */
+export const nodeFollowedFileReader: FollowedFileReader = {
+  async open(file: string): Promise<OpenedFile | undefined> {
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(file, 'r');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw error;
+    }
+    try {
+      const stat = await handle.stat({ bigint: true });
+      if (!stat.isFile()) {
+        await handle.close();
+        return undefined;
+      }
+      return {
+        identity: `${stat.dev}:${stat.ino}`,
+        size: Number(stat.size),
+        async read(start: number, length: number): Promise<Uint8Array> {
+          const buffer = Buffer.alloc(length);
+          let filled = 0;
+          while (filled < length) {
+            const { bytesRead } = await handle.read(buffer, filled, length - filled, start + filled);
+            if (bytesRead === 0) break;
+            filled += bytesRead;
+          }
+          return buffer.subarray(0, filled);
+        },
+        close: () => handle.close(),
+      };
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
+  },
+};

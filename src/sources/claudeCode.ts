@@ -1,0 +1,273 @@
+// Claude Code transcripts (`<claudeDir>/projects/<folder>/<sessionId>.jsonl`): the plan calls
+// in them, as whole lists. Pure: lines in, plans out.
+//
+// - TodoWrite sends the whole list; it counts once its tool_result says it was not an error.
+// - TaskCreate / TaskUpdate change one task each; the list is folded from them. A created
+//   task's id is only in its result (`toolUseResult.task.id`); results of parallel calls can
+//   come in any order, and one content block stands on each line. `deleted` leaves the list.
+// - `activeForm` and `description` are not content: the item text is `content` / `subject`.
+// - Only the structure counts: other line types mention the tool names too.
+// - A session whose first `cwd` is outside the workspace folders yields nothing.
+import { isInsideWorkspace } from './locations';
+import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord, mapItems, stringField } from './lineParser';
+import type { ForeignItem, ForeignStatus, SessionParser } from './types';
+
+const TODO_STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
+const TASK_STATUSES = ['pending', 'in_progress', 'completed', 'deleted'] as const;
+const PLAN_TOOLS = ['TodoWrite', 'TaskCreate', 'TaskUpdate'] as const;
+type PlanTool = (typeof PLAN_TOOLS)[number];
+
+/** A plan tool call whose result has not been seen yet. */
+interface PendingUse {
+  name: PlanTool;
+  input: unknown;
+  line: number;
+}
+
+/** A result seen before its call (parallel calls out of order). */
+interface EarlyResult {
+  isError: boolean;
+  result: unknown;
+  at?: string;
+}
+
+interface Task {
+  id: string;
+  subject: string;
+  status: ForeignStatus;
+}
+
+export interface ClaudeCodeParserOptions {
+  /** The workspace folders: a session whose first recorded cwd is in none of them is skipped. */
+  workspaceFolders?: readonly string[];
+}
+
+export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}, state?: unknown): SessionParser {
+  return new ClaudeCodeParser(options, state);
+}
+
+class ClaudeCodeParser extends JsonLineParser {
+  private readonly uses = new Map<string, PendingUse>();
+  private readonly early = new Map<string, EarlyResult>();
+  private tasks: Task[] = [];
+  /** Whether the session's first cwd was in the workspace; undefined until a cwd is seen. */
+  private inWorkspace: boolean | undefined;
+
+  constructor(
+    private readonly options: ClaudeCodeParserOptions,
+    state: unknown,
+  ) {
+    super('claude-code', state);
+    if (!isRecord(state)) return;
+    const uses = state['uses'];
+    if (isRecord(uses)) {
+      for (const [id, use] of Object.entries(uses)) {
+        if (isRecord(use) && isPlanTool(use['name']) && typeof use['line'] === 'number') {
+          this.uses.set(id, { name: use['name'], input: use['input'], line: use['line'] });
+        }
+      }
+    }
+    const early = state['early'];
+    if (isRecord(early)) {
+      for (const [id, result] of Object.entries(early)) {
+        if (isRecord(result) && typeof result['isError'] === 'boolean') {
+          const entry: EarlyResult = { isError: result['isError'], result: result['result'] };
+          if (typeof result['at'] === 'string') entry.at = result['at'];
+          this.early.set(id, entry);
+        }
+      }
+    }
+    const tasks = state['tasks'];
+    if (Array.isArray(tasks)) {
+      this.tasks = tasks.filter(
+        (t): t is Task =>
+          isRecord(t) &&
+          typeof t['id'] === 'string' &&
+          typeof t['subject'] === 'string' &&
+          typeof t['status'] === 'string' &&
+          (TODO_STATUSES as readonly string[]).includes(t['status']),
+      );
+    }
+    if (typeof state['inWorkspace'] === 'boolean') this.inWorkspace = state['inWorkspace'];
+  }
+
+  protected override accepted(): boolean {
+    return this.inWorkspace !== false;
+  }
+
+  protected ownState(): JsonRecord {
+    const state: JsonRecord = {
+      uses: Object.fromEntries(this.uses),
+      early: Object.fromEntries(this.early),
+      tasks: this.tasks,
+    };
+    if (this.inWorkspace !== undefined) state['inWorkspace'] = this.inWorkspace;
+    return state;
+  }
+
+  protected handle(record: JsonRecord, line: number, batch: Batch): void {
+    const type = record['type'];
+    if (type === 'summary') {
+      const summary = stringField(record, 'summary');
+      if (summary !== undefined) this.base.title = summary.trim();
+      return;
+    }
+    if (type === 'custom-title') {
+      const title = stringField(record, 'customTitle');
+      if (title !== undefined) this.base.title = title.trim();
+      return;
+    }
+    if (type !== 'assistant' && type !== 'user') return;
+
+    const session = stringField(record, 'sessionId');
+    if (session !== undefined && this.base.session === undefined) this.base.session = session;
+    const cwd = stringField(record, 'cwd');
+    if (cwd !== undefined && this.base.cwd === undefined) {
+      this.base.cwd = cwd;
+      const folders = this.options.workspaceFolders;
+      if (folders !== undefined) this.inWorkspace = folders.some((folder) => isInsideWorkspace(cwd, folder));
+    }
+
+    const message = record['message'];
+    if (!isRecord(message)) {
+      batch.report(line, `a ${type} line without a message`);
+      return;
+    }
+    const content = message['content'];
+    if (!Array.isArray(content)) return; // a user prompt as plain text
+    const at = stringField(record, 'timestamp');
+    if (type === 'assistant') {
+      for (const block of content) {
+        if (!isRecord(block) || block['type'] !== 'tool_use' || !isPlanTool(block['name'])) continue;
+        const id = stringField(block, 'id');
+        if (id === undefined) {
+          batch.report(line, `a ${block['name']} call without an id`);
+          continue;
+        }
+        if (this.base.emitted.includes(id) || this.uses.has(id)) continue; // a repeated line
+        this.uses.set(id, { name: block['name'], input: block['input'], line });
+        const result = this.early.get(id);
+        if (result) {
+          this.early.delete(id);
+          this.settle(id, result, line, batch);
+        }
+      }
+      return;
+    }
+    const results = content.filter((block) => isRecord(block) && block['type'] === 'tool_result') as JsonRecord[];
+    for (const block of results) {
+      const id = stringField(block, 'tool_use_id');
+      if (id === undefined) continue;
+      // `toolUseResult` belongs to the line; with several results on one line it cannot be paired.
+      const result: EarlyResult = { isError: block['is_error'] === true, result: results.length === 1 ? record['toolUseResult'] : undefined };
+      if (at !== undefined) result.at = at;
+      if (this.uses.has(id)) this.settle(id, result, line, batch);
+      else if (!this.base.emitted.includes(id) && looksLikePlanResult(result.result)) this.early.set(id, result);
+    }
+  }
+
+  /** A plan call and its result are both in: apply it and emit the whole list. */
+  private settle(id: string, result: EarlyResult, line: number, batch: Batch): void {
+    const use = this.uses.get(id);
+    if (!use) return;
+    this.uses.delete(id);
+    if (batch.alreadyEmitted(id) || result.isError) return;
+    const input = isRecord(use.input) ? use.input : {};
+    let items: ForeignItem[] | undefined;
+    switch (use.name) {
+      case 'TodoWrite': {
+        const mapped = mapItems(input['todos'], 'content', TODO_STATUSES, 'TodoWrite');
+        if (!mapped.ok) {
+          batch.report(use.line, mapped.detail);
+          return;
+        }
+        items = mapped.items;
+        break;
+      }
+      case 'TaskCreate':
+        items = this.create(input, result.result, line, batch);
+        break;
+      case 'TaskUpdate':
+        items = this.update(input, result.result, use.line, batch);
+        break;
+    }
+    if (items === undefined || !this.accepted() || this.base.session === undefined) return;
+    batch.emit({
+      source: { agent: 'claude-code', tool: use.name, session: this.base.session, call: id },
+      items,
+      ...(result.at !== undefined ? { at: result.at } : {}),
+    });
+  }
+
+  private create(input: JsonRecord, result: unknown, line: number, batch: Batch): ForeignItem[] | undefined {
+    const task = isRecord(result) ? result['task'] : undefined;
+    const id = isRecord(task) ? taskId(task['id']) : undefined;
+    if (!isRecord(task) || id === undefined) {
+      batch.report(line, 'a TaskCreate result without task.id');
+      return undefined;
+    }
+    const subject = typeof input['subject'] === 'string' ? input['subject'] : task['subject'];
+    if (typeof subject !== 'string') {
+      batch.report(line, 'a TaskCreate call without a subject');
+      return undefined;
+    }
+    this.tasks = this.tasks.filter((t) => t.id !== id);
+    this.tasks.push({ id, subject: subject.trim(), status: 'pending' });
+    this.tasks.sort(byTaskId);
+    return this.items();
+  }
+
+  private update(input: JsonRecord, result: unknown, line: number, batch: Batch): ForeignItem[] | undefined {
+    if (isRecord(result) && result['success'] === false) return undefined;
+    const id = taskId(input['taskId']);
+    if (id === undefined) {
+      batch.report(line, 'a TaskUpdate call without a taskId');
+      return undefined;
+    }
+    const task = this.tasks.find((t) => t.id === id);
+    if (!task) {
+      batch.report(line, 'a TaskUpdate of a task not created in this file');
+      return undefined;
+    }
+    const status = input['status'];
+    if (status !== undefined && !(TASK_STATUSES as readonly unknown[]).includes(status)) {
+      batch.report(line, `TaskUpdate status ${describeValue(status)}`);
+      return undefined;
+    }
+    const before = JSON.stringify(this.items());
+    if (status === 'deleted') this.tasks = this.tasks.filter((t) => t !== task);
+    else {
+      if (typeof status === 'string') task.status = status as ForeignStatus;
+      if (typeof input['subject'] === 'string') task.subject = input['subject'].trim();
+    }
+    const after = this.items();
+    // An update of fields Agent Plan does not show (owner, blocks, …) is no new version.
+    return JSON.stringify(after) === before ? undefined : after;
+  }
+
+  private items(): ForeignItem[] {
+    return this.tasks.map((t) => ({ content: t.subject, status: t.status }));
+  }
+}
+
+function isPlanTool(name: unknown): name is PlanTool {
+  return (PLAN_TOOLS as readonly unknown[]).includes(name);
+}
+
+function taskId(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+function looksLikePlanResult(result: unknown): boolean {
+  return isRecord(result) && ('task' in result || 'newTodos' in result || 'taskId' in result || 'statusChange' in result);
+}
+
+/** Task ids are counters ("1", "2", …): numeric order, then text order. */
+function byTaskId(a: Task, b: Task): number {
+  const x = Number(a.id);
+  const y = Number(b.id);
+  if (Number.isFinite(x) && Number.isFinite(y) && x !== y) return x - y;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}

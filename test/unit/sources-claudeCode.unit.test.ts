@@ -1,0 +1,180 @@
+// Claude Code transcripts recorded from the real CLI: TodoWrite lists, and TaskCreate /
+// TaskUpdate folded into whole lists. Variants (results out of order, a repeated line, an
+// unknown status) are made from the recorded lines, so every shape here is one the CLI wrote.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createClaudeCodeParser } from '../../src/sources/claudeCode';
+import type { ForeignPlan, ParseOutput } from '../../src/sources/types';
+import { findLine, recordedLines, recording } from './agentRecordings';
+
+type Row = [string, string];
+function rows(plan: ForeignPlan | undefined): Row[] {
+  return (plan?.items ?? []).map((item) => [item.content, item.status]);
+}
+function parseAll(lines: readonly string[], workspace: string): ParseOutput {
+  return createClaudeCodeParser({ workspaceFolders: [workspace] }).push(lines);
+}
+/** The tool_use / tool_result line of a call, by tool_use id. */
+function lineOf(lines: readonly string[], kind: 'tool_use' | 'tool_result', id: string): number {
+  return findLine(lines, (v) => {
+    const message = v['message'] as { content?: unknown } | undefined;
+    const content = Array.isArray(message?.content) ? (message.content as Record<string, unknown>[]) : [];
+    return content.some((b) => b['type'] === kind && (b['id'] === id || b['tool_use_id'] === id)) && (v['type'] === 'assistant' || v['type'] === 'user');
+  });
+}
+
+describe('claudeCode parser, over recordings of the real CLI', () => {
+  const tasks = recording('claude', 'tasks');
+  const tasksLines = recordedLines(tasks);
+  const session = path.basename(tasks.sessionFiles[0] ?? '', '.jsonl');
+
+  it('Task tools: three parallel creates, then updates, folded into whole lists; deleted leaves it', () => {
+    const out = parseAll(tasksLines, tasks.workspace);
+    assert.deepEqual(out.unknown, []);
+    assert.deepEqual(
+      out.plans.map((p) => p.source.tool),
+      ['TaskCreate', 'TaskCreate', 'TaskCreate', 'TaskUpdate', 'TaskUpdate', 'TaskUpdate', 'TaskUpdate', 'TaskUpdate'],
+    );
+    for (const plan of out.plans) assert.equal(plan.source.session, session);
+    assert.equal(new Set(out.plans.map((p) => p.source.call)).size, out.plans.length);
+    const [read, fix, test] = ['Read the parser', 'Fix the off-by-one', 'Write a regression test'];
+    assert.deepEqual(out.plans.map(rows), [
+      [[read, 'pending']],
+      [[read, 'pending'], [fix, 'pending']],
+      [[read, 'pending'], [fix, 'pending'], [test, 'pending']],
+      [[read, 'in_progress'], [fix, 'pending'], [test, 'pending']],
+      [[read, 'completed'], [fix, 'pending'], [test, 'pending']],
+      [[read, 'completed'], [fix, 'in_progress'], [test, 'pending']],
+      [[read, 'completed'], [fix, 'in_progress']],
+      [[read, 'completed'], [fix, 'completed']],
+    ]);
+    assert.ok(out.plans.every((p) => typeof p.at === 'string'));
+    assert.deepEqual(out.info, { agent: 'claude-code', session, cwd: tasks.workspace });
+  });
+
+  it('the folded list is what Claude Code left in its own task files', () => {
+    const out = parseAll(tasksLines, tasks.workspace);
+    const folder = path.join(tasks.agentDir, 'tasks', session);
+    const files = fs.readdirSync(folder).sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+    const onDisk = files.map((name) => {
+      const task = JSON.parse(fs.readFileSync(path.join(folder, name), 'utf8')) as { subject: string; status: string };
+      return [task.subject, task.status] as Row;
+    });
+    assert.deepEqual(rows(out.plans.at(-1)), onDisk);
+  });
+
+  it('results of parallel calls in another order give the same lists, in the order the results came', () => {
+    const ids = ['toolu_scripted_002_0', 'toolu_scripted_002_1', 'toolu_scripted_002_2'];
+    const resultLines = ids.map((id) => lineOf(tasksLines, 'tool_result', id));
+    const reordered = [...tasksLines];
+    // The third result first, then the first, then the second.
+    const [a, b, c] = resultLines.map((i) => tasksLines[i] as string);
+    [reordered[resultLines[0] as number], reordered[resultLines[1] as number], reordered[resultLines[2] as number]] = [c as string, a as string, b as string];
+    const out = parseAll(reordered, tasks.workspace);
+    assert.deepEqual(out.plans.slice(0, 3).map((p) => p.source.call), ['toolu_scripted_002_2', 'toolu_scripted_002_0', 'toolu_scripted_002_1']);
+    assert.deepEqual(rows(out.plans[0]), [['Write a regression test', 'pending']]);
+    assert.deepEqual(rows(out.plans[2]), rows(parseAll(tasksLines, tasks.workspace).plans[2]), 'ordered by task id');
+    assert.deepEqual(rows(out.plans.at(-1)), [['Read the parser', 'completed'], ['Fix the off-by-one', 'completed']]);
+  });
+
+  it('a result written before its call still pairs up', () => {
+    const use = lineOf(tasksLines, 'tool_use', 'toolu_scripted_002_0');
+    const result = lineOf(tasksLines, 'tool_result', 'toolu_scripted_002_0');
+    const moved = [...tasksLines];
+    [moved[use], moved[result]] = [tasksLines[result] as string, tasksLines[use] as string];
+    assert.deepEqual(parseAll(moved, tasks.workspace).plans.map(rows), parseAll(tasksLines, tasks.workspace).plans.map(rows));
+  });
+
+  it('read twice (or resumed from its state at any line), no call is emitted again', () => {
+    const once = parseAll(tasksLines, tasks.workspace).plans;
+    const parser = createClaudeCodeParser({ workspaceFolders: [tasks.workspace] });
+    parser.push(tasksLines);
+    assert.deepEqual(parser.push(tasksLines).plans, []);
+    for (let cut = 0; cut <= tasksLines.length; cut += 7) {
+      const head = createClaudeCodeParser({ workspaceFolders: [tasks.workspace] });
+      const first = head.push(tasksLines.slice(0, cut)).plans;
+      const resumed = createClaudeCodeParser({ workspaceFolders: [tasks.workspace] }, JSON.parse(JSON.stringify(head.state())));
+      assert.deepEqual([...first, ...resumed.push(tasksLines.slice(cut)).plans], once, `cut at line ${cut}`);
+    }
+  });
+
+  it('TodoWrite: the whole list each call, trimmed, activeForm left out', () => {
+    const rec = recording('claude', 'todowrite');
+    const out = parseAll(recordedLines(rec), rec.workspace);
+    assert.deepEqual(out.unknown, []);
+    assert.deepEqual(out.plans.map((p) => [p.source.tool, p.source.call]), [
+      ['TodoWrite', 'toolu_scripted_002_0'],
+      ['TodoWrite', 'toolu_scripted_003_0'],
+    ]);
+    assert.deepEqual(out.plans.map(rows), [
+      [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending']],
+      [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress'], ['Write a regression test', 'pending']],
+    ]);
+    for (const plan of out.plans) for (const item of plan.items) assert.deepEqual(Object.keys(item), ['content', 'status']);
+    const lines = recordedLines(rec);
+    const use = lineOf(lines, 'tool_use', 'toolu_scripted_002_0');
+    const padded = lines[use]?.replace('"content":"Read the parser"', '"content":"  Read the parser \\n"') ?? '';
+    assert.notEqual(padded, lines[use]);
+    const trimmed = parseAll([...lines.slice(0, use), padded, ...lines.slice(use + 1)], rec.workspace);
+    assert.equal(trimmed.plans[0]?.items[0]?.content, 'Read the parser');
+  });
+
+  it('TodoWrite counts only once its result is in, and not when the result is an error', () => {
+    const rec = recording('claude', 'todowrite');
+    const lines = recordedLines(rec);
+    const use = lineOf(lines, 'tool_use', 'toolu_scripted_002_0');
+    const result = lineOf(lines, 'tool_result', 'toolu_scripted_002_0');
+    assert.deepEqual(parseAll(lines.slice(0, use + 1), rec.workspace).plans, []);
+    const failed = JSON.parse(lines[result] as string) as { message: { content: Record<string, unknown>[] }; toolUseResult: unknown };
+    (failed.message.content[0] as Record<string, unknown>)['is_error'] = true;
+    failed.toolUseResult = 'Error: InputValidationError';
+    const out = parseAll([...lines.slice(0, result), JSON.stringify(failed)], rec.workspace);
+    assert.deepEqual(out.plans, []);
+  });
+
+  it('an unknown status is reported once; the other calls still count', () => {
+    const rec = recording('claude', 'todowrite');
+    const lines = recordedLines(rec);
+    const use = lineOf(lines, 'tool_use', 'toolu_scripted_002_0');
+    const changed = lines[use]?.replace('"status":"in_progress"', '"status":"doing"') ?? '';
+    assert.notEqual(changed, lines[use]);
+    const out = parseAll([...lines.slice(0, use), changed, ...lines.slice(use + 1)], rec.workspace);
+    assert.deepEqual(out.unknown, [{ line: use + 1, detail: 'TodoWrite status "doing"' }]);
+    assert.deepEqual(out.plans.map((p) => p.source.call), ['toolu_scripted_003_0']);
+  });
+
+  it('lines that only mention the tools (attachments, api requests, tools-used) are not plans', () => {
+    const other = tasksLines.filter((line) => {
+      const type = (JSON.parse(line) as { type?: unknown }).type;
+      return type !== 'assistant' && type !== 'user';
+    });
+    assert.ok(other.some((line) => line.includes('TaskCreate')), 'the recording has such lines');
+    const out = parseAll(other, tasks.workspace);
+    assert.deepEqual(out.plans, []);
+    assert.deepEqual(out.unknown, []);
+  });
+
+  it('a session whose cwd is outside the workspace yields nothing (folder names are lossy)', () => {
+    const out = parseAll(tasksLines, `${tasks.workspace}-other`);
+    assert.deepEqual(out.plans, []);
+    assert.equal(out.info, undefined);
+    const inner = parseAll(tasksLines, path.dirname(tasks.workspace));
+    assert.equal(inner.plans.length, 8, 'a session in a subfolder of the workspace counts');
+  });
+
+  it('a session that never planned: its info, no plans, nothing unknown', () => {
+    const rec = recording('claude', 'no-plan');
+    const out = parseAll(recordedLines(rec), rec.workspace);
+    assert.deepEqual(out.plans, []);
+    assert.deepEqual(out.unknown, []);
+    assert.equal(out.info?.cwd, rec.workspace);
+    assert.equal(out.info?.session, path.basename(rec.sessionFiles[0] ?? '', '.jsonl'));
+  });
+
+  it('a torn or foreign line is reported once and the rest still shows', () => {
+    const out = parseAll(['{"type":"assistant","message"', 'plain text', ...tasksLines], tasks.workspace);
+    assert.deepEqual(out.unknown, [{ line: 1, detail: 'a line that is not JSON' }]);
+    assert.equal(out.plans.length, 8);
+  });
+});

@@ -1,0 +1,104 @@
+// The three terminal-agent sources end to end over the recorded agent folders, read where
+// they lie (read-only): each run's plans reach the sink once, and a restart hands nothing again.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { defaultAgentFolders, startTerminalSource, type TerminalAgent } from '../../src/node/terminalSources';
+import type { ForeignPlan, ForeignSessionInfo, PlanSink } from '../../src/sources/types';
+import { RECORDINGS, recording } from './agentRecordings';
+import { useTempDir } from './helpers';
+
+class RecordingSink implements PlanSink {
+  plans: ForeignPlan[] = [];
+  infos: ForeignSessionInfo[] = [];
+  importPlans(plans: readonly ForeignPlan[]): Promise<void> {
+    this.plans.push(...plans);
+    return Promise.resolve();
+  }
+  updateSession(info: ForeignSessionInfo): Promise<void> {
+    this.infos.push(info);
+    return Promise.resolve();
+  }
+}
+
+function snapshot(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else out.push(`${path.relative(dir, full)} ${fs.statSync(full).size} ${fs.statSync(full).mtimeMs}`);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+const cases: [TerminalAgent, 'claude' | 'codex' | 'gemini', string, number][] = [
+  ['claude-code', 'claude', 'tasks', 8],
+  ['claude-code', 'claude', 'todowrite', 2],
+  ['claude-code', 'claude', 'no-plan', 0],
+  ['codex', 'codex', 'update-plan', 2],
+  ['codex', 'codex', 'no-plan', 0],
+  ['gemini-cli', 'gemini', 'write-todos', 2],
+  ['gemini-cli', 'gemini', 'no-plan', 0],
+];
+
+describe('terminal sources over the recorded agent folders', () => {
+  const tmp = useTempDir();
+
+  for (const [agent, folder, scenario, count] of cases) {
+    it(`${folder}/${scenario}: ${count} plans once, the session's info, nothing again after a restart`, async () => {
+      const rec = recording(folder, scenario);
+      const before = snapshot(RECORDINGS);
+      const sink = new RecordingSink();
+      const errors: unknown[] = [];
+      const unknown: unknown[] = [];
+      const start = () =>
+        startTerminalSource({
+          agent,
+          folder: rec.agentDir,
+          workspaceFolders: [rec.workspace],
+          storageDir: tmp.path,
+          sink,
+          pollMs: 0,
+          onError: (error) => errors.push(error),
+          onUnknownShape: (_file, shape) => unknown.push(shape),
+        });
+      const first = start();
+      await first.follower.refresh();
+      first.dispose();
+      assert.equal(sink.plans.length, count);
+      assert.ok(sink.plans.every((plan) => plan.source.agent === agent));
+      assert.deepEqual(sink.infos.map((info) => [info.agent, info.cwd]), [[agent, rec.workspace]]);
+      const second = start();
+      await second.follower.refresh();
+      second.dispose();
+      assert.equal(sink.plans.length, count, 'a restart hands nothing twice');
+      assert.equal(sink.infos.length, 1);
+      assert.deepEqual(errors, []);
+      assert.deepEqual(unknown, []);
+      assert.deepEqual(snapshot(RECORDINGS), before, 'nothing written into the agent folders');
+    });
+  }
+
+  it('another workspace sees none of the recorded sessions', async () => {
+    for (const [agent, folder, scenario] of cases) {
+      const sink = new RecordingSink();
+      const source = startTerminalSource({
+        agent, folder: recording(folder, scenario).agentDir, workspaceFolders: ['/tmp/not-recorded'],
+        storageDir: tmp.path, sink, pollMs: 0,
+      });
+      await source.follower.refresh();
+      source.dispose();
+      assert.deepEqual([sink.plans, sink.infos], [[], []], `${folder}/${scenario}`);
+    }
+  });
+
+  it('default folders: ~/.claude, $CODEX_HOME or ~/.codex, ~/.gemini', () => {
+    assert.deepEqual(defaultAgentFolders({}, '/home/u'), {
+      'claude-code': '/home/u/.claude', codex: '/home/u/.codex', 'gemini-cli': '/home/u/.gemini',
+    });
+    assert.equal(defaultAgentFolders({ CODEX_HOME: '/opt/codex' }, '/home/u').codex, '/opt/codex');
+  });
+});
