@@ -95,7 +95,7 @@ describe('copilot chats through the follower', () => {
 
     // No folder yet (no chat in this workspace): nothing, no error.
     await follower(storage, sink, unknown).refresh();
-    assert.deepEqual(sink.plans, []);
+    assert.equal(sink.plans.length, 0);
 
     await fsp.mkdir(folder, { recursive: true });
     await fsp.writeFile(path.join(folder, 'notes.txt'), 'not a chat\n');
