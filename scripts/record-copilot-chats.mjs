@@ -1,0 +1,430 @@
+// Re-records the Copilot chat session files the unit tests of the Copilot source read
+// (test/fixtures/copilot-chats/). It runs the REAL Copilot agent (the Copilot Chat
+// extension built into the pinned host) against a scripted model on loopback, in agent
+// mode, with Agent Plan loaded, then copies the files VS Code itself wrote under
+// workspaceStorage/<id>/chatSessions/. Nothing in them is edited except local paths,
+// which are replaced by placeholders so the fixtures do not depend on this machine.
+//
+// Usage: node scripts/build.mjs && node scripts/record-copilot-chats.mjs
+// Writes test/fixtures/copilot-chats/<name>.jsonl (one file per chat, named by what it
+// holds) and manifest.json (which chat is which, the chat uuid, and the session key
+// Agent Plan derived from todo_write's real token, with the identity string that gives it).
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import {
+  cleanupStack,
+  copyWorkspace,
+  ensureHost,
+  killGroup,
+  launchBrowser,
+  linkExtensions,
+  log,
+  makeRunDir,
+  pruneRuns,
+  repoRoot,
+  startCodeServer,
+  workbenchUrl,
+} from './lib/host.mjs';
+import { chatLanguageModels, startModelServer, MODEL_ID, VENDOR } from '../test/agent/modelServer.mjs';
+
+const OUT_DIR = path.join(repoRoot, 'test', 'fixtures', 'copilot-chats');
+const RUN_TIMEOUT_MS = Number(process.env.AGENT_PLAN_RECORD_TIMEOUT_MS ?? 8 * 60_000);
+
+const todo = (id, title, status) => ({ id, title, status });
+
+/**
+ * The chats to record. Each request's text carries a marker the scripted model matches,
+ * so every request plays its own turn. `name` becomes the fixture file name.
+ */
+const CHATS = [
+  {
+    name: 'manage-todo-list',
+    what: 'three manage_todo_list calls with statuses flipping, a duplicate title, an empty title and a padded one; then a second request that writes no plan',
+    requests: [
+      {
+        query: 'mirror-a1: plan the parser work with your todo list',
+        steps: [
+          {
+            say: 'Planning first.',
+            tool: 'manage_todo_list',
+            arguments: {
+              todoList: [
+                todo(1, 'Read the chat session format', 'not-started'),
+                todo(2, 'Write the parser', 'not-started'),
+                todo(3, 'Write the parser', 'not-started'),
+                todo(4, '', 'not-started'),
+                todo(5, '  Padded title  ', 'not-started'),
+              ],
+            },
+          },
+          {
+            say: 'Starting the first item.',
+            tool: 'manage_todo_list',
+            arguments: {
+              todoList: [
+                todo(1, 'Read the chat session format', 'in-progress'),
+                todo(2, 'Write the parser', 'not-started'),
+                todo(3, 'Write the parser', 'not-started'),
+                todo(4, '', 'not-started'),
+                todo(5, '  Padded title  ', 'not-started'),
+              ],
+            },
+          },
+          {
+            say: 'First item done, second under way.',
+            tool: 'manage_todo_list',
+            arguments: {
+              todoList: [
+                todo(1, 'Read the chat session format', 'completed'),
+                todo(2, 'Write the parser', 'in-progress'),
+                todo(3, 'Write the parser', 'not-started'),
+                todo(4, '', 'not-started'),
+                todo(5, '  Padded title  ', 'completed'),
+              ],
+            },
+          },
+          { say: 'mirror-a1 finished: the plan is under way.' },
+        ],
+      },
+      {
+        query: 'mirror-a2: what time zone do the logs use?',
+        steps: [{ say: 'mirror-a2 finished: the logs use UTC.' }],
+      },
+    ],
+  },
+  {
+    name: 'both-tools',
+    what: 'todo_write, then manage_todo_list, then todo_write again in one request; then a second request that calls manage_todo_list once',
+    requests: [
+      {
+        query: 'mirror-b1: plan with both todo tools',
+        steps: [
+          {
+            say: 'Writing the plan with todo_write.',
+            tool: 'todo_write',
+            arguments: {
+              todos: [
+                { content: 'Survey both tools', status: 'in_progress' },
+                { content: 'Compare their lists', status: 'pending' },
+              ],
+            },
+          },
+          {
+            say: 'Now with manage_todo_list.',
+            tool: 'manage_todo_list',
+            arguments: {
+              todoList: [todo(1, 'Survey both tools', 'completed'), todo(2, 'Compare their lists', 'in-progress')],
+            },
+          },
+          {
+            say: 'Back to todo_write.',
+            tool: 'todo_write',
+            arguments: {
+              todos: [
+                { content: 'Survey both tools', status: 'completed' },
+                { content: 'Compare their lists', status: 'completed' },
+              ],
+            },
+          },
+          { say: 'mirror-b1 finished: both lists written.' },
+        ],
+      },
+      {
+        query: 'mirror-b2: add a follow-up item',
+        steps: [
+          {
+            say: 'Adding it.',
+            tool: 'manage_todo_list',
+            arguments: {
+              todoList: [
+                todo(1, 'Survey both tools', 'completed'),
+                todo(2, 'Compare their lists', 'completed'),
+                todo(3, 'Write the follow-up', 'in-progress'),
+              ],
+            },
+          },
+          { say: 'mirror-b2 finished: follow-up added.' },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'titled',
+    what: 'one request with one manage_todo_list call; Copilot asks the model for a title (side request) and the chat gets one',
+    requests: [
+      {
+        query: 'mirror-c1: a short task that earns a title',
+        steps: [
+          {
+            say: 'One list.',
+            tool: 'manage_todo_list',
+            arguments: { todoList: [todo(1, 'Name the chat', 'in-progress')] },
+          },
+          { say: 'mirror-c1 finished.' },
+        ],
+      },
+    ],
+  },
+];
+
+// Each step after the first answers a little later, so VS Code writes the session file
+// while the request runs and the recordings hold the incremental lines (parts pushed
+// again as a call moves on), not only one line per finished request.
+const STEP_DELAY_MS = 2500;
+for (const chat of CHATS) {
+  if (chat.name === 'titled') continue;
+  for (const request of chat.requests) request.steps.forEach((step, index) => index > 0 && (step.delayMs = STEP_DELAY_MS));
+}
+
+/** The runner executed in the extension host (CommonJS, written into the run folder). */
+const RUNNER = String.raw`
+const vscode = require('vscode');
+const fs = require('node:fs');
+const path = require('node:path');
+const crypto = require('node:crypto');
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+exports.run = async function run() {
+  const runDir = path.dirname(vscode.workspace.workspaceFolders[0].uri.fsPath);
+  const plan = JSON.parse(fs.readFileSync(path.join(runDir, 'record-plan.json'), 'utf8'));
+  const logFile = path.join(runDir, 'logs', 'runner.log');
+  const note = (m) => fs.appendFileSync(logFile, new Date().toISOString() + ' ' + m + '\n');
+  const result = { chats: [], errors: [] };
+  const save = () => fs.writeFileSync(path.join(runDir, 'record-result.json'), JSON.stringify(result, null, 2));
+  try {
+    await vscode.commands.executeCommand('workbench.action.chat.triggerSetupAnonymousWithoutDialog');
+    let copilot;
+    for (let i = 0; i < 120 && !copilot; i++) {
+      copilot = vscode.extensions.getExtension('GitHub.copilot-chat');
+      if (!copilot) await sleep(500);
+    }
+    if (!copilot) throw new Error('Copilot Chat did not appear after chat setup');
+    await copilot.activate();
+    note('copilot ' + copilot.packageJSON.version + ' active');
+    let models = [];
+    for (let i = 0; i < 120 && models.length === 0; i++) {
+      models = await vscode.lm.selectChatModels({ vendor: plan.vendor, id: plan.modelId });
+      if (models.length === 0) await sleep(500);
+    }
+    if (models.length === 0) throw new Error('the scripted model is not listed');
+    note('model listed: ' + models.map((m) => m.id).join(','));
+    const agentPlan = vscode.extensions.getExtension('agent-plan.agent-plan');
+    const api = await agentPlan.activate();
+    result.hostVersion = vscode.version;
+    result.copilotVersion = copilot.packageJSON.version;
+
+    const sessionsRoot = path.join(runDir, 'user-data', 'User', 'workspaceStorage');
+    const chatFiles = () => {
+      const found = [];
+      if (!fs.existsSync(sessionsRoot)) return found;
+      for (const id of fs.readdirSync(sessionsRoot)) {
+        const dir = path.join(sessionsRoot, id, 'chatSessions');
+        if (!fs.existsSync(dir)) continue;
+        for (const name of fs.readdirSync(dir)) if (name.endsWith('.jsonl')) found.push(path.join(dir, name));
+      }
+      return found;
+    };
+    const fileWith = (text) => chatFiles().find((f) => fs.readFileSync(f, 'utf8').includes(text));
+
+    for (const chat of plan.chats) {
+      const keysBefore = new Set(api.listSessions().map((s) => s.session));
+      await vscode.commands.executeCommand('workbench.action.chat.newChat');
+      await sleep(500);
+      for (const request of chat.requests) {
+        note('sending ' + request.query);
+        await vscode.commands.executeCommand('workbench.action.chat.open', {
+          query: request.query,
+          mode: 'agent',
+          modelSelector: { vendor: plan.vendor, id: plan.modelId },
+          isPartialQuery: false,
+          blockOnResponse: true,
+        });
+        // VS Code writes the session file on its own schedule: wait for the request's
+        // last words to be in it.
+        const last = request.steps[request.steps.length - 1].say;
+        let file;
+        for (let i = 0; i < 60 && !file; i++) {
+          file = fileWith(last);
+          if (!file) await sleep(500);
+        }
+        note('  answered; file ' + (file ? path.basename(file) : 'NOT FOUND'));
+      }
+      await sleep(1500);
+      const file = fileWith(chat.requests[0].query);
+      const uuid = file ? path.basename(file, '.jsonl') : undefined;
+      const newKeys = api.listSessions().map((s) => s.session).filter((k) => !keysBefore.has(k));
+      const entry = { name: chat.name, uuid, file, agentPlanKeys: newKeys };
+      if (uuid) {
+        const b64url = Buffer.from(uuid, 'utf8').toString('base64url');
+        const identity = 'resource:vscode-chat-session://local/' + b64url + '?#';
+        entry.identity = identity;
+        entry.identityKey = crypto.createHash('sha256').update(identity, 'utf8').digest('hex').slice(0, 32);
+        // Only a chat that called todo_write has a key to compare.
+        entry.keyMatches = newKeys.length > 0 ? newKeys.includes(entry.identityKey) : null;
+      }
+      result.chats.push(entry);
+      note('chat ' + chat.name + ': ' + JSON.stringify(entry));
+      save();
+    }
+    // Let the last writes land before the window closes.
+    await sleep(2000);
+  } catch (error) {
+    result.errors.push(String(error && error.stack || error));
+    note('error: ' + (error && error.stack || error));
+  }
+  save();
+};
+`;
+
+/**
+ * A loopback pass-through in front of the scripted model. Copilot 0.67 sends
+ * `openai-intent: conversation-other` on its main agent request too when
+ * `chat.byokUtilityModelDefault` is `mainAgent`, which the model server reads as a side
+ * request; a request that offers tools is the agent's, so the proxy says so.
+ */
+async function startIntentProxy(targetPort, maxRequests) {
+  let count = 0;
+  const server = http.createServer((request, response) => {
+    if (++count > maxRequests) {
+      response.writeHead(503).end();
+      return;
+    }
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const headers = { ...request.headers, 'content-length': String(body.length) };
+      try {
+        const parsed = body.length > 0 ? JSON.parse(body.toString('utf8')) : undefined;
+        if (parsed && Array.isArray(parsed.tools) && parsed.tools.length > 0) headers['openai-intent'] = 'conversation-agent';
+      } catch {
+        // not JSON: passed on as it is; the model server answers it
+      }
+      const upstream = http.request({ host: '127.0.0.1', port: targetPort, method: request.method, path: request.url, headers }, (reply) => {
+        response.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(response);
+      });
+      upstream.on('error', () => response.writeHead(502).end());
+      upstream.end(body);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: server.address().port,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections?.();
+      }),
+  };
+}
+
+/** Local paths in a recorded line, replaced by stable placeholders. */
+function sanitize(text, replacements) {
+  let out = text;
+  for (const [from, to] of replacements) {
+    if (!from) continue;
+    out = out.split(from).join(to);
+    // The same path inside JSON strings (escaped slashes never occur in VS Code's JSON,
+    // but URI-encoded forms do).
+    out = out.split(encodeURI(from)).join(to);
+  }
+  return out;
+}
+
+async function main() {
+  const cleanups = cleanupStack();
+  try {
+    await ensureHost();
+    pruneRuns('copilot-record', 2);
+    const runDir = makeRunDir('copilot-record');
+    log(`run folder ${runDir}`);
+    const workspace = copyWorkspace(runDir, path.join(repoRoot, 'test', 'fixtures', 'workspace'));
+    const userDataDir = path.join(runDir, 'user-data');
+    const extensionsDir = path.join(runDir, 'extensions');
+    if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) throw new Error('build first: node scripts/build.mjs');
+
+    const script = { turns: CHATS.flatMap((chat) => chat.requests.map((r) => ({ match: r.query.split(':')[0], steps: r.steps }))), sideText: 'Mirror fixture chat' };
+    const model = await startModelServer({ script, recordFile: path.join(runDir, 'logs', 'model-requests.jsonl'), maxRequests: 300, lifetimeMs: RUN_TIMEOUT_MS + 60_000, log });
+    cleanups.push(() => model.close());
+    const proxy = await startIntentProxy(model.port, 300);
+    cleanups.push(() => proxy.close());
+    fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+    fs.writeFileSync(path.join(userDataDir, 'User', 'chatLanguageModels.json'), JSON.stringify(chatLanguageModels(proxy.port), null, 2));
+    fs.writeFileSync(
+      path.join(userDataDir, 'User', 'settings.json'),
+      JSON.stringify({ 'chat.byokUtilityModelDefault': 'mainAgent', 'workbench.startupEditor': 'none' }, null, 2),
+    );
+    fs.writeFileSync(path.join(runDir, 'record-plan.json'), JSON.stringify({ vendor: VENDOR, modelId: MODEL_ID, chats: CHATS }));
+    const runner = path.join(runDir, 'record-runner.js');
+    fs.writeFileSync(runner, RUNNER);
+    const devExtensions = linkExtensions(runDir, { 'agent-plan': repoRoot });
+
+    const server = await startCodeServer({ name: 'code-server-record', runDir, userDataDir, extensionsDir });
+    cleanups.push(() => killGroup(server.pid));
+    log(`VS Code host on ${server.url}`);
+    const browser = await launchBrowser(runDir);
+    cleanups.push(() => browser.close());
+    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    const exited = new Promise((resolve) => {
+      void page.exposeFunction('codeAutomationExit', (code) => resolve(code));
+    });
+    await page.exposeFunction('codeAutomationLog', (level, args) => {
+      fs.appendFileSync(path.join(runDir, 'logs', 'workbench.log'), `[${level}] ${JSON.stringify(args)}\n`);
+    });
+    await page.goto(workbenchUrl({ port: server.port, folder: workspace, extensionDevelopmentPath: devExtensions, extensionTestsPath: runner }));
+    let timer;
+    const outcome = await Promise.race([exited, new Promise((r) => (timer = setTimeout(() => r('timeout'), RUN_TIMEOUT_MS)))]);
+    clearTimeout(timer);
+    log(`workbench finished: ${outcome}`);
+    await cleanups.run(); // stops the host first, so every chat file is final
+
+    const resultFile = path.join(runDir, 'record-result.json');
+    if (!fs.existsSync(resultFile)) throw new Error(`no result from the runner; logs in ${runDir}/logs`);
+    const result = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
+    if (result.errors.length > 0) throw new Error(`the runner failed: ${result.errors.join('\n')}`);
+
+    const replacements = [
+      [userDataDir, '/USER_DATA'],
+      [workspace, '/WORKSPACE'],
+      [runDir, '/RUN'],
+      [repoRoot, '/REPO'],
+    ];
+    fs.mkdirSync(OUT_DIR, { recursive: true });
+    for (const name of fs.readdirSync(OUT_DIR)) if (name.endsWith('.jsonl')) fs.rmSync(path.join(OUT_DIR, name));
+    const manifest = { recordedWith: { host: result.hostVersion, copilotChat: result.copilotVersion, script: 'scripts/record-copilot-chats.mjs' }, chats: [] };
+    for (const chat of result.chats) {
+      if (!chat.file || !fs.existsSync(chat.file)) throw new Error(`chat ${chat.name}: no session file found`);
+      const text = sanitize(fs.readFileSync(chat.file, 'utf8'), replacements);
+      fs.writeFileSync(path.join(OUT_DIR, `${chat.name}.jsonl`), text);
+      const spec = CHATS.find((c) => c.name === chat.name);
+      manifest.chats.push({
+        file: `${chat.name}.jsonl`,
+        what: spec.what,
+        uuid: chat.uuid,
+        bytes: Buffer.byteLength(text),
+        lines: text.split('\n').filter((l) => l !== '').length,
+        agentPlanKeys: chat.agentPlanKeys,
+        identity: chat.identity,
+        identityKey: chat.identityKey,
+        keyMatches: chat.keyMatches,
+      });
+      log(`${chat.name}: ${chat.uuid} -> ${chat.name}.jsonl (${Buffer.byteLength(text)} bytes); todo_write key ${chat.agentPlanKeys.join(',') || 'none'}, identity key ${chat.identityKey} ${chat.keyMatches === null ? '(no todo_write call)' : chat.keyMatches ? 'MATCHES' : 'DOES NOT MATCH'}`);
+    }
+    fs.writeFileSync(path.join(OUT_DIR, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+    log(`wrote ${manifest.chats.length} chats to ${path.relative(repoRoot, OUT_DIR)}`);
+    return 0;
+  } finally {
+    await cleanups.run();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    log(error?.stack ?? String(error));
+    process.exit(1);
+  },
+);

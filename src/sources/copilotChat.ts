@@ -1,0 +1,363 @@
+// Copilot's built-in todo list, read from VS Code's chat session files. Pure: lines in,
+// plans out; no I/O, no vscode import.
+//
+// What writes the files (VS Code 1.139, read in microsoft/vscode: chat/common/model/
+// chatSessionStore.ts, chatSessionOperationLog.ts, objectMutationLog.ts, chatUri.ts,
+// chatProgressTypes/chatToolInvocation.ts, tools/builtinTools/manageTodoListTool.ts):
+//
+// - One file per local chat: `workspaceStorage/<workspace id>/chatSessions/<sessionId>.jsonl`
+//   (an empty window uses `globalStorage/emptyWindowChatSessions/`). `chat.useLogSessionStorage:
+//   false` makes VS Code write a flat `<sessionId>.json` instead, which is not followed.
+// - Each line is one entry of a mutation log over the serialized chat (`version: 3`):
+//   kind 0 `{v}` the whole state; kind 1 `{k: path, v}` sets the value at `path`; kind 2
+//   `{k: path, v?: [...], i?: n}` cuts the array at `path` to length `i` when `i` is given,
+//   then appends `v`; kind 3 `{k: path}` deletes the value at `path`. Paths are property
+//   names and array indexes from the root.
+// - The file is rewritten, not appended to, when the log passes 1,024 entries (and when a
+//   chat is first saved): it then holds one new kind 0 line with the whole chat. A follower
+//   sees a shorter file and starts again from byte 0; calls already emitted are kept in the
+//   state (bounded) so none is emitted twice.
+// - The root: `sessionId` (the file name's uuid), `customTitle` (the chat's title once Copilot
+//   or the user gave it one; absent before), `requests` (one per turn, in order), and fields
+//   this parser does not need (`inputState`, `pendingRequests`, `repoData`, …).
+// - A request is addressed as `["requests", n]`; a new one arrives as a kind 2 push on
+//   `["requests"]` (a cut `i` when earlier ones were removed). Its `response` is an array of
+//   parts compared by value: a part that changes is sent again, as a kind 2 push on
+//   `["requests", n, "response"]` cutting at the first changed part and appending the rest.
+//   So one tool call can appear several times; its `toolCallId` says it is the same call.
+// - A tool call is a part `{kind: "toolInvocationSerialized", toolId, toolCallId, isConfirmed,
+//   toolSpecificData, …}`. `isComplete` is always true there; `isConfirmed` is unset while the
+//   call streams or waits for approval, `{type: 0}` (denied) or `{type: 5}` (skipped) when it
+//   did not run, another `{type}` once it runs. `manage_todo_list` puts the list it writes in
+//   `toolSpecificData: {kind: "todoList", todoList: [{id, title, status}]}` (ids are strings,
+//   statuses not-started | in-progress | completed). Agent Plan's own `todo_write` appears as a
+//   part with `toolId: "todo_write"` and no toolSpecificData; it only marks the turn as planned.
+// - The chat's uuid is also what todo_write's invocation token names: `sessionResource` is
+//   `vscode-chat-session://local/<unpadded base64url of the uuid>`.
+//
+// It is VS Code's internal format: every field is checked, a shape not recognized is
+// reported once per file and skipped.
+import * as path from 'node:path';
+import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord } from './lineParser';
+import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser } from './types';
+
+/** The tool whose lists are mirrored. */
+export const MANAGE_TODO_LIST = 'manage_todo_list';
+/** Every todo tool a turn may use; any of them makes the turn "planned". */
+const TODO_TOOLS: ReadonlySet<string> = new Set([MANAGE_TODO_LIST, 'todo_write']);
+/** The serialized chat format this parser knows. */
+const KNOWN_VERSION = 3;
+/** Calls remembered so a rewritten file emits none twice (the log recognizes older ones itself). */
+const MAX_REMEMBERED_CALLS = 2000;
+/** Planned turns remembered (the newest ones). */
+const MAX_PLANNED_TURNS = 256;
+
+const STATUS_MAP: ReadonlyMap<string, ForeignStatus> = new Map([
+  ['not-started', 'pending'],
+  ['in-progress', 'in_progress'],
+  ['completed', 'completed'],
+]);
+
+/**
+ * The folder of a workspace's chat session files, from the workspace's storage folder (the
+ * parent of an extension's `context.storageUri`).
+ */
+export function copilotChatFolder(workspaceStorageFolder: string): string {
+  return path.join(workspaceStorageFolder, 'chatSessions');
+}
+
+/** True for a chat session log VS Code writes in that folder: `<uuid>.jsonl`. */
+export function isCopilotChatFileName(name: string): boolean {
+  return name.endsWith('.jsonl') && name.length > '.jsonl'.length;
+}
+
+export function createCopilotChatParser(state?: unknown): SessionParser {
+  return new CopilotChatParser(state);
+}
+
+/**
+ * A parser factory for a follower: when the follower starts a file again from byte 0 with
+ * no state (VS Code rewrote it as one kind 0 line), the new parser inherits the calls the
+ * previous parser of that file emitted and the shapes it reported, so a rewrite re-emits
+ * nothing. (After a restart, the log itself recognizes calls already imported.)
+ */
+export function copilotChatParserFactory(): (file: string, state?: unknown) => SessionParser {
+  const last = new Map<string, SessionParser>();
+  return (file, state) => {
+    let seed = state;
+    const previous = last.get(file);
+    if (seed === undefined && previous !== undefined) {
+      const old = previous.state() as { emitted?: unknown; reported?: unknown };
+      seed = { emitted: old.emitted, reported: old.reported };
+    }
+    const parser = createCopilotChatParser(seed);
+    last.set(file, parser);
+    return parser;
+  };
+}
+
+interface CopilotState {
+  /** A kind 0 line of a known version has been read. */
+  started: boolean;
+  /** The file holds a format this parser does not know: lines are skipped until a known kind 0. */
+  skipping: boolean;
+  /** How many requests (turns) the chat has. */
+  requests: number;
+  /** Indexes of requests in which a todo tool ran. */
+  planned: number[];
+}
+
+class CopilotChatParser extends JsonLineParser {
+  private readonly own: CopilotState;
+
+  constructor(state: unknown) {
+    super('copilot', state);
+    this.own = readOwnState(state);
+  }
+
+  protected ownState(): JsonRecord {
+    return {
+      ...this.own,
+      // The base keeps every emitted call; the saved state keeps the newest ones.
+      emitted: this.base.emitted.slice(-MAX_REMEMBERED_CALLS),
+    };
+  }
+
+  protected override info(): ForeignSessionInfo | undefined {
+    const info = super.info();
+    if (info === undefined || this.own.requests === 0) return info;
+    const index = this.own.requests - 1;
+    return { ...info, latestTurn: { index, planned: this.own.planned.includes(index) } };
+  }
+
+  protected handle(record: JsonRecord, line: number, batch: Batch): void {
+    const kind = record['kind'];
+    if (kind === 0) {
+      this.initial(record['v'], line, batch);
+      return;
+    }
+    if (kind !== 1 && kind !== 2 && kind !== 3) {
+      batch.report(line, `a chat session line of kind ${describe(kind)}`);
+      return;
+    }
+    if (this.own.skipping) return;
+    if (!this.own.started) {
+      batch.report(line, 'a chat change before the initial state');
+      return;
+    }
+    const path = record['k'];
+    if (!Array.isArray(path) || !path.every((key) => typeof key === 'string' || Number.isSafeInteger(key))) {
+      batch.report(line, `a chat change of kind ${kind} without a path`);
+      return;
+    }
+    if (kind === 1) this.set(path as (string | number)[], record['v'], line, batch);
+    else if (kind === 2) this.pushed(path as (string | number)[], record, line, batch);
+    else this.set(path as (string | number)[], undefined, line, batch);
+  }
+
+  /** Kind 0: the whole chat, at the start of a file or after VS Code rewrote it. */
+  private initial(value: unknown, line: number, batch: Batch): void {
+    if (!isRecord(value)) {
+      batch.report(line, 'an initial chat state that is not an object');
+      this.own.skipping = true;
+      return;
+    }
+    const version = value['version'];
+    if (version !== KNOWN_VERSION) {
+      batch.report(line, `a chat session of version ${describe(version)}`);
+      this.own.skipping = true;
+      return;
+    }
+    const session = value['sessionId'];
+    const requests = value['requests'];
+    if (typeof session !== 'string' || session === '' || !Array.isArray(requests)) {
+      batch.report(line, 'an initial chat state without sessionId or requests');
+      this.own.skipping = true;
+      return;
+    }
+    this.own.skipping = false;
+    this.own.started = true;
+    this.base.session = session;
+    this.setTitle(value['customTitle']);
+    this.replaceRequests(0, requests, line, batch);
+  }
+
+  /** Kind 1 (and kind 3, with no value): the value at `path` replaced. */
+  private set(path: (string | number)[], value: unknown, line: number, batch: Batch): void {
+    const [head, index, field] = path;
+    if (head === 'customTitle' && path.length === 1) {
+      this.setTitle(value);
+      return;
+    }
+    if (head !== 'requests') return;
+    if (path.length === 1) {
+      this.replaceRequests(0, Array.isArray(value) ? value : [], line, batch);
+      return;
+    }
+    if (!isTurnIndex(index)) {
+      batch.report(line, 'a chat change at an unknown request path');
+      return;
+    }
+    if (path.length === 2) {
+      // A whole request replaced (or deleted): what it planned is read again.
+      this.forgetPlanned(index, index + 1);
+      if (value !== undefined) {
+        this.own.requests = Math.max(this.own.requests, index + 1);
+        this.scanRequest(index, value, line, batch);
+      }
+      return;
+    }
+    if (field !== 'response') return;
+    if (path.length === 3) {
+      this.forgetPlanned(index, index + 1);
+      this.own.requests = Math.max(this.own.requests, index + 1);
+      if (value !== undefined) this.scanParts(index, value, line, batch);
+      return;
+    }
+    // One part replaced in place: not written by VS Code 1.139, read all the same.
+    if (value !== undefined) this.scanParts(index, [value], line, batch);
+  }
+
+  /** Kind 2: an array at `path` cut to `i` (when given), then `v` appended. */
+  private pushed(path: (string | number)[], record: JsonRecord, line: number, batch: Batch): void {
+    const [head, index, field] = path;
+    if (head !== 'requests') return;
+    const values = record['v'] ?? [];
+    const cut = record['i'];
+    if (!Array.isArray(values) || (cut !== undefined && !isTurnIndex(cut))) {
+      batch.report(line, 'a chat push without a list or with an odd cut');
+      return;
+    }
+    if (path.length === 1) {
+      const start = cut === undefined ? this.own.requests : Math.min(cut, this.own.requests);
+      this.replaceRequests(start, values, line, batch);
+      return;
+    }
+    if (!isTurnIndex(index)) {
+      batch.report(line, 'a chat change at an unknown request path');
+      return;
+    }
+    if (path.length !== 3 || field !== 'response') return;
+    // Parts before the cut stay as they were, so what they planned stays too.
+    this.own.requests = Math.max(this.own.requests, index + 1);
+    this.scanParts(index, values, line, batch);
+  }
+
+  /** Requests from `start` on replaced by `requests`. */
+  private replaceRequests(start: number, requests: readonly unknown[], line: number, batch: Batch): void {
+    this.forgetPlanned(start, Infinity);
+    this.own.requests = start + requests.length;
+    requests.forEach((request, offset) => this.scanRequest(start + offset, request, line, batch));
+  }
+
+  private scanRequest(index: number, request: unknown, line: number, batch: Batch): void {
+    if (!isRecord(request)) {
+      batch.report(line, 'a chat request that is not an object');
+      return;
+    }
+    const response = request['response'];
+    if (response !== undefined) this.scanParts(index, response, line, batch);
+  }
+
+  private scanParts(index: number, parts: unknown, line: number, batch: Batch): void {
+    if (!Array.isArray(parts)) {
+      batch.report(line, 'a chat response that is not a list');
+      return;
+    }
+    for (const part of parts) {
+      if (isRecord(part) && part['kind'] === 'toolInvocationSerialized') this.toolCall(index, part, line, batch);
+    }
+  }
+
+  private toolCall(index: number, part: JsonRecord, line: number, batch: Batch): void {
+    const tool = part['toolId'];
+    if (typeof tool !== 'string' || !TODO_TOOLS.has(tool)) return;
+    const ran = hasRun(part['isConfirmed']);
+    if (ran === undefined) {
+      batch.report(line, `a ${tool} call whose approval is ${describeValue(part['isConfirmed'])}`);
+      return;
+    }
+    // Still streaming or waiting for approval: it comes again once it runs.
+    if (ran === 'not yet' || ran === 'no') return;
+    this.markPlanned(index);
+    if (tool !== MANAGE_TODO_LIST) return;
+    const call = part['toolCallId'];
+    if (typeof call !== 'string' || call === '') {
+      batch.report(line, 'a manage_todo_list call without a toolCallId');
+      return;
+    }
+    if (batch.alreadyEmitted(call)) return;
+    const items = mapTodoList(part['toolSpecificData']);
+    if (typeof items === 'string') {
+      batch.report(line, items);
+      return;
+    }
+    const session = this.base.session;
+    if (session === undefined) return; // started implies a session; kept for the type checker
+    batch.emit({ source: { agent: 'copilot', tool: MANAGE_TODO_LIST, session, call, turn: index }, items });
+  }
+
+  private setTitle(value: unknown): void {
+    const title = typeof value === 'string' ? value.trim() : '';
+    if (title === '') delete this.base.title;
+    else this.base.title = title;
+  }
+
+  private markPlanned(index: number): void {
+    if (this.own.planned.includes(index)) return;
+    this.own.planned.push(index);
+    this.own.planned.sort((a, b) => a - b);
+    if (this.own.planned.length > MAX_PLANNED_TURNS) this.own.planned.splice(0, this.own.planned.length - MAX_PLANNED_TURNS);
+  }
+
+  private forgetPlanned(from: number, to: number): void {
+    this.own.planned = this.own.planned.filter((index) => index < from || index >= to);
+  }
+}
+
+/** A small number as itself (kinds, versions), anything else as describeValue names it: few distinct reports. */
+function describe(value: unknown): string {
+  return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) < 100 ? String(value) : describeValue(value);
+}
+
+function isTurnIndex(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** Whether a call ran, from its `isConfirmed`: undefined for a value not recognized. */
+function hasRun(confirmed: unknown): 'yes' | 'no' | 'not yet' | undefined {
+  if (confirmed === undefined || confirmed === null) return 'not yet';
+  if (typeof confirmed === 'boolean') return confirmed ? 'yes' : 'no'; // before VS Code 1.100
+  if (!isRecord(confirmed) || typeof confirmed['type'] !== 'number') return undefined;
+  // ToolConfirmKind: 0 Denied, 5 Skipped; the others (not needed, setting, per tool, user) ran.
+  return confirmed['type'] === 0 || confirmed['type'] === 5 ? 'no' : 'yes';
+}
+
+/**
+ * A manage_todo_list list as Agent Plan's items: title trimmed, status mapped, id dropped,
+ * order kept; repeated and empty titles stay. Returns a report for a list not recognized.
+ */
+export function mapTodoList(data: unknown): ForeignItem[] | string {
+  if (!isRecord(data) || data['kind'] !== 'todoList' || !Array.isArray(data['todoList'])) {
+    return 'a manage_todo_list call without a todo list';
+  }
+  const items: ForeignItem[] = [];
+  for (const entry of data['todoList'] as unknown[]) {
+    if (!isRecord(entry) || typeof entry['title'] !== 'string') return 'a manage_todo_list item without a title';
+    const status = typeof entry['status'] === 'string' ? STATUS_MAP.get(entry['status']) : undefined;
+    if (status === undefined) return `a manage_todo_list status ${describeValue(entry['status'])}`;
+    items.push({ content: entry['title'].trim(), status });
+  }
+  return items;
+}
+
+function readOwnState(state: unknown): CopilotState {
+  const own: CopilotState = { started: false, skipping: false, requests: 0, planned: [] };
+  if (!isRecord(state)) return own;
+  own.started = state['started'] === true;
+  own.skipping = state['skipping'] === true;
+  if (isTurnIndex(state['requests'])) own.requests = state['requests'];
+  const planned = state['planned'];
+  if (Array.isArray(planned)) own.planned = planned.filter(isTurnIndex).slice(-MAX_PLANNED_TURNS);
+  return own;
+}

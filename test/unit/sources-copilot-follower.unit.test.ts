@@ -1,0 +1,164 @@
+// The Copilot source end to end below the log: the shared follower reads the recorded chat
+// session files from a workspace storage folder in a temp dir, as VS Code grows them, and
+// hands each manage_todo_list call to the sink once: across appends, a restart, and the
+// rewrite VS Code makes of a long log (the file shrinks to one kind 0 line).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import { Follower } from '../../src/node/follower';
+import { locateCopilotChats } from '../../src/node/copilotChats';
+import { copilotChatParserFactory, createCopilotChatParser } from '../../src/sources/copilotChat';
+import type { ForeignPlan, ForeignSessionInfo, PlanSink, UnknownShape } from '../../src/sources/types';
+import { useTempDir } from './helpers';
+
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
+const CHATS = ['manage-todo-list', 'both-tools', 'titled'];
+
+function recordedLines(name: string): string[] {
+  const text = fs.readFileSync(path.join(FIXTURES, `${name}.jsonl`), 'utf8');
+  return text.slice(0, -1).split('\n');
+}
+const uuidOf = (name: string): string =>
+  (JSON.parse(fs.readFileSync(path.join(FIXTURES, 'manifest.json'), 'utf8')) as { chats: { file: string; uuid: string }[] }).chats.find(
+    (c) => c.file === `${name}.jsonl`,
+  )?.uuid ?? '';
+
+/** The chat as one kind 0 line, the way VS Code rewrites a long log: the recorded log applied. */
+function rewritten(lines: readonly string[]): string {
+  let state: Record<string | number, unknown> = {};
+  for (const line of lines) {
+    const entry = JSON.parse(line) as { kind: number; k?: (string | number)[]; v?: unknown; i?: number };
+    if (entry.kind === 0) {
+      state = entry.v as Record<string, unknown>;
+      continue;
+    }
+    const keys = entry.k ?? [];
+    let parent = state;
+    for (const key of keys.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+    const last = keys[keys.length - 1] as string | number;
+    if (entry.kind === 1) parent[last] = entry.v;
+    else if (entry.kind === 3) delete parent[last];
+    else {
+      const array = (parent[last] as unknown[] | undefined) ?? [];
+      if (entry.i !== undefined) array.length = entry.i;
+      array.push(...((entry.v as unknown[] | undefined) ?? []));
+      parent[last] = array;
+    }
+  }
+  return JSON.stringify({ kind: 0, v: state });
+}
+
+class MemorySink implements PlanSink {
+  plans: ForeignPlan[] = [];
+  infos: ForeignSessionInfo[] = [];
+  importPlans(plans: readonly ForeignPlan[]): Promise<void> {
+    this.plans.push(...plans);
+    return Promise.resolve();
+  }
+  updateSession(info: ForeignSessionInfo): Promise<void> {
+    this.infos.push(info);
+    return Promise.resolve();
+  }
+  latest(session: string): ForeignSessionInfo | undefined {
+    return this.infos.filter((info) => info.session === session).at(-1);
+  }
+}
+
+describe('copilot chats through the follower', () => {
+  const tmp = useTempDir();
+  const followers: Follower[] = [];
+  afterEach(() => {
+    for (const follower of followers.splice(0)) follower.dispose();
+  });
+
+  function follower(storage: string, sink: PlanSink, unknown: UnknownShape[] = []): Follower {
+    const made = new Follower({
+      locator: locateCopilotChats(storage),
+      createParser: copilotChatParserFactory(),
+      parserVersion: 'copilot-test/1',
+      sink,
+      cursorDir: path.join(tmp.path, 'agent-plan-storage', 'cursors'),
+      pollMs: 0,
+      onUnknownShape: (_file, shape) => unknown.push(shape),
+      onError: (error) => assert.fail(String(error)),
+    });
+    followers.push(made);
+    return made;
+  }
+
+  it('follows every chat of the workspace as it grows, once per call, and survives a restart and a rewrite', async () => {
+    const storage = path.join(tmp.path, 'workspaceStorage', 'abc123');
+    const folder = path.join(storage, 'chatSessions');
+    const sink = new MemorySink();
+    const unknown: UnknownShape[] = [];
+
+    // No folder yet (no chat in this workspace): nothing, no error.
+    await follower(storage, sink, unknown).refresh();
+    assert.equal(sink.plans.length, 0);
+
+    await fsp.mkdir(folder, { recursive: true });
+    await fsp.writeFile(path.join(folder, 'notes.txt'), 'not a chat\n');
+    const expected = new Map<string, ForeignPlan[]>();
+    for (const name of CHATS) {
+      const lines = recordedLines(name);
+      expected.set(name, createCopilotChatParser().push(lines).plans);
+      const half = Math.ceil(lines.length / 2);
+      await fsp.writeFile(path.join(folder, `${uuidOf(name)}.jsonl`), lines.slice(0, half).join('\n') + '\n');
+    }
+    const first = follower(storage, sink, unknown);
+    await first.refresh();
+    assert.deepEqual(first.followedFiles().map((f) => path.basename(f)).sort(), CHATS.map((n) => `${uuidOf(n)}.jsonl`).sort());
+
+    // VS Code appends the rest, the last line in two writes.
+    for (const name of CHATS) {
+      const lines = recordedLines(name);
+      const half = Math.ceil(lines.length / 2);
+      const rest = lines.slice(half).join('\n') + '\n';
+      const file = path.join(folder, `${uuidOf(name)}.jsonl`);
+      await fsp.appendFile(file, rest.slice(0, rest.length - 10));
+      await first.refresh();
+      await fsp.appendFile(file, rest.slice(rest.length - 10));
+    }
+    await first.refresh();
+    const all = [...expected.values()].flat();
+    const byCall = (plans: readonly ForeignPlan[]) => plans.map((p) => p.source.call).sort();
+    assert.deepEqual(byCall(sink.plans), byCall(all));
+    for (const name of CHATS) {
+      const session = uuidOf(name);
+      assert.deepEqual(sink.plans.filter((p) => p.source.session === session), expected.get(name), `${name}: in call order`);
+    }
+    assert.deepEqual(sink.latest(uuidOf('manage-todo-list'))?.latestTurn, { index: 1, planned: false });
+    assert.deepEqual(sink.latest(uuidOf('both-tools')), {
+      agent: 'copilot',
+      session: uuidOf('both-tools'),
+      title: 'Mirror fixture chat',
+      latestTurn: { index: 1, planned: true },
+    });
+    first.dispose();
+
+    // A restart: cursors saved in Agent Plan's storage; nothing is read twice.
+    const count = sink.plans.length;
+    const second = follower(storage, sink, unknown);
+    await second.refresh();
+    assert.equal(sink.plans.length, count);
+
+    // VS Code rewrites a long log in place as one kind 0 line: shorter, the same inode.
+    const name = 'manage-todo-list';
+    const file = path.join(folder, `${uuidOf(name)}.jsonl`);
+    const compact = rewritten(recordedLines(name)) + '\n';
+    assert.ok(Buffer.byteLength(compact) < (await fsp.stat(file)).size, 'the rewrite is shorter than the log it replaces');
+    await fsp.writeFile(file, compact);
+    await second.refresh();
+    assert.equal(sink.plans.length, count, 'a rewrite re-emits no call');
+    // Then the chat goes on: a new request with a new call comes through.
+    const part = { kind: 'toolInvocationSerialized', toolId: 'manage_todo_list', toolCallId: 'call_after_rewrite', isConfirmed: { type: 1 }, toolSpecificData: { kind: 'todoList', todoList: [{ id: '1', title: 'After the rewrite', status: 'in-progress' }] } };
+    await fsp.appendFile(file, JSON.stringify({ kind: 2, k: ['requests'], v: [{ requestId: 'r3', response: [part] }] }) + '\n');
+    await second.refresh();
+    assert.deepEqual(sink.plans.slice(count).map((p) => [p.source.call, p.source.turn, p.items]), [
+      ['call_after_rewrite', 2, [{ content: 'After the rewrite', status: 'in_progress' }]],
+    ]);
+    assert.deepEqual(sink.latest(uuidOf(name))?.latestTurn, { index: 2, planned: true });
+    assert.deepEqual(unknown, []);
+  });
+});

@@ -1,0 +1,330 @@
+// Copilot's manage_todo_list, read from chat session files the real host wrote
+// (test/fixtures/copilot-chats, made by scripts/record-copilot-chats.mjs with the real
+// Copilot agent and a scripted model). Variants are made from the recorded lines: cut,
+// resumed, rewritten as VS Code rewrites a long log (one kind 0 line), or edited.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { copilotChatFolder, copilotChatParserFactory, createCopilotChatParser, mapTodoList } from '../../src/sources/copilotChat';
+import type { ForeignPlan, ParseOutput } from '../../src/sources/types';
+
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
+
+interface ManifestChat {
+  file: string;
+  uuid: string;
+  agentPlanKeys: string[];
+  identity: string;
+  identityKey: string;
+  keyMatches: boolean | null;
+}
+const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'manifest.json'), 'utf8')) as {
+  recordedWith: { host: string; copilotChat: string };
+  chats: ManifestChat[];
+};
+
+function chat(name: string): { lines: string[]; uuid: string; meta: ManifestChat } {
+  const meta = manifest.chats.find((c) => c.file === `${name}.jsonl`);
+  if (!meta) throw new Error(`no recorded chat ${name}`);
+  const text = fs.readFileSync(path.join(FIXTURES, meta.file), 'utf8');
+  return { lines: text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n'), uuid: meta.uuid, meta };
+}
+
+function rows(plan: ForeignPlan | undefined): [string, string][] {
+  return (plan?.items ?? []).map((item) => [item.content, item.status]);
+}
+
+/** The scripted model's call ids: `call_ap<run>t<turn>s<step>c<n>`; the step part says which call it was. */
+function steps(plans: readonly ForeignPlan[]): string[] {
+  return plans.map((plan) => /t\d+s\d+c\d+$/.exec(plan.source.call)?.[0] ?? plan.source.call);
+}
+
+/**
+ * The chat state a log describes, applied entry by entry as VS Code reads its log
+ * (kind 0 whole state, 1 set, 2 cut-and-append, 3 delete), for making a rewritten file.
+ */
+function replay(lines: readonly string[]): unknown {
+  let state: Record<string, unknown> | undefined;
+  for (const line of lines) {
+    const entry = JSON.parse(line) as { kind: number; k?: (string | number)[]; v?: unknown; i?: number };
+    if (entry.kind === 0) {
+      state = structuredClone(entry.v) as Record<string, unknown>;
+      continue;
+    }
+    const keys = entry.k ?? [];
+    let parent = state as Record<string | number, unknown>;
+    for (const key of keys.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+    const last = keys[keys.length - 1] as string | number;
+    if (entry.kind === 1) parent[last] = entry.v;
+    else if (entry.kind === 3) delete parent[last];
+    else {
+      const array = (parent[last] as unknown[] | undefined) ?? [];
+      if (entry.i !== undefined) array.length = entry.i;
+      array.push(...((entry.v as unknown[] | undefined) ?? []));
+      parent[last] = array;
+    }
+  }
+  return state;
+}
+
+const rewritten = (lines: readonly string[]) => JSON.stringify({ kind: 0, v: replay(lines) });
+const resume = (state: unknown) => createCopilotChatParser(JSON.parse(JSON.stringify(state)));
+
+describe('copilot chat parser, over chat session files of the real host', () => {
+  it('was recorded with the pinned host and Copilot Chat', () => {
+    assert.equal(manifest.recordedWith.host, '1.139.1');
+    assert.equal(manifest.recordedWith.copilotChat, '0.67.0');
+  });
+
+  it('each manage_todo_list call is a whole list: titles trimmed, statuses mapped, ids dropped, duplicates and empty titles kept', () => {
+    const { lines, uuid } = chat('manage-todo-list');
+    const out = createCopilotChatParser().push(lines);
+    assert.deepEqual(out.unknown, []);
+    assert.deepEqual(steps(out.plans), ['t0s0c0', 't0s1c0', 't0s2c0']);
+    for (const plan of out.plans) {
+      assert.deepEqual({ ...plan.source, call: '' }, { agent: 'copilot', tool: 'manage_todo_list', session: uuid, call: '', turn: 0 });
+    }
+    assert.deepEqual(out.plans.map(rows), [
+      [['Read the chat session format', 'pending'], ['Write the parser', 'pending'], ['Write the parser', 'pending'], ['', 'pending'], ['Padded title', 'pending']],
+      [['Read the chat session format', 'in_progress'], ['Write the parser', 'pending'], ['Write the parser', 'pending'], ['', 'pending'], ['Padded title', 'pending']],
+      [['Read the chat session format', 'completed'], ['Write the parser', 'in_progress'], ['Write the parser', 'pending'], ['', 'pending'], ['Padded title', 'completed']],
+    ]);
+    assert.ok(out.plans.every((plan) => plan.items.every((item) => Object.keys(item).sort().join() === 'content,status')));
+  });
+
+  it('the session is the chat uuid the file is named after, which is what todo_write’s token names', () => {
+    const { lines, uuid, meta } = chat('both-tools');
+    const out = createCopilotChatParser().push(lines);
+    assert.equal(out.info?.session, uuid);
+    // Recorded from the real token: Agent Plan's key for this chat is the hash of this identity.
+    assert.equal(meta.keyMatches, true);
+    assert.deepEqual(meta.agentPlanKeys, [meta.identityKey]);
+    assert.equal(meta.identity, `resource:vscode-chat-session://local/${Buffer.from(uuid).toString('base64url')}?#`);
+  });
+
+  it('turn awareness: the newest request and whether any todo tool ran in it, todo_write included', () => {
+    const a = chat('manage-todo-list');
+    const secondRequest = a.lines.findIndex((line) => line.startsWith('{"kind":2,"k":["requests"]'));
+    assert.ok(secondRequest > 0);
+    const parser = createCopilotChatParser();
+    assert.deepEqual(parser.push(a.lines.slice(0, secondRequest)).info?.latestTurn, { index: 0, planned: true });
+    const after = parser.push(a.lines.slice(secondRequest));
+    assert.deepEqual(after.info, { agent: 'copilot', session: a.uuid, latestTurn: { index: 1, planned: false } });
+
+    // In the both-tools chat, the first saved line holds only a todo_write call: planned, no plan.
+    const b = chat('both-tools');
+    assert.ok(b.lines[0]?.includes('"toolId":"todo_write"') && !b.lines[0].includes('manage_todo_list"'));
+    const first = createCopilotChatParser().push(b.lines.slice(0, 1));
+    assert.deepEqual(first.plans, []);
+    assert.deepEqual(first.info?.latestTurn, { index: 0, planned: true });
+  });
+
+  it('a chat that uses both tools: only manage_todo_list calls are plans, in call order, each with its turn', () => {
+    const { lines, uuid } = chat('both-tools');
+    const out = createCopilotChatParser().push(lines);
+    assert.deepEqual(out.unknown, []);
+    assert.deepEqual(steps(out.plans), ['t2s1c0', 't3s0c0']);
+    assert.deepEqual(out.plans.map((plan) => [plan.source.session, plan.source.turn]), [[uuid, 0], [uuid, 1]]);
+    assert.deepEqual(out.plans.map(rows), [
+      [['Survey both tools', 'completed'], ['Compare their lists', 'in_progress']],
+      [['Survey both tools', 'completed'], ['Compare their lists', 'completed'], ['Write the follow-up', 'in_progress']],
+    ]);
+    assert.deepEqual(out.info, { agent: 'copilot', session: uuid, title: 'Mirror fixture chat', latestTurn: { index: 1, planned: true } });
+  });
+
+  it('the title is the chat’s customTitle, once it has one', () => {
+    const { lines, uuid } = chat('titled');
+    const out = createCopilotChatParser().push(lines);
+    assert.equal(out.info?.title, 'Mirror fixture chat');
+    assert.deepEqual(out.plans.map(rows), [[['Name the chat', 'in_progress']]]);
+    const renamed = createCopilotChatParser();
+    renamed.push(lines);
+    const set = renamed.push([JSON.stringify({ kind: 1, k: ['customTitle'], v: '  Renamed chat ' })]);
+    assert.deepEqual(set.info, { agent: 'copilot', session: uuid, title: 'Renamed chat', latestTurn: { index: 0, planned: true } });
+    assert.equal(renamed.push([JSON.stringify({ kind: 3, k: ['customTitle'] })]).info?.title, undefined);
+    assert.equal(createCopilotChatParser().push(chat('manage-todo-list').lines).info?.title, undefined);
+  });
+
+  it('any cut, resumed from its JSON state, gives the same plans as one pass; a repeated line emits nothing twice', () => {
+    for (const name of ['manage-todo-list', 'both-tools', 'titled']) {
+      const { lines } = chat(name);
+      const whole = createCopilotChatParser().push(lines);
+      for (let cut = 0; cut <= lines.length; cut++) {
+        const head = createCopilotChatParser();
+        const first = head.push(lines.slice(0, cut));
+        const rest = resume(head.state()).push(lines.slice(cut));
+        assert.deepEqual([...first.plans, ...rest.plans], whole.plans, `${name} cut at line ${cut}`);
+        // Info comes only when it changed: the newest one given is the one-pass result.
+        assert.deepEqual(rest.info ?? first.info, whole.info, `${name} info after cut ${cut}`);
+      }
+      const again = createCopilotChatParser();
+      again.push(lines);
+      assert.deepEqual(again.push(lines).plans, [], `${name} read twice`);
+    }
+  });
+
+  it('a rewritten file (one kind 0 line with the whole chat) holds the same plans, and re-emits none it emitted', () => {
+    for (const name of ['manage-todo-list', 'both-tools']) {
+      const { lines } = chat(name);
+      const incremental = createCopilotChatParser().push(lines);
+      const compacted = createCopilotChatParser().push([rewritten(lines)]);
+      assert.deepEqual(compacted.plans, incremental.plans, `${name}: the log and its snapshot agree`);
+      assert.deepEqual(compacted.info, incremental.info);
+
+      // VS Code rewrote the file halfway: a follower starts it again with a fresh parser.
+      const half = Math.ceil(lines.length / 2);
+      const factory = copilotChatParserFactory();
+      const before = factory('/chats/x.jsonl').push(lines.slice(0, half)).plans;
+      const after = factory('/chats/x.jsonl').push([rewritten(lines)]).plans;
+      assert.deepEqual([...before, ...after], incremental.plans, `${name}: rewritten after line ${half}`);
+      // A resumed state carries the emitted calls too.
+      const parser = createCopilotChatParser();
+      parser.push(lines.slice(0, half));
+      const resumed = resume(parser.state()).push([rewritten(lines)]).plans;
+      assert.deepEqual([...before, ...resumed], incremental.plans);
+    }
+  });
+
+  it('requests removed from the end (a push cut on requests) are no longer the newest turn', () => {
+    const { lines } = chat('manage-todo-list');
+    const parser = createCopilotChatParser();
+    parser.push(lines);
+    const cut = parser.push([JSON.stringify({ kind: 2, k: ['requests'], i: 1 })]);
+    assert.deepEqual(cut.info?.latestTurn, { index: 0, planned: true });
+    const gone = parser.push([JSON.stringify({ kind: 2, k: ['requests'], i: 0 })]);
+    assert.equal(gone.info?.latestTurn, undefined);
+  });
+
+  it('a call still streaming, waiting for approval, denied or skipped is no plan; the same call once it ran is one', () => {
+    const { lines } = chat('titled');
+    const line = lines[0] ?? '';
+    const confirmed = '"isConfirmed":{"type":1}';
+    assert.ok(line.includes(confirmed));
+    for (const [what, replacement] of [['streaming', ''], ['denied', '"isConfirmed":{"type":0},'], ['skipped', '"isConfirmed":{"type":5},']] as const) {
+      const edited = line.replace(confirmed + ',', replacement);
+      assert.notEqual(edited, line);
+      const parser = createCopilotChatParser();
+      const out = parser.push([edited]);
+      assert.deepEqual(out.plans, [], what);
+      assert.deepEqual(out.unknown, [], what);
+      assert.equal(out.info?.latestTurn?.planned, false, what);
+      if (what === 'streaming') {
+        // VS Code sends the changed part again (cut at its index, the rest appended).
+        const request = (JSON.parse(line) as { v: { requests: { response: unknown[] }[] } }).v.requests[0];
+        const at = request?.response.findIndex((p) => JSON.stringify(p).includes('manage_todo_list')) ?? -1;
+        assert.ok(at >= 0);
+        const repush = JSON.stringify({ kind: 2, k: ['requests', 0, 'response'], v: request?.response.slice(at), i: at });
+        const ran = parser.push([repush, repush]);
+        assert.deepEqual(ran.plans.map(rows), [[['Name the chat', 'in_progress']]]);
+        assert.equal(ran.info?.latestTurn?.planned, true);
+      }
+    }
+  });
+
+  it('shapes it does not know are reported once each and skipped; the other calls still come through', () => {
+    const { lines } = chat('manage-todo-list');
+    const at = lines.findIndex((l) => l.includes('"status":"in-progress"'));
+    assert.ok(at >= 0);
+    const odd = lines.map((l, i) => (i === at ? l.replace('"status":"in-progress"', '"status":"blocked-by-user"') : l));
+    const out = createCopilotChatParser().push(odd);
+    assert.deepEqual(out.unknown, [{ line: at + 1, detail: 'a manage_todo_list status "blocked-by-user"' }]);
+    assert.ok(out.plans.length >= 1 && out.plans.length < 3, 'the call with the odd status is left out, the others are not');
+
+    const noise = ['not json', '[1]', '{"kind":7}', '{"kind":1,"v":2}', '{"kind":2,"k":["requests"],"v":5}', '{"kind":7}', 'not json'];
+    const parser = createCopilotChatParser();
+    parser.push(lines.slice(0, 1));
+    assert.deepEqual(parser.push(noise).unknown.map((u) => [u.line, u.detail]), [
+      [2, 'a line that is not JSON'],
+      [3, 'a line that is not a JSON object'],
+      [4, 'a chat session line of kind 7'],
+      [5, 'a chat change of kind 1 without a path'],
+      [6, 'a chat push without a list or with an odd cut'],
+    ]);
+    assert.deepEqual(parser.push(lines.slice(1)).plans.length, 3, 'the chat goes on after the noise');
+  });
+
+  it('a chat file of another version is reported once and skipped until a known initial state', () => {
+    const { lines } = chat('titled');
+    const future = (lines[0] ?? '').replace('"version":3', '"version":4');
+    assert.notEqual(future, lines[0]);
+    const parser = createCopilotChatParser();
+    const out = parser.push([future, ...lines.slice(1), future]);
+    assert.deepEqual(out.unknown, [{ line: 1, detail: 'a chat session of version 4' }]);
+    assert.deepEqual(out.plans, []);
+    assert.equal(out.info, undefined);
+    assert.equal(parser.push(lines).plans.length, 1, 'a known kind 0 starts it again');
+    assert.deepEqual(createCopilotChatParser().push(lines.slice(1).concat(['{"kind":1,"k":["customTitle"],"v":"x"}'])).unknown, [
+      { line: 1, detail: 'a chat change before the initial state' },
+    ]);
+  });
+
+  it('the state stays small: counters, planned turns and call ids, never the chat', () => {
+    const { lines } = chat('both-tools');
+    const parser = createCopilotChatParser();
+    parser.push(lines);
+    const size = JSON.stringify(parser.state()).length;
+    assert.ok(size < 600, `state is ${size} characters`);
+    // Thousands of calls: the saved state keeps the newest 2,000 ids.
+    const many = createCopilotChatParser();
+    many.push(lines.slice(0, 1));
+    const part = (n: number) => ({ kind: 'toolInvocationSerialized', toolId: 'manage_todo_list', toolCallId: `call_${n}`, isConfirmed: { type: 1 }, toolSpecificData: { kind: 'todoList', todoList: [] } });
+    const batch = Array.from({ length: 2500 }, (_, n) => JSON.stringify({ kind: 2, k: ['requests', 0, 'response'], v: [part(n)] }));
+    assert.equal(many.push(batch).plans.length, 2500);
+    const state = many.state() as { emitted: string[] };
+    assert.equal(state.emitted.length, 2000);
+    assert.equal(state.emitted[1999], 'call_2499');
+  });
+
+  it('mapTodoList maps exactly the three statuses, keeps order, and names what it cannot read', () => {
+    const list = (todoList: unknown) => ({ kind: 'todoList', todoList });
+    assert.deepEqual(mapTodoList(list([{ id: '2', title: ' b ', status: 'completed' }, { id: '1', title: 'a', status: 'not-started' }])), [
+      { content: 'b', status: 'completed' },
+      { content: 'a', status: 'pending' },
+    ]);
+    assert.deepEqual(mapTodoList(list([])), []);
+    assert.equal(mapTodoList(list([{ title: 'a', status: 'constructor' }])), 'a manage_todo_list status "constructor"');
+    assert.equal(mapTodoList(list([{ title: 3, status: 'completed' }])), 'a manage_todo_list item without a title');
+    assert.equal(mapTodoList({ kind: 'input' }), 'a manage_todo_list call without a todo list');
+    assert.equal(mapTodoList(undefined), 'a manage_todo_list call without a todo list');
+  });
+
+  it('the chat folder is chatSessions in the workspace storage folder', () => {
+    assert.equal(copilotChatFolder(path.join('/ws', 'abc')), path.join('/ws', 'abc', 'chatSessions'));
+  });
+});
+
+describe('copilot chat parser, fuzzed', () => {
+  const all = manifest.chats.flatMap((c) => chat(c.file.replace(/\.jsonl$/, '')).lines);
+  const keys = fc.constantFrom<string | number>('requests', 'response', 'customTitle', 'kind', 'v', 'k', 'i', 0, 1, 2, -1, 1.5, 'toolSpecificData', 'todoList', 'isConfirmed', 'toolCallId');
+  const leaf = fc.oneof(fc.string(), fc.integer({ min: -2, max: 5 }), fc.boolean(), fc.constant(null), fc.constantFrom('toolInvocationSerialized', 'manage_todo_list', 'todo_write', 'todoList', 'not-started', 'completed'));
+  const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, leaf, tie('object'), fc.array(tie('value'), { maxLength: 3 })),
+    object: fc.dictionary(keys.map(String), tie('value'), { maxKeys: 5 }),
+  })).value;
+  const entry = fc.oneof(
+    fc.constantFrom(...all),
+    fc.record({ kind: fc.constantFrom(0, 1, 2, 3, 4), k: fc.array(keys, { maxLength: 4 }), v: json, i: fc.option(fc.integer({ min: -1, max: 4 }), { nil: undefined }) }).map((e) => JSON.stringify(e)),
+    json.map((v) => JSON.stringify(v) ?? 'undefined'),
+    fc.string(),
+  );
+
+  it('never throws, always returns JSON-safe state, and a resumed parser goes on as one pass', () => {
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 25 }), fc.nat(25), (lines, cutAt) => {
+        const cut = Math.min(cutAt, lines.length);
+        const whole = createCopilotChatParser().push(lines);
+        const head = createCopilotChatParser();
+        const first: ParseOutput = head.push(lines.slice(0, cut));
+        const rest = resume(head.state()).push(lines.slice(cut));
+        assert.deepEqual([...first.plans, ...rest.plans], whole.plans);
+        assert.deepEqual(new Set([...first.unknown, ...rest.unknown].map((u) => u.detail)), new Set(whole.unknown.map((u) => u.detail)));
+        const details = whole.unknown.map((u) => u.detail);
+        assert.equal(new Set(details).size, details.length, 'each shape reported once');
+        const calls = whole.plans.map((p) => p.source.call);
+        assert.equal(new Set(calls).size, calls.length, 'each call emitted once');
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
