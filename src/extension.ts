@@ -1,11 +1,13 @@
 // The composition root: builds the parts and hands every disposable to VS Code.
 // Data flows one way: sources (the tool, followers of other agents' files) → session log →
 // store events → views and status bar.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DisplayState } from './core/display';
 import { LogPlanSink } from './core/planSink';
 import { SessionLog } from './core/sessionLog';
 import { PlanStore } from './core/store';
+import { startCopilotChatSource } from './node/copilotChats';
 import { NodeFileSystem } from './node/nodeFileSystem';
 import { watchLogFolder } from './node/logWatcher';
 import { createApi, type AgentPlanApi } from './vscode/api';
@@ -15,7 +17,7 @@ import { createLogger, logError } from './vscode/log';
 import { SnapshotDocuments } from './vscode/snapshotDocuments';
 import { createStatusBar } from './vscode/statusBar';
 import { TodoWriteTool } from './vscode/todoTool';
-import { Sources } from './vscode/sources';
+import { Sources, type SourcesOptions } from './vscode/sources';
 import { createViews } from './vscode/views';
 
 export type { AgentPlanApi, PlanSnapshot, PlanViewState } from './vscode/api';
@@ -67,7 +69,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   }
   // Followers start once the log is loaded: what they import is read back like any write.
   const storageFolder = (context.storageUri ?? context.globalStorageUri).fsPath;
-  context.subscriptions.push(new Sources({ sink, storageFolder, logger }));
+  // Copilot's chat session files sit beside this extension's workspace storage folder.
+  const workspaceStorageFolder = context.storageUri ? path.dirname(context.storageUri.fsPath) : undefined;
+  const others: SourcesOptions['others'] = workspaceStorageFolder
+    ? { copilot: (reports) => startCopilotChatSource({ workspaceStorageFolder, storageDir: storageFolder, sink, ...reports }) }
+    : {};
+  context.subscriptions.push(new Sources({ sink, storageFolder, logger, others }));
   logger.info(`Agent Plan active; session logs in ${logFolder}`);
   return createApi(store, display, logFolder, (session) => log.fileFor(session));
 }
