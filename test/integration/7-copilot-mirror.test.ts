@@ -1,0 +1,97 @@
+// Copilot's built-in todo tool (manage_todo_list) through the real Copilot agent: Agent
+// Plan follows VS Code's chat session files of this workspace and mirrors each call into
+// the same session todo_write uses for that chat. Checked from the outside: the API, the
+// log file and the rendered sidebar.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { PlanSnapshot } from '../../src/extension';
+import { api, bridge, domTexts, logLines, newChatSession, waitFor } from './helpers';
+import { askAgent, copilotReady, scriptTurns, turnIndex } from './7-agent';
+
+const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
+const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
+const BADGE = '.activitybar li.action-item:has(a.action-label[aria-label^="Agent Plan"]) .badge-content';
+const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
+
+type Items = Array<[string, string]>;
+const itemsOf = (snapshot: PlanSnapshot | undefined): Items => (snapshot?.todos ?? []).map((t) => [t.content, t.status]);
+
+/** What each call of a script turn should leave in Agent Plan, in call order (the README's mapping). */
+function expectedLists(match: string): Items[] {
+  const status: Record<string, string> = { 'not-started': 'pending', 'in-progress': 'in_progress', completed: 'completed' };
+  return scriptTurns()[turnIndex(match)]!.steps.flatMap((step) => {
+    if (step.tool === 'manage_todo_list') {
+      return [(step.arguments as { todoList: Array<{ title: string; status: string }> }).todoList.map((i): [string, string] => [i.title.trim(), status[i.status]!])];
+    }
+    if (step.tool === 'todo_write') return [(step.arguments as { todos: Array<{ content: string; status: string }> }).todos.map((i): [string, string] => [i.content, i.status])];
+    return [];
+  });
+}
+
+async function newSession(known: readonly string[], items: Items): Promise<PlanSnapshot> {
+  let seen: Items[] = [];
+  return waitFor(
+    async () => {
+      const fresh = (await api()).listSessions().filter((s) => !known.includes(s.session));
+      seen = fresh.map(itemsOf);
+      return fresh.find((s) => JSON.stringify(itemsOf(s)) === JSON.stringify(items));
+    },
+    `a new session showing ${JSON.stringify(items)} (seen ${JSON.stringify(seen)})`,
+  );
+}
+
+describe('Copilot\'s own todo list, mirrored', function () {
+  this.timeout(90_000);
+  let mirrored: PlanSnapshot;
+
+  before(async () => {
+    await copilotReady();
+    await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
+    await vscode.commands.executeCommand('agentPlan.followLatest');
+  });
+
+  it('a manage_todo_list call shows in the sidebar: rows, badge and status bar, every call a version', async () => {
+    const known = (await api()).listSessions().map((s) => s.session);
+    await newChatSession();
+    await askAgent('[ap:mirror-1]');
+    const lists = expectedLists('[ap:mirror-1]');
+    mirrored = await newSession(known, lists[lists.length - 1]!);
+    assert.equal(mirrored.source?.agent, 'copilot');
+    assert.equal(mirrored.source?.tool, 'manage_todo_list');
+    // Copilot allows repeated titles: both are kept, the second trimmed, none dropped.
+    assert.equal(mirrored.todos.length, 3);
+    const history = await (await api()).getHistory(mirrored.session);
+    assert.deepEqual(history.map(itemsOf), lists, 'one version per call, in call order');
+    await waitFor(async () => (await bridge<string[]>({ op: 'attributes', selector: PLAN_ROWS, name: 'aria-label' })).length === 3, 'three Plan rows');
+    await waitFor(async () => (await domTexts(BADGE))[0] === '2', 'the badge to count the two open items');
+    await waitFor(async () => (await domTexts(STATUS_ITEM))[0]?.includes('1/3'), 'the status bar to say 1/3');
+  });
+
+  it('a newer request that writes no plan marks the plan as from an earlier turn', async () => {
+    assert.ok(mirrored, 'the previous test mirrored a plan');
+    assert.equal((await api()).getSessionInfo(mirrored.session).earlierTurn, false);
+    await askAgent('[ap:mirror-moved-on]');
+    await waitFor(() => (api().then((plan) => plan.getSessionInfo(mirrored.session).earlierTurn)), 'the session to be marked as from an earlier turn');
+    await waitFor(async () => (await domTexts(PLAN_MESSAGE)).some((text) => text.includes('earlier turn')), 'the Plan view to say so');
+    await waitFor(async () => (await domTexts(STATUS_ITEM))[0]?.includes('earlier turn'), 'the status bar to say so');
+    // Still the same plan, still on screen.
+    assert.deepEqual(itemsOf((await api()).getPlan(mirrored.session)), itemsOf(mirrored));
+  });
+
+  it('a chat that uses both tools in turn is one session whose history holds every write in call order', async () => {
+    const known = (await api()).listSessions().map((s) => s.session);
+    await newChatSession();
+    await askAgent('[ap:both-1]');
+    await askAgent('[ap:both-2]');
+    const lists = [...expectedLists('[ap:both-1]'), ...expectedLists('[ap:both-2]')];
+    const session = await newSession(known, lists[lists.length - 1]!);
+    const fresh = (await api()).listSessions().filter((s) => !known.includes(s.session));
+    assert.equal(fresh.length, 1, 'one chat, one session');
+    const history = await (await api()).getHistory(session.session);
+    assert.deepEqual(history.map(itemsOf), lists);
+    assert.deepEqual(history.map((s) => s.source?.tool ?? 'todo_write'), ['todo_write', 'manage_todo_list', 'todo_write']);
+    // Mirrored lines say where they came from, in the log itself.
+    const sources = logLines((await api()).logFile(session.session)).map((line) => (JSON.parse(line) as { source?: { agent: string } }).source?.agent);
+    assert.ok(sources.includes('copilot'));
+  });
+});
