@@ -15,6 +15,15 @@ function rows(plan: ForeignPlan | undefined): Row[] {
 function parseAll(lines: readonly string[], workspace: string): ParseOutput {
   return createClaudeCodeParser({ workspaceFolders: [workspace] }).push(lines);
 }
+/** The ids of the calls of one tool in a transcript, found by structure, in file order. */
+function callIds(lines: readonly string[], name: string): string[] {
+  return lines.flatMap((line) => {
+    const value = JSON.parse(line) as { type?: unknown; message?: { content?: unknown } };
+    const content = value.type === 'assistant' && Array.isArray(value.message?.content) ? (value.message.content as Record<string, unknown>[]) : [];
+    return content.filter((b) => b['type'] === 'tool_use' && b['name'] === name).map((b) => String(b['id']));
+  });
+}
+
 /** The tool_use / tool_result line of a call, by tool_use id. */
 function lineOf(lines: readonly string[], kind: 'tool_use' | 'tool_result', id: string): number {
   return findLine(lines, (v) => {
@@ -53,33 +62,47 @@ describe('claudeCode parser, over recordings of the real CLI', () => {
     assert.deepEqual(out.info, { agent: 'claude-code', session, cwd: tasks.workspace });
   });
 
-  it('the folded list is what Claude Code left in its own task files', () => {
-    const out = parseAll(tasksLines, tasks.workspace);
-    const folder = path.join(tasks.agentDir, 'tasks', session);
-    const files = fs.readdirSync(folder).sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
-    const onDisk = files.map((name) => {
+  /** A task folder as a list: `<id>.json` files (Claude's `.lock` and `.highwatermark` aside), by id. */
+  function taskFolder(folder: string): Row[] {
+    const files = fs.readdirSync(folder).filter((name) => /^\d+\.json$/.test(name));
+    files.sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+    return files.map((name) => {
       const task = JSON.parse(fs.readFileSync(path.join(folder, name), 'utf8')) as { subject: string; status: string };
       return [task.subject, task.status] as Row;
     });
-    assert.deepEqual(rows(out.plans.at(-1)), onDisk);
+  }
+
+  it('the folded list is what Claude Code left in its own task files', () => {
+    const out = parseAll(tasksLines, tasks.workspace);
+    assert.deepEqual(rows(out.plans.at(-1)), taskFolder(path.join(tasks.agentDir, 'tasks', session)));
+  });
+
+  it('every state Claude Code\'s task files went through is one of the folded lists', () => {
+    const lists = parseAll(tasksLines, tasks.workspace).plans.map((plan) => JSON.stringify(rows(plan)));
+    const snapshots = path.join(tasks.dir, 'task-snapshots');
+    const states = fs.readdirSync(snapshots).sort().map((n) => taskFolder(path.join(snapshots, n, session)));
+    assert.ok(states.length >= 4, 'the recording has snapshots');
+    for (const state of states) assert.ok(lists.includes(JSON.stringify(state)), `a list Claude Code had: ${JSON.stringify(state)}`);
   });
 
   it('results of parallel calls in another order give the same lists, in the order the results came', () => {
-    const ids = ['toolu_scripted_002_0', 'toolu_scripted_002_1', 'toolu_scripted_002_2'];
+    const ids = callIds(tasksLines, 'TaskCreate');
+    assert.equal(ids.length, 3);
     const resultLines = ids.map((id) => lineOf(tasksLines, 'tool_result', id));
     const reordered = [...tasksLines];
     // The third result first, then the first, then the second.
     const [a, b, c] = resultLines.map((i) => tasksLines[i] as string);
     [reordered[resultLines[0] as number], reordered[resultLines[1] as number], reordered[resultLines[2] as number]] = [c as string, a as string, b as string];
     const out = parseAll(reordered, tasks.workspace);
-    assert.deepEqual(out.plans.slice(0, 3).map((p) => p.source.call), ['toolu_scripted_002_2', 'toolu_scripted_002_0', 'toolu_scripted_002_1']);
+    assert.deepEqual(out.plans.slice(0, 3).map((p) => p.source.call), [ids[2], ids[0], ids[1]]);
     assert.deepEqual(rows(out.plans[0]), [['Write a regression test', 'pending']]);
     assert.deepEqual(rows(out.plans[2]), rows(parseAll(tasksLines, tasks.workspace).plans[2]), 'ordered by task id');
     assert.deepEqual(rows(out.plans.at(-1)), [['Read the parser', 'completed'], ['Fix the off-by-one', 'completed']]);
   });
 
   it('results of parallel creates on one line (no toolUseResult to pair) still give the task ids', () => {
-    const ids = ['toolu_scripted_002_0', 'toolu_scripted_002_1', 'toolu_scripted_002_2'];
+    const ids = callIds(tasksLines, 'TaskCreate');
+    assert.equal(ids.length, 3);
     const at = ids.map((id) => lineOf(tasksLines, 'tool_result', id));
     const first = JSON.parse(tasksLines[at[0] as number] as string) as { message: { content: unknown[] }; toolUseResult?: unknown };
     first.message.content = at.flatMap((i) => (JSON.parse(tasksLines[i] as string) as { message: { content: unknown[] } }).message.content);
@@ -92,8 +115,9 @@ describe('claudeCode parser, over recordings of the real CLI', () => {
   });
 
   it('a result written before its call still pairs up', () => {
-    const use = lineOf(tasksLines, 'tool_use', 'toolu_scripted_002_0');
-    const result = lineOf(tasksLines, 'tool_result', 'toolu_scripted_002_0');
+    const [created] = callIds(tasksLines, 'TaskCreate');
+    const use = lineOf(tasksLines, 'tool_use', created ?? '');
+    const result = lineOf(tasksLines, 'tool_result', created ?? '');
     const moved = [...tasksLines];
     [moved[use], moved[result]] = [tasksLines[result] as string, tasksLines[use] as string];
     assert.deepEqual(parseAll(moved, tasks.workspace).plans.map(rows), parseAll(tasksLines, tasks.workspace).plans.map(rows));
@@ -116,17 +140,15 @@ describe('claudeCode parser, over recordings of the real CLI', () => {
     const rec = recording('claude', 'todowrite');
     const out = parseAll(recordedLines(rec), rec.workspace);
     assert.deepEqual(out.unknown, []);
-    assert.deepEqual(out.plans.map((p) => [p.source.tool, p.source.call]), [
-      ['TodoWrite', 'toolu_scripted_002_0'],
-      ['TodoWrite', 'toolu_scripted_003_0'],
-    ]);
+    assert.deepEqual(out.plans.map((p) => [p.source.tool, p.source.call]), callIds(recordedLines(rec), 'TodoWrite').map((id) => ['TodoWrite', id]));
+    assert.equal(out.plans.length, 2);
     assert.deepEqual(out.plans.map(rows), [
       [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending']],
       [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress'], ['Write a regression test', 'pending']],
     ]);
     for (const plan of out.plans) for (const item of plan.items) assert.deepEqual(Object.keys(item), ['content', 'status']);
     const lines = recordedLines(rec);
-    const use = lineOf(lines, 'tool_use', 'toolu_scripted_002_0');
+    const use = lineOf(lines, 'tool_use', callIds(lines, 'TodoWrite')[0] ?? '');
     const padded = lines[use]?.replace('"content":"Read the parser"', '"content":"  Read the parser \\n"') ?? '';
     assert.notEqual(padded, lines[use]);
     const trimmed = parseAll([...lines.slice(0, use), padded, ...lines.slice(use + 1)], rec.workspace);
@@ -136,8 +158,9 @@ describe('claudeCode parser, over recordings of the real CLI', () => {
   it('TodoWrite counts only once its result is in, and not when the result is an error', () => {
     const rec = recording('claude', 'todowrite');
     const lines = recordedLines(rec);
-    const use = lineOf(lines, 'tool_use', 'toolu_scripted_002_0');
-    const result = lineOf(lines, 'tool_result', 'toolu_scripted_002_0');
+    const [firstCall] = callIds(lines, 'TodoWrite');
+    const use = lineOf(lines, 'tool_use', firstCall ?? '');
+    const result = lineOf(lines, 'tool_result', firstCall ?? '');
     assert.deepEqual(parseAll(lines.slice(0, use + 1), rec.workspace).plans, []);
     const failed = JSON.parse(lines[result] as string) as { message: { content: Record<string, unknown>[] }; toolUseResult: unknown };
     (failed.message.content[0] as Record<string, unknown>)['is_error'] = true;
@@ -149,12 +172,13 @@ describe('claudeCode parser, over recordings of the real CLI', () => {
   it('an unknown status is reported once; the other calls still count', () => {
     const rec = recording('claude', 'todowrite');
     const lines = recordedLines(rec);
-    const use = lineOf(lines, 'tool_use', 'toolu_scripted_002_0');
+    const [firstCall, secondCall] = callIds(lines, 'TodoWrite');
+    const use = lineOf(lines, 'tool_use', firstCall ?? '');
     const changed = lines[use]?.replace('"status":"in_progress"', '"status":"doing"') ?? '';
     assert.notEqual(changed, lines[use]);
     const out = parseAll([...lines.slice(0, use), changed, ...lines.slice(use + 1)], rec.workspace);
     assert.deepEqual(out.unknown, [{ line: use + 1, detail: 'TodoWrite status "doing"' }]);
-    assert.deepEqual(out.plans.map((p) => p.source.call), ['toolu_scripted_003_0']);
+    assert.deepEqual(out.plans.map((p) => p.source.call), [secondCall]);
   });
 
   it('lines that only mention the tools (attachments, api requests, tools-used) are not plans', () => {
