@@ -415,6 +415,8 @@ async function main() {
     }
     fs.writeFileSync(path.join(OUT_DIR, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     log(`wrote ${manifest.chats.length} chats to ${path.relative(repoRoot, OUT_DIR)}`);
+    // The profile is the bulk of the run folder; the logs stay for a look.
+    fs.rmSync(userDataDir, { recursive: true, force: true });
     return 0;
   } finally {
     await cleanups.run();

@@ -37,6 +37,7 @@ const TORN_SETTLE_MS = 2;
 const TORN_SETTLE_ATTEMPTS = 20;
 /** Tail reads in flight at once in sessions(): many sessions must not exhaust file handles. */
 const SESSIONS_READ_CONCURRENCY = 16;
+const SESSIONS_STAT_CONCURRENCY = 64;
 /** How many lines before the current plan a tail read looks at for the session's info line. */
 const INFO_LOOKBACK_LINES = 64;
 
@@ -259,14 +260,51 @@ export class SessionLog {
       const session = sessionOfFileName(file.slice(this.dir.length + 1));
       if (!listed.has(file) && session !== undefined) await this.queue.run(file, () => this.readLocked(file, session));
     }
-    const summaries = await mapWithLimit(keys, SESSIONS_READ_CONCURRENCY, (session) => this.summary(session));
+    // What a view shows first is read first: the most recently written files.
+    const stamped = await mapWithLimit(keys, SESSIONS_STAT_CONCURRENCY, async (key) => ({ key, modifiedMs: await this.modifiedMs(this.fileFor(key)) }));
+    stamped.sort((a, b) => b.modifiedMs - a.modifiedMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    // The newest alone first, so the Plan view can paint it before the others are in.
+    const [newest, ...rest] = stamped;
+    const first = newest ? [await this.summary(newest.key, newest.modifiedMs)] : [];
+    const summaries = first.concat(await mapWithLimit(rest, SESSIONS_READ_CONCURRENCY, ({ key, modifiedMs }) => this.summary(key, modifiedMs)));
     return summaries.filter((s): s is SessionSummary => s !== undefined).sort(byRecency);
   }
 
-  private summary(session: string): Promise<SessionSummary | undefined> {
+  /**
+   * The newest `limit` events of a session, oldest first, read backwards from the end: the
+   * cost follows `limit`, not the length of the history. `before` continues from an earlier
+   * page (the `start` it returned); `more` says whether older events may exist.
+   */
+  async newest(session: string, limit: number, before?: number): Promise<{ events: LogEvent[]; start: number; more: boolean }> {
+    const file = this.fileFor(session);
+    await this.queue.settled(file);
+    const events: LogEvent[] = [];
+    let start = 0;
+    let more = false;
+    try {
+      const size = before ?? (await this.fs.size(file));
+      if (size === undefined) return { events, start, more };
+      await scanBackward(this.fs, file, size, (line) => {
+        if (events.length >= limit) {
+          more = true;
+          return true;
+        }
+        const record = this.parseLine(file, session, line);
+        if (record && isPlanEvent(record)) {
+          events.push(record);
+          start = line.start;
+        }
+        return false;
+      });
+    } catch (error) {
+      this.reports.readFailed(file, error);
+    }
+    return { events: events.reverse(), start, more };
+  }
+
+  private summary(session: string, modifiedMs: number): Promise<SessionSummary | undefined> {
     const file = this.fileFor(session);
     return this.queue.run(file, async () => {
-      const modifiedMs = await this.modifiedMs(file);
       await this.readLocked(file, session, { modifiedMs });
       const cursor = this.cursors.get(file);
       if (!cursor) return undefined;

@@ -38,6 +38,7 @@ export class PlanStore implements Disposable {
   private lastRank = 0;
   private loading = 0;
   private changedWhileLoading = false;
+  private paintedDuringLoad = false;
 
   /** Fires for every new snapshot, written here or appended by another process. */
   readonly onDidWrite = this.writeEmitter.event;
@@ -58,7 +59,7 @@ export class PlanStore implements Disposable {
    * is never replaced by an older plan. Rejects when the log folder cannot be read.
    */
   async load(): Promise<void> {
-    this.loading++;
+    if (this.loading++ === 0) this.paintedDuringLoad = false;
     try {
       await this.log.sessions();
     } finally {
@@ -166,8 +167,12 @@ export class PlanStore implements Disposable {
 
   private changed(): void {
     if (this.loading > 0) {
-      this.changedWhileLoading = true;
-      return;
+      // The first plan read (the newest file: load reads those first) paints at once; the rest once at the end.
+      if (this.paintedDuringLoad) {
+        this.changedWhileLoading = true;
+        return;
+      }
+      this.paintedDuringLoad = this.current.size > 0;
     }
     this.changeEmitter.fire(undefined, this.reportListenerError);
   }

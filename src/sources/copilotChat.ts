@@ -32,6 +32,10 @@
 //   `toolSpecificData: {kind: "todoList", todoList: [{id, title, status}]}` (ids are strings,
 //   statuses not-started | in-progress | completed). Agent Plan's own `todo_write` appears as a
 //   part with `toolId: "todo_write"` and no toolSpecificData; it only marks the turn as planned.
+// - The tool also has an internal `operation: "read"` (not in the schema the model sees) whose
+//   part carries the current list unchanged; the file does not tell it from a write, so it
+//   would come through as a snapshot equal to the one before. Calls made by a subagent
+//   (`subAgentInvocationId` set) sit in the same response and count as the chat's.
 // - The chat's uuid is also what todo_write's invocation token names: `sessionResource` is
 //   `vscode-chat-session://local/<unpadded base64url of the uuid>`.
 //

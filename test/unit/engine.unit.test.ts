@@ -51,6 +51,8 @@ describe('the log engine', () => {
     const seed = new SessionLog(dir(), nodeFileSystem);
     await seed.append(KEY_A, item('old'));
     await seed.append(KEY_B, item('b'));
+    // A is the newer file, so load reads it first and then waits on B.
+    fs.utimesSync(seed.fileFor(KEY_B), new Date(1_000_000), new Date(1_000_000));
     const gated = new GatedFileSystem(seed.fileFor(KEY_B), seed.fileFor(KEY_A));
     const store = new PlanStore(new SessionLog(dir(), gated));
     const loading = store.load();
@@ -121,5 +123,44 @@ describe('the log engine', () => {
     fs.appendFileSync(file, JSON.stringify({ v: 1, type: 'todo/write', ts: new Date().toISOString(), session: KEY_A, todos: item('y'), counts: { pending: 1, inProgress: 0, completed: 0 } }) + '\n');
     await store.ingest(KEY_A);
     assert.deepEqual(fired, ['y']);
+  });
+});
+
+describe('the log engine: paging backwards and loading what is shown first', () => {
+  const tmp = useTempDir();
+
+  it('newest(n) pages back through the history reading only what it returns', async () => {
+    const counting = new CountingFileSystem();
+    const log = new SessionLog(tmp.path, counting);
+    const line = (i: number) =>
+      JSON.stringify({ v: 1, type: 'todo/write', ts: '2026-01-01T00:00:00.000Z', session: KEY_A, todos: item(`v${i}`), counts: { pending: 1, inProgress: 0, completed: 0 } });
+    fs.writeFileSync(log.fileFor(KEY_A), Array.from({ length: 3000 }, (_, i) => line(i) + '\n').join(''));
+    const fileBytes = fs.statSync(log.fileFor(KEY_A)).size;
+    const readBefore = counting.bytesRead;
+    const page = await log.newest(KEY_A, 10);
+    assert.deepEqual(page.events.map((e) => e.todos[0]?.content), Array.from({ length: 10 }, (_, i) => `v${2990 + i}`));
+    assert.equal(page.more, true);
+    assert.ok(counting.bytesRead - readBefore < fileBytes, 'less than the whole file was read');
+    const older = await log.newest(KEY_A, 10, page.start);
+    assert.deepEqual(older.events.map((e) => e.todos[0]?.content), Array.from({ length: 10 }, (_, i) => `v${2980 + i}`));
+    const all = await log.newest(KEY_A, 5000);
+    assert.equal(all.events.length, 3000);
+    assert.equal(all.more, false);
+  });
+
+  it('load() reads the most recently written files first and paints once the newest is in', async () => {
+    const seed = new SessionLog(tmp.path, nodeFileSystem);
+    const keys = Array.from({ length: 30 }, (_, i) => `${i.toString(16).padStart(2, '0')}${'0'.repeat(30)}`);
+    for (const [i, key] of keys.entries()) {
+      await seed.append(key, item(key));
+      fs.utimesSync(seed.fileFor(key), new Date(1_000_000 + i * 1000), new Date(1_000_000 + i * 1000));
+    }
+    const store = new PlanStore(new SessionLog(tmp.path, nodeFileSystem));
+    const seenAtChange: Array<string | undefined> = [];
+    store.onDidChange(() => seenAtChange.push(store.latest()?.session));
+    await store.load();
+    assert.equal(seenAtChange[0], keys[29], 'the first paint already shows the newest session');
+    assert.equal(seenAtChange.length, 2, 'one paint early, one when all are in');
+    assert.deepEqual(store.list().map((e) => e.session), [...keys].reverse());
   });
 });

@@ -66,11 +66,12 @@ class MemorySink implements PlanSink {
 }
 
 describe('copilot chats through the follower', () => {
-  const tmp = useTempDir();
   const followers: Follower[] = [];
+  // Registered before the temp folder's own clean-up, so no watcher is left over a folder being removed.
   afterEach(() => {
     for (const follower of followers.splice(0)) follower.dispose();
   });
+  const tmp = useTempDir();
 
   function follower(storage: string, sink: PlanSink, unknown: UnknownShape[] = []): Follower {
     const made = new Follower({
