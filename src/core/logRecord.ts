@@ -50,6 +50,11 @@ export function isPlanEvent(record: LogRecord): record is LogEvent {
   return record.type === TODO_WRITE_EVENT;
 }
 
+/** A plan that can be the session's current one: any but a mirrored snapshot a later write superseded. */
+export function isCurrentPlan(record: LogRecord): record is LogEvent {
+  return isPlanEvent(record) && record.source?.superseded !== true;
+}
+
 /** A todo_write snapshot, ready to append (callers validate the todos first). */
 export function planEvent(session: string, ts: string, todos: readonly PlanItem[], source?: PlanSource, at?: string): LogEvent {
   const items = todos.map((todo) => ({ content: todo.content, status: todo.status }));
@@ -149,6 +154,8 @@ export function parseSource(value: unknown): PlanSource | string {
   }
   const turn = value['turn'];
   if (turn !== undefined && !isIndex(turn)) return '`source.turn` must be an integer ≥ 0';
+  const superseded = value['superseded'];
+  if (superseded !== undefined && typeof superseded !== 'boolean') return '`source.superseded` must be a boolean';
   return copySource(value as unknown as PlanSource);
 }
 
@@ -176,6 +183,7 @@ export function parseForeignItems(value: unknown): PlanItem[] | string {
 function copySource(source: PlanSource): PlanSource {
   const copy: PlanSource = { agent: source.agent, tool: source.tool, session: source.session, call: source.call };
   if (source.turn !== undefined) copy.turn = source.turn;
+  if (source.superseded === true) copy.superseded = true;
   return copy;
 }
 

@@ -15,6 +15,7 @@ import { NEWLINE, decodeUtf8, scanBackward, scanForward, MAX_LINE_BYTES, type Ra
 import { logFileFor, sessionOfFileName } from './logFiles';
 import {
   infoRecord,
+  isCurrentPlan,
   isPlanEvent,
   parseLogRecord,
   planEvent,
@@ -393,8 +394,8 @@ export class SessionLog {
         const record = this.parseLine(file, session, line);
         if (!record) return;
         records.push(record);
-        if (isPlanEvent(record)) cursor.current = record;
-        else cursor.info = record;
+        if (isCurrentPlan(record)) cursor.current = record;
+        else if (!isPlanEvent(record)) cursor.info = record;
       });
     } catch (error) {
       this.reports.readFailed(file, error);
@@ -460,8 +461,8 @@ export class SessionLog {
       const completeEnd = await scanBackward(this.fs, file, size, (line) => {
         if (current) linesPastPlan++;
         const record = this.parseLine(file, session, line);
-        if (record && isPlanEvent(record)) current ??= record;
-        else if (record) info ??= record;
+        if (record && isCurrentPlan(record)) current ??= record;
+        else if (record && !isPlanEvent(record)) info ??= record;
         return current !== undefined && (info !== undefined || linesPastPlan >= INFO_LOOKBACK_LINES);
       });
       return { current, info, size, completeEnd };

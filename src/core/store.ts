@@ -153,7 +153,8 @@ export class PlanStore implements Disposable {
         this.infos.set(session, record);
         continue;
       }
-      this.current.set(session, { event: record, rank: this.nextRank() });
+      // A superseded mirrored snapshot joins the history but does not replace the current plan.
+      if (record.source?.superseded !== true) this.current.set(session, { event: record, rank: this.nextRank() });
       this.writeEmitter.fire(record, this.reportListenerError);
     }
     this.changed();

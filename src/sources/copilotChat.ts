@@ -109,6 +109,8 @@ interface CopilotState {
   requests: number;
   /** Indexes of requests in which a todo tool ran. */
   planned: number[];
+  /** toolCallIds of the todo_write calls seen (the newest ones), to know a later one when it first appears. */
+  todoWrites: string[];
 }
 
 class CopilotChatParser extends JsonLineParser {
@@ -284,8 +286,11 @@ class CopilotChatParser extends JsonLineParser {
     // Still streaming or waiting for approval: it comes again once it runs.
     if (ran === 'not yet' || ran === 'no') return;
     this.markPlanned(index);
-    if (tool !== MANAGE_TODO_LIST) return;
     const call = part['toolCallId'];
+    if (tool !== MANAGE_TODO_LIST) {
+      if (typeof call === 'string') this.todoWriteSeen(call, batch);
+      return;
+    }
     if (typeof call !== 'string' || call === '') {
       batch.report(line, 'a manage_todo_list call without a toolCallId');
       return;
@@ -299,6 +304,18 @@ class CopilotChatParser extends JsonLineParser {
     const session = this.base.session;
     if (session === undefined) return; // started implies a session; kept for the type checker
     batch.emit({ source: { agent: 'copilot', tool: MANAGE_TODO_LIST, session, call, turn: index }, items });
+  }
+
+  /**
+   * todo_write saves its line at once, VS Code its chat file seconds later: a todo_write
+   * call that first appears after manage_todo_list calls of this batch was saved before
+   * them, so they join the history without becoming the current plan.
+   */
+  private todoWriteSeen(call: string, batch: Batch): void {
+    if (this.own.todoWrites.includes(call)) return;
+    this.own.todoWrites.push(call);
+    if (this.own.todoWrites.length > MAX_REMEMBERED_CALLS) this.own.todoWrites.shift();
+    for (const plan of batch.plans) plan.source.superseded = true;
   }
 
   private setTitle(value: unknown): void {
@@ -356,12 +373,14 @@ export function mapTodoList(data: unknown): ForeignItem[] | string {
 }
 
 function readOwnState(state: unknown): CopilotState {
-  const own: CopilotState = { started: false, skipping: false, requests: 0, planned: [] };
+  const own: CopilotState = { started: false, skipping: false, requests: 0, planned: [], todoWrites: [] };
   if (!isRecord(state)) return own;
   own.started = state['started'] === true;
   own.skipping = state['skipping'] === true;
   if (isTurnIndex(state['requests'])) own.requests = state['requests'];
   const planned = state['planned'];
   if (Array.isArray(planned)) own.planned = planned.filter(isTurnIndex).slice(-MAX_PLANNED_TURNS);
+  const todoWrites = state['todoWrites'];
+  if (Array.isArray(todoWrites)) own.todoWrites = todoWrites.filter((id): id is string => typeof id === 'string').slice(-MAX_REMEMBERED_CALLS);
   return own;
 }

@@ -32,6 +32,12 @@ export interface PlanSource {
   call: string;
   /** 0-based index of the chat request (turn) the call belongs to, where the program records turns. */
   turn?: number;
+  /**
+   * True when a later todo_write call of the same chat was saved before this call could be
+   * read (VS Code writes its chat files seconds late): the snapshot is history, not the
+   * current plan.
+   */
+  superseded?: boolean;
 }
 
 /** One plan call found in a foreign file: the whole list after that call. */

@@ -44,6 +44,21 @@ describe('plan sink', () => {
     assert.equal(store.details(key).agent, 'copilot');
   });
 
+  it('a superseded mirrored plan joins the history but the later todo_write stays the current plan, now and after a reload', async () => {
+    const { log, store, sink } = open();
+    const key = copilotSessionKey('chat-1');
+    await store.write(key, [{ content: 'a', status: 'completed' }]);
+    const late = plan('c1', [{ content: 'a', status: 'in_progress' }], 'chat-1', 'copilot', 0);
+    late.source.superseded = true;
+    await sink.importPlans([late]);
+    assert.deepEqual(lines(log.fileFor(key)).map((line) => (line['source'] as { superseded?: boolean } | undefined)?.superseded ?? false), [false, true]);
+    assert.deepEqual(store.get(key)?.todos, [{ content: 'a', status: 'completed' }]);
+    assert.equal((await store.history(key)).length, 2);
+    const reloaded = open();
+    await reloaded.store.load();
+    assert.deepEqual(reloaded.store.get(key)?.todos, [{ content: 'a', status: 'completed' }]);
+  });
+
   it('recognizes what is already imported from the log itself (a new instance, after a restart)', async () => {
     const first = open();
     await first.sink.importPlans([plan('c1', [{ content: 'a', status: 'pending' }], 'run-1', 'claude-code')]);
