@@ -305,9 +305,14 @@ export class SessionLog {
   private summary(session: string, modifiedMs: number): Promise<SessionSummary | undefined> {
     const file = this.fileFor(session);
     return this.queue.run(file, async () => {
+      const before = this.cursors.get(file);
       await this.readLocked(file, session, { modifiedMs });
       const cursor = this.cursors.get(file);
       if (!cursor) return undefined;
+      // A file read before: its state again, for listeners that came later (a second store, Refresh).
+      if (cursor === before) {
+        this.tell({ session, records: [], sync: { current: cursor.current, info: cursor.info, modifiedMs, announce: false, reset: false } });
+      }
       return { key: session, file, size: cursor.offset, current: cursor.current, info: cursor.info, modifiedMs };
     });
   }
