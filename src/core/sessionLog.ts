@@ -262,7 +262,7 @@ export class SessionLog {
       if (!listed.has(file) && session !== undefined) await this.queue.run(file, () => this.readLocked(file, session));
     }
     // What a view shows first is read first: the most recently written files.
-    const stamped = await mapWithLimit(keys, SESSIONS_STAT_CONCURRENCY, async (key) => ({ key, modifiedMs: await this.modifiedMs(this.fileFor(key)) }));
+    const stamped = await this.stamp(keys);
     stamped.sort((a, b) => b.modifiedMs - a.modifiedMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     // The newest alone first, so the Plan view can paint it before the others are in.
     const [newest, ...rest] = stamped;
@@ -306,9 +306,14 @@ export class SessionLog {
   private summary(session: string, modifiedMs: number): Promise<SessionSummary | undefined> {
     const file = this.fileFor(session);
     return this.queue.run(file, async () => {
+      const before = this.cursors.get(file);
       await this.readLocked(file, session, { modifiedMs });
       const cursor = this.cursors.get(file);
       if (!cursor) return undefined;
+      // A file read before: its state again, for listeners that came later (a second store, Refresh).
+      if (cursor === before) {
+        this.tell({ session, records: [], sync: { current: cursor.current, info: cursor.info, modifiedMs, announce: false, reset: false } });
+      }
       return { key: session, file, size: cursor.offset, current: cursor.current, info: cursor.info, modifiedMs };
     });
   }
@@ -406,6 +411,18 @@ export class SessionLog {
 
   private tell(read: LogRead): void {
     this.readEmitter.fire(read, this.listenerError);
+  }
+
+  private async stamp(keys: readonly string[]): Promise<Array<{ key: string; modifiedMs: number }>> {
+    if (this.fs.modifiedMsMany) {
+      try {
+        const times = await this.fs.modifiedMsMany(keys.map((key) => this.fileFor(key)));
+        return keys.map((key, i) => ({ key, modifiedMs: times[i] ?? 0 }));
+      } catch {
+        // fall back to one at a time
+      }
+    }
+    return mapWithLimit(keys, SESSIONS_STAT_CONCURRENCY, async (key) => ({ key, modifiedMs: await this.modifiedMs(this.fileFor(key)) }));
   }
 
   private async modifiedMs(file: string): Promise<number> {

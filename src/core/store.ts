@@ -132,6 +132,9 @@ export class PlanStore implements Disposable {
       return;
     }
     if (read.sync) {
+      const known = this.current.get(session);
+      // A rescan repeats what is already here: nothing changed, nothing to redraw.
+      if (known && known.event === read.sync.current && this.infos.get(session) === read.sync.info) return;
       if (read.sync.info) this.infos.set(session, read.sync.info);
       const event = read.sync.current;
       if (event) {

@@ -1,4 +1,5 @@
 // LogFileSystem over node:fs/promises: what the extension host (local or remote) uses.
+import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
 import type { LogFileSystem } from '../core/fileSystem';
 
@@ -23,6 +24,21 @@ export class NodeFileSystem implements LogFileSystem {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
+  }
+
+  /**
+   * Thousands of stats, synchronously in slices: a promise per stat costs several times the
+   * stat itself; a slice of 500 holds the thread well under 10 ms before it yields.
+   */
+  async modifiedMsMany(paths: readonly string[]): Promise<number[]> {
+    const times: number[] = new Array<number>(paths.length);
+    for (let start = 0; start < paths.length; start += 500) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (let i = start; i < Math.min(paths.length, start + 500); i++) {
+        times[i] = fsSync.statSync(paths[i] as string, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+      }
+    }
+    return times;
   }
 
   async readRange(path: string, start: number, length: number): Promise<Uint8Array> {

@@ -4,6 +4,7 @@ import type { DisplayState } from '../core/display';
 import { changeSummary, diffPlans, planMarkdown, progressText, sessionTitle, relativeTime } from '../core/present';
 import { isSessionKey } from '../core/sessionKey';
 import type { PlanStore } from '../core/store';
+import { agentName, timeText } from './agents';
 import { CommandId, ViewId } from './ids';
 import { logError, type Logger } from './log';
 import { snapshotUri } from './snapshotDocuments';
@@ -30,6 +31,11 @@ export interface CommandDeps {
 }
 
 export function registerCommands({ store, display, logger, logFileFor }: CommandDeps): vscode.Disposable[] {
+  function agentOf(session: string): string | undefined {
+    const agent = store.details(session).agent;
+    return agent ? agentName(agent) : undefined;
+  }
+
   async function noPlan(): Promise<void> {
     await vscode.window.showInformationMessage(t('There is no agent plan yet in this workspace.'));
   }
@@ -50,8 +56,8 @@ export function registerCommands({ store, display, logger, logFileFor }: Command
       const now = new Date();
       const picked = await vscode.window.showQuickPick(
         sessions.map((event) => ({
-          label: sessionTitle(event, t),
-          description: `${progressText(event.counts, t)} · ${relativeTime(event.ts, now, t)}`,
+          label: sessionTitle(event, t, store.details(event.session).title),
+          description: [agentOf(event.session), progressText(event.counts, t), relativeTime(event.ts, now, t)].filter((part) => part !== undefined).join(' · '),
           detail: event.session === display.session ? t('shown now') : undefined,
           session: event.session,
         })),
@@ -74,7 +80,7 @@ export function registerCommands({ store, display, logger, logFileFor }: Command
         const items = history
           .map((event, i) => ({
             label: t('Version {0}', i + 1),
-            description: `${new Date(event.ts).toLocaleTimeString()} · ${progressText(event.counts, t)}`,
+            description: `${timeText(event.ts)} · ${progressText(event.counts, t)}`,
             detail: i === 0 ? t('first version') : changeSummary(diffPlans(history[i - 1]?.todos ?? [], event.todos), t),
             index: i,
           }))
@@ -137,7 +143,7 @@ export function registerCommands({ store, display, logger, logFileFor }: Command
       if (askFirst) {
         const remove = t('Delete');
         const answer = await vscode.window.showWarningMessage(
-          t('Delete the plan log of the session "{0}"?', sessionTitle(event, t)),
+          t('Delete the plan log of the session "{0}"?', sessionTitle(event, t, store.details(session).title)),
           { modal: true, detail: t('Its whole history is removed. Other sessions are not touched.') },
           remove,
         );

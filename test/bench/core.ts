@@ -378,3 +378,76 @@ export function modelTexts(): Record<string, string> {
     canonicalResult20: JSON.stringify({ todos: plan, counts }),
   };
 }
+
+export interface ScaleRow {
+  sessions: number;
+  writesEach: number;
+  /** store.load() start → the first change event (the Plan view can paint the newest session). */
+  firstPaintMs: number;
+  /** store.load() start → every session in (what the Plan view waited for before). */
+  fullLoadMs: number;
+}
+
+export interface HistoryRow {
+  writes: number;
+  fileBytes: number;
+  /** The newest 100 versions, paged backwards (SessionLog.newest). */
+  newestMs: number;
+  newestHeapMB: number;
+  /** The whole history replayed (SessionLog.history, what history views read before). */
+  fullMs: number;
+  fullHeapMB: number;
+}
+
+function heapMB(): number {
+  return process.memoryUsage().heapUsed / (1024 * 1024);
+}
+
+/** Activation over many sessions: the first paint against the whole load, one run each. */
+export async function benchScaleLoad(dir: string, sessions: number, writesEach: number, onProgress?: (text: string) => void): Promise<ScaleRow> {
+  const folder = path.join(dir, `scale-${sessions}`);
+  fs.mkdirSync(folder, { recursive: true });
+  for (let i = 0; i < sessions; i++) {
+    const key = hashIdentity(`scale ${i}`);
+    writeHistory(path.join(folder, `${key}.jsonl`), key, writesEach);
+  }
+  onProgress?.(`scale: ${sessions} sessions written`);
+  const store = new PlanStore(new SessionLog(folder, new NodeFileSystem()));
+  const started = performance.now();
+  let firstPaintMs = NaN;
+  const subscription = store.onDidChange(() => {
+    if (Number.isNaN(firstPaintMs) && store.latest() !== undefined) firstPaintMs = performance.now() - started;
+  });
+  await store.load();
+  const fullLoadMs = performance.now() - started;
+  subscription.dispose();
+  if (store.list().length !== sessions) throw new Error(`scale bench loaded ${store.list().length} of ${sessions} sessions`);
+  fs.rmSync(folder, { recursive: true, force: true });
+  return { sessions, writesEach, firstPaintMs, fullLoadMs };
+}
+
+/** The newest 100 versions of a long history against replaying all of it. */
+export async function benchHistoryPage(dir: string, writes: number, onProgress?: (text: string) => void): Promise<HistoryRow> {
+  const folder = path.join(dir, `history-${writes}`);
+  fs.mkdirSync(folder, { recursive: true });
+  const log = new SessionLog(folder, new NodeFileSystem());
+  const fileBytes = writeHistory(log.fileFor(BENCH_SESSION), BENCH_SESSION, writes);
+  onProgress?.(`history: ${writes} writes written (${(fileBytes / 1e6).toFixed(0)} MB)`);
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  let heap = heapMB();
+  let started = performance.now();
+  const page = await log.newest(BENCH_SESSION, 100);
+  const newestMs = performance.now() - started;
+  const newestHeapMB = heapMB() - heap;
+  if (page.events.length !== 100) throw new Error('history bench: the page is not 100 versions');
+  gc?.();
+  heap = heapMB();
+  started = performance.now();
+  const all = await log.history(BENCH_SESSION);
+  const fullMs = performance.now() - started;
+  const fullHeapMB = heapMB() - heap;
+  if (all.length !== writes) throw new Error('history bench: the replay lost versions');
+  fs.rmSync(folder, { recursive: true, force: true });
+  return { writes, fileBytes, newestMs, newestHeapMB, fullMs, fullHeapMB };
+}

@@ -1,0 +1,41 @@
+// npm run bench:scale — the scale rows of the log engine, side by side with the approach
+// they replace, as ratios: activation over 10,000 sessions (first paint against the whole
+// load) and the newest 100 versions of a 100,000-write history (against a full replay).
+// Bundles test/bench/core.ts like scripts/bench.mjs, runs once, prints JSON and a table.
+import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SESSIONS = Number(process.env.AGENT_PLAN_BENCH_SESSIONS ?? 10_000);
+const WRITES = Number(process.env.AGENT_PLAN_BENCH_WRITES ?? 100_000);
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-bench-scale-'));
+try {
+  const coreFile = path.join(tmp, 'core.cjs');
+  await esbuild.build({
+    entryPoints: [path.join(repoRoot, 'test', 'bench', 'core.ts')],
+    outfile: coreFile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  const core = createRequire(import.meta.url)(coreFile);
+  const say = (text) => process.stderr.write(`${text}\n`);
+  const load = await core.benchScaleLoad(tmp, SESSIONS, 20, say);
+  const history = await core.benchHistoryPage(tmp, WRITES, say);
+  const ms = (n) => `${n.toFixed(1)} ms`;
+  const ratio = (a, b) => `${(b / a).toFixed(0)}×`;
+  console.log(JSON.stringify({ load, history }));
+  console.log(`| operation | now | before (same run) | ratio |`);
+  console.log(`|---|---|---|---|`);
+  console.log(`| activation, ${SESSIONS.toLocaleString('en')} sessions of 20 writes: Plan view painted | ${ms(load.firstPaintMs)} | ${ms(load.fullLoadMs)} (whole load) | ${ratio(load.firstPaintMs, load.fullLoadMs)} |`);
+  console.log(`| newest 100 versions, ${WRITES.toLocaleString('en')} writes (${(history.fileBytes / 1e6).toFixed(0)} MB) | ${ms(history.newestMs)}, +${history.newestHeapMB.toFixed(1)} MB heap | ${ms(history.fullMs)}, +${history.fullHeapMB.toFixed(0)} MB heap (full history) | ${ratio(history.newestMs, history.fullMs)} |`);
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
