@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, EXTENSION_ID, logFiles, newChatSession, waitFor } from './helpers';
+import { api, bridge, domTexts, EXTENSION_ID, logFiles, newChatSession, waitFor } from './helpers';
 import { askAgent, copilotReady, records, scriptTurns, toolResults, turnIndex, type ModelRecord } from './7-agent';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
@@ -127,7 +127,7 @@ describe('the real Copilot agent with a scripted model', function () {
     for (const record of all.filter((r) => r.kind === 'side')) assert.equal(record.reply?.calls, undefined);
   });
 
-  it('starts a new session for a new chat; two chats keep their own plans, the latest on top in the Sessions view', async () => {
+  it('starts a new session for a new chat; two chats alternate, each writing its own session, in the Sessions view', async () => {
     const plan = await api();
     await newChatSession();
     await askAgent('[ap:alpha-1]');
@@ -144,5 +144,24 @@ describe('the real Copilot agent with a scripted model', function () {
       const b = rows.findIndex((row) => row.includes('Beta task'));
       return b >= 0 && a > b;
     }, 'Beta above Alpha in the Sessions view');
+    // Back to the first chat: the chat view's back arrow shows its session list, where the first
+    // chat's title is the model's answer to Copilot's title request (or the request itself).
+    await bridge({ op: 'click', selector: '#workbench\\.parts\\.auxiliarybar .codicon-arrow-left', timeoutMs: 5000 });
+    const item = await waitFor(async () => {
+      const items = await domTexts('.agent-session-item');
+      return ['Alpha chat', '[ap:alpha-1]'].find((text) => items.some((shown) => shown.includes(text)));
+    }, 'the first chat in the chat view\'s session list');
+    await bridge({ op: 'click', selector: '.agent-session-item', hasText: item, timeoutMs: 5000 });
+    await askAgent('[ap:alpha-2]');
+    const again = plan.listSessions()[0]!;
+    assert.equal(again.session, alpha.session, 'the first chat writes to its own session again');
+    assert.deepEqual(again.todos.map((todo) => todo.status), ['completed']);
+    assert.equal(plan.getPlan(beta.session)?.todos[0]?.status, 'in_progress', "the second chat's plan is untouched");
+    await waitFor(async () => {
+      const rows = await rowLabels(SESSION_ROWS);
+      const a = rows.findIndex((row) => row.includes('Alpha task'));
+      const b = rows.findIndex((row) => row.includes('Beta task'));
+      return a >= 0 && b > a;
+    }, 'Alpha back above Beta in the Sessions view');
   });
 });
