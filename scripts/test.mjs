@@ -1,5 +1,5 @@
 // `npm test`: installs what is missing, builds, runs the unit tests and the
-// reliability suite in plain Node and the integration tests inside a real VS Code
+// reliability suite and the real terminal agents in plain Node, and the integration tests inside a real VS Code
 // extension host, and ends with one line that adds them up: `N passed, N failed`.
 // Only Node built-ins here: this runs before the npm dependencies exist.
 import * as fs from 'node:fs';
@@ -35,6 +35,8 @@ if (!built) {
 for (const [name, args] of [
   ['unit tests (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.unit.json', '--reporter', 'scripts/lib/counting-reporter.cjs']],
   ['reliability suite (plain Node)', ['scripts/reliability.mjs']],
+  // The pinned Claude Code, Codex and Gemini CLI against scripted models, offline (root only; says so otherwise).
+  ['terminal agents (real CLIs, plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', 'test/agents/mocharc.json', '--reporter', 'scripts/lib/counting-reporter.cjs']],
   ['integration tests (VS Code extension host)', ['scripts/integration.mjs']],
 ]) {
   const file = path.join(tmp, `${name.split(' ')[0]}.json`);

@@ -78,7 +78,7 @@ describe('Copilot\'s own todo list, mirrored', function () {
     assert.deepEqual(itemsOf((await api()).getPlan(mirrored.session)), itemsOf(mirrored));
   });
 
-  it('a chat that uses both tools in turn is one session whose history holds every write in call order', async () => {
+  it('a chat that uses both tools in turn is one session whose history holds every write, and whose current plan is the last call\'s', async () => {
     const known = (await api()).listSessions().map((s) => s.session);
     await newChatSession();
     await askAgent('[ap:both-1]');

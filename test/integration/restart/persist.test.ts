@@ -6,14 +6,27 @@ import { api, runDir } from '../helpers';
 describe('after the extension host restarts', () => {
   it('shows every session\'s last plan again', async () => {
     const file = path.join(runDir(), 'expected-after-restart.json');
-    const expected = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ session: string; todos: unknown[] }>;
+    const expected = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ session: string; todos: unknown[]; versions?: number }>;
     assert.ok(expected.length >= 2, 'the first run left at least two sessions');
     const plan = await api();
     const actual = plan.listSessions().map(({ session, todos }) => ({ session, todos }));
     assert.deepEqual(
       [...actual].sort((a, b) => a.session.localeCompare(b.session)),
-      [...expected].sort((a, b) => a.session.localeCompare(b.session)),
+      expected.map(({ session, todos }) => ({ session, todos })).sort((a, b) => a.session.localeCompare(b.session)),
     );
     assert.equal(plan.getViewState().session, expected[0]?.session, 'the view follows the session that wrote last');
+  });
+
+  it('imports nothing twice: the followers of Copilot chats and terminal agents resume where they were', async () => {
+    const file = path.join(runDir(), 'expected-after-restart.json');
+    const expected = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ session: string; versions: number }>;
+    const plan = await api();
+    const mirrored = plan.listSessions().filter((s) => s.source !== undefined);
+    assert.ok(mirrored.length > 0, 'the first run left mirrored sessions');
+    // Give the followers their first scan (they start right after activation) before counting.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    for (const { session, versions } of expected) {
+      assert.equal((await plan.getHistory(session)).length, versions, `versions of ${session}`);
+    }
   });
 });
