@@ -22,6 +22,13 @@ interface SessionIndex {
   info: SessionInfoRecord | undefined;
   /** Resolves once the backward read is done. */
   ready: Promise<void>;
+  /** The log holds a plan for this session (from any source). */
+  planned: boolean;
+  /**
+   * Info about a session with no plan yet: kept here, not written, so a chat that never
+   * plans leaves no file; written as soon as the session's first plan is read.
+   */
+  pending?: { source: { agent: AgentId; session: string }; title: string | undefined; latestTurn: { index: number; planned: boolean } | undefined };
 }
 
 const callId = (agent: string, session: string, call: string): string => `${agent}\n${session}\n${call}`;
@@ -41,7 +48,7 @@ export class LogPlanSink implements PlanSink, Disposable {
         this.indexes.delete(read.session);
         return;
       }
-      for (const record of read.records) this.note(index, record);
+      for (const record of read.records) this.note(read.session, index, record);
     });
   }
 
@@ -88,7 +95,7 @@ export class LogPlanSink implements PlanSink, Disposable {
     const key = sessionKeyForForeign(info.agent, info.session);
     await this.queue.run(key, async () => {
       const index = await this.index(key);
-      const last = index.info;
+      const last = index.pending ?? index.info;
       const title = info.title ?? last?.title;
       const latestTurn = info.latestTurn ?? last?.latestTurn;
       const same =
@@ -97,19 +104,26 @@ export class LogPlanSink implements PlanSink, Disposable {
         last.latestTurn?.index === latestTurn?.index &&
         last.latestTurn?.planned === latestTurn?.planned;
       if (same || (last === undefined && title === undefined && latestTurn === undefined)) return;
-      index.info = await this.log.appendInfo(key, { agent: info.agent, session: info.session }, title, latestTurn);
+      const source = { agent: info.agent, session: info.session };
+      if (!index.planned) {
+        index.pending = { source, title, latestTurn };
+        return;
+      }
+      index.pending = undefined;
+      index.info = await this.log.appendInfo(key, source, title, latestTurn);
     });
   }
 
   private async index(key: string): Promise<SessionIndex> {
     let index = this.indexes.get(key);
     if (!index) {
-      const built: SessionIndex = { calls: new Set(), info: undefined, ready: Promise.resolve() };
+      const built: SessionIndex = { calls: new Set(), info: undefined, ready: Promise.resolve(), planned: false };
       // In the map before the read starts, so lines the reader meets meanwhile are noted too.
       this.indexes.set(key, built);
       let newestInfo: SessionInfoRecord | undefined;
       built.ready = this.log.readRecordsBackward(key, (record) => {
         if (isPlanEvent(record)) {
+          built.planned = true;
           if (record.source) built.calls.add(callId(record.source.agent, record.source.session, record.source.call));
         } else {
           newestInfo ??= record;
@@ -124,9 +138,20 @@ export class LogPlanSink implements PlanSink, Disposable {
     return index;
   }
 
-  private note(index: SessionIndex, record: LogRecord): void {
+  private note(key: string, index: SessionIndex, record: LogRecord): void {
     if (isPlanEvent(record)) {
+      index.planned = true;
       if (record.source) index.calls.add(callId(record.source.agent, record.source.session, record.source.call));
+      const pending = index.pending;
+      if (pending) {
+        index.pending = undefined;
+        void this.queue.run(key, async () => {
+          index.info = await this.log.appendInfo(key, pending.source, pending.title, pending.latestTurn);
+        }).catch(() => {
+          // Not saved (a write fault): the next change of the session's info writes it again.
+          index.pending ??= pending;
+        });
+      }
     } else {
       index.info = record;
     }
