@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { api, bridge, domTexts, EXTENSION_ID, logFiles, newChatSession, waitFor } from './helpers';
-import { askAgent, copilotReady, records, scriptTurns, toolResults, turnIndex, type ModelRecord } from './7-agent';
+import { askAgent, copilotReady, records, scriptTurns, textOf, toolResults, turnIndex, type ModelRecord } from './7-agent';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
 const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
@@ -121,10 +121,16 @@ describe('the real Copilot agent with a scripted model', function () {
     assert.equal(sizes(), before, 'no log file was created or grew');
   });
 
-  it('records what it needs: side requests are told apart from agent requests', () => {
+  it('tells Copilot\'s side requests (titles, progress messages) apart from agent requests', () => {
     const all = records();
-    assert.ok(all.some((record) => record.kind === 'agent'));
-    for (const record of all.filter((r) => r.kind === 'side')) assert.equal(record.reply?.calls, undefined);
+    const agent = all.filter((record) => record.kind === 'agent');
+    const side = all.filter((record) => record.kind === 'side');
+    assert.ok(agent.length > 0 && side.length > 0, `both kinds were recorded (${agent.length} agent, ${side.length} side)`);
+    for (const record of agent) assert.ok((record.body?.tools?.length ?? 0) > 0, `agent request ${record.seq} offers tools`);
+    for (const record of side) assert.equal(record.body?.tools, undefined, `side request ${record.seq} offers no tools`);
+    const titles = side.filter((record) => (record.body?.messages ?? []).some((message) => message.role === 'user' && textOf(message.content).includes('brief title')));
+    assert.ok(titles.length > 0, 'Copilot asked the model for a chat title');
+    for (const record of titles) assert.equal(record.reply?.calls, undefined, 'a title request gets text only');
   });
 
   it('starts a new session for a new chat; two chats alternate, each writing its own session, in the Sessions view', async () => {
