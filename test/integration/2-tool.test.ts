@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, chat, logFiles, logLines, newChatSession, todos, waitFor } from './helpers';
+import { api, bridge, chat, logFiles, newChatSession, planLines, todos, waitFor } from './helpers';
 
 function text(result: vscode.LanguageModelToolResult): string {
   return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
@@ -34,7 +34,7 @@ describe('todo_write and the session log, through real chat requests', () => {
       const session = events[0]!;
       const file = plan.logFile(session);
       assert.equal(path.dirname(file), plan.logFolder);
-      const lines = logLines(file);
+      const lines = planLines(file);
       assert.equal(lines.length, 1);
       const event = JSON.parse(lines[0]!);
       assert.equal(event.v, 1);
@@ -47,7 +47,7 @@ describe('todo_write and the session log, through real chat requests', () => {
       assert.equal(second.resultText, 'Updated todo list: 0 pending, 1 in progress, 2 completed.');
       assert.equal(events.length, 2);
       assert.equal(events[1], session, 'the same chat is the same session');
-      assert.equal(logLines(file).length, 2);
+      assert.equal(planLines(file).length, 2);
       assert.deepEqual(plan.getPlan(session)?.counts, { pending: 0, inProgress: 1, completed: 2 });
     } finally {
       subscription.dispose();

@@ -76,6 +76,11 @@ export function logLines(file: string): string[] {
   return fs.readFileSync(file, 'utf8').split('\n').filter((line) => line !== '');
 }
 
+/** The `todo/write` lines of a session's log: its plans, without the session/info lines the followers add. */
+export function planLines(file: string): string[] {
+  return logLines(file).filter((line) => (JSON.parse(line) as { type?: unknown }).type === 'todo/write');
+}
+
 export function logFiles(folder: string): string[] {
   if (!fs.existsSync(folder)) return [];
   return fs.readdirSync(folder).filter((name) => name.endsWith('.jsonl')).sort();
