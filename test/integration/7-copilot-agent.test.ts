@@ -144,10 +144,14 @@ describe('the real Copilot agent with a scripted model', function () {
     const beta = plan.listSessions()[0]!;
     assert.notEqual(beta.session, alpha.session, 'a new chat is a new session');
     assert.equal(beta.todos[0]?.content, 'Beta task');
-    await waitFor(async () => {
+    // A row names its chat by the title Copilot gave it once the chat file has one, else by its first item.
+    const rowName = (session: string, first: string): string => plan.getSessionInfo(session).title ?? first;
+    const positions = async (): Promise<[number, number]> => {
       const rows = await rowLabels(SESSION_ROWS);
-      const a = rows.findIndex((row) => row.includes('Alpha task'));
-      const b = rows.findIndex((row) => row.includes('Beta task'));
+      return [rows.findIndex((row) => row.includes(rowName(alpha.session, 'Alpha task'))), rows.findIndex((row) => row.includes(rowName(beta.session, 'Beta task')))];
+    };
+    await waitFor(async () => {
+      const [a, b] = await positions();
       return b >= 0 && a > b;
     }, 'Beta above Alpha in the Sessions view');
     // Back to the first chat: the chat view's back arrow shows its session list, where the first
@@ -164,9 +168,7 @@ describe('the real Copilot agent with a scripted model', function () {
     assert.deepEqual(again.todos.map((todo) => todo.status), ['completed']);
     assert.equal(plan.getPlan(beta.session)?.todos[0]?.status, 'in_progress', "the second chat's plan is untouched");
     await waitFor(async () => {
-      const rows = await rowLabels(SESSION_ROWS);
-      const a = rows.findIndex((row) => row.includes('Alpha task'));
-      const b = rows.findIndex((row) => row.includes('Beta task'));
+      const [a, b] = await positions();
       return a >= 0 && b > a;
     }, 'Alpha back above Beta in the Sessions view');
   });

@@ -11,6 +11,7 @@ import { askAgent, copilotReady, scriptTurns, turnIndex } from './7-agent';
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
 const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
 const BADGE = '.activitybar li.action-item:has(a.action-label[aria-label^="Agent Plan"]) .badge-content';
+const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 
 type Items = Array<[string, string]>;
@@ -102,5 +103,8 @@ describe('Copilot\'s own todo list, mirrored', function () {
     // Mirrored lines say where they came from, in the log itself.
     const sources = logLines((await api()).logFile(session.session)).map((line) => (JSON.parse(line) as { source?: { agent: string } }).source?.agent);
     assert.ok(sources.includes('copilot'));
+    // Chats, not hashes: once Copilot has titled the chat, its Sessions row says so.
+    const title = await waitFor(() => (api().then((plan) => plan.getSessionInfo(session.session).title)), 'Copilot to give the chat a title', 20_000);
+    await waitFor(async () => (await bridge<string[]>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' })).some((row) => row?.includes(title)), `a Sessions row titled "${title}"`);
   });
 });
