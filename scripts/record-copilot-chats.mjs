@@ -10,23 +10,11 @@
 // holds) and manifest.json (which chat is which, the chat uuid, and the session key
 // Agent Plan derived from todo_write's real token, with the identity string that gives it).
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as path from 'node:path';
-import {
-  cleanupStack,
-  copyWorkspace,
-  ensureHost,
-  killGroup,
-  launchBrowser,
-  linkExtensions,
-  log,
-  makeRunDir,
-  pruneRuns,
-  repoRoot,
-  startCodeServer,
-  workbenchUrl,
-} from './lib/host.mjs';
-import { chatLanguageModels, startModelServer, MODEL_ID, VENDOR } from '../test/agent/modelServer.mjs';
+import { cleanupStack, log, repoRoot } from './lib/host.mjs';
+import { openWorkbench } from './lib/workbench.mjs';
+import { scriptedAgentService } from '../test/agent/launch.mjs';
+import { MODEL_ID, VENDOR } from '../test/agent/modelServer.mjs';
 
 const OUT_DIR = path.join(repoRoot, 'test', 'fixtures', 'copilot-chats');
 const RUN_TIMEOUT_MS = Number(process.env.AGENT_PLAN_RECORD_TIMEOUT_MS ?? 8 * 60_000);
@@ -278,48 +266,6 @@ exports.run = async function run() {
 };
 `;
 
-/**
- * A loopback pass-through in front of the scripted model. Copilot 0.67 sends
- * `openai-intent: conversation-other` on its main agent request too when
- * `chat.byokUtilityModelDefault` is `mainAgent`, which the model server reads as a side
- * request; a request that offers tools is the agent's, so the proxy says so.
- */
-async function startIntentProxy(targetPort, maxRequests) {
-  let count = 0;
-  const server = http.createServer((request, response) => {
-    if (++count > maxRequests) {
-      response.writeHead(503).end();
-      return;
-    }
-    const chunks = [];
-    request.on('data', (chunk) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const headers = { ...request.headers, 'content-length': String(body.length) };
-      try {
-        const parsed = body.length > 0 ? JSON.parse(body.toString('utf8')) : undefined;
-        if (parsed && Array.isArray(parsed.tools) && parsed.tools.length > 0) headers['openai-intent'] = 'conversation-agent';
-      } catch {
-        // not JSON: passed on as it is; the model server answers it
-      }
-      const upstream = http.request({ host: '127.0.0.1', port: targetPort, method: request.method, path: request.url, headers }, (reply) => {
-        response.writeHead(reply.statusCode ?? 502, reply.headers);
-        reply.pipe(response);
-      });
-      upstream.on('error', () => response.writeHead(502).end());
-      upstream.end(body);
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: server.address().port,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections?.();
-      }),
-  };
-}
 
 /** Local paths in a recorded line, replaced by stable placeholders. */
 function sanitize(text, replacements) {
@@ -337,47 +283,23 @@ function sanitize(text, replacements) {
 async function main() {
   const cleanups = cleanupStack();
   try {
-    await ensureHost();
-    pruneRuns('copilot-record', 2);
-    const runDir = makeRunDir('copilot-record');
-    log(`run folder ${runDir}`);
-    const workspace = copyWorkspace(runDir, path.join(repoRoot, 'test', 'fixtures', 'workspace'));
-    const userDataDir = path.join(runDir, 'user-data');
-    const extensionsDir = path.join(runDir, 'extensions');
     if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) throw new Error('build first: node scripts/build.mjs');
-
     const script = { turns: CHATS.flatMap((chat) => chat.requests.map((r) => ({ match: r.query.split(':')[0], steps: r.steps }))), sideText: 'Mirror fixture chat' };
-    const model = await startModelServer({ script, recordFile: path.join(runDir, 'logs', 'model-requests.jsonl'), maxRequests: 300, lifetimeMs: RUN_TIMEOUT_MS + 60_000, log });
-    cleanups.push(() => model.close());
-    const proxy = await startIntentProxy(model.port, 300);
-    cleanups.push(() => proxy.close());
-    fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-    fs.writeFileSync(path.join(userDataDir, 'User', 'chatLanguageModels.json'), JSON.stringify(chatLanguageModels(proxy.port), null, 2));
-    fs.writeFileSync(
-      path.join(userDataDir, 'User', 'settings.json'),
-      JSON.stringify({ 'chat.byokUtilityModelDefault': 'mainAgent', 'workbench.startupEditor': 'none' }, null, 2),
-    );
+    const workbench = await openWorkbench({
+      kind: 'copilot-record',
+      keep: 2,
+      cleanups,
+      workspace: { from: path.join(repoRoot, 'test', 'fixtures', 'workspace') },
+      extensions: { 'agent-plan': repoRoot },
+      userFiles: { 'User/settings.json': { 'workbench.startupEditor': 'none' } },
+      services: [scriptedAgentService({ script, maxRequests: 300, lifetimeMs: RUN_TIMEOUT_MS + 60_000 })],
+    });
+    const { runDir, userDataDir, workspace } = workbench;
+    log(`run folder ${runDir}`);
     fs.writeFileSync(path.join(runDir, 'record-plan.json'), JSON.stringify({ vendor: VENDOR, modelId: MODEL_ID, chats: CHATS }));
     const runner = path.join(runDir, 'record-runner.js');
     fs.writeFileSync(runner, RUNNER);
-    const devExtensions = linkExtensions(runDir, { 'agent-plan': repoRoot });
-
-    const server = await startCodeServer({ name: 'code-server-record', runDir, userDataDir, extensionsDir });
-    cleanups.push(() => killGroup(server.pid));
-    log(`VS Code host on ${server.url}`);
-    const browser = await launchBrowser(runDir);
-    cleanups.push(() => browser.close());
-    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-    const exited = new Promise((resolve) => {
-      void page.exposeFunction('codeAutomationExit', (code) => resolve(code));
-    });
-    await page.exposeFunction('codeAutomationLog', (level, args) => {
-      fs.appendFileSync(path.join(runDir, 'logs', 'workbench.log'), `[${level}] ${JSON.stringify(args)}\n`);
-    });
-    await page.goto(workbenchUrl({ port: server.port, folder: workspace, extensionDevelopmentPath: devExtensions, extensionTestsPath: runner }));
-    let timer;
-    const outcome = await Promise.race([exited, new Promise((r) => (timer = setTimeout(() => r('timeout'), RUN_TIMEOUT_MS)))]);
-    clearTimeout(timer);
+    const { outcome } = await workbench.runTests({ phase: 'record', testsPath: runner, timeoutMs: RUN_TIMEOUT_MS });
     log(`workbench finished: ${outcome}`);
     await cleanups.run(); // stops the host first, so every chat file is final
 
