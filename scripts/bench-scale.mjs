@@ -1,31 +1,18 @@
 // npm run bench:scale — the scale rows of the log engine, side by side with the approach
 // they replace, as ratios: activation over 10,000 sessions (first paint against the whole
 // load) and the newest 100 versions of a 100,000-write history (against a full replay).
-// Bundles test/bench/core.ts like scripts/bench.mjs, runs once, prints JSON and a table.
-import * as esbuild from 'esbuild';
+// Bundles test/bench/core.ts as scripts/bench.mjs does, runs once, prints JSON and a table.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { loadBenchCore } from './bench/core.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SESSIONS = Number(process.env.AGENT_PLAN_BENCH_SESSIONS ?? 10_000);
 const WRITES = Number(process.env.AGENT_PLAN_BENCH_WRITES ?? 100_000);
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-bench-scale-'));
 try {
-  const coreFile = path.join(tmp, 'core.cjs');
-  await esbuild.build({
-    entryPoints: [path.join(repoRoot, 'test', 'bench', 'core.ts')],
-    outfile: coreFile,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'warning',
-  });
-  const core = createRequire(import.meta.url)(coreFile);
+  const core = await loadBenchCore(tmp);
   const say = (text) => process.stderr.write(`${text}\n`);
   const load = await core.benchScaleLoad(tmp, SESSIONS, 20, say);
   const history = await core.benchHistoryPage(tmp, WRITES, say);

@@ -10,12 +10,11 @@
 //
 // Flags: --no-host skips part 4; --quick uses small budgets (for trying the script out).
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import { CODE_SERVER_VERSION, HOST_NODE_VERSION, cleanupStack, codeServerEntry, log, repoRoot } from './lib/host.mjs';
 import { bundleSizes } from './bench/bundle.mjs';
+import { loadBenchCore } from './bench/core.mjs';
 import { runHostBench } from './bench/host.mjs';
 import { bytes, count, ms, ratio, renderMarkdown, renderText } from './bench/report.mjs';
 import { tokenCounts } from './bench/tokens.mjs';
@@ -46,17 +45,7 @@ async function main() {
   cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   // The core as the extension ships it: bundled by esbuild for Node 20.
-  const coreFile = path.join(tmp, 'core.cjs');
-  await esbuild.build({
-    entryPoints: [path.join(repoRoot, 'test', 'bench', 'core.ts')],
-    outfile: coreFile,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'warning',
-  });
-  const core = createRequire(import.meta.url)(coreFile);
+  const core = await loadBenchCore(tmp);
 
   const report = {
     generatedAt: startedAt.toISOString(),

@@ -25,6 +25,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Disposable } from '../core/emitter';
+import { readFully } from './nodeFileSystem';
 import type { ParseOutput, PlanSink, SessionParser, UnknownShape } from '../sources/types';
 
 /** Which files of one foreign program belong to this workspace. */
@@ -554,16 +555,7 @@ export const nodeFollowedFileReader: FollowedFileReader = {
       return {
         identity: `${stat.dev}:${stat.ino}`,
         size: Number(stat.size),
-        async read(start: number, length: number): Promise<Uint8Array> {
-          const buffer = Buffer.alloc(length);
-          let filled = 0;
-          while (filled < length) {
-            const { bytesRead } = await handle.read(buffer, filled, length - filled, start + filled);
-            if (bytesRead === 0) break;
-            filled += bytesRead;
-          }
-          return buffer.subarray(0, filled);
-        },
+        read: (start: number, length: number) => readFully(handle, start, length),
         close: () => handle.close(),
       };
     } catch (error) {

@@ -44,14 +44,7 @@ export class NodeFileSystem implements LogFileSystem {
   async readRange(path: string, start: number, length: number): Promise<Uint8Array> {
     const handle = await fs.open(path, 'r');
     try {
-      const buffer = Buffer.alloc(length);
-      let filled = 0;
-      while (filled < length) {
-        const { bytesRead } = await handle.read(buffer, filled, length - filled, start + filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      return buffer.subarray(0, filled);
+      return await readFully(handle, start, length);
     } finally {
       await handle.close();
     }
@@ -83,3 +76,15 @@ export class NodeFileSystem implements LogFileSystem {
 }
 
 export const nodeFileSystem: LogFileSystem = new NodeFileSystem();
+
+/** Up to `length` bytes from `start`, fewer only at the end of the file (a read may return less than asked). */
+export async function readFully(handle: fs.FileHandle, start: number, length: number): Promise<Uint8Array> {
+  const buffer = Buffer.alloc(length);
+  let filled = 0;
+  while (filled < length) {
+    const { bytesRead } = await handle.read(buffer, filled, length - filled, start + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
+}
