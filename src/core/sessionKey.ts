@@ -70,8 +70,13 @@ const COPILOT_SESSION_AUTHORITY = 'local';
  * tool the model used.
  */
 export function copilotSessionKey(uuid: string): string {
-  const path = '/' + Buffer.from(uuid, 'utf8').toString('base64');
-  return hashIdentity(`resource:${COPILOT_SESSION_SCHEME}://${COPILOT_SESSION_AUTHORITY}${path}?#`);
+  const { scheme, authority, path } = copilotChatResource(uuid);
+  return hashIdentity(`resource:${scheme}://${authority}${path}?#`);
+}
+
+/** The session resource VS Code names a local Copilot chat by; opening it shows the chat. */
+export function copilotChatResource(uuid: string): { scheme: string; authority: string; path: string } {
+  return { scheme: COPILOT_SESSION_SCHEME, authority: COPILOT_SESSION_AUTHORITY, path: '/' + Buffer.from(uuid, 'utf8').toString('base64') };
 }
 
 /** The key of a terminal agent's session (Claude Code, Codex, Gemini CLI): one run, one session. */

@@ -14,6 +14,8 @@ export interface SessionDetails {
   agent: AgentId | undefined;
   /** The chat's title, when the foreign program has made one. */
   title: string | undefined;
+  /** The uuid of the Copilot chat this session is, when known (from a mirrored line or the chat's info). */
+  chat: string | undefined;
   /**
    * The plan is from an earlier turn: the session's newest turn (from its session/info
    * line) made no plan call and comes after the turn of the current plan.
@@ -113,6 +115,7 @@ export class PlanStore implements Disposable {
     return {
       agent: event?.source?.agent ?? info?.source.agent,
       title: info?.title !== undefined && info.title.trim() !== '' ? info.title : undefined,
+      chat: event?.source?.agent === 'copilot' ? event.source.session : info?.source.agent === 'copilot' ? info.source.session : undefined,
       earlierTurn: turn !== undefined && !turn.planned && planTurn !== undefined && turn.index > planTurn,
     };
   }

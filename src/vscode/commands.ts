@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { DisplayState } from '../core/display';
 import { changeSummary, diffPlans, planMarkdown, progressText, sessionTitle, relativeTime } from '../core/present';
-import { isSessionKey } from '../core/sessionKey';
+import { copilotChatResource, isSessionKey } from '../core/sessionKey';
 import type { PlanStore } from '../core/store';
 import { agentName, timeText } from './agents';
 import { CommandId, ViewId } from './ids';
@@ -125,6 +125,17 @@ export function registerCommands({ store, display, logger, logFileFor }: Command
       if (!event) return noPlan();
       await vscode.env.clipboard.writeText(planMarkdown(event.todos));
       void vscode.window.setStatusBarMessage(t('Plan copied as Markdown'), 3000);
+    },
+
+    // VS Code opens a chat's session resource as that chat, in an editor.
+    [CommandId.OpenChat]: async (arg?: unknown) => {
+      const session = sessionFrom(arg, display);
+      const chat = session ? store.details(session).chat : undefined;
+      if (chat === undefined) {
+        await vscode.window.showInformationMessage(t('Agent Plan does not know the chat of this session: it opens Copilot chats only, once VS Code has saved them.'));
+        return;
+      }
+      await vscode.commands.executeCommand('vscode.open', vscode.Uri.from(copilotChatResource(chat)));
     },
 
     [CommandId.OpenSessionLog]: async (arg?: unknown) => {

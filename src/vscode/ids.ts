@@ -20,6 +20,7 @@ export const CommandId = {
   CompareWithPrevious: 'agentPlan.compareWithPrevious',
   CopyPlanAsMarkdown: 'agentPlan.copyPlanAsMarkdown',
   OpenSessionLog: 'agentPlan.openSessionLog',
+  OpenChat: 'agentPlan.openChat',
   DeleteSession: 'agentPlan.deleteSession',
   RevealPlan: 'agentPlan.revealPlan',
 } as const;
@@ -51,4 +52,6 @@ export const ContextKey = {
 export const ItemContext = {
   Todo: 'agentPlan.todo',
   Session: 'agentPlan.session',
+  /** A session whose Copilot chat is known: it can be opened. */
+  ChatSession: 'agentPlan.session.chat',
 } as const;

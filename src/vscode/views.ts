@@ -152,7 +152,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
     tooltip.appendMarkdown('\n\n');
     tooltip.appendText(t('Session {0}', event.session.slice(0, 8)));
     item.tooltip = tooltip;
-    item.contextValue = ItemContext.Session;
+    item.contextValue = details.chat !== undefined ? ItemContext.ChatSession : ItemContext.Session;
     item.accessibilityInformation = {
       label: agent
         ? t('Session {0} of {1}, {2}, {3}', title, agent, progressText(event.counts, t), when)

@@ -68,6 +68,18 @@ describe('Copilot\'s own todo list, mirrored', function () {
     await waitFor(async () => (await domTexts(STATUS_ITEM))[0]?.includes('1/3'), 'the status bar to say 1/3');
   });
 
+  it('Open Chat opens the chat a mirrored plan belongs to, as a chat editor', async () => {
+    assert.ok(mirrored, 'the previous test mirrored a plan');
+    const request = '[ap:mirror-1] please';
+    const tabs = (): string[] => vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    assert.ok(!tabs().includes(request));
+    await vscode.commands.executeCommand('agentPlan.openChat', mirrored.session);
+    await waitFor(() => tabs().includes(request), `a tab for the chat "${request}" (tabs: ${JSON.stringify(tabs())})`);
+    await waitFor(async () => (await domTexts('.editor-instance .interactive-item-container')).some((text) => text.includes(request)), 'the chat\'s request in the editor');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('a newer request that writes no plan marks the plan as from an earlier turn', async () => {
     assert.ok(mirrored, 'the previous test mirrored a plan');
     assert.equal((await api()).getSessionInfo(mirrored.session).earlierTurn, false);

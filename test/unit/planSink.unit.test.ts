@@ -112,7 +112,7 @@ describe('plan sink', () => {
         ['Fix the build', { index: 1, planned: false }],
       ],
     );
-    assert.deepEqual(store.details(key), { agent: 'copilot', title: 'Fix the build', earlierTurn: true });
+    assert.deepEqual(store.details(key), { agent: 'copilot', title: 'Fix the build', chat: 'chat-1', earlierTurn: true });
     // A new instance knows the last info from the log and writes nothing for the same facts.
     const second = open();
     await second.sink.updateSession({ agent: 'copilot', session: 'chat-1', title: 'Fix the build', latestTurn: { index: 1, planned: false } });
