@@ -11,6 +11,7 @@ import { cleanupStack, log, repoRoot } from './lib/host.mjs';
 import { openWorkbench } from './lib/workbench.mjs';
 import { agentsForWorkbench } from './agents/workbench.mjs';
 import { scriptedAgentService } from '../test/agent/launch.mjs';
+import { demoAgentScript } from '../demo/agentScript.mjs';
 
 // AGENT_PLAN_TEST_GREP runs only the matching tests of the first phase, for quick iteration.
 const GREP = process.env.AGENT_PLAN_TEST_GREP;
@@ -34,7 +35,8 @@ async function main() {
       'agent-plan-demo': path.join(repoRoot, 'demo', 'extension'),
     },
     // The real Copilot agent talks to a scripted model on 127.0.0.1 for the whole run.
-    services: [scriptedAgentService({ script: path.join(repoRoot, 'test', 'agent', 'scripts', 'integration.json') })],
+    // The pictures show the demo's plan played by the real Copilot agent, as `npm start` does.
+    services: [scriptedAgentService({ script: PHASES.includes('screenshot') ? demoAgentScript({ stepDelayMs: 1500 }) : path.join(repoRoot, 'test', 'agent', 'scripts', 'integration.json') })],
   });
   const { runDir } = workbench;
   // Claude Code, Codex and Gemini CLI, run for real by the tests that ask for them.

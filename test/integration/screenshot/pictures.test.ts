@@ -1,18 +1,17 @@
-// Run by `npm run screenshot` (phase `screenshot`): plays the `npm start` demo
-// through the real chat tool path and, midway, saves a picture of the workbench
-// into docs/ for the README.
+// Run by `npm run screenshot` (phase `screenshot`): plays the `npm start` demo through
+// the real Copilot agent (its scripted model plays the demo's plan) and, midway, saves a
+// picture of the workbench into docs/ for the README.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, api, bridge, chat, domTexts, newChatSession, todos, waitFor } from '../helpers';
-
-const STEP_DELAY = 'agentPlanDemo.stepDelayMs';
+import { MODEL, copilotReady } from '../7-agent';
 
 describe('pictures for the README', function () {
   this.timeout(120_000);
 
-  it('saves the workbench while the demo agent works through its plan', async () => {
+  it('saves the workbench while the Copilot agent works through the demo plan', async () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension);
     const language = vscode.env.language.toLowerCase();
@@ -24,35 +23,30 @@ describe('pictures for the README', function () {
     await newChatSession();
     await chat(todos(['Reproduce the login timeout', 'completed'], ['Write a failing test', 'in_progress'], ['Fix the session refresh', 'pending']));
 
-    const config = vscode.workspace.getConfiguration();
-    await config.update(STEP_DELAY, 1500, vscode.ConfigurationTarget.Global);
-    try {
-      await newChatSession();
-      const writes: string[] = [];
-      const subscription = plan.onDidWritePlan((snapshot) => writes.push(snapshot.session));
-      const running = vscode.commands.executeCommand('workbench.action.chat.open', {
-        query: '@demo add a dark mode toggle',
-        mode: 'ask',
-        modelSelector: { vendor: 'agent-plan-demo' },
-        isPartialQuery: false,
-        blockOnResponse: true,
-      });
-      // The fifth plan has a reworded item and two items in progress.
-      await waitFor(() => writes.length >= 5, 'the demo to write five plans', 60_000);
-      await waitFor(async () => (await domTexts('.pane:has(.pane-header[aria-label]) .monaco-list-row')).length >= 8, 'the rows to render');
-      if (language.startsWith('zh')) {
-        const headers = await domTexts('.sidebar .pane-header');
-        assert.ok(headers.some((text) => text.includes('计划')), `Chinese view titles, got ${JSON.stringify(headers)}`);
-      }
-      const file = path.join(extension.extensionPath, 'docs', `screenshot-${language}.png`);
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      await bridge({ op: 'screenshot', file });
-      assert.ok(fs.statSync(file).size > 10_000);
-      await running;
-      subscription.dispose();
-      assert.ok(writes.length >= 10, 'the demo ran to its end');
-    } finally {
-      await config.update(STEP_DELAY, undefined, vscode.ConfigurationTarget.Global);
+    await copilotReady();
+    await newChatSession();
+    const writes: string[] = [];
+    const subscription = plan.onDidWritePlan((snapshot) => writes.push(snapshot.session));
+    const running = vscode.commands.executeCommand('workbench.action.chat.open', {
+      query: 'Add a dark mode toggle to Brewlog',
+      mode: 'agent',
+      modelSelector: MODEL,
+      isPartialQuery: false,
+      blockOnResponse: true,
+    });
+    // The fifth plan has a reworded item and two items in progress.
+    await waitFor(() => writes.length >= 5, 'the demo to write five plans', 60_000);
+    await waitFor(async () => (await domTexts('.pane:has(.pane-header[aria-label]) .monaco-list-row')).length >= 8, 'the rows to render');
+    if (language.startsWith('zh')) {
+      const headers = await domTexts('.sidebar .pane-header');
+      assert.ok(headers.some((text) => text.includes('计划')), `Chinese view titles, got ${JSON.stringify(headers)}`);
     }
+    const file = path.join(extension.extensionPath, 'docs', `screenshot-${language}.png`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    await bridge({ op: 'screenshot', file });
+    assert.ok(fs.statSync(file).size > 10_000);
+    await running;
+    subscription.dispose();
+    assert.ok(writes.length >= 10, 'the demo ran to its end');
   });
 });
