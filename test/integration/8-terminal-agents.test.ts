@@ -150,6 +150,22 @@ if (status.skipped !== undefined) {
       await sessionRowsMention('Gemini CLI');
     });
 
+    it('the plans outlive the agents\' own clean-up: deleted transcripts leave every version in Agent Plan', async () => {
+      const plan = await api();
+      const sessions = plan.listSessions().filter((s) => s.source !== undefined && s.source.agent !== 'copilot');
+      assert.ok(sessions.length >= 4, 'the runs above left their sessions');
+      const before = await Promise.all(sessions.map(async (s) => [s.session, (await plan.getHistory(s.session)).length] as const));
+      // What Claude Code does to old transcripts, to every agent's files at once.
+      const home = path.join(runDir(), 'home');
+      for (const folder of ['.claude/projects', '.codex/sessions', '.gemini/tmp']) fs.rmSync(path.join(home, folder), { recursive: true, force: true });
+      // Give the followers time to notice (they watch and poll); a loss would show by then.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      for (const [session, versions] of before) {
+        assert.equal((await plan.getHistory(session)).length, versions, `every version of ${session} is still there`);
+        assert.ok(plan.getPlan(session), `${session} still has its plan`);
+      }
+    });
+
     it('a session that never planned adds no session', async () => {
       const before = (await api()).listSessions().length;
       await runAgent('claude/no-plan');
