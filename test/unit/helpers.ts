@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LogFileSystem } from '../../src/core/fileSystem';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
+import type { ForeignPlan, ForeignSessionInfo, PlanSink } from '../../src/sources/types';
 
 /** A fresh folder under the OS temp dir, removed after the current suite. */
 export function useTempDir(): { readonly path: string } {
@@ -71,3 +72,53 @@ export class FailingAppendFileSystem extends CountingFileSystem {
 
 export const KEY_A = 'a'.repeat(32);
 export const KEY_B = '0123456789abcdef0123456789abcdef';
+
+/** A PlanSink that keeps what followers hand it, in order. */
+export class MemorySink implements PlanSink {
+  plans: ForeignPlan[] = [];
+  infos: ForeignSessionInfo[] = [];
+  importPlans(plans: readonly ForeignPlan[]): Promise<void> {
+    this.plans.push(...plans);
+    return Promise.resolve();
+  }
+  updateSession(info: ForeignSessionInfo): Promise<void> {
+    this.infos.push(info);
+    return Promise.resolve();
+  }
+  latest(session: string): ForeignSessionInfo | undefined {
+    return this.infos.filter((info) => info.session === session).at(-1);
+  }
+}
+
+/**
+ * The chat state a VS Code chat session log describes, applied entry by entry as VS Code
+ * reads it (kind 0 whole state, 1 set, 2 cut-and-append, 3 delete).
+ */
+export function replayChatLog(lines: readonly string[]): unknown {
+  let state: Record<string | number, unknown> | undefined;
+  for (const line of lines) {
+    const entry = JSON.parse(line) as { kind: number; k?: (string | number)[]; v?: unknown; i?: number };
+    if (entry.kind === 0) {
+      state = structuredClone(entry.v) as Record<string, unknown>;
+      continue;
+    }
+    const keys = entry.k ?? [];
+    let parent = state as Record<string | number, unknown>;
+    for (const key of keys.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+    const last = keys[keys.length - 1] as string | number;
+    if (entry.kind === 1) parent[last] = entry.v;
+    else if (entry.kind === 3) delete parent[last];
+    else {
+      const array = (parent[last] as unknown[] | undefined) ?? [];
+      if (entry.i !== undefined) array.length = entry.i;
+      array.push(...((entry.v as unknown[] | undefined) ?? []));
+      parent[last] = array;
+    }
+  }
+  return state;
+}
+
+/** The chat as one kind 0 line, the way VS Code rewrites a long log. */
+export function rewrittenChatLog(lines: readonly string[]): string {
+  return JSON.stringify({ kind: 0, v: replayChatLog(lines) });
+}

@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { Follower } from '../../src/node/follower';
 import { locateCopilotChats } from '../../src/node/copilotChats';
 import { copilotChatParserFactory, createCopilotChatParser } from '../../src/sources/copilotChat';
-import type { ForeignPlan, ForeignSessionInfo, PlanSink, UnknownShape } from '../../src/sources/types';
-import { useTempDir } from './helpers';
+import type { ForeignPlan, PlanSink, UnknownShape } from '../../src/sources/types';
+import { MemorySink, rewrittenChatLog, useTempDir } from './helpers';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
 const CHATS = ['manage-todo-list', 'both-tools', 'titled'];
@@ -23,47 +23,6 @@ const uuidOf = (name: string): string =>
   (JSON.parse(fs.readFileSync(path.join(FIXTURES, 'manifest.json'), 'utf8')) as { chats: { file: string; uuid: string }[] }).chats.find(
     (c) => c.file === `${name}.jsonl`,
   )?.uuid ?? '';
-
-/** The chat as one kind 0 line, the way VS Code rewrites a long log: the recorded log applied. */
-function rewritten(lines: readonly string[]): string {
-  let state: Record<string | number, unknown> = {};
-  for (const line of lines) {
-    const entry = JSON.parse(line) as { kind: number; k?: (string | number)[]; v?: unknown; i?: number };
-    if (entry.kind === 0) {
-      state = entry.v as Record<string, unknown>;
-      continue;
-    }
-    const keys = entry.k ?? [];
-    let parent = state;
-    for (const key of keys.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-    const last = keys[keys.length - 1] as string | number;
-    if (entry.kind === 1) parent[last] = entry.v;
-    else if (entry.kind === 3) delete parent[last];
-    else {
-      const array = (parent[last] as unknown[] | undefined) ?? [];
-      if (entry.i !== undefined) array.length = entry.i;
-      array.push(...((entry.v as unknown[] | undefined) ?? []));
-      parent[last] = array;
-    }
-  }
-  return JSON.stringify({ kind: 0, v: state });
-}
-
-class MemorySink implements PlanSink {
-  plans: ForeignPlan[] = [];
-  infos: ForeignSessionInfo[] = [];
-  importPlans(plans: readonly ForeignPlan[]): Promise<void> {
-    this.plans.push(...plans);
-    return Promise.resolve();
-  }
-  updateSession(info: ForeignSessionInfo): Promise<void> {
-    this.infos.push(info);
-    return Promise.resolve();
-  }
-  latest(session: string): ForeignSessionInfo | undefined {
-    return this.infos.filter((info) => info.session === session).at(-1);
-  }
-}
 
 describe('copilot chats through the follower', () => {
   const followers: Follower[] = [];
@@ -149,7 +108,7 @@ describe('copilot chats through the follower', () => {
     // VS Code rewrites a long log in place as one kind 0 line: shorter, the same inode.
     const name = 'manage-todo-list';
     const file = path.join(folder, `${uuidOf(name)}.jsonl`);
-    const compact = rewritten(recordedLines(name)) + '\n';
+    const compact = rewrittenChatLog(recordedLines(name)) + '\n';
     assert.ok(Buffer.byteLength(compact) < (await fsp.stat(file)).size, 'the rewrite is shorter than the log it replaces');
     await fsp.writeFile(file, compact);
     await second.refresh();

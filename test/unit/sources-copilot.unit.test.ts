@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { copilotChatFolder, copilotChatParserFactory, createCopilotChatParser, mapTodoList } from '../../src/sources/copilotChat';
 import type { ForeignPlan, ParseOutput } from '../../src/sources/types';
+import { replayChatLog, rewrittenChatLog } from './helpers';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
 
@@ -51,35 +52,8 @@ function steps(plans: readonly ForeignPlan[]): string[] {
   return plans.map((plan) => /t\d+s\d+c\d+$/.exec(plan.source.call)?.[0] ?? plan.source.call);
 }
 
-/**
- * The chat state a log describes, applied entry by entry as VS Code reads its log
- * (kind 0 whole state, 1 set, 2 cut-and-append, 3 delete), for making a rewritten file.
- */
-function replay(lines: readonly string[]): unknown {
-  let state: Record<string, unknown> | undefined;
-  for (const line of lines) {
-    const entry = JSON.parse(line) as { kind: number; k?: (string | number)[]; v?: unknown; i?: number };
-    if (entry.kind === 0) {
-      state = structuredClone(entry.v) as Record<string, unknown>;
-      continue;
-    }
-    const keys = entry.k ?? [];
-    let parent = state as Record<string | number, unknown>;
-    for (const key of keys.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-    const last = keys[keys.length - 1] as string | number;
-    if (entry.kind === 1) parent[last] = entry.v;
-    else if (entry.kind === 3) delete parent[last];
-    else {
-      const array = (parent[last] as unknown[] | undefined) ?? [];
-      if (entry.i !== undefined) array.length = entry.i;
-      array.push(...((entry.v as unknown[] | undefined) ?? []));
-      parent[last] = array;
-    }
-  }
-  return state;
-}
-
-const rewritten = (lines: readonly string[]) => JSON.stringify({ kind: 0, v: replay(lines) });
+const replay = replayChatLog;
+const rewritten = rewrittenChatLog;
 const resume = (state: unknown) => createCopilotChatParser(JSON.parse(JSON.stringify(state)));
 
 describe('copilot chat parser, over chat session files of the real host', () => {

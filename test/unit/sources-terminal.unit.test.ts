@@ -4,22 +4,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultAgentFolders, startTerminalSource, type TerminalAgent } from '../../src/node/terminalSources';
-import type { ForeignPlan, ForeignSessionInfo, PlanSink } from '../../src/sources/types';
 import { RECORDINGS, recording } from './agentRecordings';
-import { useTempDir } from './helpers';
+import { MemorySink, useTempDir } from './helpers';
 
-class RecordingSink implements PlanSink {
-  plans: ForeignPlan[] = [];
-  infos: ForeignSessionInfo[] = [];
-  importPlans(plans: readonly ForeignPlan[]): Promise<void> {
-    this.plans.push(...plans);
-    return Promise.resolve();
-  }
-  updateSession(info: ForeignSessionInfo): Promise<void> {
-    this.infos.push(info);
-    return Promise.resolve();
-  }
-}
 
 function snapshot(dir: string): string[] {
   const out: string[] = [];
@@ -51,7 +38,7 @@ describe('terminal sources over the recorded agent folders', () => {
     it(`${folder}/${scenario}: ${count} plans once, the session's info, nothing again after a restart`, async () => {
       const rec = recording(folder, scenario);
       const before = snapshot(RECORDINGS);
-      const sink = new RecordingSink();
+      const sink = new MemorySink();
       const errors: unknown[] = [];
       const unknown: unknown[] = [];
       const start = () =>
@@ -84,7 +71,7 @@ describe('terminal sources over the recorded agent folders', () => {
 
   it('another workspace sees none of the recorded sessions', async () => {
     for (const [agent, folder, scenario] of cases) {
-      const sink = new RecordingSink();
+      const sink = new MemorySink();
       const source = startTerminalSource({
         agent, folder: recording(folder, scenario).agentDir, workspaceFolders: ['/tmp/not-recorded'],
         storageDir: tmp.path, sink, pollMs: 0,
