@@ -1,7 +1,6 @@
 // Where Copilot's chat session files of this workspace are: `chatSessions/*.jsonl` in the
 // workspace's storage folder, the parent of the extension's `context.storageUri`. Read-only.
 import * as path from 'node:path';
-import type { Disposable } from '../core/emitter';
 import { Follower, type SessionFileLocator } from './follower';
 import { jsonlFilesIn } from './sessionLocators';
 import { copilotChatFolder, copilotChatParserFactory, isCopilotChatFileName } from '../sources/copilotChat';
@@ -29,7 +28,7 @@ export interface CopilotChatSourceOptions {
 export const COPILOT_PARSER_VERSION = 'copilot/1';
 
 /** A started follower of this workspace's Copilot chats; dispose it to stop. */
-export function startCopilotChatSource(options: CopilotChatSourceOptions): Disposable & { follower: Follower } {
+export function startCopilotChatSource(options: CopilotChatSourceOptions): Follower {
   const follower = new Follower({
     locator: locateCopilotChats(options.workspaceStorageFolder),
     createParser: copilotChatParserFactory(),
@@ -40,5 +39,5 @@ export function startCopilotChatSource(options: CopilotChatSourceOptions): Dispo
     onError: (error, file) => options.onError?.(error, file),
   });
   follower.start();
-  return { follower, dispose: () => follower.dispose() };
+  return follower;
 }

@@ -3,7 +3,6 @@
 // extension builds them from its settings; nothing here knows about vscode.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Disposable } from '../core/emitter';
 import { Follower, type FollowerOptions } from './follower';
 import { claudeCodeLocator, codexLocator, geminiCliLocator } from './sessionLocators';
 import { createClaudeCodeParser } from '../sources/claudeCode';
@@ -46,7 +45,7 @@ export interface TerminalSourceOptions {
 }
 
 /** A started follower for one terminal agent; dispose it to stop. */
-export function startTerminalSource(options: TerminalSourceOptions): Disposable & { follower: Follower } {
+export function startTerminalSource(options: TerminalSourceOptions): Follower {
   const own = path.join(options.storageDir, 'sources', options.agent);
   const folders = options.workspaceFolders;
   const common = {
@@ -84,5 +83,5 @@ export function startTerminalSource(options: TerminalSourceOptions): Disposable 
   }
   const started = new Follower(follower);
   started.start();
-  return { follower: started, dispose: () => started.dispose() };
+  return started;
 }

@@ -4,7 +4,6 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Disposable } from '../core/emitter';
 import type { Follower } from '../node/follower';
 import { defaultAgentFolders, startTerminalSource, type TerminalAgent } from '../node/terminalSources';
 import type { PlanSink, UnknownShape } from '../sources/types';
@@ -24,7 +23,7 @@ export interface SourcesOptions {
   storageFolder: string;
   logger: Logger;
   /** Extra sources that are not terminal agents (the Copilot chat mirror), by settings key. */
-  others?: Record<string, (report: SourceReports) => Disposable & { follower: Follower }>;
+  others?: Record<string, (report: SourceReports) => Follower>;
 }
 
 export interface SourceReports {
@@ -33,7 +32,7 @@ export interface SourceReports {
 }
 
 export class Sources implements vscode.Disposable {
-  private readonly running = new Map<string, Disposable & { follower: Follower }>();
+  private readonly running = new Map<string, Follower>();
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly options: SourcesOptions) {
@@ -44,11 +43,6 @@ export class Sources implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.keys().forEach((key) => this.restart(key))),
     );
     for (const key of this.keys()) this.restart(key);
-  }
-
-  /** Reads what every source has new now; resolves when all are caught up. */
-  async refresh(): Promise<void> {
-    await Promise.all([...this.running.values()].map((source) => source.follower.refresh()));
   }
 
   private keys(): string[] {

@@ -53,13 +53,13 @@ describe('terminal sources over the recorded agent folders', () => {
           onUnknownShape: (_file, shape) => unknown.push(shape),
         });
       const first = start();
-      await first.follower.refresh();
+      await first.refresh();
       first.dispose();
       assert.equal(sink.plans.length, count);
       assert.ok(sink.plans.every((plan) => plan.source.agent === agent));
       assert.deepEqual(sink.infos.map((info) => [info.agent, info.cwd]), [[agent, rec.workspace]]);
       const second = start();
-      await second.follower.refresh();
+      await second.refresh();
       second.dispose();
       assert.equal(sink.plans.length, count, 'a restart hands nothing twice');
       assert.equal(sink.infos.length, 1);
@@ -76,7 +76,7 @@ describe('terminal sources over the recorded agent folders', () => {
         agent, folder: recording(folder, scenario).agentDir, workspaceFolders: ['/tmp/not-recorded'],
         storageDir: tmp.path, sink, pollMs: 0,
       });
-      await source.follower.refresh();
+      await source.refresh();
       source.dispose();
       assert.deepEqual([sink.plans, sink.infos], [[], []], `${folder}/${scenario}`);
     }
