@@ -50,6 +50,12 @@ export function serveBridge(dir, page, ops = {}) {
           await target.click({ timeout: request.timeoutMs ?? 10_000 });
           return { ok: true, value: true };
         }
+        case 'keys': {
+          // Typed into whatever has focus (a quick pick's input, say), then `press`ed one by one.
+          if (request.text) await page.keyboard.type(request.text);
+          for (const key of request.press ?? []) await page.keyboard.press(key);
+          return { ok: true, value: true };
+        }
         case 'drag': {
           const box = await page.locator(request.selector).first().boundingBox();
           if (!box) return { ok: false, error: `nothing to drag at ${request.selector}` };

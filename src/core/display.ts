@@ -2,15 +2,13 @@
 // the user picks stays pinned until they follow the latest again; an older version
 // of a session's plan can be shown until they return to the newest.
 import { Emitter, type Disposable } from './emitter';
-import type { LogEvent } from './sessionLog';
+import type { LogEvent, PlanVersion } from './sessionLog';
 import type { PlanStore } from './store';
 
-export interface ShownVersion {
+export interface ShownVersion extends PlanVersion {
   session: string;
-  /** 0-based position in the session's history. */
-  index: number;
-  count: number;
-  event: LogEvent;
+  /** How many versions the session has saved since this one (1: the one before the latest). */
+  behind: number;
 }
 
 export class DisplayState implements Disposable {
@@ -33,9 +31,9 @@ export class DisplayState implements Disposable {
       if (!this.following && this.pinned === undefined) this.pinned = store.latest()?.session;
       this.emitter.fire();
     });
-    // An older version on screen stays "n of count" with count current as new versions arrive.
+    // An older version on screen keeps "n newer since" current as new versions arrive.
     this.writes = store.onDidWrite((event) => {
-      if (this.version?.session === event.session) this.version = { ...this.version, count: this.version.count + 1 };
+      if (this.version?.session === event.session) this.version = { ...this.version, behind: this.version.behind + 1 };
     });
   }
 

@@ -88,15 +88,15 @@ export async function scanBackward(
 }
 
 /**
- * Hands complete lines in [from, to) to `onLine` in order; a partial last line is left.
- * Returns the offset just after the last complete line.
+ * Hands complete lines in [from, to) to `onLine` in order, until it returns true; a
+ * partial last line is left. Returns the offset just after the last line handed over.
  */
 export async function scanForward(
   fs: LogFileSystem,
   file: string,
   from: number,
   to: number,
-  onLine: (line: RawLine) => void,
+  onLine: (line: RawLine) => boolean | void,
 ): Promise<number> {
   let lineStart = from;
   let pieces: Uint8Array[] = [];
@@ -112,12 +112,13 @@ export async function scanForward(
       const length = piecesLength + newline - segmentStart;
       const bytes =
         tooLong || length > MAX_LINE_BYTES ? undefined : Buffer.concat([...pieces, chunk.subarray(segmentStart, newline)], length);
-      onLine({ start: lineStart, bytes });
+      const stop = onLine({ start: lineStart, bytes });
       pieces = [];
       piecesLength = 0;
       tooLong = false;
       segmentStart = newline + 1;
       lineStart = position + segmentStart;
+      if (stop === true) return lineStart;
       newline = chunk.indexOf(NEWLINE, segmentStart);
     }
     if (segmentStart < chunk.length) {

@@ -120,24 +120,6 @@ export function changeSummary(change: PlanChange, t: Translate): string {
   return parts.length > 0 ? parts.join(', ') : t('no change');
 }
 
-/**
- * When the item took its current status: walks the history back from the newest
- * snapshot while the item keeps that status. Undefined when the item is not in
- * the newest snapshot.
- */
-export function statusSince(history: readonly LogEvent[], content: string): string | undefined {
-  const newest = history[history.length - 1];
-  const status = newest?.todos.find((todo) => todo.content === content)?.status;
-  if (!newest || status === undefined) return undefined;
-  let since = newest.ts;
-  for (let index = history.length - 1; index >= 0; index--) {
-    const event = history[index];
-    if (!event || event.todos.find((todo) => todo.content === content)?.status !== status) break;
-    since = event.ts;
-  }
-  return since;
-}
-
 /** "just now", "5 min ago", "3 h ago", "2 d ago". */
 export function relativeTime(fromIso: string, now: Date, t: Translate): string {
   const seconds = Math.max(0, Math.round((now.getTime() - Date.parse(fromIso)) / 1000));

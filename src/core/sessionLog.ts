@@ -13,6 +13,7 @@ import { describeFsError, errorCode, type LogFileSystem } from './fileSystem';
 import { FileQueue } from './fileQueue';
 import { NEWLINE, decodeUtf8, scanBackward, scanForward, MAX_LINE_BYTES, type RawLine } from './lineScan';
 import { logFileFor, sessionOfFileName } from './logFiles';
+import { isSessionKey } from './sessionKey';
 import {
   infoRecord,
   isCurrentPlan,
@@ -54,6 +55,19 @@ export interface SessionSummary {
   info: SessionInfoRecord | undefined;
   /** When the file was last written, as this machine's file system says (0 when unknown). */
   modifiedMs: number;
+}
+
+/** One version of a session's plan and its address: the byte offset where its line starts. */
+export interface PlanVersion {
+  event: LogEvent;
+  at: number;
+}
+
+export interface HistoryPage {
+  /** Newest first. */
+  versions: PlanVersion[];
+  /** Older versions exist before the last one. */
+  more: boolean;
 }
 
 /** What the one reader found in a session's file. */
@@ -200,24 +214,73 @@ export class SessionLog {
   /**
    * Hands valid events to `visit` from the newest back, until it returns true; reads
    * only as far back as needed, so a question about the recent past stays cheap.
+   * `before` starts the walk at an earlier version instead (its `at`; that version excluded).
    */
-  async readBackward(session: string, visit: (event: LogEvent) => boolean): Promise<void> {
-    await this.readRecordsBackward(session, (record) => isPlanEvent(record) && visit(record));
+  async readBackward(session: string, visit: (event: LogEvent, at: number) => boolean, before?: number): Promise<void> {
+    await this.readRecordsBackward(session, (record, at) => isPlanEvent(record) && visit(record, at), before);
   }
 
   /** readBackward over every record type (plans and session/info lines). */
-  async readRecordsBackward(session: string, visit: (record: LogRecord) => boolean): Promise<void> {
+  async readRecordsBackward(session: string, visit: (record: LogRecord, at: number) => boolean, before?: number): Promise<void> {
     const file = this.fileFor(session);
     await this.queue.settled(file);
     try {
       const size = await this.fs.size(file);
       if (size === undefined) return;
-      await scanBackward(this.fs, file, size, (line) => {
+      await scanBackward(this.fs, file, Math.min(size, before ?? size), (line) => {
         const record = this.parseLine(file, session, line);
-        return record !== undefined && visit(record);
+        return record !== undefined && visit(record, line.start);
       });
     } catch (error) {
       this.reports.readFailed(file, error);
+    }
+  }
+
+  /**
+   * Up to `limit` versions of a session, newest first, read backwards from the end (or
+   * from `before`, the `at` of the oldest version of an earlier page): the cost follows
+   * `limit`, never the length of the history.
+   */
+  async page(session: string, limit: number, before?: number): Promise<HistoryPage> {
+    const versions: PlanVersion[] = [];
+    let more = false;
+    await this.readBackward(
+      session,
+      (event, at) => {
+        if (versions.length >= limit) {
+          more = true;
+          return true;
+        }
+        versions.push({ event, at });
+        return false;
+      },
+      before,
+    );
+    return { versions, more };
+  }
+
+  /**
+   * The version whose line starts at byte `at` (a PlanVersion's address); undefined when
+   * no plan line starts there (the log was deleted, or `at` is not from a page).
+   */
+  async versionAt(session: string, at: number): Promise<LogEvent | undefined> {
+    const file = this.fileFor(session);
+    if (!Number.isSafeInteger(at) || at < 0) return undefined;
+    await this.queue.settled(file);
+    try {
+      const size = await this.fs.size(file);
+      if (size === undefined || at >= size) return undefined;
+      if (at > 0 && (await this.fs.readRange(file, at - 1, 1))[0] !== NEWLINE) return undefined;
+      let found: LogEvent | undefined;
+      await scanForward(this.fs, file, at, size, (line) => {
+        const record = this.parseLine(file, session, line);
+        if (record && isPlanEvent(record)) found = record;
+        return true;
+      });
+      return found;
+    } catch (error) {
+      this.reports.readFailed(file, error);
+      return undefined;
     }
   }
 
@@ -243,9 +306,13 @@ export class SessionLog {
    * Every `<key>.jsonl` in the folder with its current event, the most recently written
    * first (by the file's modification time on this machine, never the lines' clocks).
    * Goes through the reader: a file seen for the first time is synced, one seen before is
-   * read on from its cursor, and a file that vanished is reported gone.
+   * read on from its cursor, and a file that vanished is reported gone. `first` (the
+   * session a view showed last) is read before anything else, before even the folder
+   * listing, so a view can paint it at once however many sessions there are.
    */
-  async sessions(): Promise<SessionSummary[]> {
+  async sessions(options: { first?: string } = {}): Promise<SessionSummary[]> {
+    const { first } = options;
+    const early = first !== undefined && isSessionKey(first) ? await this.summary(first, await this.modifiedMs(this.fileFor(first))) : undefined;
     let names: string[];
     try {
       names = await this.fs.readdir(this.dir);
@@ -255,8 +322,12 @@ export class SessionLog {
       }
       names = [];
     }
-    const keys = names.flatMap((name) => sessionOfFileName(name) ?? []);
+    const keys = names.flatMap((name) => {
+      const key = sessionOfFileName(name);
+      return key === undefined || (early !== undefined && key === early.key) ? [] : [key];
+    });
     const listed = new Set(keys.map((key) => this.fileFor(key)));
+    if (early) listed.add(early.file);
     for (const file of [...this.cursors.keys()]) {
       const session = sessionOfFileName(file.slice(this.dir.length + 1));
       if (!listed.has(file) && session !== undefined) await this.queue.run(file, () => this.readLocked(file, session));
@@ -266,41 +337,9 @@ export class SessionLog {
     stamped.sort((a, b) => b.modifiedMs - a.modifiedMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     // The newest alone first, so the Plan view can paint it before the others are in.
     const [newest, ...rest] = stamped;
-    const first = newest ? [await this.summary(newest.key, newest.modifiedMs)] : [];
-    const summaries = first.concat(await mapWithLimit(rest, SESSIONS_READ_CONCURRENCY, ({ key, modifiedMs }) => this.summary(key, modifiedMs)));
+    const head = newest ? [await this.summary(newest.key, newest.modifiedMs)] : [];
+    const summaries = [early, ...head].concat(await mapWithLimit(rest, SESSIONS_READ_CONCURRENCY, ({ key, modifiedMs }) => this.summary(key, modifiedMs)));
     return summaries.filter((s): s is SessionSummary => s !== undefined).sort(byRecency);
-  }
-
-  /**
-   * The newest `limit` events of a session, oldest first, read backwards from the end: the
-   * cost follows `limit`, not the length of the history. `before` continues from an earlier
-   * page (the `start` it returned); `more` says whether older events may exist.
-   */
-  async newest(session: string, limit: number, before?: number): Promise<{ events: LogEvent[]; start: number; more: boolean }> {
-    const file = this.fileFor(session);
-    await this.queue.settled(file);
-    const events: LogEvent[] = [];
-    let start = 0;
-    let more = false;
-    try {
-      const size = before ?? (await this.fs.size(file));
-      if (size === undefined) return { events, start, more };
-      await scanBackward(this.fs, file, size, (line) => {
-        if (events.length >= limit) {
-          more = true;
-          return true;
-        }
-        const record = this.parseLine(file, session, line);
-        if (record && isPlanEvent(record)) {
-          events.push(record);
-          start = line.start;
-        }
-        return false;
-      });
-    } catch (error) {
-      this.reports.readFailed(file, error);
-    }
-    return { events: events.reverse(), start, more };
   }
 
   private summary(session: string, modifiedMs: number): Promise<SessionSummary | undefined> {

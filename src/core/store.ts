@@ -6,7 +6,10 @@
 import type { AgentId } from '../sources/types';
 import { Emitter, type Disposable } from './emitter';
 import type { Todo } from './plan';
-import type { LogEvent, LogRead, SessionInfoRecord, SessionLog } from './sessionLog';
+import type { HistoryPage, LogEvent, LogRead, PlanVersion, SessionInfoRecord, SessionLog } from './sessionLog';
+
+/** How many versions a tooltip's "for 5 min" looks back at most: its cost must not follow the history. */
+export const STATUS_WALK_LIMIT = 1000;
 
 /** What the store knows about a session besides its plan. */
 export interface SessionDetails {
@@ -40,7 +43,8 @@ export class PlanStore implements Disposable {
   private lastRank = 0;
   private loading = 0;
   private changedWhileLoading = false;
-  private paintedDuringLoad = false;
+  /** During a load: the latest session when the views last painted. */
+  private paintedLatest: string | undefined;
 
   /** Fires for every new snapshot, written here or appended by another process. */
   readonly onDidWrite = this.writeEmitter.event;
@@ -58,12 +62,13 @@ export class PlanStore implements Disposable {
   /**
    * Reads every session's current plan (a tail read each, never the whole history), through
    * the log's reader: a write that lands meanwhile is read after the tail it follows, so it
-   * is never replaced by an older plan. Rejects when the log folder cannot be read.
+   * is never replaced by an older plan. `first`, the session the Plan view showed last, is
+   * read before the folder is even listed. Rejects when the log folder cannot be read.
    */
-  async load(): Promise<void> {
-    if (this.loading++ === 0) this.paintedDuringLoad = false;
+  async load(options: { first?: string } = {}): Promise<void> {
+    if (this.loading++ === 0) this.paintedLatest = this.latest()?.session;
     try {
-      await this.log.sessions();
+      await this.log.sessions(options);
     } finally {
       this.loading--;
       if (this.loading === 0 && this.changedWhileLoading) {
@@ -120,8 +125,51 @@ export class PlanStore implements Disposable {
     };
   }
 
+  /** Every version of a session, oldest first: the whole file (the API's getHistory). */
   history(session: string): Promise<LogEvent[]> {
     return this.log.history(session);
+  }
+
+  /** Up to `limit` versions, newest first, before an earlier page's oldest `at` if given. */
+  page(session: string, limit: number, before?: number): Promise<HistoryPage> {
+    return this.log.page(session, limit, before);
+  }
+
+  /** The version whose line starts at `at`, if it is still in the log. */
+  versionAt(session: string, at: number): Promise<LogEvent | undefined> {
+    return this.log.versionAt(session, at);
+  }
+
+  /**
+   * Since when an item has had the status it has in `from` (default: the current plan):
+   * walks back while the item keeps that status, over at most STATUS_WALK_LIMIT versions
+   * (then `atLeast`: it has held it longer). Undefined when the item is not in that plan.
+   */
+  async statusSince(
+    session: string,
+    content: string,
+    from?: PlanVersion,
+    cancelled: () => boolean = () => false,
+  ): Promise<{ since: string; atLeast: boolean } | undefined> {
+    const start = from?.event ?? this.get(session);
+    const status = start?.todos.find((todo) => todo.content === content)?.status;
+    if (!start || status === undefined) return undefined;
+    let since = start.ts;
+    let walked = 0;
+    let atLeast = false;
+    await this.log.readBackward(
+      session,
+      (event) => {
+        // A superseded mirrored list never was the plan on screen.
+        if (event.source?.superseded === true) return cancelled();
+        if (event.todos.find((todo) => todo.content === content)?.status !== status) return true;
+        since = event.ts;
+        if (++walked >= STATUS_WALK_LIMIT) atLeast = true;
+        return atLeast || cancelled();
+      },
+      from?.at,
+    );
+    return { since, atLeast };
   }
 
   private take(read: LogRead): void {
@@ -174,12 +222,14 @@ export class PlanStore implements Disposable {
 
   private changed(): void {
     if (this.loading > 0) {
-      // The first plan read (the newest file: load reads those first) paints at once; the rest once at the end.
-      if (this.paintedDuringLoad) {
+      // Load reads the session shown last and then the newest files first: a change that
+      // brings a new latest plan paints at once, the many that follow paint once at the end.
+      const latest = this.latest()?.session;
+      if (latest === this.paintedLatest) {
         this.changedWhileLoading = true;
         return;
       }
-      this.paintedDuringLoad = this.current.size > 0;
+      this.paintedLatest = latest;
     }
     this.changeEmitter.fire(undefined, this.reportListenerError);
   }

@@ -35,3 +35,8 @@ export function dateTimeText(iso: string): string {
 export function timeText(iso: string): string {
   return new Date(iso).toLocaleTimeString(vscode.env.language);
 }
+
+/** A saved version's time: the time of day when it is from today, else the date and time. */
+export function versionTime(iso: string, now: Date = new Date()): string {
+  return new Date(iso).toDateString() === now.toDateString() ? timeText(iso) : dateTimeText(iso);
+}

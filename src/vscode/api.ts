@@ -36,8 +36,8 @@ export interface SessionInfo {
 export interface PlanViewState {
   session: string | undefined;
   followingLatest: boolean;
-  /** Set when an older version is shown: 1-based version and how many there are. */
-  version: { number: number; count: number } | undefined;
+  /** Set when an older version is shown: when it was saved, and how many versions are newer. */
+  version: { ts: string; behind: number } | undefined;
   description: string | undefined;
   badge: number | undefined;
   /** The line above the rows (an older version, a cleared plan), if any. */
@@ -92,7 +92,7 @@ export function createApi(store: PlanStore, display: DisplayState, logFolder: st
       return {
         session: display.session,
         followingLatest: display.followingLatest,
-        version: version ? { number: version.index + 1, count: version.count } : undefined,
+        version: version ? { ts: version.event.ts, behind: version.behind } : undefined,
         ...planHeader(event),
         message: planMessage(display, store),
         items: (event?.todos ?? []).map((todo) => ({ content: todo.content, status: todo.status, icon: STATUS_ICONS[todo.status].id })),

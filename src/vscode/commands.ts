@@ -1,10 +1,12 @@
 // The palette and view commands. None of them writes a plan: the model owns it.
 import * as vscode from 'vscode';
 import type { DisplayState } from '../core/display';
-import { changeSummary, diffPlans, planMarkdown, progressText, sessionTitle, relativeTime } from '../core/present';
+import { planMarkdown, progressText, sessionTitle, relativeTime } from '../core/present';
 import { copilotChatResource, isSessionKey } from '../core/sessionKey';
+import type { PlanVersion } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
-import { agentName, timeText } from './agents';
+import { agentName, versionTime } from './agents';
+import { pickVersion } from './historyPick';
 import { CommandId, ViewId } from './ids';
 import { logError, type Logger } from './log';
 import { snapshotUri } from './snapshotDocuments';
@@ -40,6 +42,15 @@ export function registerCommands({ store, display, logger, logFileFor }: Command
     await vscode.window.showInformationMessage(t('There is no agent plan yet in this workspace.'));
   }
 
+  function showVersion(session: string, version: PlanVersion, behind: number): void {
+    if (behind === 0) {
+      if (display.session !== session) display.select(session);
+      display.showLatestVersion();
+    } else {
+      display.showVersion({ session, behind, ...version });
+    }
+  }
+
   const handlers: Record<string, (...args: unknown[]) => unknown> = {
     [CommandId.Refresh]: async () => {
       await store.load();
@@ -68,34 +79,17 @@ export function registerCommands({ store, display, logger, logFileFor }: Command
 
     [CommandId.FollowLatest]: () => display.followLatest(),
 
-    [CommandId.ShowHistory]: async (arg?: unknown, version?: unknown) => {
+    // `behind` (tests, other extensions): how many versions back from the latest to show.
+    [CommandId.ShowHistory]: async (arg?: unknown, behind?: unknown) => {
       const session = sessionFrom(arg, display);
       if (!session) return noPlan();
-      const history = await store.history(session);
-      if (history.length === 0) return noPlan();
-      let index: number | undefined;
-      if (typeof version === 'number' && Number.isInteger(version) && version >= 1 && version <= history.length) {
-        index = version - 1;
-      } else {
-        const items = history
-          .map((event, i) => ({
-            label: t('Version {0}', i + 1),
-            description: `${timeText(event.ts)} · ${progressText(event.counts, t)}`,
-            detail: i === 0 ? t('first version') : changeSummary(diffPlans(history[i - 1]?.todos ?? [], event.todos), t),
-            index: i,
-          }))
-          .reverse();
-        const picked = await vscode.window.showQuickPick(items, { title: t('Plan History'), placeHolder: t('Pick a version to show in the Plan view') });
-        index = picked?.index;
+      if (typeof behind === 'number' && Number.isSafeInteger(behind) && behind >= 0) {
+        const version = (await store.page(session, behind + 1)).versions[behind];
+        if (version) return showVersion(session, version, behind);
       }
-      const event = index === undefined ? undefined : history[index];
-      if (index === undefined || !event) return;
-      if (index === history.length - 1) {
-        if (display.session !== session) display.select(session);
-        display.showLatestVersion();
-      } else {
-        display.showVersion({ session, index, count: history.length, event });
-      }
+      const picked = await pickVersion(store, display, session);
+      if (picked === 'empty') return noPlan();
+      if (picked) showVersion(session, picked.version, picked.behind);
     },
 
     [CommandId.ShowLatestVersion]: () => display.showLatestVersion(),
@@ -103,18 +97,18 @@ export function registerCommands({ store, display, logger, logFileFor }: Command
     [CommandId.CompareWithPrevious]: async (arg?: unknown) => {
       const session = sessionFrom(arg, display);
       if (!session) return noPlan();
-      const history = await store.history(session);
       const shown = display.session === session ? display.shownVersion : undefined;
-      const index = shown ? shown.index : history.length - 1;
-      if (index < 1) {
+      const [newer, older] = shown ? [shown, (await store.page(session, 1, shown.at)).versions[0]] : (await store.page(session, 2)).versions;
+      if (!newer) return noPlan();
+      if (!older) {
         await vscode.window.showInformationMessage(t('This is the first version of the plan; there is nothing to compare it with.'));
         return;
       }
       await vscode.commands.executeCommand(
         'vscode.diff',
-        snapshotUri(session, index - 1),
-        snapshotUri(session, index),
-        t('Plan: version {0} ↔ {1}', index, index + 1),
+        snapshotUri(session, older.at),
+        snapshotUri(session, newer.at),
+        t('Plan: {0} ↔ {1}', versionTime(older.event.ts), versionTime(newer.event.ts)),
         { preview: true },
       );
     },

@@ -10,12 +10,11 @@ import {
   progressText,
   relativeTime,
   sessionTitle,
-  statusSince,
   statusWord,
 } from '../core/present';
 import type { LogEvent } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
-import { AGENT_ICONS, TOOL_SESSION_ICON, agentName, dateTimeText, timeText } from './agents';
+import { AGENT_ICONS, TOOL_SESSION_ICON, agentName, dateTimeText, timeText, versionTime } from './agents';
 import { CommandId, ContextKey, ItemContext, ViewId } from './ids';
 
 const t = vscode.l10n.t;
@@ -82,19 +81,13 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<TodoElement>, v
     let status = `$(${icon}) ${statusWord(element.todo.status, t)}`;
     try {
       const shown = this.display.shownVersion;
-      let since: string | undefined;
-      if (shown) {
-        since = statusSince((await this.store.history(element.session)).slice(0, shown.index + 1), element.todo.content);
-      } else {
-        // Walk back only while the item keeps its status: cheap however long the history.
-        await this.store.log.readBackward(element.session, (event) => {
-          if (event.todos.find((todo) => todo.content === element.todo.content)?.status !== element.todo.status) return true;
-          since = event.ts;
-          return token.isCancellationRequested;
-        });
-      }
+      // Walks back only while the item keeps its status, and never past STATUS_WALK_LIMIT versions.
+      const held = await this.store.statusSince(element.session, element.todo.content, shown, () => token.isCancellationRequested);
       if (token.isCancellationRequested) return item;
-      if (since) status += ` · ${durationText(since, new Date(), t)}`;
+      if (held) {
+        const duration = durationText(held.since, new Date(), t);
+        status += ` · ${held.atLeast ? t('{0} or longer', duration) : duration}`;
+      }
     } catch {
       // the tooltip still names the status without the history
     }
@@ -178,7 +171,9 @@ export function planHeader(event: LogEvent | undefined): { description: string |
 export function planMessage(display: DisplayState, store: PlanStore): string | undefined {
   const version = display.shownVersion;
   if (version) {
-    return t('Older version {0} of {1}, saved {2}', version.index + 1, version.count, timeText(version.event.ts));
+    return version.behind === 1
+      ? t('Older version, saved {0}: the latest is one version newer.', versionTime(version.event.ts))
+      : t('Older version, saved {0}: the latest is {1} versions newer.', versionTime(version.event.ts), version.behind);
   }
   const event = display.event;
   if (event && event.todos.length === 0) return t('The agent cleared its plan at {0}.', timeText(event.ts));

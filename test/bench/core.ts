@@ -437,10 +437,10 @@ export async function benchHistoryPage(dir: string, writes: number, onProgress?:
   gc?.();
   let heap = heapMB();
   let started = performance.now();
-  const page = await log.newest(BENCH_SESSION, 100);
+  const page = await log.page(BENCH_SESSION, 100);
   const newestMs = performance.now() - started;
   const newestHeapMB = heapMB() - heap;
-  if (page.events.length !== 100) throw new Error('history bench: the page is not 100 versions');
+  if (page.versions.length !== 100) throw new Error('history bench: the page is not 100 versions');
   gc?.();
   heap = heapMB();
   started = performance.now();

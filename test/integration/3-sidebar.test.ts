@@ -1,16 +1,34 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanViewState } from '../../src/extension';
 import { api, bridge, chat, domTexts, newChatSession, runDir, todos, waitFor } from './helpers';
 
+const LONG_HISTORY = 250;
+/** Versions per page of the history picker (HISTORY_PAGE in src/vscode/historyPick.ts). */
+const PAGE = 100;
+
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
 const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 const PLAN_HEADER = '.pane-header[aria-label^="Plan"]';
 const BADGE = '.activitybar li.action-item:has(a.action-label[aria-label^="Agent Plan"]) .badge-content';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
+const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
+const PICKER_ROWS = '.quick-input-widget .monaco-list-row';
+
+/** Where each line of a log file starts: the addresses of its versions. */
+function lineStarts(file: string): number[] {
+  const starts: number[] = [];
+  let at = 0;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n').slice(0, -1)) {
+    starts.push(at);
+    at += Buffer.byteLength(line) + 1;
+  }
+  return starts;
+}
 
 const rowLabels = (selector: string) => bridge<string[]>({ op: 'attributes', selector, name: 'aria-label' });
 
@@ -131,8 +149,10 @@ describe('the sidebar, rendered in the workbench', () => {
       return input instanceof vscode.TabInputTextDiff ? input : undefined;
     }, 'a diff editor');
     assert.equal(tab.original.scheme, 'agent-plan-snapshot');
-    assert.equal(tab.modified.path, `/${sessionB}/v2.md`);
-    assert.equal(tab.original.path, `/${sessionB}/v1.md`);
+    // A version's document is addressed by where its line starts in the log.
+    const starts = lineStarts((await api()).logFile(sessionB));
+    assert.equal(tab.original.path, `/${sessionB}/${starts[0]}.md`);
+    assert.equal(tab.modified.path, `/${sessionB}/${starts[1]}.md`);
     const original = await vscode.workspace.openTextDocument(tab.original);
     const modified = await vscode.workspace.openTextDocument(tab.modified);
     assert.match(original.getText(), /- \[ \] Add the toggle \*\(in progress\)\*/);
@@ -143,11 +163,12 @@ describe('the sidebar, rendered in the workbench', () => {
   it('shows an older version from the history, marked as such, and returns to the latest', async () => {
     await vscode.commands.executeCommand('agentPlan.showHistory', sessionB, 1);
     const state = await viewShows((s) => s.version !== undefined, 'an older version');
-    assert.deepEqual(state.version, { number: 1, count: 2 });
+    assert.equal(state.version?.behind, 1);
+    assert.equal(state.version?.ts, (await (await api()).getHistory(sessionB))[0]?.ts);
     assert.equal(state.items[1]?.status, 'in_progress');
     const message = await waitFor(async () => {
-      const texts = await domTexts('.pane:has(.pane-header[aria-label^="Plan"]) .message');
-      return texts.find((text) => /Older version 1 of 2/.test(text));
+      const texts = await domTexts(PLAN_MESSAGE);
+      return texts.find((text) => /^Older version, saved .+: the latest is one version newer\.$/.test(text));
     }, 'the older-version message');
     assert.ok(message);
     await vscode.commands.executeCommand('agentPlan.showLatestVersion');
@@ -240,5 +261,54 @@ describe('the sidebar, rendered in the workbench', () => {
     assert.equal(fs.statSync(fileB).size, sizeB);
     await waitFor(() => plan.listSessions().every((s) => s.session !== sessionA), 'session A to leave the list');
     await waitFor(async () => !(await rowLabels(SESSION_ROWS)).some((row) => row.includes('Survey the code')), 'session A to leave the Sessions view');
+  });
+
+  it('pages the history picker: the newest versions first, older ones on "Load older versions…"', async () => {
+    const plan = await api();
+    // Another window of Agent Plan wrote a long history for this session.
+    const session = createHash('sha256').update('a long history').digest('hex').slice(0, 32);
+    const started = Date.now() - 3_600_000;
+    const lines = Array.from({ length: LONG_HISTORY }, (_, i) => {
+      const items = [{ content: 'Keep going', status: 'in_progress' }, { content: `Step ${i}`, status: 'pending' }];
+      return JSON.stringify({ v: 1, type: 'todo/write', ts: new Date(started + i * 1000).toISOString(), session, todos: items, counts: { pending: 1, inProgress: 1, completed: 0 } });
+    });
+    fs.writeFileSync(plan.logFile(session), lines.join('\n') + '\n');
+    await waitFor(() => plan.getPlan(session)?.todos[1]?.content === `Step ${LONG_HISTORY - 1}`, 'the long session in the store');
+    const ts = (i: number) => new Date(started + i * 1000).toISOString();
+    const label = (i: number) => new Date(ts(i)).toLocaleTimeString(vscode.env.language);
+
+    const picked = vscode.commands.executeCommand('agentPlan.showHistory', session);
+    const first = await waitFor(async () => (await domTexts(PICKER_ROWS))[0], 'the history picker');
+    assert.ok(first.includes(label(LONG_HISTORY - 1)) && first.includes('latest'), `the newest version comes first: ${first}`);
+    await bridge({ op: 'keys', text: 'older versions' });
+    await waitFor(async () => {
+      const rows = await domTexts(PICKER_ROWS);
+      return rows.length === 1 && rows[0]?.includes('Load older versions');
+    }, 'the "Load older versions…" row');
+    await bridge({ op: 'keys', press: ['Enter'] });
+    // The next page is in, and the first version it added has the focus.
+    const firstNew = LONG_HISTORY - 1 - (PAGE - 1);
+    await waitFor(async () => (await domTexts(`${PICKER_ROWS}.focused`))[0]?.includes(label(firstNew)), `version ${firstNew} focused`);
+    await bridge({ op: 'keys', press: ['Enter'] });
+    await picked;
+    const state = await viewShows((s) => s.version !== undefined, 'the picked version');
+    assert.deepEqual(state.version, { ts: ts(firstNew), behind: PAGE - 1 });
+    assert.equal(state.items[1]?.content, `Step ${firstNew}`);
+    await waitFor(async () => (await domTexts(PLAN_MESSAGE)).some((text) => text.endsWith(`the latest is ${PAGE - 1} versions newer.`)), 'the older-version message');
+
+    // Compare reads the version before the one shown, by its address.
+    await vscode.commands.executeCommand('agentPlan.compareWithPrevious', session);
+    const tab = await waitFor(() => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff ? input : undefined;
+    }, 'a diff editor');
+    const starts = lineStarts(plan.logFile(session));
+    assert.equal(tab.original.path, `/${session}/${starts[firstNew - 1]}.md`);
+    assert.equal(tab.modified.path, `/${session}/${starts[firstNew]}.md`);
+    assert.match((await vscode.workspace.openTextDocument(tab.original)).getText(), new RegExp(`- \\[ \\] Step ${firstNew - 1}\n`));
+    assert.match((await vscode.workspace.openTextDocument(tab.modified)).getText(), new RegExp(`- \\[ \\] Step ${firstNew}\n`));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await vscode.commands.executeCommand('agentPlan.followLatest');
+    await viewShows((s) => s.followingLatest && s.version === undefined, 'following the latest session again');
   });
 });

@@ -62,11 +62,11 @@ describe('reliability: scale', () => {
     const fileBytes = fs.statSync(file).size;
     const counting = new CountingFileSystem(nodeFileSystem);
     const log = new SessionLog(dir, counting);
-    const page = await log.newest(key, 100);
+    const page = await log.page(key, 100);
     const lineBytes = Buffer.byteLength(line(key, 0));
     recordFigures('scale: history', { writes: WRITES, 'file bytes': fileBytes, 'bytes read for 100 versions': counting.bytesRead });
-    assert.equal(page.events.length, 100);
-    assert.equal(page.events[99]?.ts, new Date(Date.UTC(2026, 0, 1) + (WRITES - 1) * 1000).toISOString());
+    assert.equal(page.versions.length, 100);
+    assert.equal(page.versions[0]?.event.ts, new Date(Date.UTC(2026, 0, 1) + (WRITES - 1) * 1000).toISOString());
     assert.ok(counting.bytesRead <= 101 * lineBytes + 2 * 64 * 1024, `read ${counting.bytesRead} bytes of ${fileBytes}`);
   });
 });

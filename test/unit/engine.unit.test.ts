@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DisplayState } from '../../src/core/display';
-import { SessionLog } from '../../src/core/sessionLog';
+import { type HistoryPage, SessionLog } from '../../src/core/sessionLog';
 import { PlanStore } from '../../src/core/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { CountingFileSystem, KEY_A, KEY_B, useTempDir } from './helpers';
@@ -93,16 +93,16 @@ describe('the log engine', () => {
     assert.deepEqual((await new SessionLog(dir(), nodeFileSystem).sessions()).map((s) => s.key), [KEY_A, KEY_B]);
   });
 
-  it('"older version 1 of n" counts the versions that arrive while it is shown', async () => {
+  it('an older version on screen counts the versions that arrive while it is shown', async () => {
     const store = new PlanStore(new SessionLog(dir(), nodeFileSystem));
     const display = new DisplayState(store, true);
     await store.write(KEY_A, item('v1'));
     await store.write(KEY_A, item('v2'));
-    const history = await store.history(KEY_A);
-    display.showVersion({ session: KEY_A, index: 0, count: history.length, event: history[0]! });
+    const older = (await store.page(KEY_A, 2)).versions[1]!;
+    display.showVersion({ session: KEY_A, behind: 1, ...older });
     await store.write(KEY_A, item('v3'));
-    assert.equal(display.shownVersion?.count, 3);
-    assert.equal(display.shownVersion?.index, 0);
+    assert.equal(display.shownVersion?.behind, 2);
+    assert.equal(display.shownVersion?.event.todos[0]?.content, 'v1');
   });
 
   it('a deleted file is seen through the log; re-created with the same write, it does not fire again', async () => {
@@ -129,23 +129,35 @@ describe('the log engine', () => {
 describe('the log engine: paging backwards and loading what is shown first', () => {
   const tmp = useTempDir();
 
-  it('newest(n) pages back through the history reading only what it returns', async () => {
+  it('page(n) pages back through the history reading only what it returns; versionAt reads one version by its address', async () => {
     const counting = new CountingFileSystem();
     const log = new SessionLog(tmp.path, counting);
     const line = (i: number) =>
       JSON.stringify({ v: 1, type: 'todo/write', ts: '2026-01-01T00:00:00.000Z', session: KEY_A, todos: item(`v${i}`), counts: { pending: 1, inProgress: 0, completed: 0 } });
     fs.writeFileSync(log.fileFor(KEY_A), Array.from({ length: 3000 }, (_, i) => line(i) + '\n').join(''));
     const fileBytes = fs.statSync(log.fileFor(KEY_A)).size;
-    const readBefore = counting.bytesRead;
-    const page = await log.newest(KEY_A, 10);
-    assert.deepEqual(page.events.map((e) => e.todos[0]?.content), Array.from({ length: 10 }, (_, i) => `v${2990 + i}`));
+    const contents = (page: HistoryPage) => page.versions.map((v) => v.event.todos[0]?.content);
+    let readBefore = counting.bytesRead;
+    const page = await log.page(KEY_A, 10);
+    assert.deepEqual(contents(page), Array.from({ length: 10 }, (_, i) => `v${2999 - i}`));
     assert.equal(page.more, true);
-    assert.ok(counting.bytesRead - readBefore < fileBytes, 'less than the whole file was read');
-    const older = await log.newest(KEY_A, 10, page.start);
-    assert.deepEqual(older.events.map((e) => e.todos[0]?.content), Array.from({ length: 10 }, (_, i) => `v${2980 + i}`));
-    const all = await log.newest(KEY_A, 5000);
-    assert.equal(all.events.length, 3000);
+    assert.ok(counting.bytesRead - readBefore <= 64 * 1024, `read ${counting.bytesRead - readBefore} of ${fileBytes} bytes`);
+    const older = await log.page(KEY_A, 10, page.versions[9]!.at);
+    assert.deepEqual(contents(older), Array.from({ length: 10 }, (_, i) => `v${2989 - i}`));
+    const all = await log.page(KEY_A, 5000);
+    assert.equal(all.versions.length, 3000);
     assert.equal(all.more, false);
+    assert.deepEqual((await log.page(KEY_A, 3000)).more, false, 'exactly all: nothing more');
+    assert.deepEqual((await log.page(KEY_A, 2999)).more, true);
+
+    readBefore = counting.bytesRead;
+    const middle = all.versions[1500]!;
+    assert.deepEqual(await log.versionAt(KEY_A, middle.at), middle.event);
+    assert.ok(counting.bytesRead - readBefore <= 64 * 1024 + 1, `versionAt read ${counting.bytesRead - readBefore} bytes`);
+    assert.equal(await log.versionAt(KEY_A, middle.at + 1), undefined, 'not the start of a line');
+    assert.equal(await log.versionAt(KEY_A, fileBytes), undefined, 'past the end');
+    assert.equal(await log.versionAt(KEY_A, -1), undefined);
+    assert.equal(await log.versionAt(KEY_B, 0), undefined, 'no such log');
   });
 
   it('load() reads the most recently written files first and paints once the newest is in', async () => {

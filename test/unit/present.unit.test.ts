@@ -11,7 +11,6 @@ import {
   relativeTime,
   sessionTitle,
   singleLine,
-  statusSince,
 } from '../../src/core/present';
 import type { LogEvent } from '../../src/core/sessionLog';
 
@@ -56,17 +55,6 @@ describe('present', () => {
     assert.equal(changeSummary(diffPlans(before, before), t), 'no change');
   });
 
-  it('finds when an item took its current status from the history', () => {
-    const history = [
-      event('2026-01-01T10:00:00.000Z', [todo('x', 'pending')]),
-      event('2026-01-01T10:05:00.000Z', [todo('x', 'in_progress')]),
-      event('2026-01-01T10:07:00.000Z', [todo('x', 'in_progress'), todo('y', 'pending')]),
-    ];
-    assert.equal(statusSince(history, 'x'), '2026-01-01T10:05:00.000Z');
-    assert.equal(statusSince(history, 'y'), '2026-01-01T10:07:00.000Z');
-    assert.equal(statusSince(history, 'gone'), undefined);
-    assert.equal(statusSince([], 'x'), undefined);
-  });
 
   it('says durations and relative times in words', () => {
     const now = new Date('2026-01-01T12:00:00.000Z');

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DisplayState } from '../../src/core/display';
 import { SessionLog } from '../../src/core/sessionLog';
-import { PlanStore } from '../../src/core/store';
+import { PlanStore, STATUS_WALK_LIMIT } from '../../src/core/store';
 import { runTodoWrite } from '../../src/core/todoWrite';
-import { NO_SESSION_TEXT } from '../../src/core/plan';
+import { NO_SESSION_TEXT, countItems, type Todo } from '../../src/core/plan';
 import { sessionKeyFromToken } from '../../src/core/sessionKey';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { CountingFileSystem, useTempDir } from './helpers';
@@ -119,8 +119,8 @@ describe('store, display state and one tool call', () => {
     const display = new DisplayState(store, true);
     await runTodoWrite(store, A, list('v1'));
     await runTodoWrite(store, A, list('v2'));
-    const history = await store.history(keyA);
-    display.showVersion({ session: keyA, index: 0, count: 2, event: history[0]! });
+    const older = (await store.page(keyA, 2)).versions[1]!;
+    display.showVersion({ session: keyA, behind: 1, ...older });
     assert.equal(display.event?.todos[0]?.content, 'v1');
     display.showLatestVersion();
     assert.equal(display.event?.todos[0]?.content, 'v2');
@@ -160,5 +160,44 @@ describe('reading a session backwards', () => {
     });
     assert.deepEqual(seen, ['step 4999', 'step 4998', 'step 4997', 'step 4996', 'step 4995', 'step 4994', 'step 4993', 'step 4992', 'step 4991', 'step 4990']);
     assert.ok(counting.bytesRead < 128 * 1024, `read ${counting.bytesRead} bytes of ${fs.statSync(log.fileFor(keyA)).size}`);
+  });
+
+  it('finds since when an item has held its status, from the current plan or an older version', async () => {
+    const store = new PlanStore(new SessionLog(path.join(tmp.path, 'since'), nodeFileSystem));
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, minute)).toISOString();
+    const write = async (minute: number, todos: Todo[]) => {
+      const file = store.log.fileFor(keyA);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.appendFileSync(file, JSON.stringify({ v: 1, type: 'todo/write', ts: at(minute), session: keyA, todos, counts: countItems(todos) }) + '\n');
+      await store.ingest(keyA);
+    };
+    await write(0, [{ content: 'x', status: 'pending' }]);
+    await write(5, [{ content: 'x', status: 'in_progress' }]);
+    await write(7, [{ content: 'x', status: 'in_progress' }, { content: 'y', status: 'pending' }]);
+    await write(9, [{ content: 'x', status: 'completed' }, { content: 'y', status: 'pending' }]);
+    assert.deepEqual(await store.statusSince(keyA, 'x'), { since: at(9), atLeast: false });
+    assert.deepEqual(await store.statusSince(keyA, 'y'), { since: at(7), atLeast: false });
+    assert.equal(await store.statusSince(keyA, 'gone'), undefined);
+    const [, shown] = (await store.page(keyA, 2)).versions;
+    assert.deepEqual(await store.statusSince(keyA, 'x', shown), { since: at(5), atLeast: false }, 'from the older version back');
+    assert.equal(await store.statusSince(keyB, 'x'), undefined);
+  });
+
+  it('looks back at most STATUS_WALK_LIMIT versions, and then says the status is older still', async () => {
+    const dir = path.join(tmp.path, 'walk');
+    fs.mkdirSync(dir);
+    const counting = new CountingFileSystem(nodeFileSystem);
+    const store = new PlanStore(new SessionLog(dir, counting));
+    const todos: Todo[] = [{ content: 'waiting', status: 'pending' }];
+    const lines = Array.from({ length: STATUS_WALK_LIMIT * 3 }, (_, i) =>
+      JSON.stringify({ v: 1, type: 'todo/write', ts: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(), session: keyA, todos, counts: countItems(todos) }),
+    );
+    fs.writeFileSync(store.log.fileFor(keyA), lines.join('\n') + '\n');
+    await store.load();
+    const before = counting.bytesRead;
+    const held = await store.statusSince(keyA, 'waiting');
+    assert.equal(held?.atLeast, true);
+    assert.equal(held?.since, new Date(Date.UTC(2026, 0, 1) + (STATUS_WALK_LIMIT * 2) * 1000).toISOString());
+    assert.ok(counting.bytesRead - before < fs.statSync(store.log.fileFor(keyA)).size / 2, 'the walk stopped early');
   });
 });
