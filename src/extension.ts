@@ -19,6 +19,7 @@ import { createStatusBar } from './vscode/statusBar';
 import { TodoWriteTool } from './vscode/todoTool';
 import { Sources, type SourcesOptions } from './vscode/sources';
 import { createViews } from './vscode/views';
+import { recallShownSession, rememberShownSession } from './vscode/viewMemory';
 
 export type { AgentPlanApi, PlanSnapshot, PlanViewState } from './vscode/api';
 
@@ -35,6 +36,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   const sink = new LogPlanSink(log);
   const following = vscode.workspace.getConfiguration().get<boolean>(SettingId.FollowLatest, true);
   const display = new DisplayState(store, following);
+  // The session shown before the reload: read first, and pinned again if the user had pinned it.
+  const shownBefore = recallShownSession(context.workspaceState);
+  if (shownBefore?.pinned) display.select(shownBefore.session);
   const views = createViews(display, store);
   const statusBar = createStatusBar(display, store);
   const watcher = watchLogFolder(logFolder, {
@@ -55,6 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     display,
     views,
     statusBar,
+    rememberShownSession(context.workspaceState, display),
     watcher,
     vscode.lm.registerTool(TOOL_NAME, new TodoWriteTool(store, logger)),
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, new SnapshotDocuments(store)),
@@ -62,7 +67,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   );
 
   try {
-    await store.load();
+    await store.load({ first: shownBefore?.session });
   } catch (error) {
     // An unreadable log never breaks activation: the view starts empty and says why in the log.
     logError(logger, `could not read the session logs in ${logFolder}`, error);

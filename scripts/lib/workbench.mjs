@@ -137,6 +137,9 @@ export async function openWorkbench(options) {
   let stopServer = async () => {};
   let browser;
   let closeBrowser = async () => {};
+  // What the browser kept of the last page (local storage, IndexedDB: where a web workbench
+  // keeps its window and extensions' state), handed to the next page as a user's browser would.
+  let browserStorage;
 
   const workbench = {
     runDir,
@@ -179,7 +182,7 @@ export async function openWorkbench(options) {
         browser = launched;
         closeBrowser = cleanups.push(() => launched.close());
       }
-      const context = await browser.newContext({ viewport, permissions: ['clipboard-read', 'clipboard-write'] });
+      const context = await browser.newContext({ viewport, permissions: ['clipboard-read', 'clipboard-write'], storageState: browserStorage });
       const closeContext = cleanups.push(() => context.close().catch(() => {}));
       const page = await context.newPage();
       let exitCode;
@@ -205,6 +208,7 @@ export async function openWorkbench(options) {
       const outcome = await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)))]);
       clearTimeout(timer);
       for (const stop of stops) stop?.();
+      browserStorage = (await context.storageState({ indexedDB: true }).catch(() => undefined)) ?? browserStorage;
       await closeContext();
       return { outcome, exitCode };
     },

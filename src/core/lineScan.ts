@@ -47,7 +47,8 @@ export async function scanBackward(
   let tooLong = false;
   const emit = (start: number, head: Uint8Array): boolean => {
     const length = head.length + piecesLength;
-    const bytes = tooLong || length > MAX_LINE_BYTES ? undefined : Buffer.concat([head, ...pieces], length);
+    // A line inside one chunk is handed over in place; only one that spans chunks is copied.
+    const bytes = tooLong || length > MAX_LINE_BYTES ? undefined : pieces.length === 0 ? head : Buffer.concat([head, ...pieces], length);
     pieces = [];
     piecesLength = 0;
     tooLong = false;

@@ -10,7 +10,14 @@ const FILE_NAME = /^([0-9a-f]{32})\.jsonl$/;
 /** The log file of a session. Throws a TypeError for anything but a session key. */
 export function logFileFor(dir: string, session: string): string {
   if (!isSessionKey(session)) throw new TypeError('SessionLog: a session key must be 32 lowercase hex characters');
-  return path.join(dir, session + LOG_FILE_EXTENSION);
+  // A key is a plain file name: joining needs no normalizing once the folder is normal (see logFolder).
+  return dir + path.sep + session + LOG_FILE_EXTENSION;
+}
+
+/** The folder as logFileFor expects it: normalized, without a trailing separator. */
+export function logFolder(dir: string): string {
+  const normal = path.normalize(dir);
+  return normal.length > 1 && normal.endsWith(path.sep) ? normal.slice(0, -1) : normal;
 }
 
 /** The session key a folder entry names, or undefined for any other name. */

@@ -12,9 +12,10 @@ import { Emitter } from './emitter';
 import { describeFsError, errorCode, type LogFileSystem } from './fileSystem';
 import { FileQueue } from './fileQueue';
 import { NEWLINE, decodeUtf8, scanBackward, scanForward, MAX_LINE_BYTES, type RawLine } from './lineScan';
-import { logFileFor, sessionOfFileName } from './logFiles';
+import { logFileFor, logFolder, sessionOfFileName } from './logFiles';
 import { isSessionKey } from './sessionKey';
 import {
+  SESSION_INFO_EVENT,
   infoRecord,
   isCurrentPlan,
   isPlanEvent,
@@ -108,6 +109,12 @@ export class LogWriteError extends Error {
   override name = 'LogWriteError';
 }
 
+/** A session file and when it was last written. */
+interface Stamped {
+  key: string;
+  modifiedMs: number;
+}
+
 /** What the reader has consumed of one file. */
 interface Cursor {
   /** Byte offset just after the last complete line read. */
@@ -134,11 +141,15 @@ export class SessionLog {
   /** Everything the reader finds, in the order it finds it. */
   readonly onDidRead = this.readEmitter.event;
 
+  /** The log folder, normalized. */
+  readonly dir: string;
+
   constructor(
-    readonly dir: string,
+    dir: string,
     private readonly fs: LogFileSystem,
     options: SessionLogOptions = {},
   ) {
+    this.dir = logFolder(dir);
     this.now = options.now ?? (() => new Date());
     this.reports = new LogReports(options.onCorrupt, options.onReadError);
   }
@@ -326,18 +337,24 @@ export class SessionLog {
       const key = sessionOfFileName(name);
       return key === undefined || (early !== undefined && key === early.key) ? [] : [key];
     });
-    const listed = new Set(keys.map((key) => this.fileFor(key)));
-    if (early) listed.add(early.file);
-    for (const file of [...this.cursors.keys()]) {
-      const session = sessionOfFileName(file.slice(this.dir.length + 1));
-      if (!listed.has(file) && session !== undefined) await this.queue.run(file, () => this.readLocked(file, session));
+    // Files read before that are no longer listed are gone (a Refresh after deletions).
+    if (this.cursors.size > 0) {
+      const listed = new Set(keys);
+      if (early) listed.add(early.key);
+      for (const file of [...this.cursors.keys()]) {
+        const session = sessionOfFileName(file.slice(this.dir.length + 1));
+        if (session !== undefined && !listed.has(session)) await this.queue.run(file, () => this.readLocked(file, session));
+      }
     }
     // What a view shows first is read first: the most recently written files.
     const stamped = await this.stamp(keys);
-    stamped.sort((a, b) => b.modifiedMs - a.modifiedMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    // The newest alone first, so the Plan view can paint it before the others are in.
-    const [newest, ...rest] = stamped;
+    const byTime = (a: Stamped, b: Stamped): number => b.modifiedMs - a.modifiedMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+    // The newest alone first (found without sorting), so the Plan view can paint it before the others are in.
+    let newestAt = -1;
+    for (let i = 0; i < stamped.length; i++) if (newestAt < 0 || byTime(stamped[i]!, stamped[newestAt]!) < 0) newestAt = i;
+    const newest = stamped[newestAt];
     const head = newest ? [await this.summary(newest.key, newest.modifiedMs)] : [];
+    const rest = stamped.filter((_, i) => i !== newestAt).sort(byTime);
     const summaries = [early, ...head].concat(await mapWithLimit(rest, SESSIONS_READ_CONCURRENCY, ({ key, modifiedMs }) => this.summary(key, modifiedMs)));
     return summaries.filter((s): s is SessionSummary => s !== undefined).sort(byRecency);
   }
@@ -452,7 +469,7 @@ export class SessionLog {
     this.readEmitter.fire(read, this.listenerError);
   }
 
-  private async stamp(keys: readonly string[]): Promise<Array<{ key: string; modifiedMs: number }>> {
+  private async stamp(keys: readonly string[]): Promise<Stamped[]> {
     if (this.fs.modifiedMsMany) {
       try {
         const times = await this.fs.modifiedMsMany(keys.map((key) => this.fileFor(key)));
@@ -516,6 +533,8 @@ export class SessionLog {
       let linesPastPlan = 0;
       const completeEnd = await scanBackward(this.fs, file, size, (line) => {
         if (current) linesPastPlan++;
+        // Past the current plan only a session/info line is of use: others are not parsed.
+        if (current && !mayBeInfoLine(line)) return linesPastPlan >= INFO_LOOKBACK_LINES;
         const record = this.parseLine(file, session, line);
         if (record && isCurrentPlan(record)) current ??= record;
         else if (record && !isPlanEvent(record)) info ??= record;
@@ -558,6 +577,18 @@ export class SessionLog {
   dispose(): void {
     this.readEmitter.dispose();
   }
+}
+
+const INFO_MARK = Buffer.from(SESSION_INFO_EVENT);
+
+/** Where a record's type stands in the lines this format writes: `{"v":1,"type":"…"` (JSON.stringify keeps key order). */
+const TYPE_WITHIN_BYTES = 40;
+
+/** Whether a line could be a session/info record: its type's name is near its start. */
+function mayBeInfoLine(line: RawLine): boolean {
+  if (line.bytes === undefined) return false;
+  const head = line.bytes.subarray(0, TYPE_WITHIN_BYTES);
+  return Buffer.from(head.buffer, head.byteOffset, head.byteLength).includes(INFO_MARK);
 }
 
 function byRecency(a: SessionSummary, b: SessionSummary): number {

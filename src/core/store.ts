@@ -10,6 +10,8 @@ import type { HistoryPage, LogEvent, LogRead, PlanVersion, SessionInfoRecord, Se
 
 /** How many versions a tooltip's "for 5 min" looks back at most: its cost must not follow the history. */
 export const STATUS_WALK_LIMIT = 1000;
+/** More rows than a Sessions view shows at once: a load paints when this many are in. */
+export const SESSIONS_SCREENFUL = 50;
 
 /** What the store knows about a session besides its plan. */
 export interface SessionDetails {
@@ -41,10 +43,15 @@ export class PlanStore implements Disposable {
   private readonly changeEmitter = new Emitter<void>();
   private readonly subscription: Disposable;
   private lastRank = 0;
+  /** The latest session (undefined: none), unless topStale says to look again. */
+  private top: string | undefined;
+  private topStale = false;
   private loading = 0;
   private changedWhileLoading = false;
   /** During a load: the latest session when the views last painted. */
   private paintedLatest: string | undefined;
+  /** During a load: the Sessions view has had its first screenful. */
+  private paintedScreenful = false;
 
   /** Fires for every new snapshot, written here or appended by another process. */
   readonly onDidWrite = this.writeEmitter.event;
@@ -66,7 +73,10 @@ export class PlanStore implements Disposable {
    * read before the folder is even listed. Rejects when the log folder cannot be read.
    */
   async load(options: { first?: string } = {}): Promise<void> {
-    if (this.loading++ === 0) this.paintedLatest = this.latest()?.session;
+    if (this.loading++ === 0) {
+      this.paintedLatest = this.latest()?.session;
+      this.paintedScreenful = this.current.size >= SESSIONS_SCREENFUL;
+    }
     try {
       await this.log.sessions(options);
     } finally {
@@ -100,16 +110,38 @@ export class PlanStore implements Disposable {
   /** Sessions with a plan, the most recently written first (in this machine's order of writes). */
   list(): LogEvent[] {
     return [...this.current.entries()]
-      .sort(([keyA, a], [keyB, b]) => b.rank - a.rank || (keyA < keyB ? -1 : keyA > keyB ? 1 : 0))
+      .sort(([keyA, a], [keyB, b]) => (comesFirst(keyA, a, keyB, b) ? -1 : comesFirst(keyB, b, keyA, a) ? 1 : 0))
       .map(([, entry]) => entry.event);
   }
 
   latest(): LogEvent | undefined {
-    let best: [string, Entry] | undefined;
-    for (const candidate of this.current.entries()) {
-      if (!best || candidate[1].rank > best[1].rank || (candidate[1].rank === best[1].rank && candidate[0] < best[0])) best = candidate;
+    if (this.topStale) {
+      this.top = undefined;
+      for (const [session, entry] of this.current) {
+        const top = this.top === undefined ? undefined : this.current.get(this.top);
+        if (this.top === undefined || !top || comesFirst(session, entry, this.top, top)) this.top = session;
+      }
+      this.topStale = false;
     }
-    return best?.[1].event;
+    return this.top === undefined ? undefined : this.current.get(this.top)?.event;
+  }
+
+  /** Sets a session's entry and keeps the latest known without a scan (a load sets thousands). */
+  private setEntry(session: string, entry: Entry): void {
+    const before = this.current.get(session);
+    this.current.set(session, entry);
+    if (this.topStale) return;
+    if (session === this.top) {
+      if (before && entry.rank < before.rank) this.topStale = true;
+      return;
+    }
+    const top = this.top === undefined ? undefined : this.current.get(this.top);
+    if (this.top === undefined || !top || comesFirst(session, entry, this.top, top)) this.top = session;
+  }
+
+  private deleteEntry(session: string): void {
+    this.current.delete(session);
+    if (session === this.top) this.topStale = true;
   }
 
   details(session: string): SessionDetails {
@@ -177,7 +209,7 @@ export class PlanStore implements Disposable {
     if (read.gone) {
       const last = this.current.get(session)?.event;
       if (last) this.vanished.set(session, JSON.stringify(last));
-      this.current.delete(session);
+      this.deleteEntry(session);
       this.infos.delete(session);
       this.changed();
       return;
@@ -192,12 +224,12 @@ export class PlanStore implements Disposable {
         // A file's modification time places it among the others; one the watcher just met is news.
         const rank = read.sync.announce ? this.nextRank() : read.sync.modifiedMs;
         this.lastRank = Math.max(this.lastRank, rank);
-        this.current.set(session, { event, rank });
-        const restored = this.vanished.get(session) === JSON.stringify(event);
+        this.setEntry(session, { event, rank });
+        const restored = this.vanished.has(session) && this.vanished.get(session) === JSON.stringify(event);
         this.vanished.delete(session);
         if (read.sync.announce && !restored) this.writeEmitter.fire(event, this.reportListenerError);
       } else {
-        this.current.delete(session);
+        this.deleteEntry(session);
       }
       this.changed();
       return;
@@ -208,7 +240,7 @@ export class PlanStore implements Disposable {
         continue;
       }
       // A superseded mirrored snapshot joins the history but does not replace the current plan.
-      if (record.source?.superseded !== true) this.current.set(session, { event: record, rank: this.nextRank() });
+      if (record.source?.superseded !== true) this.setEntry(session, { event: record, rank: this.nextRank() });
       this.writeEmitter.fire(record, this.reportListenerError);
     }
     this.changed();
@@ -223,13 +255,16 @@ export class PlanStore implements Disposable {
   private changed(): void {
     if (this.loading > 0) {
       // Load reads the session shown last and then the newest files first: a change that
-      // brings a new latest plan paints at once, the many that follow paint once at the end.
+      // brings a new latest plan paints at once, and so does the first screenful of the
+      // Sessions view; the many that follow paint once at the end.
       const latest = this.latest()?.session;
-      if (latest === this.paintedLatest) {
+      const screenful = !this.paintedScreenful && this.current.size >= SESSIONS_SCREENFUL;
+      if (latest === this.paintedLatest && !screenful) {
         this.changedWhileLoading = true;
         return;
       }
       this.paintedLatest = latest;
+      if (screenful) this.paintedScreenful = true;
     }
     this.changeEmitter.fire(undefined, this.reportListenerError);
   }
@@ -239,4 +274,9 @@ export class PlanStore implements Disposable {
     this.writeEmitter.dispose();
     this.changeEmitter.dispose();
   }
+}
+
+/** The order of list() and latest(): higher rank first, then the key, for a stable order. */
+function comesFirst(sessionA: string, a: Entry, sessionB: string, b: Entry): boolean {
+  return a.rank > b.rank || (a.rank === b.rank && sessionA < sessionB);
 }

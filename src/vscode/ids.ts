@@ -48,6 +48,12 @@ export const ContextKey = {
   HasPlan: 'agentPlan.hasPlan',
 } as const;
 
+/** Keys of what Agent Plan keeps in VS Code's workspace state. */
+export const StateKey = {
+  /** The session the Plan view shows, and whether it is pinned (see viewMemory.ts). */
+  ShownSession: 'agentPlan.shownSession',
+} as const;
+
 /** `contextValue` tokens of tree items. */
 export const ItemContext = {
   Todo: 'agentPlan.todo',

@@ -386,14 +386,19 @@ export interface ScaleRow {
   firstPaintMs: number;
   /** store.load() start → every session in (what the Plan view waited for before). */
   fullLoadMs: number;
+  /** A reload: store.load({ first }) with the session shown last remembered → the first change event. */
+  reloadFirstPaintMs: number;
+  reloadFullLoadMs: number;
 }
 
 export interface HistoryRow {
   writes: number;
   fileBytes: number;
-  /** The newest 100 versions, paged backwards (SessionLog.newest). */
+  /** The newest 100 versions, paged backwards (SessionLog.page). */
   newestMs: number;
   newestHeapMB: number;
+  /** One version by its address, halfway back (SessionLog.versionAt: Compare and the snapshot documents). */
+  versionAtMs: number;
   /** The whole history replayed (SessionLog.history, what history views read before). */
   fullMs: number;
   fullHeapMB: number;
@@ -412,18 +417,25 @@ export async function benchScaleLoad(dir: string, sessions: number, writesEach: 
     writeHistory(path.join(folder, `${key}.jsonl`), key, writesEach);
   }
   onProgress?.(`scale: ${sessions} sessions written`);
-  const store = new PlanStore(new SessionLog(folder, new NodeFileSystem()));
-  const started = performance.now();
-  let firstPaintMs = NaN;
-  const subscription = store.onDidChange(() => {
-    if (Number.isNaN(firstPaintMs) && store.latest() !== undefined) firstPaintMs = performance.now() - started;
-  });
-  await store.load();
-  const fullLoadMs = performance.now() - started;
-  subscription.dispose();
-  if (store.list().length !== sessions) throw new Error(`scale bench loaded ${store.list().length} of ${sessions} sessions`);
+  const activate = async (first?: string): Promise<{ firstPaintMs: number; fullLoadMs: number }> => {
+    const store = new PlanStore(new SessionLog(folder, new NodeFileSystem()));
+    const started = performance.now();
+    let firstPaintMs = NaN;
+    const subscription = store.onDidChange(() => {
+      if (Number.isNaN(firstPaintMs) && store.latest() !== undefined) firstPaintMs = performance.now() - started;
+    });
+    await store.load({ first });
+    const fullLoadMs = performance.now() - started;
+    subscription.dispose();
+    if (store.list().length !== sessions) throw new Error(`scale bench loaded ${store.list().length} of ${sessions} sessions`);
+    store.dispose();
+    return { firstPaintMs, fullLoadMs };
+  };
+  // A first activation knows nothing; a reload remembers the session the view showed (the newest here).
+  const first = await activate();
+  const reload = await activate(hashIdentity(`scale ${sessions - 1}`));
   fs.rmSync(folder, { recursive: true, force: true });
-  return { sessions, writesEach, firstPaintMs, fullLoadMs };
+  return { sessions, writesEach, ...first, reloadFirstPaintMs: reload.firstPaintMs, reloadFullLoadMs: reload.fullLoadMs };
 }
 
 /** The newest 100 versions of a long history against replaying all of it. */
@@ -441,6 +453,12 @@ export async function benchHistoryPage(dir: string, writes: number, onProgress?:
   const newestMs = performance.now() - started;
   const newestHeapMB = heapMB() - heap;
   if (page.versions.length !== 100) throw new Error('history bench: the page is not 100 versions');
+  const middle = (await log.page(BENCH_SESSION, 1, Math.floor(fileBytes / 2))).versions[0];
+  if (!middle) throw new Error('history bench: no version halfway back');
+  started = performance.now();
+  const one = await log.versionAt(BENCH_SESSION, middle.at);
+  const versionAtMs = performance.now() - started;
+  if (one?.ts !== middle.event.ts) throw new Error('history bench: versionAt read another version');
   gc?.();
   heap = heapMB();
   started = performance.now();
@@ -449,5 +467,5 @@ export async function benchHistoryPage(dir: string, writes: number, onProgress?:
   const fullHeapMB = heapMB() - heap;
   if (all.length !== writes) throw new Error('history bench: the replay lost versions');
   fs.rmSync(folder, { recursive: true, force: true });
-  return { writes, fileBytes, newestMs, newestHeapMB, fullMs, fullHeapMB };
+  return { writes, fileBytes, newestMs, newestHeapMB, versionAtMs, fullMs, fullHeapMB };
 }

@@ -1,9 +1,10 @@
 // Runs last in the main phase: records every session's plan, as the logs on disk
-// hold it, for the restart phase to find again.
+// hold it, and pins a session, for the restart phase to find again.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { api, logFiles, planLines, runDir } from './helpers';
+import * as vscode from 'vscode';
+import { api, logFiles, planLines, runDir, waitFor } from './helpers';
 
 describe('before the restart', () => {
   it('the API lists exactly the sessions whose logs are on disk, with their last lines', async () => {
@@ -22,5 +23,16 @@ describe('before the restart', () => {
     // With every version count, so the restart phase can tell that no source imported anything twice.
     const expected = await Promise.all(sessions.map(async ({ session, todos }) => ({ session, todos, versions: (await plan.getHistory(session)).length })));
     fs.writeFileSync(path.join(runDir(), 'expected-after-restart.json'), JSON.stringify(expected));
+  });
+
+  it('pins the oldest session, for the restart phase to find it pinned again', async () => {
+    const plan = await api();
+    const oldest = plan.listSessions().at(-1)!.session;
+    assert.notEqual(oldest, plan.listSessions()[0]?.session);
+    await vscode.commands.executeCommand('agentPlan.selectSession', oldest);
+    await waitFor(() => plan.getViewState().session === oldest && !plan.getViewState().followingLatest, 'the pinned session on screen');
+    fs.writeFileSync(path.join(runDir(), 'pinned-before-restart.json'), JSON.stringify({ session: oldest }));
+    // VS Code writes workspace state to the browser's storage shortly after a change.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
   });
 });

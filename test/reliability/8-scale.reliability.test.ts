@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { hashIdentity } from '../../src/core/sessionKey';
 import { SessionLog } from '../../src/core/sessionLog';
-import { PlanStore } from '../../src/core/store';
+import { PlanStore, SESSIONS_SCREENFUL } from '../../src/core/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { CountingFileSystem } from '../unit/helpers';
 import { tempDir } from './lib/env';
@@ -33,12 +33,18 @@ describe('reliability: scale', () => {
     const store = new PlanStore(new SessionLog(dir, counting));
     let readsAtFirstPaint = -1;
     let firstShown: string | undefined;
+    const paints: string[][] = [];
     store.onDidChange(() => {
+      paints.push(store.list().slice(0, SESSIONS_SCREENFUL).map((event) => event.session));
       if (readsAtFirstPaint >= 0) return;
       readsAtFirstPaint = counting.reads;
       firstShown = store.latest()?.session;
     });
     await store.load();
+    // Between the first paint and the last, one shows the Sessions view's first screenful, already right.
+    const newestScreenful = keys.slice(-SESSIONS_SCREENFUL).reverse();
+    assert.equal(paints.length, 3, `paints: the newest, a screenful, all (${paints.length})`);
+    assert.deepEqual(paints[1], newestScreenful, 'the first screenful is the newest sessions, in order');
     recordFigures('scale: sessions', { sessions: SESSIONS, 'reads at first paint': readsAtFirstPaint, 'reads in all': counting.reads });
     assert.equal(firstShown, keys[SESSIONS - 1], 'the first paint shows the most recently written session');
     assert.ok(readsAtFirstPaint <= 2, `reads before the first paint: ${readsAtFirstPaint}`);

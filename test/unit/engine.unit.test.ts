@@ -175,4 +175,37 @@ describe('the log engine: paging backwards and loading what is shown first', () 
     assert.equal(seenAtChange.length, 2, 'one paint early, one when all are in');
     assert.deepEqual(store.list().map((e) => e.session), [...keys].reverse());
   });
+
+  it('load({ first }) paints the session shown last before it lists the folder, then the newest, then the rest', async () => {
+    const seed = new SessionLog(tmp.path, nodeFileSystem);
+    const keys = Array.from({ length: 30 }, (_, i) => `${i.toString(16).padStart(2, '0')}${'1'.repeat(30)}`);
+    for (const [i, key] of keys.entries()) {
+      await seed.append(key, item(key));
+      fs.utimesSync(seed.fileFor(key), new Date(1_000_000 + i * 1000), new Date(1_000_000 + i * 1000));
+    }
+    class ListingCounter extends CountingFileSystem {
+      listings = 0;
+      override readdir(dir: string): Promise<string[]> {
+        this.listings++;
+        return super.readdir(dir);
+      }
+    }
+    for (const [first, paints] of [
+      [keys[5]!, [keys[5], keys[29], keys[29]]],
+      [keys[29]!, [keys[29], keys[29]]],
+    ] as const) {
+      const counting = new ListingCounter();
+      const store = new PlanStore(new SessionLog(tmp.path, counting));
+      const seen: Array<{ latest: string | undefined; listings: number; sessions: number }> = [];
+      store.onDidChange(() => seen.push({ latest: store.latest()?.session, listings: counting.listings, sessions: store.list().length }));
+      await store.load({ first });
+      assert.deepEqual(seen.map((paint) => paint.latest), paints, `paints with ${first} remembered`);
+      assert.deepEqual(seen[0], { latest: first, listings: 0, sessions: 1 }, 'the first paint comes before the folder is listed');
+      assert.equal(seen[seen.length - 1]?.sessions, 30);
+      assert.deepEqual(store.list().map((e) => e.session), [...keys].reverse(), 'the order is the files\' order, whatever was read first');
+    }
+    const store = new PlanStore(new SessionLog(tmp.path, nodeFileSystem));
+    await store.load({ first: '0'.repeat(32) });
+    assert.equal(store.list().length, 30, 'a remembered session whose log is gone changes nothing');
+  });
 });

@@ -1,9 +1,19 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as vscode from 'vscode';
 import { api, runDir } from '../helpers';
 
 describe('after the extension host restarts', () => {
+  it('shows the session pinned before the restart, still pinned, until Follow Latest', async () => {
+    const { session } = JSON.parse(fs.readFileSync(path.join(runDir(), 'pinned-before-restart.json'), 'utf8')) as { session: string };
+    const expected = JSON.parse(fs.readFileSync(path.join(runDir(), 'expected-after-restart.json'), 'utf8')) as Array<{ session: string }>;
+    const plan = await api();
+    assert.deepEqual({ session: plan.getViewState().session, followingLatest: plan.getViewState().followingLatest }, { session, followingLatest: false });
+    await vscode.commands.executeCommand('agentPlan.followLatest');
+    assert.equal(plan.getViewState().session, expected[0]?.session, 'the view follows the session that wrote last');
+  });
+
   it('shows every session\'s last plan again', async () => {
     const file = path.join(runDir(), 'expected-after-restart.json');
     const expected = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ session: string; todos: unknown[]; versions?: number }>;
@@ -14,7 +24,6 @@ describe('after the extension host restarts', () => {
       [...actual].sort((a, b) => a.session.localeCompare(b.session)),
       expected.map(({ session, todos }) => ({ session, todos })).sort((a, b) => a.session.localeCompare(b.session)),
     );
-    assert.equal(plan.getViewState().session, expected[0]?.session, 'the view follows the session that wrote last');
   });
 
   it('imports nothing twice: the followers of Copilot chats and terminal agents resume where they were', async () => {
