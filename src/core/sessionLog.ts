@@ -109,6 +109,15 @@ export class LogWriteError extends Error {
   override name = 'LogWriteError';
 }
 
+export interface SessionsOptions {
+  /** A session to read before anything else (the one a view showed last). */
+  first?: string;
+  /** How many of the newest sessions make the first page, read before any older one. */
+  firstPage?: number;
+  /** Called once the first page is in. */
+  onFirstPage?: () => void;
+}
+
 /** A session file and when it was last written. */
 interface Stamped {
   key: string;
@@ -321,7 +330,7 @@ export class SessionLog {
    * session a view showed last) is read before anything else, before even the folder
    * listing, so a view can paint it at once however many sessions there are.
    */
-  async sessions(options: { first?: string } = {}): Promise<SessionSummary[]> {
+  async sessions(options: SessionsOptions = {}): Promise<SessionSummary[]> {
     const { first } = options;
     const early = first !== undefined && isSessionKey(first) ? await this.summary(first, await this.modifiedMs(this.fileFor(first))) : undefined;
     let names: string[];
@@ -355,7 +364,12 @@ export class SessionLog {
     const newest = stamped[newestAt];
     const head = newest ? [await this.summary(newest.key, newest.modifiedMs)] : [];
     const rest = stamped.filter((_, i) => i !== newestAt).sort(byTime);
-    const summaries = [early, ...head].concat(await mapWithLimit(rest, SESSIONS_READ_CONCURRENCY, ({ key, modifiedMs }) => this.summary(key, modifiedMs)));
+    const read = ({ key, modifiedMs }: Stamped) => this.summary(key, modifiedMs);
+    // Then the first page, all of it before anything older, so a list can show it already in order.
+    const pageLength = Math.max(0, (options.firstPage ?? 0) - 1);
+    const page = await mapWithLimit(rest.slice(0, pageLength), SESSIONS_READ_CONCURRENCY, read);
+    if (pageLength > 0) options.onFirstPage?.();
+    const summaries = [early, ...head, ...page].concat(await mapWithLimit(rest.slice(pageLength), SESSIONS_READ_CONCURRENCY, read));
     return summaries.filter((s): s is SessionSummary => s !== undefined).sort(byRecency);
   }
 

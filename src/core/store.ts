@@ -50,8 +50,6 @@ export class PlanStore implements Disposable {
   private changedWhileLoading = false;
   /** During a load: the latest session when the views last painted. */
   private paintedLatest: string | undefined;
-  /** During a load: the Sessions view has had its first screenful. */
-  private paintedScreenful = false;
 
   /** Fires for every new snapshot, written here or appended by another process. */
   readonly onDidWrite = this.writeEmitter.event;
@@ -73,12 +71,9 @@ export class PlanStore implements Disposable {
    * read before the folder is even listed. Rejects when the log folder cannot be read.
    */
   async load(options: { first?: string } = {}): Promise<void> {
-    if (this.loading++ === 0) {
-      this.paintedLatest = this.latest()?.session;
-      this.paintedScreenful = this.current.size >= SESSIONS_SCREENFUL;
-    }
+    if (this.loading++ === 0) this.paintedLatest = this.latest()?.session;
     try {
-      await this.log.sessions(options);
+      await this.log.sessions({ first: options.first, firstPage: SESSIONS_SCREENFUL, onFirstPage: () => this.paintDeferred() });
     } finally {
       this.loading--;
       if (this.loading === 0 && this.changedWhileLoading) {
@@ -252,19 +247,24 @@ export class PlanStore implements Disposable {
     return this.lastRank;
   }
 
+  /** Paints what a load has held back so far. */
+  private paintDeferred(): void {
+    if (!this.changedWhileLoading) return;
+    this.changedWhileLoading = false;
+    this.changeEmitter.fire(undefined, this.reportListenerError);
+  }
+
   private changed(): void {
     if (this.loading > 0) {
       // Load reads the session shown last and then the newest files first: a change that
       // brings a new latest plan paints at once, and so does the first screenful of the
-      // Sessions view; the many that follow paint once at the end.
+      // Sessions view (paintDeferred); the many that follow paint once at the end.
       const latest = this.latest()?.session;
-      const screenful = !this.paintedScreenful && this.current.size >= SESSIONS_SCREENFUL;
-      if (latest === this.paintedLatest && !screenful) {
+      if (latest === this.paintedLatest) {
         this.changedWhileLoading = true;
         return;
       }
       this.paintedLatest = latest;
-      if (screenful) this.paintedScreenful = true;
     }
     this.changeEmitter.fire(undefined, this.reportListenerError);
   }
