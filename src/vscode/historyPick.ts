@@ -85,7 +85,7 @@ export async function pickVersion(
         const fresh = itemsFrom(firstNew);
         if (fresh[0]) quickPick.activeItems = [fresh[0]];
       } catch (error) {
-        finish(() => reject(error));
+        finish(() => reject(error instanceof Error ? error : new Error(String(error))));
       } finally {
         quickPick.busy = false;
       }

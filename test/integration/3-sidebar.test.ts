@@ -19,12 +19,12 @@ const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
 const PICKER_ROWS = '.quick-input-widget .monaco-list-row';
 
-/** Where each line of a log file starts: the addresses of its versions. */
+/** Where each plan line of a log file starts: the addresses of its versions (session/info lines are not versions). */
 function lineStarts(file: string): number[] {
   const starts: number[] = [];
   let at = 0;
   for (const line of fs.readFileSync(file, 'utf8').split('\n').slice(0, -1)) {
-    starts.push(at);
+    if ((JSON.parse(line) as { type?: unknown }).type === 'todo/write') starts.push(at);
     at += Buffer.byteLength(line) + 1;
   }
   return starts;
