@@ -1,32 +1,30 @@
-// The per-session plan log: append-only JSON Lines, one file per session (see logRecord.ts
-// for the format, logFiles.ts for the names). The current plan is the last valid
-// `todo/write` line. A line without its trailing '\n' is torn (a crash mid-append) and
-// ignored; any other line that does not parse or validate is skipped and reported, never
-// fatal. Other programs may append lines in this format (one write per line, O_APPEND).
+// The per-session plan log: append-only JSON Lines, one file per session. The current plan
+// is the last valid `todo/write` line. A line without its trailing '\n' is torn (a crash
+// mid-append) and ignored; any other line that does not parse or validate is skipped and
+// reported, never fatal. Other programs may append lines in this format (one write per
+// line, O_APPEND).
 //
 // ONE reader: every line reaches listeners through `onDidRead`, read back from the file
 // past a per-file cursor, whoever wrote it. An append writes its line and then reads the
 // file on from the cursor, so its own event fires in file order with anyone else's.
 // Appends, reads past the cursor and removes of one file run one at a time.
+//
+// The parts, one job each: logRecord.ts (the line format), logFiles.ts (file names),
+// logAppend.ts (one whole line appended), lineScan.ts (byte scanners), logLines.ts (the
+// record on a line, a file's tail), logHistory.ts (the past, read on request),
+// fileQueue.ts (one operation per file at a time), logReports.ts (damage, reported once).
 import { Emitter } from './emitter';
 import { describeFsError, errorCode, type LogFileSystem } from './fileSystem';
 import { FileQueue } from './fileQueue';
-import { NEWLINE, decodeUtf8, scanBackward, scanForward, MAX_LINE_BYTES, type RawLine } from './lineScan';
+import { scanForward } from './lineScan';
+import { LogWriteError, appendLine } from './logAppend';
 import { logFileFor, logFolder, sessionOfFileName } from './logFiles';
-import { isSessionKey } from './sessionKey';
-import {
-  SESSION_INFO_EVENT,
-  infoRecord,
-  isCurrentPlan,
-  isPlanEvent,
-  parseLogRecord,
-  planEvent,
-  type LogEvent,
-  type LogRecord,
-  type SessionInfoRecord,
-} from './logRecord';
+import { LogHistory, type HistoryPage } from './logHistory';
+import { LogLines, type Tail } from './logLines';
+import { infoRecord, isCurrentPlan, isPlanEvent, planEvent, type LogEvent, type LogRecord, type SessionInfoRecord } from './logRecord';
 import { LogReports } from './logReports';
 import type { PlanItem, Todo } from './plan';
+import { isSessionKey } from './sessionKey';
 import { validateTodoInput } from './validate';
 import type { AgentId, PlanSource } from '../sources/types';
 
@@ -34,16 +32,12 @@ export { LOG_FORMAT_VERSION, TODO_WRITE_EVENT, SESSION_INFO_EVENT, parseLogEvent
 export type { LogEvent, LogRecord, SessionInfoRecord } from './logRecord';
 export { LOG_FILE_EXTENSION } from './logFiles';
 export { READ_CHUNK_BYTES, MAX_LINE_BYTES } from './lineScan';
+export { LogWriteError } from './logAppend';
+export type { HistoryPage, PlanVersion } from './logHistory';
 
-/** How long an unfinished last line must stay unchanged before it counts as torn. */
-const TORN_SETTLE_MS = 2;
-const TORN_SETTLE_ATTEMPTS = 20;
 /** Tail reads in flight at once in sessions(): many sessions must not exhaust file handles. */
 const SESSIONS_READ_CONCURRENCY = 16;
 const SESSIONS_STAT_CONCURRENCY = 64;
-/** How many lines before the current plan a tail read looks at for the session's info line. */
-const INFO_LOOKBACK_LINES = 64;
-
 export interface SessionSummary {
   /** The session key (also the file name without `.jsonl`). */
   key: string;
@@ -56,19 +50,6 @@ export interface SessionSummary {
   info: SessionInfoRecord | undefined;
   /** When the file was last written, as this machine's file system says (0 when unknown). */
   modifiedMs: number;
-}
-
-/** One version of a session's plan and its address: the byte offset where its line starts. */
-export interface PlanVersion {
-  event: LogEvent;
-  at: number;
-}
-
-export interface HistoryPage {
-  /** Newest first. */
-  versions: PlanVersion[];
-  /** Older versions exist before the last one. */
-  more: boolean;
 }
 
 /** What the one reader found in a session's file. */
@@ -104,11 +85,6 @@ export interface SessionLogOptions {
   onReadError?: (file: string, reason: string) => void;
 }
 
-/** A write (or delete) that failed; `message` is a short reason such as "no space left on device". */
-export class LogWriteError extends Error {
-  override name = 'LogWriteError';
-}
-
 export interface SessionsOptions {
   /** A session to read before anything else (the one a view showed last). */
   first?: string;
@@ -132,18 +108,13 @@ interface Cursor {
   info: SessionInfoRecord | undefined;
 }
 
-interface Tail {
-  current: LogEvent | undefined;
-  info: SessionInfoRecord | undefined;
-  size: number;
-  completeEnd: number;
-}
-
 export class SessionLog {
   private readonly now: () => Date;
   private readonly cursors = new Map<string, Cursor>();
   private readonly queue = new FileQueue();
   private readonly reports: LogReports;
+  private readonly lines: LogLines;
+  private readonly past: LogHistory;
   private readonly readEmitter = new Emitter<LogRead>();
   private listenerError: (error: unknown) => void = () => {};
 
@@ -161,6 +132,9 @@ export class SessionLog {
     this.dir = logFolder(dir);
     this.now = options.now ?? (() => new Date());
     this.reports = new LogReports(options.onCorrupt, options.onReadError);
+    this.lines = new LogLines(fs, this.reports);
+    const files = { fileFor: (session: string) => this.fileFor(session), settled: (file: string) => this.queue.settled(file) };
+    this.past = new LogHistory(fs, files, this.lines, this.reports);
   }
 
   /** Where a throwing onDidRead listener is reported. */
@@ -218,7 +192,7 @@ export class SessionLog {
         await this.readLocked(file, session);
         if (!this.cursors.has(file)) this.cursors.set(file, { offset: 0, current: undefined, info: undefined });
       }
-      await this.writeLine(file, line);
+      await appendLine(this.fs, this.dir, file, line);
       const records = await this.readLocked(file, session);
       return records.find((read) => JSON.stringify(read) === line) ?? record;
     });
@@ -231,95 +205,31 @@ export class SessionLog {
     return (await this.readTail(file, session))?.current;
   }
 
-  /**
-   * Hands valid events to `visit` from the newest back, until it returns true; reads
-   * only as far back as needed, so a question about the recent past stays cheap.
-   * `before` starts the walk at an earlier version instead (its `at`; that version excluded).
-   */
-  async readBackward(session: string, visit: (event: LogEvent, at: number) => boolean, before?: number): Promise<void> {
-    await this.readRecordsBackward(session, (record, at) => isPlanEvent(record) && visit(record, at), before);
+  // The past, read on request (logHistory.ts): it moves no cursor and tells no listener.
+
+  /** Plans from the newest back until `visit` returns true; `before` starts at an earlier version's `at`. */
+  readBackward(session: string, visit: (event: LogEvent, at: number) => boolean, before?: number): Promise<void> {
+    return this.past.versions(session, visit, before);
   }
 
   /** readBackward over every record type (plans and session/info lines). */
-  async readRecordsBackward(session: string, visit: (record: LogRecord, at: number) => boolean, before?: number): Promise<void> {
-    const file = this.fileFor(session);
-    await this.queue.settled(file);
-    try {
-      const size = await this.fs.size(file);
-      if (size === undefined) return;
-      await scanBackward(this.fs, file, Math.min(size, before ?? size), (line) => {
-        const record = this.parseLine(file, session, line);
-        return record !== undefined && visit(record, line.start);
-      });
-    } catch (error) {
-      this.reports.readFailed(file, error);
-    }
+  readRecordsBackward(session: string, visit: (record: LogRecord, at: number) => boolean, before?: number): Promise<void> {
+    return this.past.records(session, visit, before);
   }
 
-  /**
-   * Up to `limit` versions of a session, newest first, read backwards from the end (or
-   * from `before`, the `at` of the oldest version of an earlier page): the cost follows
-   * `limit`, never the length of the history.
-   */
-  async page(session: string, limit: number, before?: number): Promise<HistoryPage> {
-    const versions: PlanVersion[] = [];
-    let more = false;
-    await this.readBackward(
-      session,
-      (event, at) => {
-        if (versions.length >= limit) {
-          more = true;
-          return true;
-        }
-        versions.push({ event, at });
-        return false;
-      },
-      before,
-    );
-    return { versions, more };
+  /** Up to `limit` versions, newest first, before an earlier page's oldest `at` if given. */
+  page(session: string, limit: number, before?: number): Promise<HistoryPage> {
+    return this.past.page(session, limit, before);
   }
 
-  /**
-   * The version whose line starts at byte `at` (a PlanVersion's address); undefined when
-   * no plan line starts there (the log was deleted, or `at` is not from a page).
-   */
-  async versionAt(session: string, at: number): Promise<LogEvent | undefined> {
-    const file = this.fileFor(session);
-    if (!Number.isSafeInteger(at) || at < 0) return undefined;
-    await this.queue.settled(file);
-    try {
-      const size = await this.fs.size(file);
-      if (size === undefined || at >= size) return undefined;
-      if (at > 0 && (await this.fs.readRange(file, at - 1, 1))[0] !== NEWLINE) return undefined;
-      let found: LogEvent | undefined;
-      await scanForward(this.fs, file, at, size, (line) => {
-        const record = this.parseLine(file, session, line);
-        if (record && isPlanEvent(record)) found = record;
-        return true;
-      });
-      return found;
-    } catch (error) {
-      this.reports.readFailed(file, error);
-      return undefined;
-    }
+  /** The version whose line starts at byte `at`, if one does. */
+  versionAt(session: string, at: number): Promise<LogEvent | undefined> {
+    return this.past.versionAt(session, at);
   }
 
-  /** Every valid event of the session, oldest first. */
-  async history(session: string): Promise<LogEvent[]> {
-    const file = this.fileFor(session);
-    await this.queue.settled(file);
-    const events: LogEvent[] = [];
-    try {
-      const size = await this.fs.size(file);
-      if (size === undefined) return [];
-      await scanForward(this.fs, file, 0, size, (line) => {
-        const record = this.parseLine(file, session, line);
-        if (record && isPlanEvent(record)) events.push(record);
-      });
-    } catch (error) {
-      this.reports.readFailed(file, error);
-    }
-    return events;
+  /** Every valid event of the session, oldest first (the whole file). */
+  history(session: string): Promise<LogEvent[]> {
+    return this.past.all(session);
   }
 
   /**
@@ -466,7 +376,7 @@ export class SessionLog {
     const records: LogRecord[] = [];
     try {
       cursor.offset = await scanForward(this.fs, file, cursor.offset, size, (line) => {
-        const record = this.parseLine(file, session, line);
+        const record = this.lines.parse(file, session, line);
         if (!record) return;
         records.push(record);
         if (isCurrentPlan(record)) cursor.current = record;
@@ -503,106 +413,20 @@ export class SessionLog {
     }
   }
 
-  /**
-   * Whether the file ends inside a line. Another process's append can be seen half
-   * copied in, which looks the same as a crash's torn line; the difference is that
-   * it keeps growing. So an unfinished end counts as torn only once the size holds
-   * still for a moment (a few short waits; a torn line from a crash never changes).
-   */
-  private async endsTorn(file: string, size: number): Promise<boolean> {
-    let current = size;
-    for (let attempt = 0; ; attempt++) {
-      if (current === 0) return false;
-      if ((await this.fs.readRange(file, current - 1, 1))[0] === NEWLINE) return false;
-      if (attempt >= TORN_SETTLE_ATTEMPTS) return true;
-      await new Promise((resolve) => setTimeout(resolve, TORN_SETTLE_MS));
-      const next = (await this.fs.size(file)) ?? 0;
-      if (next === current && attempt >= 1) return true;
-      current = next;
-    }
-  }
-
-  private async writeLine(file: string, line: string): Promise<void> {
-    try {
-      const size = await this.fs.size(file);
-      if (size === undefined) await this.fs.mkdirp(this.dir);
-      // A torn last line (crash mid-append) must not swallow this record.
-      const torn = await this.endsTorn(file, size ?? 0);
-      await this.fs.appendText(file, (torn ? '\n' : '') + line + '\n');
-    } catch (error) {
-      throw new LogWriteError(describeFsError(error, file), { cause: error });
-    }
-  }
-
-  /**
-   * The last valid event, the newest session/info line near it, the size read and the end
-   * of the last complete line.
-   */
   private async readTail(file: string, session: string, knownSize?: number): Promise<Tail | undefined> {
+    let size = knownSize;
     try {
-      const size = knownSize ?? (await this.fs.size(file));
-      if (size === undefined) return undefined;
-      let current: LogEvent | undefined;
-      let info: SessionInfoRecord | undefined;
-      let linesPastPlan = 0;
-      const completeEnd = await scanBackward(this.fs, file, size, (line) => {
-        if (current) linesPastPlan++;
-        // Past the current plan only a session/info line is of use: others are not parsed.
-        if (current && !mayBeInfoLine(line)) return linesPastPlan >= INFO_LOOKBACK_LINES;
-        const record = this.parseLine(file, session, line);
-        if (record && isCurrentPlan(record)) current ??= record;
-        else if (record && !isPlanEvent(record)) info ??= record;
-        return current !== undefined && (info !== undefined || linesPastPlan >= INFO_LOOKBACK_LINES);
-      });
-      return { current, info, size, completeEnd };
+      size ??= await this.fs.size(file);
     } catch (error) {
       this.reports.readFailed(file, error);
       return undefined;
     }
-  }
-
-  /** The record on a line, or undefined (blank lines silently, anything else reported). */
-  private parseLine(file: string, session: string, line: RawLine): LogRecord | undefined {
-    if (!line.bytes) {
-      this.reports.skippedLine(file, line.start, `line longer than ${MAX_LINE_BYTES} bytes`);
-      return undefined;
-    }
-    const text = decodeUtf8(line.bytes);
-    if (text === undefined) {
-      this.reports.skippedLine(file, line.start, 'not valid UTF-8');
-      return undefined;
-    }
-    if (text.trim() === '') return undefined;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      this.reports.skippedLine(file, line.start, 'not valid JSON');
-      return undefined;
-    }
-    const record = parseLogRecord(value, session);
-    if (typeof record === 'string') {
-      this.reports.skippedLine(file, line.start, record);
-      return undefined;
-    }
-    return record;
+    return size === undefined ? undefined : this.lines.tail(file, session, size);
   }
 
   dispose(): void {
     this.readEmitter.dispose();
   }
-}
-
-const INFO_MARK = Buffer.from(SESSION_INFO_EVENT);
-
-/** Where a record's type stands in the lines this format writes: `{"v":1,"type":"…"` (JSON.stringify keeps key order). */
-const TYPE_WITHIN_BYTES = 40;
-
-/** Whether a line could be a session/info record: its type's name is near its start. */
-function mayBeInfoLine(line: RawLine): boolean {
-  if (line.bytes === undefined) return false;
-  const head = line.bytes.subarray(0, TYPE_WITHIN_BYTES);
-  return Buffer.from(head.buffer, head.byteOffset, head.byteLength).includes(INFO_MARK);
 }
 
 function byRecency(a: SessionSummary, b: SessionSummary): number {
