@@ -14,6 +14,8 @@ const INFO_MARK = Buffer.from(SESSION_INFO_EVENT);
 export interface Tail {
   current: LogEvent | undefined;
   info: SessionInfoRecord | undefined;
+  /** The info line comes after the current plan in the file. */
+  infoAfterPlan: boolean;
   /** The end of the last complete line. */
   completeEnd: number;
 }
@@ -60,16 +62,20 @@ export class LogLines {
       let current: LogEvent | undefined;
       let info: SessionInfoRecord | undefined;
       let linesPastPlan = 0;
+      let infoAfterPlan = false;
       const completeEnd = await scanBackward(this.fs, file, size, (line) => {
         if (current) linesPastPlan++;
         // Past the current plan only a session/info line is of use: others are not parsed.
         if (current && !mayBeInfoLine(line)) return linesPastPlan >= INFO_LOOKBACK_LINES;
         const record = this.parse(file, session, line);
         if (record && isCurrentPlan(record)) current ??= record;
-        else if (record && !isPlanEvent(record)) info ??= record;
+        else if (record && !isPlanEvent(record) && !info) {
+          info = record;
+          infoAfterPlan = current === undefined;
+        }
         return current !== undefined && (info !== undefined || linesPastPlan >= INFO_LOOKBACK_LINES);
       });
-      return { current, info, completeEnd };
+      return { current, info, infoAfterPlan, completeEnd };
     } catch (error) {
       this.reports.readFailed(file, error);
       return undefined;

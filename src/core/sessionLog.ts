@@ -67,6 +67,8 @@ export interface LogRead {
   sync?: {
     current: LogEvent | undefined;
     info: SessionInfoRecord | undefined;
+    /** The info line comes after the current plan in the file. */
+    infoAfterPlan: boolean;
     modifiedMs: number;
     /** Found by the watcher's look (readNew): the current plan is news to the listeners. */
     announce: boolean;
@@ -106,6 +108,7 @@ interface Cursor {
   offset: number;
   current: LogEvent | undefined;
   info: SessionInfoRecord | undefined;
+  infoAfterPlan: boolean;
 }
 
 export class SessionLog {
@@ -190,7 +193,7 @@ export class SessionLog {
       // The cursor must stand before our line, so that reading on from it meets the line.
       if (!this.cursors.has(file)) {
         await this.readLocked(file, session);
-        if (!this.cursors.has(file)) this.cursors.set(file, { offset: 0, current: undefined, info: undefined });
+        if (!this.cursors.has(file)) this.cursors.set(file, { offset: 0, current: undefined, info: undefined, infoAfterPlan: false });
       }
       await appendLine(this.fs, this.dir, file, line);
       const records = await this.readLocked(file, session);
@@ -292,7 +295,8 @@ export class SessionLog {
       if (!cursor) return undefined;
       // A file read before: its state again, for listeners that came later (a second store, Refresh).
       if (cursor === before) {
-        this.tell({ session, records: [], sync: { current: cursor.current, info: cursor.info, modifiedMs, announce: false, reset: false } });
+        const { current, info, infoAfterPlan } = cursor;
+        this.tell({ session, records: [], sync: { current, info, infoAfterPlan, modifiedMs, announce: false, reset: false } });
       }
       return { key: session, file, size: cursor.offset, current: cursor.current, info: cursor.info, modifiedMs };
     });
@@ -365,11 +369,12 @@ export class SessionLog {
       if (cursor) this.reports.forgetFile(file);
       const tail = await this.readTail(file, session, size);
       if (!tail) return [];
-      this.cursors.set(file, { offset: tail.completeEnd, current: tail.current, info: tail.info });
+      const { current, info, infoAfterPlan } = tail;
+      this.cursors.set(file, { offset: tail.completeEnd, current, info, infoAfterPlan });
       const modifiedMs = look.modifiedMs ?? (await this.modifiedMs(file));
       const announce = look.announce ?? false;
       const reset = cursor !== undefined;
-      this.tell({ session, records: [], sync: { current: tail.current, info: tail.info, modifiedMs, announce, reset } });
+      this.tell({ session, records: [], sync: { current, info, infoAfterPlan, modifiedMs, announce, reset } });
       return [];
     }
     if (size === cursor.offset) return [];
@@ -379,8 +384,13 @@ export class SessionLog {
         const record = this.lines.parse(file, session, line);
         if (!record) return;
         records.push(record);
-        if (isCurrentPlan(record)) cursor.current = record;
-        else if (!isPlanEvent(record)) cursor.info = record;
+        if (isCurrentPlan(record)) {
+          cursor.current = record;
+          cursor.infoAfterPlan = false;
+        } else if (!isPlanEvent(record)) {
+          cursor.info = record;
+          cursor.infoAfterPlan = true;
+        }
       });
     } catch (error) {
       this.reports.readFailed(file, error);

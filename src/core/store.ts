@@ -37,6 +37,8 @@ interface Entry {
 export class PlanStore implements Disposable {
   private readonly current = new Map<string, Entry>();
   private readonly infos = new Map<string, SessionInfoRecord>();
+  /** Sessions whose newest info line comes after their current plan in the file. */
+  private readonly infoAfterPlan = new Set<string>();
   /** The last plan of each session whose file vanished, so a file restored as it was is not news. */
   private readonly vanished = new Map<string, string>();
   private readonly writeEmitter = new Emitter<LogEvent>();
@@ -148,7 +150,10 @@ export class PlanStore implements Disposable {
       agent: event?.source?.agent ?? info?.source.agent,
       title: info?.title !== undefined && info.title.trim() !== '' ? info.title : undefined,
       chat: event?.source?.agent === 'copilot' ? event.source.session : info?.source.agent === 'copilot' ? info.source.session : undefined,
-      earlierTurn: turn !== undefined && !turn.planned && planTurn !== undefined && turn.index > planTurn,
+      // A mirrored plan knows its turn; todo_write's does not, but an info line written after
+      // it that names a newer turn without a plan call says the same.
+      earlierTurn:
+        turn !== undefined && !turn.planned && (planTurn !== undefined ? turn.index > planTurn : event !== undefined && this.infoAfterPlan.has(session)),
     };
   }
 
@@ -206,6 +211,7 @@ export class PlanStore implements Disposable {
       if (last) this.vanished.set(session, JSON.stringify(last));
       this.deleteEntry(session);
       this.infos.delete(session);
+      this.infoAfterPlan.delete(session);
       this.changed();
       return;
     }
@@ -214,6 +220,8 @@ export class PlanStore implements Disposable {
       // A rescan repeats what is already here: nothing changed, nothing to redraw.
       if (known && known.event === read.sync.current && this.infos.get(session) === read.sync.info) return;
       if (read.sync.info) this.infos.set(session, read.sync.info);
+      if (read.sync.infoAfterPlan) this.infoAfterPlan.add(session);
+      else this.infoAfterPlan.delete(session);
       const event = read.sync.current;
       if (event) {
         // A file's modification time places it among the others; one the watcher just met is news.
@@ -232,10 +240,14 @@ export class PlanStore implements Disposable {
     for (const record of read.records) {
       if (record.type === 'session/info') {
         this.infos.set(session, record);
+        this.infoAfterPlan.add(session);
         continue;
       }
       // A superseded mirrored snapshot joins the history but does not replace the current plan.
-      if (record.source?.superseded !== true) this.setEntry(session, { event: record, rank: this.nextRank() });
+      if (record.source?.superseded !== true) {
+        this.setEntry(session, { event: record, rank: this.nextRank() });
+        this.infoAfterPlan.delete(session);
+      }
       this.writeEmitter.fire(record, this.reportListenerError);
     }
     this.changed();

@@ -10,6 +10,8 @@ import { askAgent, copilotReady, records, scriptTurns, textOf, toolResults, turn
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
 const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
+const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
+const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 
 interface Todo {
   content: string;
@@ -108,6 +110,17 @@ describe('the real Copilot agent with a scripted model', function () {
     for (const message of ['Plan 0/3 done · now: Survey the code', 'Plan 1/3 done · now: Write the change', 'Plan 2/3 done · now: Run the tests', 'Plan 3/3 done']) {
       assert.ok(chatRows.some((row) => row.includes(message)), `the chat shows "${message}"; it shows ${JSON.stringify(chatRows)}`);
     }
+  });
+
+  it('a newer request in that chat that calls no todo tool marks its todo_write plan as from an earlier turn', async () => {
+    const plan = await api();
+    const session = plan.listSessions()[0]!.session;
+    const before = plan.getPlan(session);
+    await askAgent('[ap:plan-moved-on]');
+    await waitFor(() => plan.getSessionInfo(session).earlierTurn, 'the session to be marked as from an earlier turn (once VS Code saved the chat)', 20_000);
+    await waitFor(async () => (await domTexts(PLAN_MESSAGE)).some((text) => text.includes('earlier turn')), 'the Plan view to say so');
+    await waitFor(async () => (await domTexts(STATUS_ITEM))[0]?.includes('earlier turn'), 'the status bar to say so');
+    assert.deepEqual(plan.getPlan(session)?.todos, before?.todos, 'the same plan, still on screen');
   });
 
   it('brings the model our exact error for a duplicate item, and writes nothing', async () => {

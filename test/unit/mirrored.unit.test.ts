@@ -106,6 +106,24 @@ describe('mirrored plans in the log', () => {
     assert.equal((await log.current(KEY_A))?.source, undefined);
   });
 
+  it('a todo_write plan is from an earlier turn when an info line after it names a newer turn without a plan call', async () => {
+    const { log, store } = open();
+    await store.write(KEY_A, [{ content: 'mine', status: 'in_progress' }]);
+    fs.appendFileSync(log.fileFor(KEY_A), infoLine({ latestTurn: { index: 4, planned: false } }));
+    await store.ingest(KEY_A);
+    assert.equal(store.details(KEY_A).earlierTurn, true);
+    // Read again from the file's tail, as after a reload: the same answer.
+    const reloaded = open().store;
+    await reloaded.load();
+    assert.equal(reloaded.details(KEY_A).earlierTurn, true);
+    // The model writes in that turn: the plan is the turn's own.
+    await store.write(KEY_A, [{ content: 'mine', status: 'completed' }]);
+    assert.equal(store.details(KEY_A).earlierTurn, false);
+    const again = open().store;
+    await again.load();
+    assert.equal(again.details(KEY_A).earlierTurn, false, 'an info line before the plan says nothing about it');
+  });
+
   it('rejects a session/info line in a wrong shape', () => {
     const base = JSON.parse(infoLine({})) as Record<string, unknown>;
     assert.match(String(parseLogRecord({ ...base, source: { agent: 'x', session: 's' } }, KEY_A)), /source/);
