@@ -7,7 +7,6 @@ import { DisplayState } from './core/display';
 import { LogPlanSink } from './core/planSink';
 import { SessionLog } from './core/sessionLog';
 import { PlanStore } from './core/store';
-import { startCopilotChatSource } from './node/copilotChats';
 import { NodeFileSystem } from './node/nodeFileSystem';
 import { watchLogFolder } from './node/logWatcher';
 import { createApi, type AgentPlanApi } from './vscode/api';
@@ -17,7 +16,7 @@ import { createLogger, logError } from './vscode/log';
 import { SnapshotDocuments } from './vscode/snapshotDocuments';
 import { createStatusBar } from './vscode/statusBar';
 import { TodoWriteTool } from './vscode/todoTool';
-import { Sources, type SourcesOptions } from './vscode/sources';
+import { Sources } from './vscode/sources';
 import { createViews } from './vscode/views';
 import { recallShownSession, rememberShownSession } from './vscode/viewMemory';
 
@@ -26,7 +25,8 @@ export type { AgentPlanApi, PlanSnapshot, PlanViewState } from './vscode/api';
 export async function activate(context: vscode.ExtensionContext): Promise<AgentPlanApi> {
   const logger = createLogger();
   // Workspace storage keeps the logs out of the user's repository; with no folder open, global storage.
-  const logFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'sessions').fsPath;
+  const storage = context.storageUri ?? context.globalStorageUri;
+  const logFolder = vscode.Uri.joinPath(storage, 'sessions').fsPath;
   const log = new SessionLog(logFolder, new NodeFileSystem(), {
     onCorrupt: (file, detail) => logger.warn(`skipped a damaged line in ${file}: ${detail}`),
     onReadError: (file, reason) => logger.error(`could not read ${file}: ${reason}`),
@@ -39,6 +39,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // The session shown before the reload: read first, and pinned again if the user had pinned it.
   const shownBefore = recallShownSession(context.workspaceState);
   if (shownBefore?.pinned) display.select(shownBefore.session);
+  // Copilot's chat session files sit beside this extension's workspace storage folder.
+  const workspaceStorageFolder = context.storageUri ? path.dirname(context.storageUri.fsPath) : undefined;
+  const sources = new Sources({ sink, storageFolder: storage.fsPath, workspaceStorageFolder, logger });
   const views = createViews(display, store);
   const statusBar = createStatusBar(display, store);
   const watcher = watchLogFolder(logFolder, {
@@ -63,7 +66,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     watcher,
     vscode.lm.registerTool(TOOL_NAME, new TodoWriteTool(store, logger)),
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, new SnapshotDocuments(store)),
-    ...registerCommands({ store, display, logger, logFileFor: (session) => log.fileFor(session) }),
+    ...registerCommands({ store, display, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
+    sources,
   );
 
   try {
@@ -73,13 +77,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     logError(logger, `could not read the session logs in ${logFolder}`, error);
   }
   // Followers start once the log is loaded: what they import is read back like any write.
-  const storageFolder = (context.storageUri ?? context.globalStorageUri).fsPath;
-  // Copilot's chat session files sit beside this extension's workspace storage folder.
-  const workspaceStorageFolder = context.storageUri ? path.dirname(context.storageUri.fsPath) : undefined;
-  const others: SourcesOptions['others'] = workspaceStorageFolder
-    ? { copilot: (reports) => startCopilotChatSource({ workspaceStorageFolder, storageDir: storageFolder, sink, ...reports }) }
-    : {};
-  context.subscriptions.push(new Sources({ sink, storageFolder, logger, others }));
+  sources.start();
   logger.info(`Agent Plan active; session logs in ${logFolder}`);
   return createApi(store, display, logFolder, (session) => log.fileFor(session));
 }

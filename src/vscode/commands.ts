@@ -30,9 +30,11 @@ export interface CommandDeps {
   display: DisplayState;
   logger: Logger;
   logFileFor: (session: string) => string;
+  /** Has every follower of other agents' files scan now. */
+  refreshSources: () => Promise<void>;
 }
 
-export function registerCommands({ store, display, logger, logFileFor }: CommandDeps): vscode.Disposable[] {
+export function registerCommands({ store, display, logger, logFileFor, refreshSources }: CommandDeps): vscode.Disposable[] {
   function agentOf(session: string): string | undefined {
     const agent = store.details(session).agent;
     return agent ? agentName(agent) : undefined;
@@ -52,8 +54,9 @@ export function registerCommands({ store, display, logger, logFileFor }: Command
   }
 
   const handlers: Record<string, (...args: unknown[]) => unknown> = {
+    // Agent Plan's logs, and the other agents' files they mirror.
     [CommandId.Refresh]: async () => {
-      await store.load();
+      await Promise.all([store.load(), refreshSources()]);
     },
 
     [CommandId.SelectSession]: async (arg?: unknown) => {

@@ -5,12 +5,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Follower } from '../node/follower';
+import { startCopilotChatSource } from '../node/copilotChats';
 import { defaultAgentFolders, startTerminalSource, type TerminalAgent } from '../node/terminalSources';
 import type { PlanSink, UnknownShape } from '../sources/types';
 import { SOURCES_SETTING } from './ids';
 import { logError, type Logger } from './log';
 
 /** A source's key under `agentPlan.sources.` in the settings. */
+const COPILOT_SETTING_KEY = 'copilot';
 const TERMINAL_SETTING_KEYS: Record<TerminalAgent, string> = {
   'claude-code': 'claudeCode',
   codex: 'codex',
@@ -22,8 +24,8 @@ export interface SourcesOptions {
   /** Agent Plan's own storage: each source keeps its cursors under it. */
   storageFolder: string;
   logger: Logger;
-  /** Extra sources that are not terminal agents (the Copilot chat mirror), by settings key. */
-  others?: Record<string, (report: SourceReports) => Follower>;
+  /** VS Code's workspace storage folder, where Copilot's chat files are; without one (no folder open), no Copilot mirror. */
+  workspaceStorageFolder: string | undefined;
 }
 
 export interface SourceReports {
@@ -33,9 +35,13 @@ export interface SourceReports {
 
 export class Sources implements vscode.Disposable {
   private readonly running = new Map<string, Follower>();
-  private readonly subscription: vscode.Disposable;
+  private subscription: vscode.Disposable | undefined;
 
-  constructor(private readonly options: SourcesOptions) {
+  constructor(private readonly options: SourcesOptions) {}
+
+  /** Starts every enabled source, and restarts one when its settings or the folders change. */
+  start(): void {
+    if (this.subscription) return;
     this.subscription = vscode.Disposable.from(
       vscode.workspace.onDidChangeConfiguration((event) => {
         for (const key of this.keys()) if (event.affectsConfiguration(`${SOURCES_SETTING}.${key}`)) this.restart(key);
@@ -46,7 +52,7 @@ export class Sources implements vscode.Disposable {
   }
 
   private keys(): string[] {
-    return [...Object.values(TERMINAL_SETTING_KEYS), ...Object.keys(this.options.others ?? {})];
+    return [...Object.values(TERMINAL_SETTING_KEYS), COPILOT_SETTING_KEY];
   }
 
   private reports(key: string): SourceReports {
@@ -62,9 +68,9 @@ export class Sources implements vscode.Disposable {
     this.running.delete(key);
     const config = vscode.workspace.getConfiguration(`${SOURCES_SETTING}.${key}`);
     if (!config.get<boolean>('enabled', true)) return;
-    const other = this.options.others?.[key];
-    if (other) {
-      this.running.set(key, other(this.reports(key)));
+    const { workspaceStorageFolder, storageFolder, sink } = this.options;
+    if (key === COPILOT_SETTING_KEY) {
+      if (workspaceStorageFolder) this.running.set(key, startCopilotChatSource({ workspaceStorageFolder, storageDir: storageFolder, sink, ...this.reports(key) }));
       return;
     }
     const agent = (Object.keys(TERMINAL_SETTING_KEYS) as TerminalAgent[]).find((a) => TERMINAL_SETTING_KEYS[a] === key);
@@ -75,8 +81,13 @@ export class Sources implements vscode.Disposable {
     this.options.logger.info(`${key}: following ${folder} (read only) for ${workspaceFolders.join(', ')}`);
   }
 
+  /** Every running follower scans its files now (the Refresh command), resolving when done. */
+  async refresh(): Promise<void> {
+    await Promise.all([...this.running.values()].map((follower) => follower.refresh()));
+  }
+
   dispose(): void {
-    this.subscription.dispose();
+    this.subscription?.dispose();
     for (const source of this.running.values()) source.dispose();
     this.running.clear();
   }
