@@ -160,13 +160,19 @@ describe('the log engine: paging backwards and loading what is shown first', () 
     assert.equal(await log.versionAt(KEY_B, 0), undefined, 'no such log');
   });
 
-  it('load() reads the most recently written files first and paints once the newest is in', async () => {
+  /** 30 sessions of one write each, written one second apart (by their modification times), oldest first. */
+  async function seedSessions(fill: string): Promise<string[]> {
     const seed = new SessionLog(tmp.path, nodeFileSystem);
-    const keys = Array.from({ length: 30 }, (_, i) => `${i.toString(16).padStart(2, '0')}${'0'.repeat(30)}`);
+    const keys = Array.from({ length: 30 }, (_, i) => `${i.toString(16).padStart(2, '0')}${fill.repeat(30)}`);
     for (const [i, key] of keys.entries()) {
       await seed.append(key, item(key));
       fs.utimesSync(seed.fileFor(key), new Date(1_000_000 + i * 1000), new Date(1_000_000 + i * 1000));
     }
+    return keys;
+  }
+
+  it('load() reads the most recently written files first and paints once the newest is in', async () => {
+    const keys = await seedSessions('0');
     const store = new PlanStore(new SessionLog(tmp.path, nodeFileSystem));
     const seenAtChange: Array<string | undefined> = [];
     store.onDidChange(() => seenAtChange.push(store.latest()?.session));
@@ -177,12 +183,7 @@ describe('the log engine: paging backwards and loading what is shown first', () 
   });
 
   it('load({ first }) paints the session shown last before it lists the folder, then the newest, then the rest', async () => {
-    const seed = new SessionLog(tmp.path, nodeFileSystem);
-    const keys = Array.from({ length: 30 }, (_, i) => `${i.toString(16).padStart(2, '0')}${'1'.repeat(30)}`);
-    for (const [i, key] of keys.entries()) {
-      await seed.append(key, item(key));
-      fs.utimesSync(seed.fileFor(key), new Date(1_000_000 + i * 1000), new Date(1_000_000 + i * 1000));
-    }
+    const keys = await seedSessions('1');
     class ListingCounter extends CountingFileSystem {
       listings = 0;
       override readdir(dir: string): Promise<string[]> {
