@@ -1,7 +1,8 @@
 // `npm run bench`: a benchmark, not a test (nothing is asserted). Measures
 //   1. the write path (one todo_write call) as the history grows, next to the usual
 //      ways of storing a plan (one JSON file rewritten whole; a workspaceState-like map),
-//   2. reading the current plan (tail read) next to a full replay,
+//   2. reading the current plan (tail read) next to a full replay, and the scale rows
+//      (many sessions, a long history; scripts/bench/scale.mjs) next to what they replaced,
 //   3. the production bundle's size,
 //   4. in the real VS Code host: activation, and write → row in the Plan view's DOM,
 //   5. the model's token cost of the tool definition, its arguments and its results,
@@ -17,6 +18,7 @@ import { bundleSizes } from './bench/bundle.mjs';
 import { loadBenchCore } from './bench/core.mjs';
 import { runHostBench } from './bench/host.mjs';
 import { bytes, count, ms, ratio, renderMarkdown, renderText } from './bench/report.mjs';
+import { benchScale } from './bench/scale.mjs';
 import { tokenCounts } from './bench/tokens.mjs';
 
 const args = new Set(process.argv.slice(2));
@@ -135,6 +137,11 @@ async function main() {
     ],
   });
 
+  // 2b. Scale: many sessions, a long history.
+  const scale = await benchScale(core, tmp, { sessions: QUICK ? 1_000 : 10_000, writes: QUICK ? 10_000 : 100_000, onProgress: progress });
+  report.scale = scale.figures;
+  tables.push(scale.table);
+
   // 3. Bundle size.
   const bundle = await bundleSizes(path.join(tmp, 'bundle'));
   report.bundle = { production: bundle.production, development: bundle.development, inputs: bundle.inputs, esbuild: bundle.esbuild };
@@ -214,7 +221,7 @@ async function main() {
   report.machine.loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
   report.summary = summaryLine(report);
 
-  const order = ['write', 'read', 'activation', 'latency', 'bundle', 'tokens'];
+  const order = ['write', 'read', 'activation', 'scale', 'latency', 'bundle', 'tokens'];
   tables.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
   for (const table of tables) process.stdout.write(`\n${renderText(table)}\n`);
   fs.mkdirSync(path.join(repoRoot, 'docs'), { recursive: true });
@@ -404,6 +411,7 @@ function markdown(report, tables) {
     write: '### Writing a plan stays flat as the history grows',
     read: '### Loading the current plan does not replay the history',
     activation: '### Activation',
+    scale: '### Scale: many sessions, long histories',
     latency: '### From a tool call to the sidebar',
     bundle: '### Size',
     tokens: '### What the tool costs the model',
