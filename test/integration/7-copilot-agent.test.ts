@@ -175,6 +175,11 @@ describe('the real Copilot agent with a scripted model', function () {
       return ['Alpha chat', '[ap:alpha-1]'].find((text) => items.some((shown) => shown.includes(text)));
     }, 'the first chat in the chat view\'s session list');
     await bridge({ op: 'click', selector: '.agent-session-item', hasText: item, timeoutMs: 5000 });
+    // The next request must go to that chat: wait until the chat view shows it, not the second one.
+    await waitFor(async () => {
+      const shown = await domTexts('#workbench\\.parts\\.auxiliarybar .interactive-item-container');
+      return shown.some((text) => text.includes('[ap:alpha-1]')) && !shown.some((text) => text.includes('[ap:beta-1]'));
+    }, 'the first chat open in the chat view');
     await askAgent('[ap:alpha-2]');
     const again = plan.listSessions()[0]!;
     assert.equal(again.session, alpha.session, 'the first chat writes to its own session again');
