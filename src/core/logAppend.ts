@@ -12,12 +12,16 @@ export class LogWriteError extends Error {
   override name = 'LogWriteError';
 }
 
-/** Appends `line` and its '\n' to `file` (creating `dir` if needed); rejects with a LogWriteError. */
-export async function appendLine(fs: LogFileSystem, dir: string, file: string, line: string): Promise<void> {
+/**
+ * Appends `line` and its '\n' to `file` (creating `dir` if needed); rejects with a
+ * LogWriteError. `readTo`, where a reader has read the file to (the end of a complete
+ * line), spares the check for a torn end when the file has not grown since.
+ */
+export async function appendLine(fs: LogFileSystem, dir: string, file: string, line: string, readTo?: number): Promise<void> {
   try {
     const size = await fs.size(file);
     if (size === undefined) await fs.mkdirp(dir);
-    const torn = await endsTorn(fs, file, size ?? 0);
+    const torn = size !== undefined && size === readTo ? false : await endsTorn(fs, file, size ?? 0);
     await fs.appendText(file, (torn ? '\n' : '') + line + '\n');
   } catch (error) {
     throw new LogWriteError(describeFsError(error, file), { cause: error });

@@ -195,9 +195,10 @@ export class SessionLog {
         await this.readLocked(file, session);
         if (!this.cursors.has(file)) this.cursors.set(file, { offset: 0, current: undefined, info: undefined, infoAfterPlan: false });
       }
-      await appendLine(this.fs, this.dir, file, line);
+      await appendLine(this.fs, this.dir, file, line, this.cursors.get(file)?.offset);
       const records = await this.readLocked(file, session);
-      return records.find((read) => JSON.stringify(read) === line) ?? record;
+      // Alone, the line read back is ours; among other writers' lines, it is the one that reads the same.
+      return (records.length === 1 ? records[0] : records.find((read) => JSON.stringify(read) === line)) ?? record;
     });
   }
 
