@@ -16,17 +16,20 @@
 //   follower.dispose();                          // stops watching; nothing is read after it
 //
 // Reads only: nothing is ever written next to the followed files. Cursors (byte offset,
-// file identity, parser state) live in `cursorDir`, one JSON file per followed file, named
-// by a hash of its path. A cursor advances only after the sink has saved what came before
-// it, so a crash or a failing sink re-reads those bytes and the sink's idempotence keeps
-// that safe; a truncated or replaced file (shorter, or a new dev+ino) is read from byte 0.
-import { createHash } from 'node:crypto';
+// file identity, parser state) live in `cursorDir` (followerCursors.ts); folders are
+// watched through folderWatch.ts and files opened through followedFiles.ts. A cursor
+// advances only after the sink has saved what came before it, so a crash or a failing
+// sink re-reads those bytes and the sink's idempotence keeps that safe; a truncated or
+// replaced file (shorter, or a new dev+ino) is read from byte 0.
 import * as fs from 'node:fs';
-import * as fsp from 'node:fs/promises';
-import * as path from 'node:path';
 import type { Disposable } from '../core/emitter';
-import { readFully } from './nodeFileSystem';
+import { FolderWatch } from './folderWatch';
+import { nodeFollowedFileReader, type FollowedFileReader, type OpenedFile } from './followedFiles';
+import { CursorStore, startCursor, type Cursor } from './followerCursors';
 import type { ParseOutput, PlanSink, SessionParser, UnknownShape } from '../sources/types';
+
+export { cursorFileName } from './followerCursors';
+export { nodeFollowedFileReader, type FollowedFileReader, type OpenedFile } from './followedFiles';
 
 /** Which files of one foreign program belong to this workspace. */
 export interface SessionFileLocator {
@@ -37,21 +40,6 @@ export interface SessionFileLocator {
    * its nearest existing parent, so creating it later is noticed. Asked again after each scan.
    */
   watchFolders(): readonly string[];
-}
-
-/** One followed file opened for reading: its identity and size at open, and reads from the same handle. */
-export interface OpenedFile {
-  /** dev:ino of the open file: a different value means the path now names another file. */
-  readonly identity: string;
-  readonly size: number;
-  read(start: number, length: number): Promise<Uint8Array>;
-  close(): Promise<void>;
-}
-
-/** How the follower reads followed files; tests wrap it to count bytes. */
-export interface FollowedFileReader {
-  /** Opens `file` for reading, or resolves undefined when nothing is there. */
-  open(file: string): Promise<OpenedFile | undefined>;
 }
 
 export interface FollowerOptions {
@@ -75,22 +63,6 @@ export interface FollowerOptions {
   reader?: FollowedFileReader;
 }
 
-/** What is persisted per followed file. */
-interface Cursor {
-  v: 1;
-  /** The followed file's path (inside the cursor file only; the cursor's own name is a hash). */
-  file: string;
-  parserVersion: string;
-  identity: string;
-  /** Bytes of the file consumed: the end of the last complete line handed to the parser. */
-  offset: number;
-  /** Complete lines consumed, for line numbers in reports the follower makes itself. */
-  lines: number;
-  parserState: unknown;
-  /** The last session info handed to the sink, as JSON, so a restart does not repeat it. */
-  info?: string;
-}
-
 interface FileState {
   cursor: Cursor;
   parser: SessionParser;
@@ -100,16 +72,10 @@ interface FileState {
   skipping: boolean;
 }
 
-const CURSOR_VERSION = 1;
 const READ_CHUNK_BYTES = 1 << 20;
 /** A line beyond this is reported and skipped rather than held in memory. */
 export const MAX_LINE_BYTES = 64 << 20;
 const NEWLINE = 0x0a;
-
-/** The name of the cursor file for a followed file: never the raw path. */
-export function cursorFileName(file: string): string {
-  return `${createHash('sha256').update(file, 'utf8').digest('hex').slice(0, 32)}.json`;
-}
 
 export class Follower implements Disposable {
   private readonly throttleMs: number;
@@ -118,7 +84,8 @@ export class Follower implements Disposable {
   private readonly files = new Map<string, FileState>();
   /** Files the last scan listed. */
   private listed = new Set<string>();
-  private readonly watchers = new Map<string, { watcher: fs.FSWatcher; targets: string[] }>();
+  private readonly watch: FolderWatch;
+  private readonly cursors: CursorStore;
   private pollTimer: NodeJS.Timeout | undefined;
   private throttleTimer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -135,6 +102,8 @@ export class Follower implements Disposable {
     this.throttleMs = options.throttleMs ?? 250;
     this.pollMs = options.pollMs ?? 5000;
     this.reader = options.reader ?? nodeFollowedFileReader;
+    this.watch = new FolderWatch((file) => this.schedule(file));
+    this.cursors = new CursorStore(options.cursorDir);
   }
 
   /** Starts the first scan at once, then watches and polls. Calling it again does nothing. */
@@ -172,8 +141,7 @@ export class Follower implements Disposable {
     this.disposed = true;
     clearInterval(this.pollTimer);
     clearTimeout(this.throttleTimer);
-    for (const { watcher } of this.watchers.values()) watcher.close();
-    this.watchers.clear();
+    this.watch.dispose();
     for (const resolve of this.waiters.splice(0)) resolve();
   }
 
@@ -216,11 +184,11 @@ export class Follower implements Disposable {
       // Watch before listing, so what appears after the listing still raises an event. A
       // listing can make the locator name new folders, or folders may have appeared under a
       // watched parent in the meantime (mkdir -p): watch again and list again until it settles.
-      let watched = this.reconcileWatchers();
+      let watched = this.watch.reconcile(this.options.locator.watchFolders());
       let listed: readonly string[] = [];
       for (let round = 0; round < 8 && !this.disposed; round++) {
         listed = await this.options.locator.list();
-        const now = this.reconcileWatchers();
+        const now = this.watch.reconcile(this.options.locator.watchFolders());
         if (now === watched) break;
         watched = now;
       }
@@ -238,7 +206,7 @@ export class Follower implements Disposable {
     }
     if (!this.cursorsPruned && !this.disposed) {
       this.cursorsPruned = true;
-      await this.pruneCursors();
+      await this.cursors.prune((file) => this.listed.has(file) || fs.existsSync(file), () => this.disposed);
     }
   }
 
@@ -356,34 +324,13 @@ export class Follower implements Disposable {
   }
 
   private fresh(file: string, identity: string): FileState {
-    return {
-      cursor: {
-        v: CURSOR_VERSION,
-        file,
-        parserVersion: this.options.parserVersion,
-        identity,
-        offset: 0,
-        lines: 0,
-        parserState: undefined,
-      },
-      parser: this.options.createParser(file),
-      partial: Buffer.alloc(0),
-      skipping: false,
-    };
+    return { cursor: startCursor(file, this.options.parserVersion, identity), parser: this.options.createParser(file), partial: Buffer.alloc(0), skipping: false };
   }
 
   /** The saved cursor for `file` when it is valid for this file and parser; a fresh start otherwise. */
   private async load(file: string, identity: string): Promise<FileState> {
-    let text: string | undefined;
-    try {
-      text = await fsp.readFile(path.join(this.options.cursorDir, cursorFileName(file)), 'utf8');
-    } catch {
-      return this.fresh(file, identity);
-    }
-    const cursor = parseCursor(text);
-    if (!cursor || cursor.file !== file || cursor.parserVersion !== this.options.parserVersion) {
-      return this.fresh(file, identity);
-    }
+    const cursor = await this.cursors.load(file);
+    if (!cursor || cursor.parserVersion !== this.options.parserVersion) return this.fresh(file, identity);
     let parser: SessionParser;
     try {
       parser = this.options.createParser(file, cursor.parserState);
@@ -395,12 +342,8 @@ export class Follower implements Disposable {
 
   private async save(cursor: Cursor): Promise<void> {
     if (this.disposed) return;
-    const target = path.join(this.options.cursorDir, cursorFileName(cursor.file));
-    const temp = `${target}.${process.pid}.tmp`;
     try {
-      await fsp.mkdir(this.options.cursorDir, { recursive: true });
-      await fsp.writeFile(temp, JSON.stringify(cursor), 'utf8');
-      await fsp.rename(temp, target);
+      await this.cursors.save(cursor);
     } catch (error) {
       // The next start re-reads from the last saved cursor; the sink skips what it has.
       this.options.onError?.(error, cursor.file);
@@ -412,84 +355,7 @@ export class Follower implements Disposable {
     this.files.delete(file);
     this.readErrors.delete(file);
     this.listed.delete(file);
-    await fsp.rm(path.join(this.options.cursorDir, cursorFileName(file)), { force: true }).catch(() => undefined);
-  }
-
-  /** Once per start: cursors of files that no longer exist are removed. */
-  private async pruneCursors(): Promise<void> {
-    let names: string[];
-    try {
-      names = await fsp.readdir(this.options.cursorDir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (this.disposed) return;
-      const full = path.join(this.options.cursorDir, name);
-      if (name.endsWith('.tmp')) {
-        await fsp.rm(full, { force: true }).catch(() => undefined);
-        continue;
-      }
-      if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
-      const cursor = parseCursor(await fsp.readFile(full, 'utf8').catch(() => ''));
-      if (cursor && (this.listed.has(cursor.file) || fs.existsSync(cursor.file))) continue;
-      await fsp.rm(full, { force: true }).catch(() => undefined);
-    }
-  }
-
-  /**
-   * Watches each folder the locator names, or its nearest existing parent while it is
-   * missing. Returns a key of what is watched now, to tell whether anything changed.
-   */
-  private reconcileWatchers(): string {
-    if (this.disposed) return '';
-    const wanted = new Map<string, string[]>();
-    for (const folder of this.options.locator.watchFolders()) {
-      const watched = nearestExisting(folder);
-      if (watched === undefined) continue;
-      const targets = wanted.get(watched) ?? [];
-      if (!targets.includes(path.resolve(folder))) targets.push(path.resolve(folder));
-      wanted.set(watched, targets);
-    }
-    for (const [watched, entry] of this.watchers) {
-      if (!wanted.has(watched)) {
-        entry.watcher.close();
-        this.watchers.delete(watched);
-      }
-    }
-    for (const [watched, targets] of wanted) {
-      const existing = this.watchers.get(watched);
-      if (existing) {
-        existing.targets = targets;
-        continue;
-      }
-      try {
-        const watcher = fs.watch(watched, { persistent: false }, (_kind, name) => this.onWatch(watched, name));
-        watcher.on('error', () => {
-          // The folder went away (or the watch broke): drop it; the next scan watches again.
-          watcher.close();
-          if (this.watchers.get(watched)?.watcher === watcher) this.watchers.delete(watched);
-          this.schedule();
-        });
-        this.watchers.set(watched, { watcher, targets });
-      } catch {
-        // Not watchable (gone in between, or out of watches): the poll still covers it.
-      }
-    }
-    return JSON.stringify([...wanted].sort());
-  }
-
-  private onWatch(watched: string, name: string | Buffer | null): void {
-    const entry = name === null ? undefined : name.toString();
-    const targets = this.watchers.get(watched)?.targets ?? [];
-    if (targets.includes(watched)) {
-      this.schedule(entry === undefined ? undefined : path.join(watched, entry));
-      return;
-    }
-    // The folder stands in for missing ones: only the next step towards one of them matters.
-    if (entry === undefined || targets.some((target) => path.relative(watched, target).split(path.sep)[0] === entry)) {
-      this.schedule();
-    }
+    await this.cursors.remove(file);
   }
 }
 
@@ -497,70 +363,3 @@ function errorKey(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : String(error);
 }
-
-function parseCursor(text: string): Cursor | undefined {
-  try {
-    const value = JSON.parse(text) as Partial<Cursor> | null;
-    if (
-      value &&
-      value.v === CURSOR_VERSION &&
-      typeof value.file === 'string' &&
-      typeof value.parserVersion === 'string' &&
-      typeof value.identity === 'string' &&
-      Number.isSafeInteger(value.offset) &&
-      (value.offset ?? -1) >= 0 &&
-      Number.isSafeInteger(value.lines) &&
-      (value.info === undefined || typeof value.info === 'string')
-    ) {
-      return value as Cursor;
-    }
-  } catch {
-    // A torn or foreign cursor file: start over.
-  }
-  return undefined;
-}
-
-/** `folder` itself when it exists, else its nearest existing ancestor. */
-function nearestExisting(folder: string): string | undefined {
-  let current = path.resolve(folder);
-  for (;;) {
-    try {
-      if (fs.statSync(current).isDirectory()) return current;
-    } catch {
-      // Missing: try the parent.
-    }
-    const parent = path.dirname(current);
-    if (parent === current) return undefined;
-    current = parent;
-  }
-}
-
-/** FollowedFileReader over node:fs: identity and size come from the open handle, so a swap in between cannot mix files. */
-export const nodeFollowedFileReader: FollowedFileReader = {
-  async open(file: string): Promise<OpenedFile | undefined> {
-    let handle: fsp.FileHandle;
-    try {
-      handle = await fsp.open(file, 'r');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-      throw error;
-    }
-    try {
-      const stat = await handle.stat({ bigint: true });
-      if (!stat.isFile()) {
-        await handle.close();
-        return undefined;
-      }
-      return {
-        identity: `${stat.dev}:${stat.ino}`,
-        size: Number(stat.size),
-        read: (start: number, length: number) => readFully(handle, start, length),
-        close: () => handle.close(),
-      };
-    } catch (error) {
-      await handle.close().catch(() => undefined);
-      throw error;
-    }
-  },
-};
