@@ -3,7 +3,7 @@
 //
 //   {"v":1,"type":"todo/write","ts":"<ISO 8601>","session":"<key>","todos":[...],"counts":{...}}
 //   {"v":1,"type":"todo/write",...,"source":{"agent","tool","session","call","turn"?},"at"?}   (mirrored)
-//   {"v":1,"type":"session/info","ts","session","source":{"agent","session"},"title"?,"latestTurn"?:{"index","planned"}}
+//   {"v":1,"type":"session/info","ts","session","source":{"agent","session"},"title"?,"latestTurn"?:{"index","planned"},"participant"?}
 //
 // A `todo/write` line without `source` is the todo_write tool's and is held to the tool's
 // rules; with `source` it is a plan mirrored from another agent, held to the foreign rules
@@ -42,7 +42,19 @@ export interface SessionInfoRecord {
   source: { agent: AgentId; session: string };
   title?: string;
   latestTurn?: { index: number; planned: boolean };
+  /** VS Code chats: the extension id of the participant that answered the newest request. */
+  participant?: string;
 }
+
+/** What a session/info line says besides its source; absent facts are unknown. */
+export interface SessionFacts {
+  title?: string | undefined;
+  latestTurn?: { index: number; planned: boolean } | undefined;
+  participant?: string | undefined;
+}
+
+/** Longest participant id kept: extension ids are publisher.name, far shorter. */
+const MAX_PARTICIPANT_LENGTH = 256;
 
 export type LogRecord = LogEvent | SessionInfoRecord;
 
@@ -64,13 +76,8 @@ export function planEvent(session: string, ts: string, todos: readonly PlanItem[
   return event;
 }
 
-export function infoRecord(
-  session: string,
-  ts: string,
-  source: { agent: AgentId; session: string },
-  title: string | undefined,
-  latestTurn: { index: number; planned: boolean } | undefined,
-): SessionInfoRecord {
+export function infoRecord(session: string, ts: string, source: { agent: AgentId; session: string }, facts: SessionFacts): SessionInfoRecord {
+  const { title, latestTurn, participant } = facts;
   const record: SessionInfoRecord = {
     v: LOG_FORMAT_VERSION,
     type: SESSION_INFO_EVENT,
@@ -80,6 +87,7 @@ export function infoRecord(
   };
   if (title !== undefined) record.title = title;
   if (latestTurn) record.latestTurn = { index: latestTurn.index, planned: latestTurn.planned };
+  if (participant !== undefined) record.participant = participant;
   return record;
 }
 
@@ -142,7 +150,11 @@ function parseInfo(value: Record<string, unknown>, session: string, ts: string):
     }
     latestTurn = { index: turn['index'], planned: turn['planned'] };
   }
-  return infoRecord(session, ts, { agent: source['agent'], session: source['session'] }, title, latestTurn);
+  const participant = value['participant'];
+  if (participant !== undefined && (!nonEmpty(participant) || participant.length > MAX_PARTICIPANT_LENGTH)) {
+    return `\`participant\` must be a string of 1 to ${MAX_PARTICIPANT_LENGTH} characters`;
+  }
+  return infoRecord(session, ts, { agent: source['agent'], session: source['session'] }, { title, latestTurn, participant });
 }
 
 /** A mirrored plan's `source`, checked. */

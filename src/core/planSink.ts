@@ -6,7 +6,7 @@
 import type { AgentId, ForeignPlan, ForeignSessionInfo, PlanSink } from '../sources/types';
 import type { Disposable } from './emitter';
 import { FileQueue } from './fileQueue';
-import { AGENT_IDS, isPlanEvent, parseForeignItems, parseSource, type LogRecord, type SessionInfoRecord } from './logRecord';
+import { AGENT_IDS, isPlanEvent, parseForeignItems, parseSource, type LogRecord, type SessionFacts, type SessionInfoRecord } from './logRecord';
 import { copilotSessionKey, foreignSessionKey } from './sessionKey';
 import type { SessionLog } from './sessionLog';
 
@@ -28,7 +28,7 @@ interface SessionIndex {
    * Info about a session with no plan yet: kept here, not written, so a chat that never
    * plans leaves no file; written as soon as the session's first plan is read.
    */
-  pending?: { source: { agent: AgentId; session: string }; title: string | undefined; latestTurn: { index: number; planned: boolean } | undefined };
+  pending?: { source: { agent: AgentId; session: string }; facts: SessionFacts };
 }
 
 const callId = (agent: string, session: string, call: string): string => `${agent}\n${session}\n${call}`;
@@ -87,7 +87,7 @@ export class LogPlanSink implements PlanSink, Disposable {
     );
   }
 
-  /** Appends a session/info line when the title or the newest turn changed; else writes nothing. */
+  /** Appends a session/info line when the title, the newest turn or its participant changed; else writes nothing. */
   async updateSession(info: ForeignSessionInfo): Promise<void> {
     if (!AGENT_IDS.includes(info.agent) || typeof info.session !== 'string' || info.session === '') {
       throw new TypeError('updateSession: `agent` must be a known agent and `session` a non-empty string');
@@ -95,22 +95,26 @@ export class LogPlanSink implements PlanSink, Disposable {
     const key = sessionKeyForForeign(info.agent, info.session);
     await this.queue.run(key, async () => {
       const index = await this.index(key);
-      const last = index.pending ?? index.info;
-      const title = info.title ?? last?.title;
-      const latestTurn = info.latestTurn ?? last?.latestTurn;
+      const last = index.pending?.facts ?? index.info;
+      const facts: SessionFacts = {
+        title: info.title ?? last?.title,
+        latestTurn: info.latestTurn ?? last?.latestTurn,
+        participant: info.participant ?? last?.participant,
+      };
       const same =
         last !== undefined &&
-        last.title === title &&
-        last.latestTurn?.index === latestTurn?.index &&
-        last.latestTurn?.planned === latestTurn?.planned;
-      if (same || (last === undefined && title === undefined && latestTurn === undefined)) return;
+        last.title === facts.title &&
+        last.latestTurn?.index === facts.latestTurn?.index &&
+        last.latestTurn?.planned === facts.latestTurn?.planned &&
+        last.participant === facts.participant;
+      if (same || (last === undefined && Object.values(facts).every((fact) => fact === undefined))) return;
       const source = { agent: info.agent, session: info.session };
       if (!index.planned) {
-        index.pending = { source, title, latestTurn };
+        index.pending = { source, facts };
         return;
       }
       index.pending = undefined;
-      index.info = await this.log.appendInfo(key, source, title, latestTurn);
+      index.info = await this.log.appendInfo(key, source, facts);
     });
   }
 
@@ -146,7 +150,7 @@ export class LogPlanSink implements PlanSink, Disposable {
       if (pending) {
         index.pending = undefined;
         void this.queue.run(key, async () => {
-          index.info = await this.log.appendInfo(key, pending.source, pending.title, pending.latestTurn);
+          index.info = await this.log.appendInfo(key, pending.source, pending.facts);
         }).catch(() => {
           // Not saved (a write fault): the next change of the session's info writes it again.
           index.pending ??= pending;

@@ -21,7 +21,7 @@ import { LogWriteError, appendLine } from './logAppend';
 import { logFileFor, logFolder, sessionOfFileName } from './logFiles';
 import { LogHistory, type HistoryPage } from './logHistory';
 import { LogLines, type Tail } from './logLines';
-import { infoRecord, isCurrentPlan, isPlanEvent, planEvent, type LogEvent, type LogRecord, type SessionInfoRecord } from './logRecord';
+import { infoRecord, isCurrentPlan, isPlanEvent, planEvent, type LogEvent, type LogRecord, type SessionFacts, type SessionInfoRecord } from './logRecord';
 import { LogReports } from './logReports';
 import type { PlanItem, Todo } from './plan';
 import { isSessionKey } from './sessionKey';
@@ -169,14 +169,9 @@ export class SessionLog {
   }
 
   /** Appends a session/info line. */
-  async appendInfo(
-    session: string,
-    source: { agent: AgentId; session: string },
-    title: string | undefined,
-    latestTurn: { index: number; planned: boolean } | undefined,
-  ): Promise<SessionInfoRecord> {
+  async appendInfo(session: string, source: { agent: AgentId; session: string }, facts: SessionFacts): Promise<SessionInfoRecord> {
     const file = this.fileFor(session);
-    const record = infoRecord(session, this.now().toISOString(), source, title, latestTurn);
+    const record = infoRecord(session, this.now().toISOString(), source, facts);
     const read = await this.appendRecord(file, session, record);
     return read.type === 'session/info' ? read : record;
   }

@@ -3,6 +3,7 @@
 // processes' appends, files that appear or vanish) comes through `take`, in file order.
 // The UI and the exported API read it and listen to it.
 // Data flows one way: write → log → reader → store → listeners.
+import { isCopilotParticipant } from '../sources/copilotChat';
 import type { AgentId } from '../sources/types';
 import { Emitter, type Disposable } from './emitter';
 import type { Todo } from './plan';
@@ -146,8 +147,10 @@ export class PlanStore implements Disposable {
     const info = this.infos.get(session);
     const turn = info?.latestTurn;
     const planTurn = event?.source?.turn;
+    // A VS Code chat answered by another extension's participant is not a Copilot chat.
+    const otherParticipant = info?.source.agent === 'copilot' && info.participant !== undefined && !isCopilotParticipant(info.participant);
     return {
-      agent: event?.source?.agent ?? info?.source.agent,
+      agent: event?.source?.agent ?? (otherParticipant ? undefined : info?.source.agent),
       title: info?.title !== undefined && info.title.trim() !== '' ? info.title : undefined,
       chat: event?.source?.agent === 'copilot' ? event.source.session : info?.source.agent === 'copilot' ? info.source.session : undefined,
       // A mirrored plan knows its turn; todo_write's does not, but an info line written after

@@ -36,6 +36,8 @@
 //   part carries the current list unchanged; the file does not tell it from a write, so it
 //   would come through as a snapshot equal to the one before. Calls made by a subagent
 //   (`subAgentInvocationId` set) sit in the same response and count as the chat's.
+// - A request names the participant that answered it: `agent: {extensionId: {value}, id, …}`
+//   ("GitHub.copilot-chat" for Copilot; another extension's id for its own chat participant).
 // - The chat's uuid is also what todo_write's invocation token names: `sessionResource` is
 //   `vscode-chat-session://local/<unpadded base64url of the uuid>`.
 //
@@ -44,6 +46,14 @@
 import * as path from 'node:path';
 import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord } from './lineParser';
 import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser } from './types';
+
+/** Copilot Chat's extension id, as VS Code saves a request's participant (compared without case). */
+const COPILOT_CHAT_EXTENSION = 'github.copilot-chat';
+
+/** Whether a chat participant's extension id is Copilot Chat's. */
+export function isCopilotParticipant(id: string): boolean {
+  return id.toLowerCase() === COPILOT_CHAT_EXTENSION;
+}
 
 /** The tool whose lists are mirrored. */
 export const MANAGE_TODO_LIST = 'manage_todo_list';
@@ -111,6 +121,8 @@ interface CopilotState {
   planned: number[];
   /** toolCallIds of the todo_write calls seen (the newest ones), to know a later one when it first appears. */
   todoWrites: string[];
+  /** The participant's extension id of the newest request that named one, and that request's index. */
+  participant?: { index: number; id: string };
 }
 
 class CopilotChatParser extends JsonLineParser {
@@ -133,7 +145,8 @@ class CopilotChatParser extends JsonLineParser {
     const info = super.info();
     if (info === undefined || this.own.requests === 0) return info;
     const index = this.own.requests - 1;
-    return { ...info, latestTurn: { index, planned: this.own.planned.includes(index) } };
+    const participant = this.own.participant?.index === index ? this.own.participant.id : undefined;
+    return { ...info, latestTurn: { index, planned: this.own.planned.includes(index) }, ...(participant !== undefined ? { participant } : {}) };
   }
 
   protected handle(record: JsonRecord, line: number, batch: Batch): void {
@@ -205,8 +218,9 @@ class CopilotChatParser extends JsonLineParser {
       return;
     }
     if (path.length === 2) {
-      // A whole request replaced (or deleted): what it planned is read again.
+      // A whole request replaced (or deleted): what it planned, and who answered it, are read again.
       this.forgetPlanned(index, index + 1);
+      if (this.own.participant?.index === index) this.own.participant = undefined;
       if (value !== undefined) {
         this.own.requests = Math.max(this.own.requests, index + 1);
         this.scanRequest(index, value, line, batch);
@@ -252,6 +266,7 @@ class CopilotChatParser extends JsonLineParser {
   /** Requests from `start` on replaced by `requests`. */
   private replaceRequests(start: number, requests: readonly unknown[], line: number, batch: Batch): void {
     this.forgetPlanned(start, Infinity);
+    if ((this.own.participant?.index ?? -1) >= start) this.own.participant = undefined;
     this.own.requests = start + requests.length;
     requests.forEach((request, offset) => this.scanRequest(start + offset, request, line, batch));
   }
@@ -261,6 +276,8 @@ class CopilotChatParser extends JsonLineParser {
       batch.report(line, 'a chat request that is not an object');
       return;
     }
+    const participant = participantOf(request['agent']);
+    if (participant !== undefined && index >= (this.own.participant?.index ?? -1)) this.own.participant = { index, id: participant };
     const response = request['response'];
     if (response !== undefined) this.scanParts(index, response, line, batch);
   }
@@ -380,7 +397,19 @@ function readOwnState(state: unknown): CopilotState {
   if (isTurnIndex(state['requests'])) own.requests = state['requests'];
   const planned = state['planned'];
   if (Array.isArray(planned)) own.planned = planned.filter(isTurnIndex).slice(-MAX_PLANNED_TURNS);
+  const participant = state['participant'];
+  if (isRecord(participant) && isTurnIndex(participant['index']) && typeof participant['id'] === 'string') {
+    own.participant = { index: participant['index'], id: participant['id'] };
+  }
   const todoWrites = state['todoWrites'];
   if (Array.isArray(todoWrites)) own.todoWrites = todoWrites.filter((id): id is string => typeof id === 'string').slice(-MAX_REMEMBERED_CALLS);
   return own;
+}
+
+/** The extension id of a request's participant (`agent.extensionId.value`), when the request names one. */
+function participantOf(agent: unknown): string | undefined {
+  if (!isRecord(agent)) return undefined;
+  const extension = agent['extensionId'];
+  const id = isRecord(extension) ? extension['value'] : undefined;
+  return typeof id === 'string' && id !== '' && id.length <= 256 ? id : undefined;
 }

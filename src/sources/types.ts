@@ -58,6 +58,8 @@ export interface ForeignSessionInfo {
   cwd?: string;
   /** Index of the newest request (turn) seen, and whether any plan call was made in it. */
   latestTurn?: { index: number; planned: boolean };
+  /** VS Code chats: the extension id of the participant that answered the newest request (e.g. "GitHub.copilot-chat"). */
+  participant?: string;
 }
 
 /** A line the parser did not recognize: reported once per file by the caller, then skipped. */

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanViewState } from '../../src/extension';
-import { api, bridge, chat, domTexts, newChatSession, runDir, todos, waitFor } from './helpers';
+import { api, bridge, chat, domTexts, logLines, newChatSession, runDir, todos, waitFor } from './helpers';
 
 const LONG_HISTORY = 250;
 /** Versions per page of the history picker (HISTORY_PAGE in src/vscode/historyPick.ts). */
@@ -104,8 +104,8 @@ describe('the sidebar, rendered in the workbench', () => {
     assert.match(status, /1\/4 · Add the toggle/);
     const sessions = await rowLabels(SESSION_ROWS);
     assert.equal(sessions.length >= 2, true);
-    // "of Copilot" joins the label once the chat mirror has read this chat's file (it is a VS Code chat).
-    assert.match(sessions[0] ?? '', /^Session Set up the theme( of Copilot)?, 1\/4 done/);
+    // A chat of the test's own participant: never "of Copilot", before or after the mirror reads its file.
+    assert.match(sessions[0] ?? '', /^Session Set up the theme, 1\/4 done/);
     await bridge({ op: 'screenshot', file: path.join(runDir(), 'sidebar-with-plan.png'), selector: '#workbench\\.parts\\.sidebar' });
     assert.ok(fs.statSync(path.join(runDir(), 'sidebar-with-plan.png')).size > 1000);
   });
@@ -173,6 +173,19 @@ describe('the sidebar, rendered in the workbench', () => {
     assert.ok(message);
     await vscode.commands.executeCommand('agentPlan.showLatestVersion');
     await viewShows((s) => s.version === undefined && s.items[1]?.status === 'completed', 'the latest version');
+  });
+
+  it('a chat answered by another extension\'s participant is not labelled Copilot once its chat file is read', async () => {
+    const plan = await api();
+    const info = await waitFor(
+      () => logLines(plan.logFile(sessionB)).map((line) => JSON.parse(line) as { type?: string; participant?: string }).find((line) => line.type === 'session/info'),
+      'VS Code to save the chat and the chat mirror to read it',
+      20_000,
+    );
+    assert.ok(info.participant !== undefined && !/copilot/i.test(info.participant), `the chat's participant is the test's own (${info.participant})`);
+    assert.equal(plan.getSessionInfo(sessionB).agent, undefined);
+    const row = await waitFor(async () => (await rowLabels(SESSION_ROWS)).find((label) => label.includes('Set up the theme')), 'session B in the Sessions view');
+    assert.doesNotMatch(row, /of Copilot/);
   });
 
   it('shows an append written by another process to the log folder', async () => {

@@ -121,6 +121,7 @@ describe('the real Copilot agent with a scripted model', function () {
     await waitFor(async () => (await domTexts(PLAN_MESSAGE)).some((text) => text.includes('earlier turn')), 'the Plan view to say so');
     await waitFor(async () => (await domTexts(STATUS_ITEM))[0]?.includes('earlier turn'), 'the status bar to say so');
     assert.deepEqual(plan.getPlan(session)?.todos, before?.todos, 'the same plan, still on screen');
+    assert.equal(plan.getSessionInfo(session).agent, 'copilot', 'a chat the Copilot agent answered is labelled Copilot');
   });
 
   it('brings the model our exact error for a duplicate item, and writes nothing', async () => {

@@ -2,7 +2,7 @@
 // `source`, session/info records, and what the store and the presentation make of them.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { parseLogRecord } from '../../src/core/logRecord';
+import { parseLogRecord, type SessionInfoRecord } from '../../src/core/logRecord';
 import { countItems } from '../../src/core/plan';
 import { formatOnly, openCount, planMarkdown, progressText, sessionTitle, truncateText } from '../../src/core/present';
 import { SessionLog } from '../../src/core/sessionLog';
@@ -129,6 +129,10 @@ describe('mirrored plans in the log', () => {
     assert.match(String(parseLogRecord({ ...base, source: { agent: 'x', session: 's' } }, KEY_A)), /source/);
     assert.match(String(parseLogRecord({ ...base, title: 5 }, KEY_A)), /title/);
     assert.match(String(parseLogRecord({ ...base, latestTurn: { index: 1.5, planned: true } }, KEY_A)), /latestTurn/);
+    for (const participant of ['', 7, 'x'.repeat(257)]) {
+      assert.equal(parseLogRecord({ ...base, participant }, KEY_A), '`participant` must be a string of 1 to 256 characters');
+    }
+    assert.equal((parseLogRecord({ ...base, participant: 'GitHub.copilot-chat' }, KEY_A) as SessionInfoRecord).participant, 'GitHub.copilot-chat');
     assert.deepEqual(parseLogRecord({ ...base, title: 'T', latestTurn: { index: 1, planned: true }, extra: 1 }, KEY_A), {
       ...base,
       title: 'T',

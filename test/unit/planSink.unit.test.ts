@@ -118,4 +118,23 @@ describe('plan sink', () => {
     await second.sink.updateSession({ agent: 'copilot', session: 'chat-1', title: 'Fix the build', latestTurn: { index: 1, planned: false } });
     assert.equal(lines(log.fileFor(key)).filter((line) => line['type'] === 'session/info').length, 2);
   });
+
+  it('a VS Code chat answered by another extension\'s participant is no Copilot chat: no agent, but its title and chat', async () => {
+    const { log, store, sink } = open();
+    const key = copilotSessionKey('chat-2');
+    await store.write(key, [{ content: 'mine', status: 'pending' }]);
+    await sink.updateSession({ agent: 'copilot', session: 'chat-2', title: 'Demo chat', participant: 'agent-plan.demo' });
+    assert.deepEqual(store.details(key), { agent: undefined, title: 'Demo chat', chat: 'chat-2', earlierTurn: false });
+    // The same facts again write nothing; a newer request answered by Copilot makes it a Copilot chat.
+    await sink.updateSession({ agent: 'copilot', session: 'chat-2', title: 'Demo chat', participant: 'agent-plan.demo' });
+    await sink.updateSession({ agent: 'copilot', session: 'chat-2', participant: 'GitHub.copilot-chat' });
+    assert.deepEqual(
+      lines(log.fileFor(key)).filter((line) => line['type'] === 'session/info').map((line) => [line['title'], line['participant']]),
+      [
+        ['Demo chat', 'agent-plan.demo'],
+        ['Demo chat', 'GitHub.copilot-chat'],
+      ],
+    );
+    assert.equal(store.details(key).agent, 'copilot');
+  });
 });

@@ -96,6 +96,7 @@ describe('copilot chats through the follower', () => {
       session: uuidOf('both-tools'),
       title: 'Mirror fixture chat',
       latestTurn: { index: 1, planned: true },
+      participant: 'GitHub.copilot-chat',
     });
     first.dispose();
 
