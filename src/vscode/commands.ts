@@ -129,7 +129,7 @@ export function registerCommands({ store, display, logger, logFileFor, refreshSo
       const session = sessionFrom(arg, display);
       const chat = session ? store.details(session).chat : undefined;
       if (chat === undefined) {
-        await vscode.window.showInformationMessage(t('Agent Plan does not know the chat of this session: it opens Copilot chats only, once VS Code has saved them.'));
+        await vscode.window.showInformationMessage(t('Agent Plan does not know the chat of this session: it opens VS Code\'s own chats only, once VS Code has saved them.'));
         return;
       }
       await vscode.commands.executeCommand('vscode.open', vscode.Uri.from(copilotChatResource(chat)));
