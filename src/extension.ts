@@ -76,6 +76,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     // An unreadable log never breaks activation: the view starts empty and says why in the log.
     logError(logger, `could not read the session logs in ${logFolder}`, error);
   }
+  // A pinned session whose log is gone since: back to what the settings say.
+  if (shownBefore?.pinned && store.get(shownBefore.session) === undefined && following) display.followLatest();
   // Followers start once the log is loaded: what they import is read back like any write.
   sources.start();
   logger.info(`Agent Plan active; session logs in ${logFolder}`);
