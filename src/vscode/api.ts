@@ -21,6 +21,9 @@ export interface PlanSnapshot {
   source?: PlanSource;
 }
 
+/** Versions per page of getVersions when the caller names no limit. */
+const DEFAULT_PAGE = 100;
+
 /** What is known of a session besides its plan. */
 export interface SessionInfo {
   session: string;
@@ -52,8 +55,14 @@ export interface AgentPlanApi {
   listSessions(): PlanSnapshot[];
   /** A session's current plan; without a session, the plan the sidebar shows. */
   getPlan(session?: string): PlanSnapshot | undefined;
-  /** Every snapshot of a session, oldest first. */
+  /** Every snapshot of a session, oldest first (reads the whole log: getVersions pages instead). */
   getHistory(session: string): Promise<PlanSnapshot[]>;
+  /**
+   * Up to `limit` (default 100) versions, newest first, each with `at`, its address in the
+   * log; `before` (an `at` of an earlier page) continues further back. Bounded by the page,
+   * however long the history.
+   */
+  getVersions(session: string, options?: { limit?: number; before?: number }): Promise<{ versions: Array<PlanSnapshot & { at: number }>; more: boolean }>;
   /** The folder of the session logs (JSON Lines, one file per session). */
   readonly logFolder: string;
   /** The log file of a session. */
@@ -84,6 +93,11 @@ export function createApi(store: PlanStore, display: DisplayState, logFolder: st
       return event ? snapshot(event) : undefined;
     },
     getHistory: async (session) => (await store.history(session)).map(snapshot),
+    getVersions: async (session, options = {}) => {
+      const limit = Number.isSafeInteger(options.limit) && (options.limit ?? 0) > 0 ? (options.limit as number) : DEFAULT_PAGE;
+      const page = await store.page(session, limit, Number.isSafeInteger(options.before) ? options.before : undefined);
+      return { versions: page.versions.map(({ event, at }) => ({ ...snapshot(event), at })), more: page.more };
+    },
     logFolder,
     logFile,
     getViewState: () => {

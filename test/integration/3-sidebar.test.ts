@@ -288,6 +288,14 @@ describe('the sidebar, rendered in the workbench', () => {
     fs.writeFileSync(plan.logFile(session), lines.join('\n') + '\n');
     await waitFor(() => plan.getPlan(session)?.todos[1]?.content === `Step ${LONG_HISTORY - 1}`, 'the long session in the store');
     const ts = (i: number) => new Date(started + i * 1000).toISOString();
+    // The API pages the same way: newest first, continued from the last address.
+    const first100 = await plan.getVersions(session);
+    assert.deepEqual(first100.versions.map((v) => v.todos[1]?.content), Array.from({ length: PAGE }, (_, i) => `Step ${LONG_HISTORY - 1 - i}`));
+    assert.equal(first100.more, true);
+    const rest = await plan.getVersions(session, { limit: LONG_HISTORY, before: first100.versions.at(-1)!.at });
+    assert.equal(rest.versions.length, LONG_HISTORY - PAGE);
+    assert.equal(rest.more, false);
+    assert.equal(rest.versions.at(-1)?.todos[1]?.content, 'Step 0');
     const label = (i: number) => new Date(ts(i)).toLocaleTimeString(vscode.env.language);
 
     const picked = vscode.commands.executeCommand('agentPlan.showHistory', session);
