@@ -23,6 +23,8 @@ export const CommandId = {
   OpenChat: 'agentPlan.openChat',
   DeleteSession: 'agentPlan.deleteSession',
   RevealPlan: 'agentPlan.revealPlan',
+  /** The Sessions view's last row: lists the next page of older sessions. */
+  ShowMoreSessions: 'agentPlan.showMoreSessions',
 } as const;
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];
 
@@ -60,4 +62,6 @@ export const ItemContext = {
   Session: 'agentPlan.session',
   /** A session whose Copilot chat is known: it can be opened. */
   ChatSession: 'agentPlan.session.chat',
+  /** The Sessions view's "Show older sessions" row. */
+  MoreSessions: 'agentPlan.moreSessions',
 } as const;

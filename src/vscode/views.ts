@@ -106,9 +106,20 @@ export interface SessionElement {
   readonly event: LogEvent;
 }
 
-export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElement>, vscode.Disposable {
+/** The Sessions view's last row when older sessions are not listed yet. */
+export interface MoreSessionsElement {
+  readonly kind: 'more';
+  /** Sessions not listed yet. */
+  readonly remaining: number;
+}
+
+/** Rows the Sessions view lists at first, and adds per "Show older sessions": every row is sent to the window on each refresh. */
+export const SESSIONS_PAGE = 200;
+
+export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElement | MoreSessionsElement>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
+  private listed = SESSIONS_PAGE;
 
   constructor(
     private readonly display: DisplayState,
@@ -119,12 +130,22 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
     this.changed.fire();
   }
 
-  getChildren(element?: SessionElement): SessionElement[] {
-    if (element) return [];
-    return this.store.list().map((event) => ({ kind: 'session', event }));
+  /** Lists the next page of older sessions. */
+  showMore(): void {
+    this.listed += SESSIONS_PAGE;
+    this.refresh();
   }
 
-  getTreeItem(element: SessionElement): vscode.TreeItem {
+  getChildren(element?: SessionElement | MoreSessionsElement): Array<SessionElement | MoreSessionsElement> {
+    if (element) return [];
+    const sessions = this.store.list();
+    const rows: Array<SessionElement | MoreSessionsElement> = sessions.slice(0, this.listed).map((event) => ({ kind: 'session', event }));
+    if (sessions.length > this.listed) rows.push({ kind: 'more', remaining: sessions.length - this.listed });
+    return rows;
+  }
+
+  getTreeItem(element: SessionElement | MoreSessionsElement): vscode.TreeItem {
+    if (element.kind === 'more') return moreSessionsItem(element.remaining);
     const { event } = element;
     const details = this.store.details(event.session);
     const title = sessionTitle(event, t, details.title);
@@ -160,6 +181,17 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
   }
 }
 
+function moreSessionsItem(remaining: number): vscode.TreeItem {
+  const next = Math.min(SESSIONS_PAGE, remaining);
+  const item = new vscode.TreeItem(t('Show {0} older sessions…', next), vscode.TreeItemCollapsibleState.None);
+  item.id = 'agentPlan.moreSessions';
+  item.iconPath = new vscode.ThemeIcon('ellipsis');
+  item.description = t('{0} not listed yet', remaining);
+  item.contextValue = ItemContext.MoreSessions;
+  item.command = { command: CommandId.ShowMoreSessions, title: t('Show older sessions') };
+  return item;
+}
+
 /** The Plan view's description (progress) and badge (open items); both empty without items. */
 export function planHeader(event: LogEvent | undefined): { description: string | undefined; badge: number | undefined } {
   if (!event || event.todos.length === 0) return { description: undefined, badge: undefined };
@@ -189,6 +221,7 @@ export function createViews(display: DisplayState, store: PlanStore): vscode.Dis
   const sessionsProvider = new SessionsTreeProvider(display, store);
   const plan = vscode.window.createTreeView(ViewId.Plan, { treeDataProvider: planProvider, showCollapseAll: false });
   const sessions = vscode.window.createTreeView(ViewId.Sessions, { treeDataProvider: sessionsProvider });
+  const showMore = vscode.commands.registerCommand(CommandId.ShowMoreSessions, () => sessionsProvider.showMore());
 
   // Each context key costs a round trip to the window: send only changes.
   const contextValues = new Map<string, boolean>();
@@ -228,6 +261,7 @@ export function createViews(display: DisplayState, store: PlanStore): vscode.Dis
     update,
     dispose() {
       clearInterval(clock);
+      showMore.dispose();
       subscription.dispose();
       plan.dispose();
       sessions.dispose();

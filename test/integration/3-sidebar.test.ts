@@ -8,6 +8,9 @@ import type { PlanViewState } from '../../src/extension';
 import { api, bridge, chat, domTexts, logLines, newChatSession, runDir, todos, waitFor } from './helpers';
 
 const LONG_HISTORY = 250;
+/** Rows the Sessions view lists at first (SESSIONS_PAGE in src/vscode/views.ts), and how many sessions the test adds. */
+const SESSIONS_PAGE = 200;
+const MANY_SESSIONS = 250;
 /** Versions per page of the history picker (HISTORY_PAGE in src/vscode/historyPick.ts). */
 const PAGE = 100;
 
@@ -331,5 +334,41 @@ describe('the sidebar, rendered in the workbench', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await vscode.commands.executeCommand('agentPlan.followLatest');
     await viewShows((s) => s.followingLatest && s.version === undefined, 'following the latest session again');
+  });
+
+  it('lists the newest 200 sessions, and older ones a page at a time', async () => {
+    const plan = await api();
+    const before = plan.listSessions().length;
+    // Another window of Agent Plan wrote many sessions, all newer than the ones above.
+    const files = Array.from({ length: MANY_SESSIONS }, (_, i) => {
+      const session = createHash('sha256').update(`many sessions ${i}`).digest('hex').slice(0, 32);
+      const todos = [{ content: `Many ${i}`, status: 'pending' }];
+      fs.writeFileSync(plan.logFile(session), JSON.stringify({ v: 1, type: 'todo/write', ts: new Date().toISOString(), session, todos, counts: { pending: 1, inProgress: 0, completed: 0 } }) + '\n');
+      return plan.logFile(session);
+    });
+    const total = before + MANY_SESSIONS;
+    try {
+      await waitFor(() => plan.listSessions().length === total, `all ${total} sessions in the store`, 20_000);
+      const oldest = plan.listSessions().at(-1)!;
+      const oldestName = plan.getSessionInfo(oldest.session).title ?? oldest.todos[0]!.content;
+      // The end of the list: a row for the sessions not listed yet.
+      await vscode.commands.executeCommand('agentPlan.sessions.focus');
+      const moreRow = `Show ${Math.min(SESSIONS_PAGE, total - SESSIONS_PAGE)} older sessions…`;
+      await waitFor(async () => {
+        await bridge({ op: 'keys', press: ['End'] });
+        return (await domTexts(SESSION_ROWS)).some((text) => text.includes(moreRow));
+      }, `the "${moreRow}" row at the end of the Sessions view`);
+      assert.ok(!(await rowLabels(SESSION_ROWS)).some((label) => label.includes(oldestName)), 'the oldest session is not listed yet');
+      await bridge({ op: 'click', selector: SESSION_ROWS, hasText: moreRow });
+      // Now the whole list: its end is the oldest session, and no row for more.
+      await waitFor(async () => {
+        await bridge({ op: 'keys', press: ['End'] });
+        const texts = await domTexts(SESSION_ROWS);
+        return !texts.some((text) => text.includes('older sessions')) && (await rowLabels(SESSION_ROWS)).at(-1)?.includes(oldestName);
+      }, `the oldest session (${oldestName}) at the end of the Sessions view`);
+    } finally {
+      for (const file of files) fs.rmSync(file, { force: true });
+      await waitFor(() => plan.listSessions().length === before, 'the added sessions to leave the store', 20_000);
+    }
   });
 });
