@@ -8,7 +8,7 @@
 // A `todo/write` line without `source` is the todo_write tool's and is held to the tool's
 // rules; with `source` it is a plan mirrored from another agent, held to the foreign rules
 // (any of five statuses, repeats and empty texts allowed, nothing dropped).
-import type { AgentId, PlanSource } from '../sources/types';
+import { MAX_PARTICIPANT_LENGTH, type AgentId, type PlanSource } from '../sources/types';
 import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from './plan';
 import { validateTodoInput } from './validate';
 
@@ -52,9 +52,6 @@ export interface SessionFacts {
   latestTurn?: { index: number; planned: boolean } | undefined;
   participant?: string | undefined;
 }
-
-/** Longest participant id kept: extension ids are publisher.name, far shorter. */
-const MAX_PARTICIPANT_LENGTH = 256;
 
 export type LogRecord = LogEvent | SessionInfoRecord;
 

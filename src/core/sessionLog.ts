@@ -266,13 +266,12 @@ export class SessionLog {
     }
     // What a view shows first is read first: the most recently written files.
     const stamped = await this.stamp(keys);
-    const byTime = (a: Stamped, b: Stamped): number => b.modifiedMs - a.modifiedMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
     // The newest alone first (found without sorting), so the Plan view can paint it before the others are in.
     let newestAt = -1;
-    for (let i = 0; i < stamped.length; i++) if (newestAt < 0 || byTime(stamped[i]!, stamped[newestAt]!) < 0) newestAt = i;
+    for (let i = 0; i < stamped.length; i++) if (newestAt < 0 || byRecency(stamped[i]!, stamped[newestAt]!) < 0) newestAt = i;
     const newest = stamped[newestAt];
     const head = newest ? [await this.summary(newest.key, newest.modifiedMs)] : [];
-    const rest = stamped.filter((_, i) => i !== newestAt).sort(byTime);
+    const rest = stamped.filter((_, i) => i !== newestAt).sort(byRecency);
     const read = ({ key, modifiedMs }: Stamped) => this.summary(key, modifiedMs);
     // Then the first page, all of it before anything older, so a list can show it already in order.
     const pageLength = Math.max(0, (options.firstPage ?? 0) - 1);
@@ -435,7 +434,8 @@ export class SessionLog {
   }
 }
 
-function byRecency(a: SessionSummary, b: SessionSummary): number {
+/** The most recently written first; the key breaks ties, for a stable order. */
+function byRecency(a: Stamped, b: Stamped): number {
   if (a.modifiedMs !== b.modifiedMs) return b.modifiedMs - a.modifiedMs;
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }

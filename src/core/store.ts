@@ -79,10 +79,7 @@ export class PlanStore implements Disposable {
       await this.log.sessions({ first: options.first, firstPage: SESSIONS_SCREENFUL, onFirstPage: () => this.paintDeferred() });
     } finally {
       this.loading--;
-      if (this.loading === 0 && this.changedWhileLoading) {
-        this.changedWhileLoading = false;
-        this.changed();
-      }
+      if (this.loading === 0) this.paintDeferred();
     }
   }
 
@@ -101,6 +98,11 @@ export class PlanStore implements Disposable {
     await this.log.remove(session);
   }
 
+  /** How many sessions have a plan (list().length without sorting them). */
+  get size(): number {
+    return this.current.size;
+  }
+
   get(session: string): LogEvent | undefined {
     return this.current.get(session)?.event;
   }
@@ -115,10 +117,7 @@ export class PlanStore implements Disposable {
   latest(): LogEvent | undefined {
     if (this.topStale) {
       this.top = undefined;
-      for (const [session, entry] of this.current) {
-        const top = this.top === undefined ? undefined : this.current.get(this.top);
-        if (this.top === undefined || !top || comesFirst(session, entry, this.top, top)) this.top = session;
-      }
+      for (const [session, entry] of this.current) this.considerForTop(session, entry);
       this.topStale = false;
     }
     return this.top === undefined ? undefined : this.current.get(this.top)?.event;
@@ -133,6 +132,11 @@ export class PlanStore implements Disposable {
       if (before && entry.rank < before.rank) this.topStale = true;
       return;
     }
+    this.considerForTop(session, entry);
+  }
+
+  /** Makes `session` the latest if it comes before the latest known. */
+  private considerForTop(session: string, entry: Entry): void {
     const top = this.top === undefined ? undefined : this.current.get(this.top);
     if (this.top === undefined || !top || comesFirst(session, entry, this.top, top)) this.top = session;
   }

@@ -45,7 +45,7 @@
 // reported once per file and skipped.
 import * as path from 'node:path';
 import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord } from './lineParser';
-import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser } from './types';
+import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser } from './types';
 
 /** Copilot Chat's extension id, as VS Code saves a request's participant (compared without case). */
 const COPILOT_CHAT_EXTENSION = 'github.copilot-chat';
@@ -411,5 +411,5 @@ function participantOf(agent: unknown): string | undefined {
   if (!isRecord(agent)) return undefined;
   const extension = agent['extensionId'];
   const id = isRecord(extension) ? extension['value'] : undefined;
-  return typeof id === 'string' && id !== '' && id.length <= 256 ? id : undefined;
+  return typeof id === 'string' && id !== '' && id.length <= MAX_PARTICIPANT_LENGTH ? id : undefined;
 }

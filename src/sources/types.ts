@@ -49,6 +49,9 @@ export interface ForeignPlan {
 }
 
 /** What a parser learned about a session besides its plans. */
+/** Longest chat participant id kept (extension ids, publisher.name, are far shorter). */
+export const MAX_PARTICIPANT_LENGTH = 256;
+
 export interface ForeignSessionInfo {
   agent: AgentId;
   session: string;

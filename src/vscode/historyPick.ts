@@ -76,9 +76,9 @@ export async function pickVersion(
       }
       quickPick.busy = true;
       try {
-        const firstNew = more ? loaded.length - 1 : loaded.length;
-        const oldest = loaded[loaded.length - 1];
-        const next = await store.page(session, HISTORY_PAGE, oldest?.at);
+        // This row is there only while older versions are: the oldest read is the first new row.
+        const firstNew = loaded.length - 1;
+        const next = await store.page(session, HISTORY_PAGE, loaded[firstNew]?.at);
         loaded.push(...next.versions);
         more = next.more;
         quickPick.value = '';

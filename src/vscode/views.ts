@@ -243,7 +243,7 @@ export function createViews(display: DisplayState, store: PlanStore): vscode.Dis
     // Setting a message goes through the same 200 ms debounce as a tree refresh and
     // would hold the next refresh back: set it only when it changes.
     if (plan.message !== message) plan.message = message;
-    const sessionCount = store.list().length;
+    const sessionCount = store.size;
     sessions.description = sessionCount > 0 ? String(sessionCount) : undefined;
     setContext(ContextKey.FollowingLatest, display.followingLatest);
     setContext(ContextKey.ViewingHistory, version !== undefined);
@@ -253,7 +253,7 @@ export function createViews(display: DisplayState, store: PlanStore): vscode.Dis
   const subscription = display.onDidChange(update);
   // "5 min ago" ages: redraw the session rows each minute while they are on screen.
   const clock = setInterval(() => {
-    if (sessions.visible && store.list().length > 0) sessionsProvider.refresh();
+    if (sessions.visible && store.size > 0) sessionsProvider.refresh();
   }, 60_000);
   update();
   return {
