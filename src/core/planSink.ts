@@ -7,6 +7,7 @@ import type { AgentId, ForeignPlan, ForeignSessionInfo, PlanSink } from '../sour
 import type { Disposable } from './emitter';
 import { FileQueue } from './fileQueue';
 import { AGENT_IDS, isPlanEvent, parseForeignItems, parseSource, type LogRecord, type SessionFacts, type SessionInfoRecord } from './logRecord';
+import { nextFacts, sameFacts } from './sessionFacts';
 import { copilotSessionKey, foreignSessionKey } from './sessionKey';
 import type { SessionLog } from './sessionLog';
 
@@ -39,7 +40,10 @@ export class LogPlanSink implements PlanSink, Disposable {
   private readonly queue = new FileQueue();
   private readonly subscription: Disposable;
 
-  constructor(private readonly log: SessionLog) {
+  constructor(
+    private readonly log: SessionLog,
+    private readonly now: () => Date = () => new Date(),
+  ) {
     this.subscription = log.onDidRead((read) => {
       const index = this.indexes.get(read.session);
       if (!index) return;
@@ -96,18 +100,8 @@ export class LogPlanSink implements PlanSink, Disposable {
     await this.queue.run(key, async () => {
       const index = await this.index(key);
       const last = index.pending?.facts ?? index.info;
-      const facts: SessionFacts = {
-        title: info.title ?? last?.title,
-        latestTurn: info.latestTurn ?? last?.latestTurn,
-        participant: info.participant ?? last?.participant,
-      };
-      const same =
-        last !== undefined &&
-        last.title === facts.title &&
-        last.latestTurn?.index === facts.latestTurn?.index &&
-        last.latestTurn?.planned === facts.latestTurn?.planned &&
-        last.participant === facts.participant;
-      if (same || (last === undefined && Object.values(facts).every((fact) => fact === undefined))) return;
+      const facts = nextFacts(last, info, this.now().toISOString());
+      if (sameFacts(last, facts) || (last === undefined && Object.values(facts).every((fact) => fact === undefined))) return;
       const source = { agent: info.agent, session: info.session };
       if (!index.planned) {
         index.pending = { source, facts };
