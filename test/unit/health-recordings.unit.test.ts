@@ -1,0 +1,130 @@
+// Plan health over the session files recorded from the real programs: each recording is
+// replayed line by line through the real parser, the log's import side, the log and the
+// health book, and the signals are read after every line. A normal run raises no warning
+// at any point; a run whose last plan still has open items when its turn ends is stopped.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { isWarning, type HealthSignal } from '../../src/core/health';
+import { HealthBook } from '../../src/core/healthBook';
+import { LogPlanSink, sessionKeyForForeign } from '../../src/core/planSink';
+import { SessionLog } from '../../src/core/sessionLog';
+import { nodeFileSystem } from '../../src/node/nodeFileSystem';
+import { createClaudeCodeParser } from '../../src/sources/claudeCode';
+import { createCodexParser } from '../../src/sources/codex';
+import { createCopilotChatParser } from '../../src/sources/copilotChat';
+import { createGeminiCliParser } from '../../src/sources/geminiCli';
+import type { AgentId, SessionParser } from '../../src/sources/types';
+import { recordedLines, recording } from './agentRecordings';
+import { useTempDir } from './helpers';
+
+const COPILOT_CHATS = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
+
+interface Replay {
+  /** Signals after each line, for the session the recording maps to. */
+  steps: HealthSignal[][];
+  final: HealthSignal[];
+  book: HealthBook;
+  key: string;
+  clock: { now: number };
+}
+
+async function replay(dir: string, parser: SessionParser, lines: readonly string[]): Promise<Replay> {
+  const clock = { now: Date.UTC(2026, 11, 3, 9, 0, 0) };
+  const date = () => new Date(clock.now);
+  const log = new SessionLog(path.join(dir, 'sessions'), nodeFileSystem, { now: date });
+  const sink = new LogPlanSink(log, date);
+  const book = new HealthBook(log, () => clock.now);
+  const steps: HealthSignal[][] = [];
+  let key: string | undefined;
+  let agent: AgentId | undefined;
+  for (const line of lines) {
+    clock.now += 1000; // a second per line: far below the time rules
+    const out = parser.push([line]);
+    if (out.plans.length > 0) await sink.importPlans(out.plans);
+    if (out.info) await sink.updateSession(out.info);
+    const source = out.plans[0]?.source ?? out.info;
+    if (source && key === undefined) {
+      agent = 'agent' in source ? source.agent : undefined;
+      key = sessionKeyForForeign(agent ?? 'copilot', source.session);
+    }
+    steps.push(key === undefined ? [] : book.signals(key));
+  }
+  if (key === undefined) throw new Error('the recording named no session');
+  return { steps, final: book.signals(key), book, key, clock };
+}
+
+const kinds = (signals: readonly HealthSignal[]) => signals.map((s) => s.kind);
+const copilotLines = (name: string): string[] => {
+  const text = fs.readFileSync(path.join(COPILOT_CHATS, `${name}.jsonl`), 'utf8');
+  return text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+};
+
+describe('plan health over recordings of the real programs', () => {
+  const tmp = useTempDir();
+
+  it('Claude Code TodoWrite ends its turn with items open: no warning while it runs, then stopped-open (ended)', async () => {
+    const rec = recording('claude', 'todowrite');
+    const lines = recordedLines(rec);
+    const r = await replay(tmp.path, createClaudeCodeParser({ workspaceFolders: [rec.workspace] }), lines);
+    const end = lines.findIndex((line) => line.includes('"stop_reason":"end_turn"'));
+    assert.ok(end > 0);
+    r.steps.slice(0, end).forEach((signals, i) => assert.equal(signals.some(isWarning), false, `line ${i + 1}: ${JSON.stringify(signals)}`));
+    assert.deepEqual(r.final.map((s) => [s.kind, s.how, s.items]), [['stopped-open', 'ended', ['Fix the off-by-one', 'Write a regression test']]]);
+  });
+
+  it('Claude Code Task tools, worked through (one task deleted while pending: dropped, cleared when the plan completes)', async () => {
+    const rec = recording('claude', 'tasks');
+    const r = await replay(tmp.path, createClaudeCodeParser({ workspaceFolders: [rec.workspace] }), recordedLines(rec));
+    assert.deepEqual(kinds(r.final), ['done']);
+    // The scripted run deletes task 3 while it is pending: that is a drop, until the plan completes.
+    const dropped = r.steps.flat().filter((s) => s.kind === 'dropped');
+    assert.ok(dropped.length > 0, 'the deleted task shows as dropped while the plan is open');
+    assert.ok(r.steps.every((signals) => !signals.some((s) => s.kind === 'stopped-open' || s.kind === 'stalled' || s.kind === 'reopened')));
+  });
+
+  it('Codex stops with items open: stopped-open (ended), never while its turn runs', async () => {
+    const rec = recording('codex', 'update-plan');
+    const lines = recordedLines(rec);
+    const r = await replay(tmp.path, createCodexParser(), lines);
+    const complete = lines.findIndex((line) => line.includes('"type":"task_complete"'));
+    assert.ok(complete > 0);
+    r.steps.slice(0, complete).forEach((signals, i) => assert.deepEqual(signals.filter(isWarning), [], `line ${i + 1}`));
+    const [stop] = r.final;
+    assert.equal(stop?.kind, 'stopped-open');
+    assert.equal(stop?.how, 'ended');
+    assert.deepEqual(stop?.items, ['Fix the off-by-one', 'Write a regression test']);
+    assert.equal(typeof stop?.at, 'number');
+  });
+
+  it('Gemini CLI (no turn facts): no warning while it writes; only the time rule could apply', async () => {
+    const rec = recording('gemini', 'write-todos');
+    const r = await replay(tmp.path, createGeminiCliParser({ workspaceFolders: [rec.workspace] }), recordedLines(rec));
+    r.steps.forEach((signals, i) => assert.equal(signals.some(isWarning), false, `line ${i + 1}: ${JSON.stringify(signals)}`));
+  });
+
+  it('Copilot chats (manage_todo_list, both tools, titled): what each recorded run ends with', async () => {
+    for (const name of ['manage-todo-list', 'both-tools', 'titled']) {
+      const lines = copilotLines(name);
+      const r = await replay(path.join(tmp.path, name), createCopilotChatParser(), lines);
+      // Until VS Code records the first request complete, never stopped.
+      const completed = lines.findIndex((line) => line.includes('"completedAt"'));
+      r.steps.slice(0, completed).forEach((signals, i) => assert.deepEqual(signals.filter(isWarning), [], `${name} line ${i + 1}`));
+      assert.ok(r.final.every((s) => s.kind !== 'stalled'), `${name}: ${JSON.stringify(r.final)}`);
+      // Each of these runs ends its request with the plan still open: the stop shows.
+      assert.deepEqual(kinds(r.final).slice(0, 1), ['stopped-open'], `${name}: ${JSON.stringify(r.final)}`);
+    }
+  });
+
+  it('the same signals after a reload (a fresh reader over the same log)', async () => {
+    const rec = recording('codex', 'update-plan');
+    const r = await replay(tmp.path, createCodexParser(), recordedLines(rec));
+    const log = new SessionLog(path.join(tmp.path, 'sessions'), nodeFileSystem);
+    const book = new HealthBook(log, () => r.clock.now);
+    await log.sessions();
+    assert.deepEqual(
+      book.signals(r.key).map((s) => ({ ...s, at: undefined })),
+      r.final.map((s) => ({ ...s, at: undefined })),
+    );
+  });
+});
