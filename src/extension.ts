@@ -7,6 +7,7 @@ import { DisplayState } from './core/display';
 import { LogPlanSink } from './core/planSink';
 import { SessionLog } from './core/sessionLog';
 import { PlanStore } from './core/store';
+import { HealthBook } from './core/healthBook';
 import { NodeFileSystem } from './node/nodeFileSystem';
 import { watchLogFolder } from './node/logWatcher';
 import { createApi, type AgentPlanApi } from './vscode/api';
@@ -18,9 +19,10 @@ import { createStatusBar } from './vscode/statusBar';
 import { TodoWriteTool } from './vscode/todoTool';
 import { Sources } from './vscode/sources';
 import { createViews } from './vscode/views';
+import { watchHealth } from './vscode/healthWatch';
 import { recallShownSession, rememberShownSession } from './vscode/viewMemory';
 
-export type { AgentPlanApi, PlanSnapshot, PlanViewState } from './vscode/api';
+export type { AgentPlanApi, PlanHealth, PlanSnapshot, PlanViewState } from './vscode/api';
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentPlanApi> {
   const logger = createLogger();
@@ -32,6 +34,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     onReadError: (file, reason) => logger.error(`could not read ${file}: ${reason}`),
   });
   const store = new PlanStore(log, (error) => logError(logger, 'a plan listener failed', error));
+  // Plan health follows the same reader, line by line.
+  const health = new HealthBook(log, Date.now, (error) => logError(logger, 'a health listener failed', error));
   // Followers of other agents' files hand their plans to this sink; it appends to the same log.
   const sink = new LogPlanSink(log);
   const following = vscode.workspace.getConfiguration().get<boolean>(SettingId.FollowLatest, true);
@@ -42,8 +46,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Copilot's chat session files sit beside this extension's workspace storage folder.
   const workspaceStorageFolder = context.storageUri ? path.dirname(context.storageUri.fsPath) : undefined;
   const sources = new Sources({ sink, storageFolder: storage.fsPath, workspaceStorageFolder, logger });
-  const views = createViews(display, store);
-  const statusBar = createStatusBar(display, store);
+  const views = createViews(display, store, health);
+  const statusBar = createStatusBar(display, store, health);
+  const healthWatch = watchHealth(health, store, display);
   const watcher = watchLogFolder(logFolder, {
     // Whatever changed (an append, a new file, a deletion), the log's reader tells the store.
     onChange: (session) => {
@@ -59,6 +64,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     logger,
     sink,
     store,
+    health,
+    healthWatch,
     display,
     views,
     statusBar,
@@ -66,7 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     watcher,
     vscode.lm.registerTool(TOOL_NAME, new TodoWriteTool(store, logger)),
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, new SnapshotDocuments(store)),
-    ...registerCommands({ store, display, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
+    ...registerCommands({ store, display, health, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
     sources,
   );
 
@@ -81,7 +88,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Followers start once the log is loaded: what they import is read back like any write.
   sources.start();
   logger.info(`Agent Plan active; session logs in ${logFolder}`);
-  return createApi(store, display, logFolder, (session) => log.fileFor(session));
+  return createApi(store, display, health, logFolder, (session) => log.fileFor(session));
 }
 
 export function deactivate(): void {}

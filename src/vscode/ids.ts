@@ -25,6 +25,13 @@ export const CommandId = {
   RevealPlan: 'agentPlan.revealPlan',
   /** The Sessions view's last row: lists the next page of older sessions. */
   ShowMoreSessions: 'agentPlan.showMoreSessions',
+  /** A health signal's row: opens the diff of the version that started it. */
+  CompareSignalVersion: 'agentPlan.compareSignalVersion',
+  /** A dropped item's row: takes it off the list. */
+  DismissDropped: 'agentPlan.dismissDropped',
+  /** The Sessions view's toggle: only the sessions that need attention, or all. */
+  ShowSessionsNeedingAttention: 'agentPlan.showSessionsNeedingAttention',
+  ShowAllSessions: 'agentPlan.showAllSessions',
 } as const;
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];
 
@@ -38,6 +45,9 @@ export const SettingId = {
   CodexFolder: 'agentPlan.sources.codex.folder',
   GeminiCliEnabled: 'agentPlan.sources.geminiCli.enabled',
   GeminiCliFolder: 'agentPlan.sources.geminiCli.folder',
+  Notify: 'agentPlan.notify',
+  StallToolCalls: 'agentPlan.health.stallToolCalls',
+  StallMinutes: 'agentPlan.health.stallMinutes',
 } as const;
 
 /** Each source's settings live under `agentPlan.sources.<key>`: `enabled` and, for terminal agents, `folder`. */
@@ -48,6 +58,8 @@ export const ContextKey = {
   FollowingLatest: 'agentPlan.followingLatest',
   ViewingHistory: 'agentPlan.viewingHistory',
   HasPlan: 'agentPlan.hasPlan',
+  /** The Sessions view lists only the sessions that need attention. */
+  AttentionOnly: 'agentPlan.attentionOnly',
 } as const;
 
 /** Keys of what Agent Plan keeps in VS Code's workspace state. */
@@ -64,4 +76,8 @@ export const ItemContext = {
   ChatSession: 'agentPlan.session.chat',
   /** The Sessions view's "Show older sessions" row. */
   MoreSessions: 'agentPlan.moreSessions',
+  /** A health signal above the plan (`.<kind>`; `.compare` when it names a version to compare). */
+  Signal: 'agentPlan.signal',
+  /** A dropped item below the plan. */
+  Dropped: 'agentPlan.signal.dropped.item',
 } as const;

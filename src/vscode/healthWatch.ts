@@ -1,0 +1,111 @@
+// Keeps the health book in step with the settings and the clock, and tells the user when a
+// plan completes, stops with items open or stalls. The clock runs only while some session
+// may stall (a running turn with open items): idle costs nothing.
+import * as vscode from 'vscode';
+import type { HealthKind, HealthSettings } from '../core/health';
+import { DEFAULT_HEALTH_SETTINGS } from '../core/health';
+import type { HealthBook } from '../core/healthBook';
+import { signalText } from '../core/healthText';
+import { sessionTitle } from '../core/present';
+import type { PlanStore } from '../core/store';
+import type { DisplayState } from '../core/display';
+import { CommandId, SettingId } from './ids';
+
+const t = vscode.l10n.t;
+
+export type NotifyMode = 'off' | 'whenUnfocused' | 'always';
+const NOTIFIED_KINDS: ReadonlySet<HealthKind> = new Set(['done', 'stopped-open', 'stalled']);
+
+export function healthSettings(): HealthSettings {
+  const config = vscode.workspace.getConfiguration();
+  const calls = config.get<number>(SettingId.StallToolCalls, DEFAULT_HEALTH_SETTINGS.stallCalls);
+  const minutes = config.get<number>(SettingId.StallMinutes, DEFAULT_HEALTH_SETTINGS.stallMinutes);
+  return {
+    stallCalls: Number.isFinite(calls) && calls >= 1 ? Math.floor(calls) : DEFAULT_HEALTH_SETTINGS.stallCalls,
+    stallMinutes: Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_HEALTH_SETTINGS.stallMinutes,
+  };
+}
+
+function notifyMode(): NotifyMode {
+  const mode = vscode.workspace.getConfiguration().get<string>(SettingId.Notify, 'whenUnfocused');
+  return mode === 'off' || mode === 'always' ? mode : 'whenUnfocused';
+}
+
+export function watchHealth(health: HealthBook, store: PlanStore, display: DisplayState): vscode.Disposable {
+  const opened = Date.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  /** `${session}\n${kind}` of the signals told about, until that signal goes away. */
+  const told = new Set<string>();
+
+  function schedule(): void {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    const next = health.nextCheck();
+    if (next === undefined) return;
+    // A little late rather than early: the rule holds once its time has passed.
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        health.check();
+        schedule();
+      },
+      Math.max(0, next - Date.now()) + 250,
+    );
+  }
+
+  function notify(session: string, live: boolean): void {
+    const signals = health.signals(session);
+    const present = new Set(signals.map((signal) => signal.kind));
+    for (const kind of NOTIFIED_KINDS) if (!present.has(kind)) told.delete(`${session}\n${kind}`);
+    if (!live) {
+      // What a first look finds happened before: never told, and not told later either.
+      for (const kind of present) told.add(`${session}\n${kind}`);
+      return;
+    }
+    const mode = notifyMode();
+    for (const signal of signals) {
+      const key = `${session}\n${signal.kind}`;
+      if (!NOTIFIED_KINDS.has(signal.kind) || told.has(key)) continue;
+      told.add(key);
+      if (mode === 'off' || (mode === 'whenUnfocused' && vscode.window.state.focused)) continue;
+      if (Date.parse(signal.since) < opened) continue;
+      const event = store.get(session);
+      const title = event ? sessionTitle(event, t, store.details(session).title) : session.slice(0, 8);
+      void show(session, `${title}: ${signalText(signal, new Date(), t)}`, signal.kind === 'done');
+    }
+  }
+
+  async function show(session: string, message: string, good: boolean): Promise<void> {
+    const showPlan = t('Show Plan');
+    const openChat = t('Open Chat');
+    const actions = store.details(session).chat !== undefined ? [showPlan, openChat] : [showPlan];
+    const answer = good ? await vscode.window.showInformationMessage(message, ...actions) : await vscode.window.showWarningMessage(message, ...actions);
+    if (answer === showPlan) {
+      display.select(session);
+      await vscode.commands.executeCommand(CommandId.RevealPlan);
+    } else if (answer === openChat) {
+      await vscode.commands.executeCommand(CommandId.OpenChat, session);
+    }
+  }
+
+  health.configure(healthSettings());
+  const subscriptions = [
+    health.onDidChange(({ session, live }) => {
+      notify(session, live);
+      schedule();
+    }),
+    vscode.workspace.onDidChangeConfiguration((change) => {
+      if (change.affectsConfiguration(SettingId.StallToolCalls) || change.affectsConfiguration(SettingId.StallMinutes)) {
+        health.configure(healthSettings());
+        schedule();
+      }
+    }),
+  ];
+  schedule();
+  return {
+    dispose() {
+      if (timer !== undefined) clearTimeout(timer);
+      for (const subscription of subscriptions) subscription.dispose();
+    },
+  };
+}
