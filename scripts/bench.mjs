@@ -142,6 +142,29 @@ async function main() {
   report.scale = scale.figures;
   tables.push(scale.table);
 
+  // 2c. Plan health: its cost per appended line at 100 items, and activation with it, beside the scale row above.
+  const healthSessions = QUICK ? 1_000 : 10_000;
+  const healthLine = core.benchHealthLine(100, QUICK ? 1_000 : 4_000);
+  const withHealth = await core.benchScaleLoad(tmp, healthSessions, 20, progress, { health: true });
+  report.health = { line: healthLine, scaleWithHealth: withHealth };
+  const µs = (value) => `${(value * 1000).toFixed(1)} µs`;
+  tables.push({
+    key: 'health',
+    title: 'Plan health: what it adds (same run)',
+    headers: ['measure', 'median', 'p95'],
+    align: 'lrr',
+    rows: [
+      [`a plan line of ${healthLine.items} items (one item changed)`, µs(healthLine.planLine.median), µs(healthLine.planLine.p95)],
+      ['a session/info line (turn, tool calls)', µs(healthLine.infoLine.median), µs(healthLine.infoLine.p95)],
+      [`first activation, ${count(healthSessions)} sessions: Plan view painted, with health / without`, `${ms(withHealth.firstPaintMs)} / ${ms(scale.figures.load.firstPaintMs)}`, ''],
+      [`first activation, ${count(healthSessions)} sessions: whole load, with health / without`, `${ms(withHealth.fullLoadMs)} / ${ms(scale.figures.load.fullLoadMs)}`, ''],
+    ],
+    notes: [
+      `Per line: HealthBook (src/core/healthBook.ts) handed ${count(healthLine.lines)} plan lines and as many session/info lines, one read each, as the log's reader hands them; each plan version moves one of its ${healthLine.items} items. The first ${Math.min(200, healthLine.lines >> 2)} are warm-up.`,
+      'Activation: the scale row\'s store.load() with a HealthBook on the same reader (as the extension runs), next to the scale row without it; one run each, so read them within the noise of this machine.',
+    ],
+  });
+
   // 3. Bundle size.
   const bundle = await bundleSizes(path.join(tmp, 'bundle'));
   report.bundle = { production: bundle.production, development: bundle.development, inputs: bundle.inputs, esbuild: bundle.esbuild };
@@ -221,7 +244,7 @@ async function main() {
   report.machine.loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
   report.summary = summaryLine(report);
 
-  const order = ['write', 'read', 'activation', 'scale', 'latency', 'bundle', 'tokens'];
+  const order = ['write', 'read', 'activation', 'scale', 'health', 'latency', 'bundle', 'tokens'];
   tables.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
   for (const table of tables) process.stdout.write(`\n${renderText(table)}\n`);
   fs.mkdirSync(path.join(repoRoot, 'docs'), { recursive: true });
@@ -412,6 +435,7 @@ function markdown(report, tables) {
     read: '### Loading the current plan does not replay the history',
     activation: '### Activation',
     scale: '### Scale: many sessions, long histories',
+    health: '### Plan health costs little per line',
     latency: '### From a tool call to the sidebar',
     bundle: '### Size',
     tokens: '### What the tool costs the model',
