@@ -1,0 +1,118 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { HealthBook, type HealthChange } from '../../src/core/healthBook';
+import { LogPlanSink, sessionKeyForForeign } from '../../src/core/planSink';
+import { SessionLog } from '../../src/core/sessionLog';
+import { PlanStore } from '../../src/core/store';
+import { sessionKeyFromToken } from '../../src/core/sessionKey';
+import { nodeFileSystem } from '../../src/node/nodeFileSystem';
+import type { ForeignPlan } from '../../src/sources/types';
+import { CountingFileSystem, useTempDir } from './helpers';
+
+const T0 = Date.UTC(2026, 11, 3, 10, 0, 0);
+
+describe('health book: the log’s reader to each session’s signals', () => {
+  const tmp = useTempDir();
+  const clock = { now: T0 };
+  const date = () => new Date(clock.now);
+  beforeEach(() => {
+    clock.now = T0;
+  });
+  const open = (fs = nodeFileSystem) => {
+    const log = new SessionLog(path.join(tmp.path, 'sessions'), fs, { now: date });
+    const book = new HealthBook(log, () => clock.now);
+    const changes: HealthChange[] = [];
+    book.onDidChange((change) => changes.push(change));
+    return { log, book, changes, sink: new LogPlanSink(log, date) };
+  };
+  const key = sessionKeyFromToken({ sessionId: 'health' })!;
+  const plan = (call: string, items: Array<[string, 'pending' | 'in_progress' | 'completed']>): ForeignPlan => ({
+    source: { agent: 'codex', tool: 'update_plan', session: 'thread-1', call },
+    items: items.map(([content, status]) => ({ content, status })),
+  });
+  const codexKey = sessionKeyForForeign('codex', 'thread-1');
+
+  it('a drop written by todo_write shows with the byte offset of the version that dropped it; a dismissal clears it', async () => {
+    const { log, book, changes } = open();
+    await log.append(key, [
+      { content: 'a', status: 'in_progress' },
+      { content: 'b', status: 'pending' },
+    ]);
+    const second = fs.statSync(log.fileFor(key)).size;
+    clock.now += 1000;
+    await log.append(key, [{ content: 'a', status: 'in_progress' }]);
+    const [dropped] = book.signals(key);
+    assert.equal(dropped?.kind, 'dropped');
+    assert.deepEqual(dropped?.items, ['b']);
+    assert.equal(dropped?.at, second, 'the address of the line that dropped it');
+    assert.deepEqual(changes, [{ session: key, live: true }]);
+    book.dismiss(key, ['b']);
+    assert.deepEqual(book.signals(key), []);
+    assert.equal(changes.length, 2);
+  });
+
+  it('only real changes are told; a first look at a file is not live, and the same after a reload', async () => {
+    const first = open();
+    await first.sink.importPlans([plan('c1', [['a', 'in_progress'], ['b', 'pending']])]);
+    await first.sink.updateSession({ agent: 'codex', session: 'thread-1', turn: { index: 0, state: 'running' }, calls: 3 });
+    assert.deepEqual(first.book.signals(codexKey), []);
+    assert.deepEqual(first.changes, [], 'no signal yet: nothing told');
+    clock.now += 5000;
+    await first.sink.updateSession({ agent: 'codex', session: 'thread-1', turn: { index: 0, state: 'ended' }, calls: 3 });
+    const stopped = first.book.signals(codexKey);
+    assert.deepEqual(stopped.map((s) => [s.kind, s.how, s.since]), [['stopped-open', 'ended', new Date(T0 + 5000).toISOString()]]);
+    assert.deepEqual(first.changes, [{ session: codexKey, live: true }]);
+
+    const again = open();
+    const store = new PlanStore(again.log);
+    await store.load();
+    assert.deepEqual(again.book.signals(codexKey).map((s) => ({ ...s, at: undefined })), stopped.map((s) => ({ ...s, at: undefined })));
+    assert.deepEqual(again.changes, [{ session: codexKey, live: false }], 'found at activation: not news');
+    await store.load();
+    assert.equal(again.changes.length, 1, 'a rescan that repeats the file tells nothing');
+    store.dispose();
+  });
+
+  it('a new turn clears the stop; a superseded list never becomes the plan', async () => {
+    const { book, sink } = open();
+    await sink.importPlans([plan('c1', [['a', 'in_progress']])]);
+    clock.now += 1000;
+    await sink.updateSession({ agent: 'codex', session: 'thread-1', turn: { index: 0, state: 'cancelled' } });
+    assert.deepEqual(book.signals(codexKey).map((s) => [s.kind, s.how]), [['stopped-open', 'cancelled']]);
+    clock.now += 1000;
+    await sink.updateSession({ agent: 'codex', session: 'thread-1', turn: { index: 1, state: 'running' } });
+    assert.deepEqual(book.signals(codexKey), []);
+    const superseded = plan('c0', []);
+    superseded.source.superseded = true;
+    await sink.importPlans([superseded]);
+    assert.deepEqual(book.signals(codexKey), [], 'an empty superseded list drops nothing');
+  });
+
+  it('stalled by the clock: nextCheck says when, check tells it; settings move the thresholds', async () => {
+    const { book, sink, changes } = open();
+    await sink.updateSession({ agent: 'codex', session: 'thread-1', turn: { index: 0, state: 'running' } });
+    await sink.importPlans([plan('c1', [['a', 'in_progress']])]);
+    await sink.updateSession({ agent: 'codex', session: 'thread-1', turn: { index: 0, state: 'running' }, calls: 4 });
+    const next = book.nextCheck();
+    assert.equal(next, T0 + 10 * 60_000);
+    clock.now = next!;
+    book.check();
+    assert.deepEqual(book.signals(codexKey).map((s) => [s.kind, s.stall?.reason]), [['stalled', 'time']]);
+    assert.deepEqual(changes.at(-1), { session: codexKey, live: true });
+    assert.equal(book.nextCheck(), undefined, 'nothing left to wait for');
+    clock.now = T0;
+    book.configure({ stallCalls: 3, stallMinutes: 10 });
+    assert.deepEqual(book.signals(codexKey).map((s) => [s.kind, s.stall?.reason, s.stall?.calls]), [['stalled', 'calls', 4]]);
+  });
+
+  it('a deleted log leaves no health behind', async () => {
+    const { log, book, changes } = open(new CountingFileSystem());
+    await log.append(key, [{ content: 'a', status: 'in_progress' }]);
+    await log.append(key, []);
+    assert.equal(book.signals(key)[0]?.kind, 'dropped');
+    await log.remove(key);
+    assert.deepEqual(book.signals(key), []);
+    assert.deepEqual(changes.at(-1), { session: key, live: true });
+  });
+});
