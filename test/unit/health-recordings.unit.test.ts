@@ -116,6 +116,57 @@ describe('plan health over recordings of the real programs', () => {
     }
   });
 
+  for (const agent of ['claude', 'codex'] as const) {
+    const parserFor = (workspace: string) => (agent === 'claude' ? createClaudeCodeParser({ workspaceFolders: [workspace] }) : createCodexParser());
+    const planLines = (lines: readonly string[]) =>
+      lines.flatMap((line, i) => (agent === 'claude' ? /"name":"TodoWrite"/.test(line) && /"type":"assistant"/.test(line) : /"name":"update_plan"/.test(line) && /"type":"response_item"/.test(line)) ? [i] : []);
+
+    it(`${agent}/health-done: a plan updated as the work goes, ending completed, raises no warning at any line`, async () => {
+      const rec = recording(agent, 'health-done');
+      const r = await replay(tmp.path, parserFor(rec.workspace), recordedLines(rec));
+      r.steps.forEach((signals, i) => assert.deepEqual(signals.filter(isWarning), [], `line ${i + 1}`));
+      assert.deepEqual(kinds(r.final), ['done']);
+      // And an hour later, the turn over: still only done.
+      r.clock.now += 3_600_000;
+      assert.deepEqual(kinds(r.book.signals(r.key)), ['done']);
+    });
+
+    it(`${agent}/health-drop-reopen: the dropped item, then the reopened one, each from its version; done clears both`, async () => {
+      const rec = recording(agent, 'health-drop-reopen');
+      const lines = recordedLines(rec);
+      const r = await replay(tmp.path, parserFor(rec.workspace), lines);
+      const plans = planLines(lines);
+      assert.equal(plans.length, 4);
+      // A plan call counts once its result is in (Claude) or when it is read (Codex): look a few lines on.
+      const after = (n: number) => r.steps[Math.min(r.steps.length - 1, (plans[n + 1] ?? r.steps.length) - 1)] ?? [];
+      assert.deepEqual(after(0), []);
+      assert.deepEqual(after(1).map((s) => [s.kind, s.items]), [['dropped', ['Write a regression test']]]);
+      assert.deepEqual(
+        after(2).map((s) => [s.kind, s.items]),
+        [
+          ['dropped', ['Write a regression test']],
+          ['reopened', ['Read the parser']],
+        ],
+      );
+      assert.deepEqual(kinds(r.final), ['done']);
+    });
+
+    it(`${agent}/health-stall: 27 tool calls without a plan update → stalled (tool calls), cleared by the next plan write`, async () => {
+      const rec = recording(agent, 'health-stall');
+      const lines = recordedLines(rec);
+      const r = await replay(tmp.path, parserFor(rec.workspace), lines);
+      const plans = planLines(lines);
+      const last = plans[plans.length - 1] ?? 0;
+      const stalled = r.steps.findIndex((signals) => signals.some((s) => s.kind === 'stalled'));
+      assert.ok(stalled > 0 && stalled < last, `stalled at line ${stalled + 1}, before the last plan call at ${last + 1}`);
+      const signal = r.steps[stalled]?.find((s) => s.kind === 'stalled');
+      assert.equal(signal?.stall?.reason, 'calls');
+      assert.ok((signal?.stall?.calls ?? 0) >= 25);
+      r.steps.slice(0, stalled).forEach((signals, i) => assert.deepEqual(signals.filter(isWarning), [], `line ${i + 1}`));
+      assert.deepEqual(kinds(r.final), ['done']);
+    });
+  }
+
   it('the same signals after a reload (a fresh reader over the same log)', async () => {
     const rec = recording('codex', 'update-plan');
     const r = await replay(tmp.path, createCodexParser(), recordedLines(rec));
