@@ -48,7 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   const sources = new Sources({ sink, storageFolder: storage.fsPath, workspaceStorageFolder, logger });
   const views = createViews(display, store, health);
   const statusBar = createStatusBar(display, store, health);
-  const healthWatch = watchHealth(health, store, display);
+  const healthWatch = watchHealth(health, store, display, logger);
   const watcher = watchLogFolder(logFolder, {
     // Whatever changed (an append, a new file, a deletion), the log's reader tells the store.
     onChange: (session) => {

@@ -21,8 +21,9 @@ interface Entry {
   health: SessionHealth;
   /** What the signals were when last told, to tell only real changes. */
   told: string;
-  /** The tail read last seeded from, so a rescan that repeats it costs nothing. */
-  seeded?: { current: LogEvent | undefined; info: SessionInfoRecord | undefined };
+  /** The newest plan and info line fed (the same objects the reader hands on), so a rescan that repeats them changes nothing. */
+  plan: LogEvent | undefined;
+  info: SessionInfoRecord | undefined;
 }
 
 export function healthInfo(record: SessionInfoRecord): HealthInfo {
@@ -95,27 +96,33 @@ export class HealthBook implements Disposable {
     let entry = this.entries.get(session);
     if (read.sync) {
       const { current, info, infoAfterPlan } = read.sync;
-      if (entry?.seeded && entry.seeded.current === current && entry.seeded.info === info) return;
+      // A rescan (Refresh, the watcher's poll) repeats what was read: what the lines said stands.
+      if (entry && !read.sync.reset && entry.plan === current && entry.info === info) return;
       entry ??= this.create(session);
       entry.health.seed(current, info ? healthInfo(info) : undefined, infoAfterPlan);
-      entry.seeded = { current, info };
+      entry.plan = current;
+      entry.info = info;
       // A file met for the first time at activation is no news; one the watcher announces is.
       this.update(session, read.sync.announce);
       return;
     }
     if (read.records.length === 0) return;
-    entry ??= this.create(session);
-    entry.seeded = undefined;
+    const known = entry ?? this.create(session);
     read.records.forEach((record, i) => {
-      if (record.type === 'session/info') entry.health.info(healthInfo(record));
-      // A superseded mirrored list joins the history without being the plan.
-      else if (record.source?.superseded !== true) entry.health.plan(record, read.offsets?.[i]);
+      if (record.type === 'session/info') {
+        known.health.info(healthInfo(record));
+        known.info = record;
+      } else if (record.source?.superseded !== true) {
+        // A superseded mirrored list joins the history without being the plan.
+        known.health.plan(record, read.offsets?.[i]);
+        known.plan = record;
+      }
     });
     this.update(session, true);
   }
 
   private create(session: string): Entry {
-    const entry: Entry = { health: new SessionHealth(), told: '[]' };
+    const entry: Entry = { health: new SessionHealth(), told: '[]', plan: undefined, info: undefined };
     this.entries.set(session, entry);
     return entry;
   }

@@ -10,6 +10,7 @@ import { sessionTitle } from '../core/present';
 import type { PlanStore } from '../core/store';
 import type { DisplayState } from '../core/display';
 import { CommandId, SettingId } from './ids';
+import type { Logger } from './log';
 
 const t = vscode.l10n.t;
 
@@ -31,7 +32,7 @@ function notifyMode(): NotifyMode {
   return mode === 'off' || mode === 'always' ? mode : 'whenUnfocused';
 }
 
-export function watchHealth(health: HealthBook, store: PlanStore, display: DisplayState): vscode.Disposable {
+export function watchHealth(health: HealthBook, store: PlanStore, display: DisplayState, logger: Logger): vscode.Disposable {
   const opened = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** `${session}\n${kind}` of the signals told about, until that signal goes away. */
@@ -69,6 +70,7 @@ export function watchHealth(health: HealthBook, store: PlanStore, display: Displ
       told.add(key);
       if (mode === 'off' || (mode === 'whenUnfocused' && vscode.window.state.focused)) continue;
       if (Date.parse(signal.since) < opened) continue;
+      logger.info(`notifying ${signal.kind} of session ${session}`);
       const event = store.get(session);
       const title = event ? sessionTitle(event, t, store.details(session).title) : session.slice(0, 8);
       void show(session, `${title}: ${signalText(signal, new Date(), t)}`, signal.kind === 'done');

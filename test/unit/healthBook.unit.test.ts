@@ -47,6 +47,10 @@ describe('health book: the log’s reader to each session’s signals', () => {
     assert.deepEqual(dropped?.items, ['b']);
     assert.equal(dropped?.at, second, 'the address of the line that dropped it');
     assert.deepEqual(changes, [{ session: key, live: true }]);
+    // A rescan (Refresh, the watcher's poll) repeats the file's state: what the lines said stands.
+    await log.sessions();
+    assert.deepEqual(book.signals(key), [dropped]);
+    assert.equal(changes.length, 1);
     book.dismiss(key, ['b']);
     assert.deepEqual(book.signals(key), []);
     assert.equal(changes.length, 2);

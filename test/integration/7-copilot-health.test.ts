@@ -1,0 +1,115 @@
+// Plan health with the real GitHub Copilot agent and the scripted model, in one chat:
+// the turn ends with items open (stopped), the next request leaves an item out (dropped),
+// a request of 30 tool calls without a plan update (stalled, thresholds shortened by the
+// setting), and a plan that completes (done, with a notification). Checked from the
+// outside: the API, the rendered Plan and Sessions rows, the notification toasts.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentPlanApi } from '../../src/extension';
+import { api, bridge, domTexts, newChatSession, runDir, waitFor } from './helpers';
+import { askAgent, copilotReady } from './7-agent';
+
+const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
+const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
+const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
+const MESSAGES = '.notification-list-item-message';
+
+const rowLabels = (selector: string): Promise<string[]> => bridge<Array<string | null>>({ op: 'attributes', selector, name: 'aria-label' }).then((labels) => labels.map((label) => label ?? ''));
+const kinds = (plan: AgentPlanApi, session: string): string[] => plan.getHealth(session).signals.map((signal) => signal.kind);
+
+async function setting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+describe('plan health with the real Copilot agent', function () {
+  this.timeout(120_000);
+  let session = '';
+
+  before(async () => {
+    await copilotReady();
+    await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
+    await vscode.commands.executeCommand('agentPlan.followLatest');
+  });
+
+  after(async () => {
+    await setting('agentPlan.health.stallToolCalls', undefined);
+    await setting('agentPlan.notify', undefined);
+  });
+
+  it('a turn that ends with items open shows as stopped in the Plan view, the Sessions row and the API', async () => {
+    const plan = await api();
+    await newChatSession();
+    await askAgent('[ap:health-stop]');
+    session = (await waitFor(() => plan.listSessions().find((s) => s.todos.some((todo) => todo.content === 'Run the health tests')), 'the health chat’s plan')).session;
+    // VS Code saves the chat file a few seconds after the request completes: then the stop is known.
+    await waitFor(() => kinds(plan, session)[0] === 'stopped-open', 'the stop, once VS Code saved the chat', 30_000);
+    const [stop] = plan.getHealth(session).signals;
+    assert.equal(stop?.how, 'ended');
+    assert.deepEqual(stop?.items, ['Write the health change', 'Run the health tests']);
+    assert.equal(typeof stop?.at, 'number');
+    const rows = await waitFor(async () => {
+      const labels = await rowLabels(PLAN_ROWS);
+      return labels.some((label) => /^Stopped .* with 2 items open$/.test(label)) ? labels : undefined;
+    }, 'the stopped row above the plan');
+    assert.match(rows[0] ?? '', /^Stopped /, `the signal comes first: ${JSON.stringify(rows)}`);
+    await waitFor(async () => (await rowLabels(SESSION_ROWS)).some((label) => label.includes('stopped with items open')), 'the Sessions row marked stopped');
+    await waitFor(async () => (await domTexts(STATUS_ITEM)).some((text) => text.includes('stopped with items open')), 'the status bar naming the stop');
+  });
+
+  it('the next request leaves a pending item out: the dropped row shows its text below the plan', async () => {
+    const plan = await api();
+    await askAgent('[ap:health-drop]');
+    await waitFor(() => plan.getHealth(session).signals.find((signal) => signal.kind === 'dropped'), 'the dropped signal');
+    const dropped = plan.getHealth(session).signals.find((signal) => signal.kind === 'dropped');
+    assert.deepEqual(dropped?.items, ['Run the health tests']);
+    const versions = await plan.getVersions(session, { limit: 1 });
+    assert.equal(dropped?.at, versions.versions[0]?.at, 'started by the newest version');
+    const rows = await waitFor(async () => {
+      const labels = await rowLabels(PLAN_ROWS);
+      return labels.includes('Run the health tests, dropped without being done') ? labels : undefined;
+    }, 'the dropped item’s row');
+    assert.ok(rows.includes('1 item dropped without being done'), `the dropped signal above: ${JSON.stringify(rows)}`);
+    assert.equal(rows.at(-1), 'Run the health tests, dropped without being done', 'the dropped item is listed below the plan');
+    // Dismissed, it leaves the view and the API.
+    await vscode.commands.executeCommand('agentPlan.dismissDropped', session, ['Run the health tests']);
+    assert.ok(!kinds(plan, session).includes('dropped'));
+    await waitFor(async () => !(await rowLabels(PLAN_ROWS)).some((label) => label.includes('dropped')), 'the dropped rows gone');
+  });
+
+  it('a request of 30 tool calls without a plan update shows as stalled while it runs', async () => {
+    const plan = await api();
+    await setting('agentPlan.health.stallToolCalls', 5);
+    // Wait for the previous request's end to be recorded, so this request starts a new turn.
+    await waitFor(() => kinds(plan, session).includes('stopped-open'), 'the previous request ended');
+    await askAgent('[ap:health-stall]');
+    // The model holds its last answer 15 s: the turn is still running.
+    await waitFor(() => kinds(plan, session)[0] === 'stalled', 'stalled, once VS Code saved the chat with its tool calls', 14_000);
+    assert.ok(!kinds(plan, session).includes('stopped-open'), 'a running turn is never stopped');
+    await waitFor(async () => (await rowLabels(PLAN_ROWS)).some((label) => /^No plan update in \d+ tool calls$/.test(label)), 'the stalled row');
+    // Once the request completes, it is no longer stalled but stopped with its items open.
+    await waitFor(() => kinds(plan, session)[0] === 'stopped-open', 'the end of the request', 40_000);
+    assert.ok(!kinds(plan, session).includes('stalled'));
+  });
+
+  it('a plan that completes shows as done, with a notification when notify is always', async () => {
+    const plan = await api();
+    await setting('agentPlan.notify', 'always');
+    await askAgent('[ap:health-done]');
+    await waitFor(() => kinds(plan, session)[0] === 'done', 'done');
+    await waitFor(async () => (await rowLabels(PLAN_ROWS)).some((label) => label.startsWith('Plan done')), 'the done row');
+    // A toast, or (when VS Code holds toasts back) an entry in the notification center.
+    await vscode.commands.executeCommand('notifications.showList');
+    const shown = await waitFor(async () => {
+      const texts = await domTexts(MESSAGES);
+      return texts.some((text) => text.includes('Plan done')) ? texts : undefined;
+    }, 'the notification').catch(async (error: unknown) => {
+      await bridge({ op: 'screenshot', file: path.join(runDir(), 'health-notification.png') }).catch(() => undefined);
+      throw new Error(`${String(error)}; notifications: ${JSON.stringify(await domTexts(MESSAGES))}`);
+    });
+    await vscode.commands.executeCommand('notifications.hideList');
+    assert.equal(shown.filter((text) => text.includes('Plan done')).length, 1, `one notification: ${JSON.stringify(shown)}`);
+    // The status bar shows done without the warning background.
+    await waitFor(async () => (await domTexts(STATUS_ITEM)).some((text) => text.includes('done')), 'the status bar naming done');
+  });
+});
