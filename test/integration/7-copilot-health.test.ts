@@ -4,6 +4,7 @@
 // setting), and a plan that completes (done, with a notification). Checked from the
 // outside: the API, the rendered Plan and Sessions rows, the notification toasts.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentPlanApi } from '../../src/extension';
@@ -71,6 +72,14 @@ describe('plan health with the real Copilot agent', function () {
     }, 'the dropped item’s row');
     assert.ok(rows.includes('1 item dropped without being done'), `the dropped signal above: ${JSON.stringify(rows)}`);
     assert.equal(rows.at(-1), 'Run the health tests, dropped without being done', 'the dropped item is listed below the plan');
+    // Compare opens the diff of the version that started it against the one before.
+    await vscode.commands.executeCommand('agentPlan.compareSignalVersion', session, dropped?.at);
+    const tab = await waitFor(() => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff ? input : undefined;
+    }, 'the diff editor');
+    assert.equal(tab.modified.path, `/${session}/${dropped?.at}.md`);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     // Dismissed, it leaves the view and the API.
     await vscode.commands.executeCommand('agentPlan.dismissDropped', session, ['Run the health tests']);
     assert.ok(!kinds(plan, session).includes('dropped'));
@@ -112,4 +121,43 @@ describe('plan health with the real Copilot agent', function () {
     // The status bar shows done without the warning background.
     await waitFor(async () => (await domTexts(STATUS_ITEM)).some((text) => text.includes('done')), 'the status bar naming done');
   });
+
+  it('through manage_todo_list too: Copilot’s own list, stopped with items open', async () => {
+    const plan = await api();
+    await newChatSession();
+    await askAgent('[ap:health-mirror-stop]');
+    const mirrored = await waitFor(
+      () => plan.listSessions().find((s) => s.source?.tool === 'manage_todo_list' && s.todos.some((todo) => todo.content === 'Write up the mirrored stop')),
+      'the mirrored list, once VS Code saved the chat',
+      30_000,
+    );
+    await waitFor(() => kinds(plan, mirrored.session)[0] === 'stopped-open', 'the mirrored stop', 30_000);
+    assert.deepEqual(plan.getHealth(mirrored.session).signals[0]?.items, ['Check the mirrored stop', 'Write up the mirrored stop']);
+  });
 });
+
+const agents = JSON.parse(fs.readFileSync(path.join(runDir(), 'agents.json'), 'utf8')) as { skipped?: string };
+if (agents.skipped !== undefined) {
+  console.log(`SKIPPED: plan health with the real Claude Code: ${agents.skipped}`);
+} else {
+  describe('plan health with the real Claude Code', function () {
+    this.timeout(120_000);
+
+    it('a run that ends its turn with items open shows as stopped (ended)', async () => {
+      const plan = await api();
+      const known = plan.listSessions().map((s) => s.session);
+      const run = await bridge<{ code: number; timedOut: boolean }>({ op: 'runAgent', scenario: 'claude/todowrite', delayMs: 0 });
+      assert.equal(run.code, 0);
+      const claude = await waitFor(
+        () => plan.listSessions().find((s) => s.source?.agent === 'claude-code' && !known.includes(s.session) && s.todos.length === 3 && s.todos[0]?.status === 'completed'),
+        'the new Claude Code session with its last list',
+        30_000,
+      );
+      await waitFor(() => kinds(plan, claude.session)[0] === 'stopped-open', 'the stop', 20_000);
+      const [stop] = plan.getHealth(claude.session).signals;
+      assert.equal(stop?.how, 'ended');
+      assert.deepEqual(stop?.items, ['Fix the off-by-one', 'Write a regression test']);
+      await waitFor(async () => (await rowLabels(SESSION_ROWS)).some((label) => label.includes('Claude Code') && label.includes('stopped with items open')), 'the Sessions row marked stopped');
+    });
+  });
+}
