@@ -12,7 +12,7 @@ import { NodeFileSystem } from './node/nodeFileSystem';
 import { watchLogFolder } from './node/logWatcher';
 import { createApi, type AgentPlanApi } from './vscode/api';
 import { registerCommands } from './vscode/commands';
-import { SNAPSHOT_SCHEME, SettingId, TOOL_NAME } from './vscode/ids';
+import { SNAPSHOT_SCHEME, SettingId, StateKey, TOOL_NAME } from './vscode/ids';
 import { createLogger, logError } from './vscode/log';
 import { SnapshotDocuments } from './vscode/snapshotDocuments';
 import { createStatusBar } from './vscode/statusBar';
@@ -35,7 +35,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   });
   const store = new PlanStore(log, (error) => logError(logger, 'a plan listener failed', error));
   // Plan health follows the same reader, line by line.
-  const health = new HealthBook(log, Date.now, (error) => logError(logger, 'a health listener failed', error));
+  const health = new HealthBook(log, {
+    reportListenerError: (error) => logError(logger, 'a health listener failed', error),
+    dismissed: context.workspaceState.get<Record<string, string[]>>(StateKey.DismissedDropped),
+    onDismissed: (dismissed) => void context.workspaceState.update(StateKey.DismissedDropped, dismissed),
+  });
   // Followers of other agents' files hand their plans to this sink; it appends to the same log.
   const sink = new LogPlanSink(log);
   const following = vscode.workspace.getConfiguration().get<boolean>(SettingId.FollowLatest, true);

@@ -206,11 +206,22 @@ export class SessionHealth {
     if (info && infoAfterPlan) this.info(info);
   }
 
-  /** Takes dropped items off the list (the user dismissed them); true when any was there. */
-  dismiss(items: readonly string[]): boolean {
-    let any = false;
-    for (const content of items) any = this.dropped.delete(content) || any;
-    return any;
+  /**
+   * Takes dropped items off the list (the user dismissed them); returns the address of the
+   * version that had dropped each one taken off (undefined when not known), by text.
+   */
+  dismiss(items: readonly string[]): Map<string, number | undefined> {
+    const taken = new Map<string, number | undefined>();
+    for (const content of items) {
+      const mark = this.dropped.get(content);
+      if (mark && this.dropped.delete(content)) taken.set(content, mark.at);
+    }
+    return taken;
+  }
+
+  /** Takes a dropped item off the list if the version at `at` dropped it (a dismissal remembered). */
+  dismissAt(content: string, at: number): void {
+    if (this.dropped.get(content)?.at === at) this.dropped.delete(content);
   }
 
   /** What holds at `now`, most urgent first. */

@@ -8,6 +8,21 @@ import { DEFAULT_HEALTH_SETTINGS, SessionHealth, type HealthInfo, type HealthSet
 import type { LogEvent, SessionInfoRecord } from './logRecord';
 import type { LogRead, SessionLog } from './sessionLog';
 
+/**
+ * How many versions back a session known only from a first look is read (once, when it is
+ * shown) to find what only a comparison of versions says: its dropped and reopened items.
+ */
+export const HEALTH_BACKFILL_VERSIONS = 100;
+
+export interface HealthBookOptions {
+  now?: () => number;
+  reportListenerError?: (error: unknown) => void;
+  /** Dismissed dropped items remembered from an earlier window: session → `${at}\n${text}`. */
+  dismissed?: Readonly<Record<string, readonly string[]>>;
+  /** Called with every session's dismissed items when the user dismisses one. */
+  onDismissed?: (dismissed: Record<string, string[]>) => void;
+}
+
 export interface HealthChange {
   session: string;
   /**
@@ -24,6 +39,10 @@ interface Entry {
   /** The newest plan and info line fed (the same objects the reader hands on), so a rescan that repeats them changes nothing. */
   plan: LogEvent | undefined;
   info: SessionInfoRecord | undefined;
+  infoAfterPlan: boolean;
+  /** Known only from a first look (no line read since): a backfill may read its past once. */
+  seededOnly: boolean;
+  backfilled: boolean;
 }
 
 export function healthInfo(record: SessionInfoRecord): HealthInfo {
@@ -41,15 +60,20 @@ export class HealthBook implements Disposable {
   private readonly emitter = new Emitter<HealthChange>();
   private readonly subscription: Disposable;
   private settings: HealthSettings = DEFAULT_HEALTH_SETTINGS;
+  private readonly now: () => number;
+  private readonly reportListenerError: (error: unknown) => void;
+  private readonly dismissed = new Map<string, Set<string>>();
 
   /** Fires when a session's signals changed. */
   readonly onDidChange = this.emitter.event;
 
   constructor(
-    log: Pick<SessionLog, 'onDidRead'>,
-    private readonly now: () => number = Date.now,
-    private readonly reportListenerError: (error: unknown) => void = () => {},
+    private readonly log: Pick<SessionLog, 'onDidRead'> & Partial<Pick<SessionLog, 'readBackward'>>,
+    private readonly options: HealthBookOptions = {},
   ) {
+    this.now = options.now ?? Date.now;
+    this.reportListenerError = options.reportListenerError ?? (() => {});
+    for (const [session, keys] of Object.entries(options.dismissed ?? {})) this.dismissed.set(session, new Set(keys));
     this.subscription = log.onDidRead((read) => this.take(read));
   }
 
@@ -65,10 +89,55 @@ export class HealthBook implements Disposable {
     for (const session of this.entries.keys()) this.update(session, false);
   }
 
-  /** The user dismissed dropped items of a session. */
+  /** The user dismissed dropped items of a session: remembered, by the version that dropped each. */
   dismiss(session: string, items: readonly string[]): void {
     const entry = this.entries.get(session);
-    if (entry?.health.dismiss(items)) this.update(session, true);
+    if (!entry) return;
+    const taken = entry.health.dismiss(items);
+    if (taken.size === 0) return;
+    let keys = this.dismissed.get(session);
+    for (const [content, at] of taken) {
+      if (at === undefined) continue;
+      keys ??= new Set();
+      keys.add(`${at}\n${content}`);
+    }
+    if (keys) this.dismissed.set(session, keys);
+    this.options.onDismissed?.(Object.fromEntries([...this.dismissed].map(([key, set]) => [key, [...set]])));
+    this.update(session, true);
+  }
+
+  /**
+   * For a session known only from a first look (after a reload): reads back at most
+   * HEALTH_BACKFILL_VERSIONS versions, once, and compares them as if they had been read
+   * line by line, so its dropped and reopened items are what they were before the reload
+   * (less those the user dismissed). Bounded; a no-op once a line of the session was read.
+   */
+  async backfill(session: string): Promise<void> {
+    const entry = this.entries.get(session);
+    const readBackward = this.log.readBackward?.bind(this.log);
+    if (!entry || !entry.seededOnly || entry.backfilled || !readBackward || !entry.plan) return;
+    entry.backfilled = true;
+    const { plan, info, infoAfterPlan } = entry;
+    const versions: Array<{ event: LogEvent; at: number }> = [];
+    await readBackward(session, (event, at) => {
+      if (event.source?.superseded !== true) versions.push({ event, at });
+      return versions.length >= HEALTH_BACKFILL_VERSIONS;
+    });
+    // Lines read meanwhile compared versions themselves: what they said stands.
+    if (this.entries.get(session) !== entry || !entry.seededOnly || entry.plan !== plan || versions.length < 2) return;
+    const health = new SessionHealth();
+    versions.reverse().forEach(({ event, at }, i) => {
+      if (i === versions.length - 1 && info && !infoAfterPlan) health.info(healthInfo(info));
+      health.plan(event, at);
+    });
+    if (info && infoAfterPlan) health.info(healthInfo(info));
+    for (const key of this.dismissed.get(session) ?? []) {
+      const split = key.indexOf('\n');
+      health.dismissAt(key.slice(split + 1), Number(key.slice(0, split)));
+    }
+    entry.health = health;
+    // What the past holds is not news: no notification.
+    this.update(session, false);
   }
 
   /** When a time rule may next change some session's signals (ms since the epoch), if any may. */
@@ -89,6 +158,7 @@ export class HealthBook implements Disposable {
     if (read.gone) {
       if (this.entries.delete(session)) {
         this.timed.delete(session);
+        this.dismissed.delete(session);
         this.emitter.fire({ session, live: true }, this.reportListenerError);
       }
       return;
@@ -102,27 +172,33 @@ export class HealthBook implements Disposable {
       entry.health.seed(current, info ? healthInfo(info) : undefined, infoAfterPlan);
       entry.plan = current;
       entry.info = info;
+      entry.infoAfterPlan = infoAfterPlan;
+      entry.seededOnly = true;
+      entry.backfilled = false;
       // A file met for the first time at activation is no news; one the watcher announces is.
       this.update(session, read.sync.announce);
       return;
     }
     if (read.records.length === 0) return;
     const known = entry ?? this.create(session);
+    known.seededOnly = false;
     read.records.forEach((record, i) => {
       if (record.type === 'session/info') {
         known.health.info(healthInfo(record));
         known.info = record;
+        known.infoAfterPlan = true;
       } else if (record.source?.superseded !== true) {
         // A superseded mirrored list joins the history without being the plan.
         known.health.plan(record, read.offsets?.[i]);
         known.plan = record;
+        known.infoAfterPlan = false;
       }
     });
     this.update(session, true);
   }
 
   private create(session: string): Entry {
-    const entry: Entry = { health: new SessionHealth(), told: '[]', plan: undefined, info: undefined };
+    const entry: Entry = { health: new SessionHealth(), told: '[]', plan: undefined, info: undefined, infoAfterPlan: false, seededOnly: false, backfilled: false };
     this.entries.set(session, entry);
     return entry;
   }

@@ -90,8 +90,17 @@ export function watchHealth(health: HealthBook, store: PlanStore, display: Displ
     }
   }
 
+  // The session on screen: after a reload, its past tells what it had dropped or reopened (once, bounded).
+  // The book reads each session's past at most once; asking again costs a lookup.
+  function backfillShown(): void {
+    const session = display.session;
+    if (session === undefined) return;
+    health.backfill(session).catch((error: unknown) => logger.warn(`could not read the history of session ${session}: ${String(error)}`));
+  }
+
   health.configure(healthSettings());
   const subscriptions = [
+    display.onDidChange(backfillShown),
     health.onDidChange(({ session, live }) => {
       notify(session, live);
       schedule();
@@ -104,6 +113,7 @@ export function watchHealth(health: HealthBook, store: PlanStore, display: Displ
     }),
   ];
   schedule();
+  backfillShown();
   return {
     dispose() {
       if (timer !== undefined) clearTimeout(timer);

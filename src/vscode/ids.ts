@@ -66,6 +66,8 @@ export const ContextKey = {
 export const StateKey = {
   /** The session the Plan view shows, and whether it is pinned (see viewMemory.ts). */
   ShownSession: 'agentPlan.shownSession',
+  /** Dropped items the user dismissed, by session and the version that dropped them. */
+  DismissedDropped: 'agentPlan.dismissedDropped',
 } as const;
 
 /** `contextValue` tokens of tree items. */

@@ -499,7 +499,7 @@ export interface HealthRow {
  */
 export function benchHealthLine(items = 100, lines = 4000): HealthRow {
   const reads = new Emitter<LogRead>();
-  const book = new HealthBook({ onDidRead: reads.event }, () => Date.UTC(2025, 0, 1, 1));
+  const book = new HealthBook({ onDidRead: reads.event }, { now: () => Date.UTC(2025, 0, 1, 1) });
   const session = hashIdentity('health bench');
   const start = Date.UTC(2025, 0, 1);
   const names = Array.from({ length: items }, (_, i) => `${TASKS[i % TASKS.length]} (${i})`);

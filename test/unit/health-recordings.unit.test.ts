@@ -34,7 +34,7 @@ async function replay(dir: string, parser: SessionParser, lines: readonly string
   const date = () => new Date(clock.now);
   const log = new SessionLog(path.join(dir, 'sessions'), nodeFileSystem, { now: date });
   const sink = new LogPlanSink(log, date);
-  const book = new HealthBook(log, () => clock.now);
+  const book = new HealthBook(log, { now: () => clock.now });
   const steps: HealthSignal[][] = [];
   let key: string | undefined;
   let agent: AgentId | undefined;
@@ -171,7 +171,7 @@ describe('plan health over recordings of the real programs', () => {
     const rec = recording('codex', 'update-plan');
     const r = await replay(tmp.path, createCodexParser(), recordedLines(rec));
     const log = new SessionLog(path.join(tmp.path, 'sessions'), nodeFileSystem);
-    const book = new HealthBook(log, () => r.clock.now);
+    const book = new HealthBook(log, { now: () => r.clock.now });
     await log.sessions();
     assert.deepEqual(
       book.signals(r.key).map((s) => ({ ...s, at: undefined })),

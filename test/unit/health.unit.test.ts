@@ -70,7 +70,7 @@ describe('plan health (pure rules)', () => {
     );
     h.plan({ ts: at(4), todos: [W('a'), P('b')] }, 120);
     assert.deepEqual(h.signals(T0 + 5000).map((s) => s.items), [['c']], 'b came back');
-    assert.equal(h.dismiss(['c']), true);
+    assert.deepEqual([...h.dismiss(['c', 'not there'])], [['c', 90]]);
     assert.deepEqual(h.signals(T0 + 5000), []);
     h.plan({ ts: at(5), todos: [W('a')] });
     h.plan({ ts: at(6), todos: [C('a')] });

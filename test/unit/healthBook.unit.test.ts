@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HealthBook, type HealthChange } from '../../src/core/healthBook';
+import { HEALTH_BACKFILL_VERSIONS, HealthBook, type HealthChange } from '../../src/core/healthBook';
 import { LogPlanSink, sessionKeyForForeign } from '../../src/core/planSink';
 import { SessionLog } from '../../src/core/sessionLog';
 import { PlanStore } from '../../src/core/store';
@@ -21,7 +21,7 @@ describe('health book: the log’s reader to each session’s signals', () => {
   });
   const open = (fs = nodeFileSystem) => {
     const log = new SessionLog(path.join(tmp.path, 'sessions'), fs, { now: date });
-    const book = new HealthBook(log, () => clock.now);
+    const book = new HealthBook(log, { now: () => clock.now });
     const changes: HealthChange[] = [];
     book.onDidChange((change) => changes.push(change));
     return { log, book, changes, sink: new LogPlanSink(log, date) };
@@ -118,5 +118,68 @@ describe('health book: the log’s reader to each session’s signals', () => {
     await log.remove(key);
     assert.deepEqual(book.signals(key), []);
     assert.deepEqual(changes.at(-1), { session: key, live: true });
+  });
+});
+
+describe('health book after a reload: the shown session’s past, read once', () => {
+  const tmp = useTempDir();
+  const key = sessionKeyFromToken({ sessionId: 'reload' })!;
+
+  it('backfill finds the dropped and reopened items again (less a dismissed one), bounded, without news', async () => {
+    const dir = path.join(tmp.path, 'sessions');
+    let clock = T0;
+    const first = new SessionLog(dir, nodeFileSystem, { now: () => new Date((clock += 1000)) });
+    let remembered: Record<string, string[]> = {};
+    const book = new HealthBook(first, { now: () => clock, onDismissed: (dismissed) => (remembered = dismissed) });
+    await first.append(key, [
+      { content: 'a', status: 'completed' },
+      { content: 'b', status: 'pending' },
+      { content: 'c', status: 'pending' },
+    ]);
+    await first.append(key, [
+      { content: 'a', status: 'completed' },
+      { content: 'b', status: 'pending' },
+    ]);
+    await first.append(key, [{ content: 'a', status: 'in_progress' }]);
+    const before = book.signals(key);
+    assert.deepEqual(before.map((s) => [s.kind, s.items]), [['dropped', ['c']], ['dropped', ['b']], ['reopened', ['a']]]);
+    book.dismiss(key, ['c']);
+    assert.deepEqual(Object.keys(remembered), [key]);
+
+    // A reload: a new reader and book, what the tail read finds, then the past once shown.
+    const counting = new CountingFileSystem();
+    const log = new SessionLog(dir, counting);
+    const again = new HealthBook(log, { now: () => clock, dismissed: remembered });
+    const changes: HealthChange[] = [];
+    again.onDidChange((change) => changes.push(change));
+    await log.sessions();
+    assert.deepEqual(again.signals(key), [], 'a first look compares no versions');
+    await again.backfill(key);
+    assert.deepEqual(again.signals(key), before.filter((s) => !(s.kind === 'dropped' && s.items?.[0] === 'c')));
+    assert.ok(changes.every((change) => !change.live), 'the past is no news');
+    const reads = counting.reads;
+    await again.backfill(key);
+    assert.equal(counting.reads, reads, 'read once');
+  });
+
+  it('reads at most HEALTH_BACKFILL_VERSIONS versions back', async () => {
+    const dir = path.join(tmp.path, 'sessions');
+    const log = new SessionLog(dir, nodeFileSystem);
+    // An item dropped long ago, then many versions: beyond the bound it is not found again.
+    await log.append(key, [
+      { content: 'old', status: 'pending' },
+      { content: 'a', status: 'in_progress' },
+    ]);
+    for (let i = 0; i < HEALTH_BACKFILL_VERSIONS + 5; i++) await log.append(key, [{ content: 'a', status: i % 2 === 0 ? 'in_progress' : 'pending' }]);
+    const visited: number[] = [];
+    const reader = new SessionLog(dir, nodeFileSystem);
+    const book = new HealthBook({
+      onDidRead: reader.onDidRead,
+      readBackward: (session, visit, before) => reader.readBackward(session, (event, at) => (visited.push(at), visit(event, at)), before),
+    });
+    await reader.sessions();
+    await book.backfill(key);
+    assert.equal(visited.length, HEALTH_BACKFILL_VERSIONS);
+    assert.deepEqual(book.signals(key), []);
   });
 });
