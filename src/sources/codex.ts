@@ -5,7 +5,7 @@
 // - A plan call: `response_item` whose payload is a `function_call` named `update_plan`, its
 //   `arguments` a JSON string `{explanation?, plan: [{step, status}]}`. `explanation` is not content.
 // - Turns: `event_msg` `task_started` starts one, `task_complete` ends it, `turn_aborted`
-//   ends it cancelled (reason "interrupted") or failed. Every other tool call
+//   ends it cancelled (reason "interrupted" or "replaced") or failed. Every other tool call
 //   (`function_call`, `custom_tool_call`, `local_shell_call`) after the turn's last
 //   update_plan counts as activity.
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from './lineParser';
@@ -53,7 +53,9 @@ class CodexParser extends JsonLineParser {
     } else if (kind === 'task_complete') {
       this.turn = { index: this.turn?.index ?? 0, state: 'ended' };
     } else if (kind === 'turn_aborted') {
-      this.turn = { index: this.turn?.index ?? 0, state: payload['reason'] === 'interrupted' ? 'cancelled' : 'failed' };
+      // Stopped by the user (or by a new request in its place) is cancelled; any other reason, failed.
+      const reason = payload['reason'];
+      this.turn = { index: this.turn?.index ?? 0, state: reason === 'interrupted' || reason === 'replaced' ? 'cancelled' : 'failed' };
     }
   }
 

@@ -56,6 +56,15 @@ describe('plan health with the real Copilot agent', function () {
     assert.match(rows[0] ?? '', /^Stopped /, `the signal comes first: ${JSON.stringify(rows)}`);
     await waitFor(async () => (await rowLabels(SESSION_ROWS)).some((label) => label.includes('stopped with items open')), 'the Sessions row marked stopped');
     await waitFor(async () => (await domTexts(STATUS_ITEM)).some((text) => text.includes('stopped with items open')), 'the status bar naming the stop');
+    // On the warning background.
+    await waitFor(async () => /warning-kind/.test((await bridge<string[]>({ op: 'attributes', selector: STATUS_ITEM, name: 'class' }))[0] ?? ''), 'the status bar on the warning background');
+    // The filter lists the sessions that need attention: this one.
+    await vscode.commands.executeCommand('agentPlan.showSessionsNeedingAttention');
+    await waitFor(async () => {
+      const labels = await rowLabels(SESSION_ROWS);
+      return labels.length > 0 && labels.every((label) => /stopped with items open|stalled|items dropped|items reopened/.test(label));
+    }, 'only sessions needing attention');
+    await vscode.commands.executeCommand('agentPlan.showAllSessions');
   });
 
   it('the next request leaves a pending item out: the dropped row shows its text below the plan', async () => {
@@ -118,8 +127,14 @@ describe('plan health with the real Copilot agent', function () {
     });
     await vscode.commands.executeCommand('notifications.hideList');
     assert.equal(shown.filter((text) => text.includes('Plan done')).length, 1, `one notification: ${JSON.stringify(shown)}`);
+    // Done needs no attention: the filter leaves this session out.
+    await vscode.commands.executeCommand('agentPlan.showSessionsNeedingAttention');
+    await waitFor(async () => !(await rowLabels(SESSION_ROWS)).some((label) => label.includes('Survey the health code')), 'the done session filtered out');
+    await vscode.commands.executeCommand('agentPlan.showAllSessions');
+    await waitFor(async () => (await rowLabels(SESSION_ROWS)).some((label) => label.includes('Survey the health code')), 'the done session listed again');
     // The status bar shows done without the warning background.
     await waitFor(async () => (await domTexts(STATUS_ITEM)).some((text) => text.includes('done')), 'the status bar naming done');
+    assert.doesNotMatch((await bridge<string[]>({ op: 'attributes', selector: STATUS_ITEM, name: 'class' }))[0] ?? '', /warning-kind/);
   });
 
   it('through manage_todo_list too: Copilot’s own list, stopped with items open', async () => {
