@@ -42,6 +42,11 @@ interface Entry {
   infoAfterPlan: boolean;
   /** Known only from a first look (no line read since): a backfill may read its past once. */
   seededOnly: boolean;
+  /**
+   * A first look's state is kept but not yet compared: most sessions found at activation are
+   * never asked about, so they cost nothing until a view, a line or the clock needs them.
+   */
+  unseeded: boolean;
   backfilled: boolean;
 }
 
@@ -79,20 +84,24 @@ export class HealthBook implements Disposable {
 
   /** The session's signals now, most urgent first; [] for a session with nothing to say. */
   signals(session: string): HealthSignal[] {
-    return this.entries.get(session)?.health.signals(this.now(), this.settings) ?? [];
+    const entry = this.entries.get(session);
+    if (!entry) return [];
+    this.ready(session, entry);
+    return entry.health.signals(this.now(), this.settings);
   }
 
   /** New thresholds for stalled: every session is looked at again. */
   configure(settings: HealthSettings): void {
     if (settings.stallCalls === this.settings.stallCalls && settings.stallMinutes === this.settings.stallMinutes) return;
     this.settings = settings;
-    for (const session of this.entries.keys()) this.update(session, false);
+    for (const [session, entry] of this.entries) if (!entry.unseeded) this.update(session, false);
   }
 
   /** The user dismissed dropped items of a session: remembered, by the version that dropped each. */
   dismiss(session: string, items: readonly string[]): void {
     const entry = this.entries.get(session);
     if (!entry) return;
+    this.ready(session, entry);
     const taken = entry.health.dismiss(items);
     if (taken.size === 0) return;
     let keys = this.dismissed.get(session);
@@ -136,6 +145,7 @@ export class HealthBook implements Disposable {
       health.dismissAt(key.slice(split + 1), Number(key.slice(0, split)));
     }
     entry.health = health;
+    entry.unseeded = false;
     // What the past holds is not news: no notification.
     this.update(session, false);
   }
@@ -168,19 +178,29 @@ export class HealthBook implements Disposable {
       const { current, info, infoAfterPlan } = read.sync;
       // A rescan (Refresh, the watcher's poll) repeats what was read: what the lines said stands.
       if (entry && !read.sync.reset && entry.plan === current && entry.info === info) return;
+      const before = entry;
       entry ??= this.create(session);
-      entry.health.seed(current, info ? healthInfo(info) : undefined, infoAfterPlan);
       entry.plan = current;
       entry.info = info;
       entry.infoAfterPlan = infoAfterPlan;
       entry.seededOnly = true;
       entry.backfilled = false;
-      // A file met for the first time at activation is no news; one the watcher announces is.
-      this.update(session, read.sync.announce);
+      entry.unseeded = true;
+      // Compared now only when it may be news (the watcher found the file, it had signals
+      // shown) or the clock may change it (a running turn); else when first asked.
+      const running = info?.turn ? info.turn.state === 'running' : (current?.todos.some((todo) => todo.status === 'in_progress') ?? false);
+      if (read.sync.announce || (before !== undefined && before.told !== '[]') || running) {
+        this.seedNow(entry);
+        // A file met for the first time at activation is no news; one the watcher announces is.
+        this.update(session, read.sync.announce);
+      } else {
+        this.timed.delete(session);
+      }
       return;
     }
     if (read.records.length === 0) return;
     const known = entry ?? this.create(session);
+    this.ready(session, known);
     known.seededOnly = false;
     read.records.forEach((record, i) => {
       if (record.type === 'session/info') {
@@ -197,8 +217,24 @@ export class HealthBook implements Disposable {
     this.update(session, true);
   }
 
+  /** Applies a first look's state kept for later; what it shows is no news. */
+  private ready(session: string, entry: Entry): void {
+    if (!entry.unseeded) return;
+    this.seedNow(entry);
+    const now = this.now();
+    const next = entry.health.nextCheck(now, this.settings);
+    if (next === undefined) this.timed.delete(session);
+    else this.timed.set(session, next);
+    entry.told = JSON.stringify(entry.health.signals(now, this.settings));
+  }
+
+  private seedNow(entry: Entry): void {
+    entry.health.seed(entry.plan, entry.info ? healthInfo(entry.info) : undefined, entry.infoAfterPlan);
+    entry.unseeded = false;
+  }
+
   private create(session: string): Entry {
-    const entry: Entry = { health: new SessionHealth(), told: '[]', plan: undefined, info: undefined, infoAfterPlan: false, seededOnly: false, backfilled: false };
+    const entry: Entry = { health: new SessionHealth(), told: '[]', plan: undefined, info: undefined, infoAfterPlan: false, seededOnly: false, unseeded: false, backfilled: false };
     this.entries.set(session, entry);
     return entry;
   }

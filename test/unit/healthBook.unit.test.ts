@@ -56,7 +56,7 @@ describe('health book: the log’s reader to each session’s signals', () => {
     assert.equal(changes.length, 2);
   });
 
-  it('only real changes are told; a first look at a file is not live, and the same after a reload', async () => {
+  it('only real changes are told; a first look at a file is no news, and the same after a reload', async () => {
     const first = open();
     await first.sink.importPlans([plan('c1', [['a', 'in_progress'], ['b', 'pending']])]);
     await first.sink.updateSession({ agent: 'codex', session: 'thread-1', turn: { index: 0, state: 'running' }, calls: 3 });
@@ -72,9 +72,14 @@ describe('health book: the log’s reader to each session’s signals', () => {
     const store = new PlanStore(again.log);
     await store.load();
     assert.deepEqual(again.book.signals(codexKey).map((s) => ({ ...s, at: undefined })), stopped.map((s) => ({ ...s, at: undefined })));
-    assert.deepEqual(again.changes, [{ session: codexKey, live: false }], 'found at activation: not news');
+    assert.deepEqual(again.changes, [], 'found at activation: not news (the store’s own change repaints the views)');
     await store.load();
-    assert.equal(again.changes.length, 1, 'a rescan that repeats the file tells nothing');
+    assert.deepEqual(again.changes, [], 'a rescan that repeats the file tells nothing');
+    // A line read later is news, and compares with what the first look found.
+    clock.now += 1000;
+    await again.sink.updateSession({ agent: 'codex', session: 'thread-1', turn: { index: 1, state: 'running' }, calls: 0 });
+    assert.deepEqual(again.book.signals(codexKey), []);
+    assert.deepEqual(again.changes, [{ session: codexKey, live: true }]);
     store.dispose();
   });
 
@@ -108,6 +113,19 @@ describe('health book: the log’s reader to each session’s signals', () => {
     clock.now = T0;
     book.configure({ stallCalls: 3, stallMinutes: 10 });
     assert.deepEqual(book.signals(codexKey).map((s) => [s.kind, s.stall?.reason, s.stall?.calls]), [['stalled', 'calls', 4]]);
+  });
+
+  it('a session found running at activation is on the clock without being asked; one that is over waits to be asked', async () => {
+    const first = open();
+    await first.sink.updateSession({ agent: 'codex', session: 'thread-1', turn: { index: 0, state: 'running' } });
+    await first.sink.importPlans([plan('c1', [['a', 'in_progress']])]);
+    await first.sink.updateSession({ agent: 'codex', session: 'thread-1', turn: { index: 0, state: 'running' }, calls: 1 });
+    const again = open();
+    await again.log.sessions();
+    assert.equal(again.book.nextCheck(), T0 + 10 * 60_000, 'the stall check is scheduled from the first look');
+    clock.now = T0 + 10 * 60_000;
+    again.book.check();
+    assert.deepEqual(again.changes, [{ session: codexKey, live: true }], 'a stall that starts in this window is news');
   });
 
   it('a deleted log leaves no health behind', async () => {
