@@ -148,11 +148,13 @@ const geminiTodos = [
 
 // Plan health scenarios: a plan worked through to the end (no warning at any point), a
 // plan that drops an item and reopens one, and work that goes on for 27 tool calls without
-// a plan update. The same for Claude Code (TodoWrite) and Codex (update_plan).
+// a plan update. The same for Claude Code (TodoWrite) and Codex (update_plan); the first
+// two for Gemini CLI (write_todos).
 const claudeTodo = (items) => ({
   calls: [{ name: 'TodoWrite', input: { todos: items.map(([content, status]) => ({ content, status, activeForm: content })) } }],
 });
 const codexPlanOf = (items) => ({ calls: [{ name: 'update_plan', input: { plan: items.map(([step, status]) => ({ step, status })) } }] });
+const geminiTodosOf = (items) => ({ calls: [{ name: 'write_todos', input: { todos: items.map(([description, status]) => ({ description, status })) } }] });
 const nineReads = (call) => ({ calls: Array.from({ length: 9 }, (_, i) => call(i)) });
 const claudeReadOf = (i) => ({ name: 'Read', input: { file_path: `${WORKSPACE}/src/parser.ts`, offset: i + 1, limit: 5 } });
 const codexReadOf = (i) => ({ name: 'exec_command', input: { cmd: `sed -n ${i + 1}p src/parser.ts` } });
@@ -206,6 +208,8 @@ export const SCENARIOS = [
     { agent: 'claude', name: `health-${name}`, prompt: fixPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, script: [claudeTodoWrite[0], ...healthScript(name, claudeTodo, claudeRead, claudeReadOf)] },
     { agent: 'codex', name: `health-${name}`, prompt: fixPrompt, env: {}, script: healthScript(name, codexPlanOf, codexRead, codexReadOf) },
   ]),
+  // Gemini CLI records no turn ends (see the README): what a comparison of versions says.
+  ...['done', 'drop-reopen'].map((name) => ({ agent: 'gemini', name: `health-${name}`, prompt: fixPrompt, env: {}, script: healthScript(name, geminiTodosOf, geminiRead) })),
 ].map((s) => ({ ...s, id: `${s.agent}/${s.name}` }));
 
 export function findScenario(id) {
