@@ -2,7 +2,7 @@
 // plan completes, stops with items open or stalls. The clock runs only while some session
 // may stall (a running turn with open items): idle costs nothing.
 import * as vscode from 'vscode';
-import type { HealthKind, HealthSettings } from '../core/health';
+import type { HealthKind, HealthSettings, HealthSignal } from '../core/health';
 import { DEFAULT_HEALTH_SETTINGS } from '../core/health';
 import type { HealthBook } from '../core/healthBook';
 import { signalText } from '../core/healthText';
@@ -16,6 +16,12 @@ const t = vscode.l10n.t;
 
 export type NotifyMode = 'off' | 'whenUnfocused' | 'always';
 const NOTIFIED_KINDS: ReadonlySet<HealthKind> = new Set(['done', 'stopped-open', 'stalled']);
+/**
+ * A stop is told only once it has held this long: VS Code may save a request's end a
+ * moment before its last tool call (a plan that completes it), and a notification cannot
+ * be taken back.
+ */
+const STOP_GRACE_MS = 5000;
 
 export function healthSettings(): HealthSettings {
   const config = vscode.workspace.getConfiguration();
@@ -37,6 +43,8 @@ export function watchHealth(health: HealthBook, store: PlanStore, display: Displ
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** `${session}\n${kind}` of the signals told about, until that signal goes away. */
   const told = new Set<string>();
+  /** Stops waiting out STOP_GRACE_MS before they are told. */
+  const held = new Map<string, ReturnType<typeof setTimeout>>();
 
   function schedule(): void {
     if (timer !== undefined) clearTimeout(timer);
@@ -63,18 +71,36 @@ export function watchHealth(health: HealthBook, store: PlanStore, display: Displ
       for (const kind of present) told.add(`${session}\n${kind}`);
       return;
     }
-    const mode = notifyMode();
     for (const signal of signals) {
       const key = `${session}\n${signal.kind}`;
-      if (!NOTIFIED_KINDS.has(signal.kind) || told.has(key)) continue;
-      told.add(key);
-      if (mode === 'off' || (mode === 'whenUnfocused' && vscode.window.state.focused)) continue;
-      if (Date.parse(signal.since) < opened) continue;
-      logger.info(`notifying ${signal.kind} of session ${session}`);
-      const event = store.get(session);
-      const title = event ? sessionTitle(event, t, store.details(session).title) : session.slice(0, 8);
-      void show(session, `${title}: ${signalText(signal, new Date(), t)}`, signal.kind === 'done');
+      if (!NOTIFIED_KINDS.has(signal.kind) || told.has(key) || held.has(key)) continue;
+      if (signal.kind !== 'stopped-open' || Date.parse(signal.since) < opened) {
+        told.add(key);
+        tell(session, signal);
+        continue;
+      }
+      held.set(
+        key,
+        setTimeout(() => {
+          held.delete(key);
+          const still = health.signals(session).find((s) => s.kind === 'stopped-open');
+          if (!still || told.has(key)) return;
+          told.add(key);
+          tell(session, still);
+        }, STOP_GRACE_MS),
+      );
     }
+  }
+
+  function tell(session: string, signal: HealthSignal): void {
+    const mode = notifyMode();
+    if (mode === 'off' || (mode === 'whenUnfocused' && vscode.window.state.focused)) return;
+    // Never for what happened before the window opened.
+    if (Date.parse(signal.since) < opened) return;
+    logger.info(`notifying ${signal.kind} of session ${session}`);
+    const event = store.get(session);
+    const title = event ? sessionTitle(event, t, store.details(session).title) : session.slice(0, 8);
+    void show(session, `${title}: ${signalText(signal, new Date(), t)}`, signal.kind === 'done');
   }
 
   async function show(session: string, message: string, good: boolean): Promise<void> {
@@ -117,6 +143,7 @@ export function watchHealth(health: HealthBook, store: PlanStore, display: Displ
   return {
     dispose() {
       if (timer !== undefined) clearTimeout(timer);
+      for (const pending of held.values()) clearTimeout(pending);
       for (const subscription of subscriptions) subscription.dispose();
     },
   };

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isWarning, type HealthSignal } from '../../src/core/health';
+import { isWarning, type HealthSettings, type HealthSignal } from '../../src/core/health';
 import { HealthBook } from '../../src/core/healthBook';
 import { LogPlanSink, sessionKeyForForeign } from '../../src/core/planSink';
 import { SessionLog } from '../../src/core/sessionLog';
@@ -29,12 +29,13 @@ interface Replay {
   clock: { now: number };
 }
 
-async function replay(dir: string, parser: SessionParser, lines: readonly string[]): Promise<Replay> {
+async function replay(dir: string, parser: SessionParser, lines: readonly string[], settings?: HealthSettings): Promise<Replay> {
   const clock = { now: Date.UTC(2026, 11, 3, 9, 0, 0) };
   const date = () => new Date(clock.now);
   const log = new SessionLog(path.join(dir, 'sessions'), nodeFileSystem, { now: date });
   const sink = new LogPlanSink(log, date);
   const book = new HealthBook(log, { now: () => clock.now });
+  if (settings) book.configure(settings);
   const steps: HealthSignal[][] = [];
   let key: string | undefined;
   let agent: AgentId | undefined;
@@ -173,6 +174,40 @@ describe('plan health over recordings of the real programs', () => {
       assert.deepEqual(kinds(r.final), ['done']);
     });
   }
+
+  it('Copilot health-done: a manage_todo_list plan updated as the work goes, ending completed, raises no warning at any line', async () => {
+    const r = await replay(tmp.path, createCopilotChatParser(), copilotLines('health-done'));
+    r.steps.forEach((signals, i) => assert.deepEqual(signals.filter(isWarning), [], `line ${i + 1}`));
+    assert.deepEqual(kinds(r.final), ['done']);
+  });
+
+  it('Copilot health-drop-reopen: the dropped item and the reopened one show while the request runs; done clears both', async () => {
+    const lines = copilotLines('health-drop-reopen');
+    const r = await replay(tmp.path, createCopilotChatParser(), lines);
+    const seen = r.steps.flat();
+    assert.ok(seen.some((s) => s.kind === 'dropped' && JSON.stringify(s.items) === '["Write a regression test"]'), JSON.stringify(r.steps));
+    assert.ok(seen.some((s) => s.kind === 'reopened' && JSON.stringify(s.items) === '["Read the code"]'), JSON.stringify(r.steps));
+    assert.ok(!seen.some((s) => s.kind === 'stalled'));
+    // VS Code saved this request's end before its last list (lines apart in the file): read
+    // line by line, the stop shows from the end until that list, never while the request runs.
+    const completed = lines.findIndex((line) => line.includes('"completedAt"'));
+    assert.ok(r.steps.slice(0, completed).every((signals) => !signals.some((s) => s.kind === 'stopped-open')));
+    assert.deepEqual(kinds(r.final), ['done']);
+  });
+
+  it('Copilot health-stall: 20 saved tool calls without a plan update → stalled (tool calls) while the request runs; the last list completes it', async () => {
+    // VS Code saved this chat after 20 of the 30 calls, then at the end: 20 is what a running
+    // request showed, so the threshold is shortened to 15 (as the integration test does).
+    const r = await replay(tmp.path, createCopilotChatParser(), copilotLines('health-stall'), { stallCalls: 15, stallMinutes: 10 });
+    const stalled = r.steps.findIndex((signals) => signals.some((s) => s.kind === 'stalled'));
+    assert.ok(stalled > 0, JSON.stringify(r.steps));
+    const signal = r.steps[stalled]?.find((s) => s.kind === 'stalled');
+    assert.equal(signal?.stall?.reason, 'calls');
+    assert.equal(signal?.stall?.calls, 20, JSON.stringify(signal));
+    r.steps.slice(0, stalled).forEach((signals, i) => assert.deepEqual(signals.filter(isWarning), [], `line ${i + 1}`));
+    assert.ok(!r.steps.flat().some((s) => s.kind === 'stopped-open'));
+    assert.deepEqual(kinds(r.final), ['done']);
+  });
 
   it('the same signals after a reload (a fresh reader over the same log)', async () => {
     const rec = recording('codex', 'update-plan');
