@@ -187,9 +187,9 @@ export class HealthBook implements Disposable {
       entry.backfilled = false;
       entry.unseeded = true;
       // Compared now only when it may be news (the watcher found the file, it had signals
-      // shown) or the clock may change it (a running turn); else when first asked.
-      const running = info?.turn ? info.turn.state === 'running' : (current?.todos.some((todo) => todo.status === 'in_progress') ?? false);
-      if (read.sync.announce || (before !== undefined && before.told !== '[]') || running) {
+      // shown) or the clock may still change it (a running turn, recorded to less than the
+      // stall time ago); else when first asked.
+      if (read.sync.announce || (before !== undefined && before.told !== '[]') || this.onTheClock(current, info)) {
         this.seedNow(entry);
         // A file met for the first time at activation is no news; one the watcher announces is.
         this.update(session, read.sync.announce);
@@ -215,6 +215,14 @@ export class HealthBook implements Disposable {
       }
     });
     this.update(session, true);
+  }
+
+  /** Whether a time rule may still change a session found at a first look. */
+  private onTheClock(current: LogEvent | undefined, info: SessionInfoRecord | undefined): boolean {
+    const running = info?.turn ? info.turn.state === 'running' : (current?.todos.some((todo) => todo.status === 'in_progress') ?? false);
+    if (!running) return false;
+    const last = Math.max(Date.parse(current?.ts ?? '') || 0, Date.parse(info?.ts ?? '') || 0);
+    return last + this.settings.stallMinutes * 60_000 > this.now();
   }
 
   /** Applies a first look's state kept for later; what it shows is no news. */
