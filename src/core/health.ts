@@ -24,11 +24,13 @@
 //   ≥ M minutes, or nothing at all was recorded for M minutes. Without turn facts (a writer
 //   that records no turns), only the last: an item in progress and nothing recorded for M minutes.
 // - done: every item is completed or cancelled, and at least one is completed.
+import type { TurnState } from '../sources/types';
 import type { ItemStatus, PlanItem } from './plan';
 
 export type HealthKind = 'stopped-open' | 'dropped' | 'reworded' | 'reopened' | 'stalled' | 'done';
-export type StopHow = 'ended' | 'cancelled' | 'failed';
-export type TurnState = 'running' | StopHow;
+export type { TurnState };
+/** How a turn ended: by the agent, cancelled by the user, or failed. */
+export type StopHow = Exclude<TurnState, 'running'>;
 
 /** The kinds that call for the user's attention (reworded and done do not). */
 export const WARNING_KINDS: ReadonlySet<HealthKind> = new Set(['stopped-open', 'dropped', 'reopened', 'stalled']);
@@ -347,11 +349,6 @@ function grouped(kind: 'dropped' | 'reopened', marks: ReadonlyMap<string, Mark>)
     else byVersion.set(key, withAt({ kind, since: mark.since, items: [content] }, mark.at));
   }
   return [...byVersion.values()];
-}
-
-/** The most urgent of a session's signals, if any. */
-export function mostUrgent(signals: readonly HealthSignal[]): HealthSignal | undefined {
-  return signals[0];
 }
 
 export function isWarning(signal: HealthSignal): boolean {

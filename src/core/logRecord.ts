@@ -9,7 +9,7 @@
 // A `todo/write` line without `source` is the todo_write tool's and is held to the tool's
 // rules; with `source` it is a plan mirrored from another agent, held to the foreign rules
 // (any of five statuses, repeats and empty texts allowed, nothing dropped).
-import { MAX_PARTICIPANT_LENGTH, type AgentId, type PlanSource, type TurnState } from '../sources/types';
+import { MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from '../sources/types';
 import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from './plan';
 import { validateTodoInput } from './validate';
 
@@ -50,8 +50,6 @@ export interface SessionInfoRecord {
   /** The program's record since its last plan call: tool calls in the newest turn, and when this machine last saw it grow. */
   activity?: ActivityFact;
 }
-
-export const TURN_STATES: readonly TurnState[] = ['running', 'ended', 'cancelled', 'failed'];
 
 export interface TurnFact {
   index: number;

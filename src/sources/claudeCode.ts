@@ -14,12 +14,11 @@
 //   Every other tool_use after the last plan call of the turn counts as activity.
 import { isInsideWorkspace } from './locations';
 import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord, mapItems, stringField } from './lineParser';
-import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser, TurnState } from './types';
+import { TURN_STATES, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from './types';
 
 const TODO_STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
 const TASK_STATUSES = ['pending', 'in_progress', 'completed', 'deleted'] as const;
 const PLAN_TOOLS = ['TodoWrite', 'TaskCreate', 'TaskUpdate'] as const;
-const TURN_STATES: readonly TurnState[] = ['running', 'ended', 'cancelled', 'failed'];
 /** Tool call ids remembered for the count of calls since the last plan call. */
 const MAX_COUNTED_CALLS = 1000;
 type PlanTool = (typeof PLAN_TOOLS)[number];

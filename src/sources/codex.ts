@@ -9,10 +9,9 @@
 //   (`function_call`, `custom_tool_call`, `local_shell_call`) after the turn's last
 //   update_plan counts as activity.
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from './lineParser';
-import type { ForeignSessionInfo, ForeignStatus, SessionParser, TurnState } from './types';
+import { TURN_STATES, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from './types';
 
 const STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
-const TURN_STATES: readonly TurnState[] = ['running', 'ended', 'cancelled', 'failed'];
 const TOOL_CALLS: ReadonlySet<unknown> = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);
 
 export function createCodexParser(state?: unknown): SessionParser {

@@ -53,6 +53,7 @@ export const MAX_PARTICIPANT_LENGTH = 256;
 
 /** Where the newest turn (run) stands: running, or how it ended. */
 export type TurnState = 'running' | 'ended' | 'cancelled' | 'failed';
+export const TURN_STATES: readonly TurnState[] = ['running', 'ended', 'cancelled', 'failed'];
 
 /** What a parser learned about a session besides its plans. */
 export interface ForeignSessionInfo {
