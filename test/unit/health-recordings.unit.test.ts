@@ -221,3 +221,45 @@ describe('plan health over recordings of the real programs', () => {
     );
   });
 });
+
+describe('how a turn ended, from variants of the recorded files', () => {
+  it('Copilot: VS Code’s request state 2 is cancelled, 3 failed, 4 (waiting for input) still running', () => {
+    for (const [value, state] of [
+      [2, 'cancelled'],
+      [3, 'failed'],
+      [4, 'running'],
+    ] as const) {
+      const parser = createCopilotChatParser();
+      parser.push(copilotLines('titled'));
+      const out = parser.push([JSON.stringify({ kind: 1, k: ['requests', 0, 'modelState'], v: { value, completedAt: 1 } })]);
+      assert.deepEqual(out.info?.turn, { index: 0, state }, `modelState ${value}`);
+    }
+  });
+
+  it('Claude Code: a prompt starts a turn, an interruption cancels it, an API error fails it', () => {
+    const rec = recording('claude', 'todowrite');
+    const lines = recordedLines(rec);
+    const prompt = JSON.parse(lines.find((line) => /"type":"user"/.test(line) && /"content":"Fix the off-by-one/.test(line))!) as Record<string, unknown>;
+    const parser = createClaudeCodeParser({ workspaceFolders: [rec.workspace] });
+    assert.deepEqual(parser.push(lines).info?.turn, { index: 0, state: 'ended' });
+    const said = (text: string) => JSON.stringify({ ...prompt, uuid: `u-${text.length}`, message: { role: 'user', content: [{ type: 'text', text }] } });
+    assert.deepEqual(parser.push([said('Now write the test too.')]).info?.turn, { index: 1, state: 'running' });
+    assert.deepEqual(parser.push([said('[Request interrupted by user]')]).info?.turn, { index: 1, state: 'cancelled' });
+    parser.push([said('Try again.')]);
+    const assistant = JSON.parse(lines.find((line) => /"stop_reason":"end_turn"/.test(line))!) as Record<string, unknown>;
+    const failed = parser.push([JSON.stringify({ ...assistant, uuid: 'err', isApiErrorMessage: true, message: { ...(assistant['message'] as object), stop_reason: 'stop_sequence' } })]);
+    assert.deepEqual(failed.info?.turn, { index: 2, state: 'failed' });
+  });
+
+  it('Codex: turn_aborted is cancelled when interrupted, failed otherwise; task_started opens the next turn', () => {
+    const rec = recording('codex', 'update-plan');
+    const lines = recordedLines(rec);
+    const event = (payload: Record<string, unknown>) => JSON.stringify({ timestamp: '2026-12-02T17:00:00.000Z', type: 'event_msg', payload });
+    const parser = createCodexParser();
+    assert.deepEqual(parser.push(lines).info?.turn, { index: 0, state: 'ended' });
+    assert.deepEqual(parser.push([event({ type: 'task_started' })]).info?.turn, { index: 1, state: 'running' });
+    assert.deepEqual(parser.push([event({ type: 'turn_aborted', reason: 'interrupted' })]).info?.turn, { index: 1, state: 'cancelled' });
+    parser.push([event({ type: 'task_started' })]);
+    assert.deepEqual(parser.push([event({ type: 'turn_aborted', reason: 'something else' })]).info?.turn, { index: 2, state: 'failed' });
+  });
+});
