@@ -52,6 +52,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     onRescan: () => {
       void store.load().catch((error: unknown) => logError(logger, `could not read the session logs in ${logFolder}`, error));
     },
+    onPoll: () => log.poll(),
+    onPolling: (reason) => logger.info(reason),
     onError: (error) => logError(logger, 'watching the log folder failed', error),
   });
 
