@@ -134,7 +134,6 @@ export class SessionLog {
   private listedFolderMs: number | undefined;
   /** What the last poll's stat said of each file, to tell a change from a file that stays as it is. */
   private readonly polled = new Map<string, FileStamp>();
-  private polledFolderMs: number | undefined;
   /** How many reads the listeners were told of: a poll that told none found nothing new. */
   private told = 0;
 
@@ -346,25 +345,38 @@ export class SessionLog {
   async poll(): Promise<boolean> {
     const toldBefore = this.told;
     const folderMs = await this.modifiedMs(this.dir);
-    const folderChanged = folderMs !== this.polledFolderMs;
-    this.polledFolderMs = folderMs;
+    let files = [...this.cursors.keys()];
     if (this.listedFolderMs === undefined || folderMs !== this.listedFolderMs) {
-      // Listed again, which reads what changed in every file (a folder whose time could not
-      // be trusted at the last listing is listed again too).
-      await this.sessions();
-      return folderChanged || this.told !== toldBefore;
+      // An entry was added or removed (or the folder's time could not be trusted): list it again.
+      let names: string[] = [];
+      try {
+        names = await this.fs.readdir(this.dir);
+      } catch (error) {
+        if (errorCode(error) !== 'ENOENT') {
+          this.reports.readFailed(this.dir, error);
+          return false;
+        }
+      }
+      this.listedFolderMs = folderMs > 0 && Date.now() - folderMs > FOLDER_TIME_SETTLE_MS ? folderMs : undefined;
+      const listed = names.flatMap((name) => {
+        const key = sessionOfFileName(name);
+        return key === undefined ? [] : [this.fileFor(key)];
+      });
+      files = [...new Set([...files, ...listed])];
     }
-    const files = [...this.cursors.keys()];
     const stamps = await this.stampFiles(files);
     for (let i = 0; i < files.length; i++) {
       const file = files[i] as string;
       const stamp = stamps[i];
       const before = this.polled.get(file);
+      const cursor = this.cursors.get(file);
       if (stamp === undefined) this.polled.delete(file);
       else this.polled.set(file, stamp);
-      const same = stamp !== undefined && (before ? before.size === stamp.size && before.modifiedMs === stamp.modifiedMs : stamp.size === this.cursors.get(file)?.offset);
+      if (stamp === undefined && !cursor) continue;
+      const same = stamp !== undefined && (before ? before.size === stamp.size && before.modifiedMs === stamp.modifiedMs : stamp.size === cursor?.offset);
       if (same) continue;
       const session = sessionOfFileName(file.slice(this.dir.length + 1));
+      // A file met for the first time is news, as when the watcher meets it.
       if (session !== undefined) await this.queue.run(file, () => this.readLocked(file, session, { announce: true, size: stamp?.size }));
     }
     return this.told !== toldBefore;
