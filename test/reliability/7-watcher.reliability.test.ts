@@ -31,6 +31,21 @@ function follow(dir: string, extra: Partial<LogWatcherOptions> = {}) {
   return { log, store, shown, watcher };
 }
 
+/** Runs a process that appends WRITES times, every INTERVAL_MS; resolves with how many were shown while it wrote. */
+async function writeSteadily(dir: string, session: string, shown: Map<string, number[]>): Promise<number> {
+  const script = await childScript('pacedWriter');
+  const exit = collect(startNode(script, [dir, session, String(WRITES), String(INTERVAL_MS)]));
+  let shownWhileWriting = 0;
+  let finished = false;
+  void exit.then(() => (finished = true));
+  while (!finished) {
+    shownWhileWriting = shown.get(session)?.length ?? 0;
+    await sleep(20);
+  }
+  assert.equal((await exit).code, 0);
+  return shownWhileWriting;
+}
+
 describe('reliability: the folder watcher', () => {
   it(`shows every write of a process appending every ${INTERVAL_MS} ms within ${LIMIT_MS} ms, while it writes`, async () => {
     const dir = tempDir('watcher');
@@ -38,17 +53,7 @@ describe('reliability: the folder watcher', () => {
     const { store, shown, watcher } = follow(dir);
     try {
       await store.load();
-      const script = await childScript('pacedWriter');
-      const child = startNode(script, [dir, session, String(WRITES), String(INTERVAL_MS)]);
-      const exit = collect(child);
-      let shownWhileWriting = 0;
-      let finished = false;
-      void exit.then(() => (finished = true));
-      while (!finished) {
-        shownWhileWriting = shown.get(session)?.length ?? 0;
-        await sleep(20);
-      }
-      assert.equal((await exit).code, 0);
+      const shownWhileWriting = await writeSteadily(dir, session, shown);
       for (let i = 0; i < 100 && (shown.get(session)?.length ?? 0) < WRITES; i++) await sleep(20);
       const delays = shown.get(session) ?? [];
       assert.equal(delays.length, WRITES, 'every write was shown, once');
@@ -131,17 +136,7 @@ describe('reliability: the folder watcher', () => {
       await store.load();
       for (let i = 0; i < 100 && polling.length === 0; i++) await sleep(20);
       assert.equal(polling.length, 1, 'it says that it polls, and why');
-      const script = await childScript('pacedWriter');
-      const child = startNode(script, [dir, session, String(WRITES), String(INTERVAL_MS)]);
-      const exit = collect(child);
-      let shownWhileWriting = 0;
-      let finished = false;
-      void exit.then(() => (finished = true));
-      while (!finished) {
-        shownWhileWriting = shown.get(session)?.length ?? 0;
-        await sleep(20);
-      }
-      assert.equal((await exit).code, 0);
+      const shownWhileWriting = await writeSteadily(dir, session, shown);
       for (let i = 0; i < 200 && (shown.get(session)?.length ?? 0) < WRITES + 1; i++) await sleep(20);
       // Quiet: the poll backs off towards MAX_POLL_MS.
       const quietFrom = Date.now() + 1000;
