@@ -373,7 +373,7 @@ function hostTables(host) {
   const others = Object.entries(activation.others);
   const pct = (v) => (Number.isFinite(v) ? v.toFixed(2) : '—');
   const base = idle.without?.cpuPercent;
-  const idleRow = (label, r) => [label, r ? count(r.sessions) : '—', r ? pct(r.cpuPercent) : '—', r && r !== idle.without ? `${r.cpuPercent - base >= 0 ? '+' : ''}${pct(r.cpuPercent - base)}` : ''];
+  const idleRow = (label, r) => [label, r?.loaded ? count(r.sessions) : '—', r ? pct(r.cpuPercent) : '—', r && r !== idle.without ? `${r.cpuPercent - base >= 0 ? '+' : ''}${pct(r.cpuPercent - base)}` : ''];
   const idleTable = idle.without
     ? [
         {
