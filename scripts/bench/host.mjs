@@ -128,11 +128,8 @@ export async function runHostBench({ bundleFile, phases, cleanups, between, phas
   await workbench.startServer();
 
   const results = {};
-  const ours = path.join(runDir, 'dev-extensions', 'agent-plan');
   for (const phase of phases) {
     fs.writeFileSync(path.join(runDir, 'bench-phase.json'), JSON.stringify(phase));
-    // VS Code without Agent Plan: its folder is out of the development extensions for this page load.
-    if (phase.withoutAgentPlan) fs.renameSync(ours, `${ours}.off`);
     const latencyDir = path.join(runDir, 'latency');
     let shots = 0;
     let page;
@@ -141,6 +138,8 @@ export async function runHostBench({ bundleFile, phases, cleanups, between, phas
       phase: phase.name,
       testsPath: path.join(runDir, 'bench-module', 'host.js'),
       timeoutMs: phase.timeoutMs ?? phaseTimeoutMs,
+      // VS Code without Agent Plan: this page loads the development extensions but ours.
+      without: phase.withoutAgentPlan ? ['agent-plan'] : undefined,
       viewport: { width: 1400, height: 1000 },
       expose: {
         benchSeen: (index, seen) => {
@@ -154,7 +153,6 @@ export async function runHostBench({ bundleFile, phases, cleanups, between, phas
         return phase.kind === 'latency' ? serveLatency(latencyDir, p) : undefined;
       },
     });
-    if (phase.withoutAgentPlan) fs.renameSync(`${ours}.off`, ours);
     const resultFile = path.join(runDir, `bench-result-${phase.name}.json`);
     if (!fs.existsSync(resultFile)) {
       throw new Error(`host phase ${phase.name}: no result (${outcome}, workbench exit code ${exitCode ?? 'none'}); logs in ${runDir}`);

@@ -161,10 +161,22 @@ export async function openWorkbench(options) {
       await stopServer();
       stopServer = async () => {};
     },
-    /** The workbench URL on the current server; with `testsPath`, the page runs those tests. */
-    url({ testsPath } = {}) {
+    /**
+     * The workbench URL on the current server; with `testsPath`, the page runs those tests;
+     * `without` names development extensions this page loads without.
+     */
+    url({ testsPath, without = [] } = {}) {
       const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
-      const payload = [['skipWelcome', 'true'], ['extensionDevelopmentPath', remote(devExtensions)]];
+      let loaded = devExtensions;
+      if (without.length > 0) {
+        loaded = path.join(runDir, `dev-extensions-without-${without.join('-')}`);
+        fs.mkdirSync(loaded, { recursive: true });
+        for (const name of fs.readdirSync(devExtensions)) {
+          const link = path.join(loaded, name);
+          if (!without.includes(name) && !fs.existsSync(link)) fs.symlinkSync(fs.readlinkSync(path.join(devExtensions, name)), link);
+        }
+      }
+      const payload = [['skipWelcome', 'true'], ['extensionDevelopmentPath', remote(loaded)]];
       if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
       return `${server.url}/?${new URLSearchParams({ folder: workspace, payload: JSON.stringify(payload) })}`;
     },
@@ -175,7 +187,7 @@ export async function openWorkbench(options) {
      * `bridge: true` serves the DOM bridge (an object of `op: (request) => value` functions adds ops), `tailFile` is echoed to stdout meanwhile.
      * Resolves with { outcome: 'exited' | 'timeout', exitCode }.
      */
-    async runTests({ phase, testsPath, timeoutMs, expose = {}, onPage, bridge = false, tailFile, viewport = { width: 1400, height: 900 } }) {
+    async runTests({ phase, testsPath, timeoutMs, expose = {}, onPage, bridge = false, tailFile, viewport = { width: 1400, height: 900 }, without }) {
       if (!server) await workbench.startServer();
       if (!browser) {
         const launched = await launchBrowser(runDir, locale);
@@ -203,7 +215,7 @@ export async function openWorkbench(options) {
       });
       for (const [name, fn] of Object.entries(expose)) await page.exposeFunction(name, fn);
       const stops = [onPage?.(page), bridge ? serveBridge(path.join(runDir, 'bridge'), page, bridge === true ? {} : bridge) : undefined, tailFile ? tail(tailFile, (t) => process.stdout.write(t)) : undefined];
-      await page.goto(workbench.url({ testsPath }));
+      await page.goto(workbench.url({ testsPath, without }));
       let timer;
       const outcome = await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)))]);
       clearTimeout(timer);

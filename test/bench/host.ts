@@ -25,6 +25,8 @@ interface Phase {
   warmup?: number;
   settleSeconds?: number;
   idleSeconds?: number;
+  /** The page loads the development extensions but Agent Plan. */
+  withoutAgentPlan?: boolean;
 }
 
 interface Mark {
@@ -81,6 +83,8 @@ function footprint(dir: string): string {
 
 async function idle(phase: Phase): Promise<Record<string, unknown>> {
   const extension = vscode.extensions.getExtension<Api>(EXTENSION_ID);
+  if (phase.withoutAgentPlan && extension) throw new Error('Agent Plan is loaded in the phase meant to run without it');
+  if (!phase.withoutAgentPlan && !extension) throw new Error(`${EXTENSION_ID} is not loaded`);
   let sessions = 0;
   if (extension) {
     const api = await extension.activate();
