@@ -5,8 +5,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DisplayState } from './core/display';
 import { LogPlanSink } from './core/planSink';
+import { SessionLocks } from './core/sessionLock';
 import { SessionLog } from './core/sessionLog';
 import { PlanStore } from './core/store';
+import { nodeLockOwner } from './node/lockOwner';
 import { NodeFileSystem } from './node/nodeFileSystem';
 import { watchLogFolder } from './node/logWatcher';
 import { createApi, type AgentPlanApi } from './vscode/api';
@@ -27,13 +29,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Workspace storage keeps the logs out of the user's repository; with no folder open, global storage.
   const storage = context.storageUri ?? context.globalStorageUri;
   const logFolder = vscode.Uri.joinPath(storage, 'sessions').fsPath;
-  const log = new SessionLog(logFolder, new NodeFileSystem(), {
+  const fileSystem = new NodeFileSystem();
+  const log = new SessionLog(logFolder, fileSystem, {
     onCorrupt: (file, detail) => logger.warn(`skipped a damaged line in ${file}: ${detail}`),
     onReadError: (file, reason) => logger.error(`could not read ${file}: ${reason}`),
   });
   const store = new PlanStore(log, (error) => logError(logger, 'a plan listener failed', error));
-  // Followers of other agents' files hand their plans to this sink; it appends to the same log.
-  const sink = new LogPlanSink(log);
+  // Followers of other agents' files hand their plans to this sink; it appends to the same log,
+  // each import one step across the windows that share this storage (a lock per session).
+  const locks = new SessionLocks(fileSystem, path.join(logFolder, '.locks'), nodeLockOwner());
+  const sink = new LogPlanSink(log, { locks });
   const following = vscode.workspace.getConfiguration().get<boolean>(SettingId.FollowLatest, true);
   const display = new DisplayState(store, following);
   // The session shown before the reload: read first, and pinned again if the user had pinned it.

@@ -3,11 +3,17 @@
 // a line in its session's log is skipped. Each session's set of imported calls is built
 // once, lazily, by one backward read of that log, and kept current by the log's one reader
 // (which sees this sink's appends and anyone else's), so no call re-reads a history.
+//
+// Several processes may import into one log folder (two windows on one workspace). Each
+// check-and-append is then one step across them: it holds the session's lock
+// (sessionLock.ts), reads the file on past the reader's cursor, so another process's
+// line is seen, and only then checks and appends. A call lands once, whoever saw it first.
 import type { AgentId, ForeignPlan, ForeignSessionInfo, PlanSink } from '../sources/types';
 import type { Disposable } from './emitter';
 import { FileQueue } from './fileQueue';
 import { AGENT_IDS, isPlanEvent, parseForeignItems, parseSource, type LogRecord, type SessionFacts, type SessionInfoRecord } from './logRecord';
 import { copilotSessionKey, foreignSessionKey } from './sessionKey';
+import type { SessionLocks } from './sessionLock';
 import type { SessionLog } from './sessionLog';
 
 /** The Agent Plan session a foreign session maps to. */
@@ -16,10 +22,22 @@ export function sessionKeyForForeign(agent: AgentId, session: string): string {
 }
 
 interface SessionIndex {
-  /** `${agent}\n${session}\n${call}` of every mirrored plan in the log. */
-  calls: Set<string>;
+  /**
+   * `${agent}\n${session}\n${call}` of every mirrored plan in the log, with its place in
+   * the file (an ordinal: lines read backwards when the index was built count down from
+   * -1, lines read on from the cursor count up from 1).
+   */
+  calls: Map<string, number>;
+  /** The ordinal given to the next line read on from the cursor. */
+  next: number;
+  /** The ordinal of the newest mirrored plan read. */
+  lastPlan: number | undefined;
   /** The newest session/info line in the log. */
   info: SessionInfoRecord | undefined;
+  /** The ordinal of the newest mirrored plan before that info line. */
+  infoAfter: number | undefined;
+  /** The ordinal of the newest call this process handed in (imported, or found in the log). */
+  handed: number | undefined;
   /** Resolves once the backward read is done. */
   ready: Promise<void>;
   /** The log holds a plan for this session (from any source). */
@@ -33,13 +51,23 @@ interface SessionIndex {
 
 const callId = (agent: string, session: string, call: string): string => `${agent}\n${session}\n${call}`;
 
+export interface LogPlanSinkOptions {
+  /** Locks shared with the other processes that import into the same log folder; without them, one process only. */
+  locks?: SessionLocks;
+}
+
 export class LogPlanSink implements PlanSink, Disposable {
   private readonly indexes = new Map<string, SessionIndex>();
   /** One import or update at a time per Agent Plan session, so a check and its append stay together. */
   private readonly queue = new FileQueue();
   private readonly subscription: Disposable;
+  private readonly locks: SessionLocks | undefined;
 
-  constructor(private readonly log: SessionLog) {
+  constructor(
+    private readonly log: SessionLog,
+    options: LogPlanSinkOptions = {},
+  ) {
+    this.locks = options.locks;
     this.subscription = log.onDidRead((read) => {
       const index = this.indexes.get(read.session);
       if (!index) return;
@@ -74,13 +102,16 @@ export class LogPlanSink implements PlanSink, Disposable {
     }
     await Promise.all(
       [...byKey].map(([key, list]) =>
-        this.queue.run(key, async () => {
-          const index = await this.index(key);
+        this.step(key, async (index) => {
           for (const plan of list) {
             const id = callId(plan.source.agent, plan.source.session, plan.source.call);
-            if (index.calls.has(id)) continue;
-            await this.log.appendMirrored(key, plan.items, plan.source, plan.at);
-            index.calls.add(id);
+            if (!index.calls.has(id)) {
+              await this.log.appendMirrored(key, plan.items, plan.source, plan.at);
+              // The reader noted the line with its place; if the read back failed, it is the newest.
+              if (!index.calls.has(id)) index.calls.set(id, index.next++);
+            }
+            const at = index.calls.get(id);
+            if (at !== undefined && (index.handed === undefined || at > index.handed)) index.handed = at;
           }
         }),
       ),
@@ -93,21 +124,17 @@ export class LogPlanSink implements PlanSink, Disposable {
       throw new TypeError('updateSession: `agent` must be a known agent and `session` a non-empty string');
     }
     const key = sessionKeyForForeign(info.agent, info.session);
-    await this.queue.run(key, async () => {
-      const index = await this.index(key);
+    await this.step(key, async (index) => {
       const last = index.pending?.facts ?? index.info;
       const facts: SessionFacts = {
         title: info.title ?? last?.title,
         latestTurn: info.latestTurn ?? last?.latestTurn,
         participant: info.participant ?? last?.participant,
       };
-      const same =
-        last !== undefined &&
-        last.title === facts.title &&
-        last.latestTurn?.index === facts.latestTurn?.index &&
-        last.latestTurn?.planned === facts.latestTurn?.planned &&
-        last.participant === facts.participant;
-      if (same || (last === undefined && Object.values(facts).every((fact) => fact === undefined))) return;
+      if (sameFacts(last, facts) || (last === undefined && Object.values(facts).every((fact) => fact === undefined))) return;
+      // Another window that read the foreign file further has written its facts after a
+      // call this process has not reached: these are older, and must not overwrite them.
+      if (index.handed !== undefined && index.infoAfter !== undefined && index.infoAfter > index.handed) return;
       const source = { agent: info.agent, session: info.session };
       if (!index.planned) {
         index.pending = { source, facts };
@@ -118,23 +145,60 @@ export class LogPlanSink implements PlanSink, Disposable {
     });
   }
 
+  /**
+   * One check-and-append for a session: in this process's queue, holding the session's
+   * lock, after reading on what other processes appended; the index is then current.
+   */
+  private step(key: string, task: (index: SessionIndex) => Promise<void>): Promise<void> {
+    return this.queue.run(key, async () => {
+      const run = async (): Promise<void> => {
+        // The reader first: it establishes the cursor before an index is built, so no line falls between them.
+        await this.log.catchUp(key);
+        await task(await this.index(key));
+      };
+      await (this.locks ? this.locks.run(key, run) : run());
+    });
+  }
+
   private async index(key: string): Promise<SessionIndex> {
     let index = this.indexes.get(key);
     if (!index) {
-      const built: SessionIndex = { calls: new Set(), info: undefined, ready: Promise.resolve(), planned: false };
+      const built: SessionIndex = {
+        calls: new Map(),
+        next: 1,
+        lastPlan: undefined,
+        info: undefined,
+        infoAfter: undefined,
+        handed: undefined,
+        ready: Promise.resolve(),
+        planned: false,
+      };
       // In the map before the read starts, so lines the reader meets meanwhile are noted too.
       this.indexes.set(key, built);
       let newestInfo: SessionInfoRecord | undefined;
+      let infoAfter: number | undefined;
+      let newestPlan: number | undefined;
+      let back = 0;
       built.ready = this.log.readRecordsBackward(key, (record) => {
         if (isPlanEvent(record)) {
           built.planned = true;
-          if (record.source) built.calls.add(callId(record.source.agent, record.source.session, record.source.call));
+          if (record.source) {
+            const at = -++back;
+            // Walking back, a repeated call ends at its first line.
+            built.calls.set(callId(record.source.agent, record.source.session, record.source.call), at);
+            newestPlan ??= at;
+            if (newestInfo !== undefined) infoAfter ??= at;
+          }
         } else {
           newestInfo ??= record;
         }
         return false;
       }).then(() => {
-        built.info ??= newestInfo;
+        if (built.info === undefined) {
+          built.info = newestInfo;
+          built.infoAfter = infoAfter;
+        }
+        built.lastPlan ??= newestPlan;
       });
       index = built;
     }
@@ -145,12 +209,19 @@ export class LogPlanSink implements PlanSink, Disposable {
   private note(key: string, index: SessionIndex, record: LogRecord): void {
     if (isPlanEvent(record)) {
       index.planned = true;
-      if (record.source) index.calls.add(callId(record.source.agent, record.source.session, record.source.call));
+      if (record.source) {
+        const id = callId(record.source.agent, record.source.session, record.source.call);
+        const at = index.next++;
+        if (!index.calls.has(id)) index.calls.set(id, at);
+        index.lastPlan = at;
+      }
       const pending = index.pending;
       if (pending) {
         index.pending = undefined;
-        void this.queue.run(key, async () => {
-          index.info = await this.log.appendInfo(key, pending.source, pending.facts);
+        void this.step(key, async (current) => {
+          // Another process may have written the same facts since.
+          if (sameFacts(current.info, pending.facts)) return;
+          current.info = await this.log.appendInfo(key, pending.source, pending.facts);
         }).catch(() => {
           // Not saved (a write fault): the next change of the session's info writes it again.
           index.pending ??= pending;
@@ -158,6 +229,7 @@ export class LogPlanSink implements PlanSink, Disposable {
       }
     } else {
       index.info = record;
+      index.infoAfter = index.lastPlan;
     }
   }
 
@@ -165,4 +237,14 @@ export class LogPlanSink implements PlanSink, Disposable {
     this.subscription.dispose();
     this.indexes.clear();
   }
+}
+
+function sameFacts(last: SessionFacts | undefined, facts: SessionFacts): boolean {
+  return (
+    last !== undefined &&
+    last.title === facts.title &&
+    last.latestTurn?.index === facts.latestTurn?.index &&
+    last.latestTurn?.planned === facts.latestTurn?.planned &&
+    last.participant === facts.participant
+  );
 }

@@ -213,6 +213,15 @@ export class SessionLog {
     });
   }
 
+  /**
+   * Reads the session's file on from the cursor now, so listeners meet what other
+   * processes appended (an import checks the log this way before it appends).
+   */
+  async catchUp(session: string): Promise<void> {
+    const file = this.fileFor(session);
+    await this.queue.run(file, () => this.readLocked(file, session));
+  }
+
   /** The session's last valid event, read backwards from the end of the file. */
   async current(session: string): Promise<LogEvent | undefined> {
     const file = this.fileFor(session);
