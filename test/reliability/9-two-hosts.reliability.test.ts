@@ -1,12 +1,14 @@
 // Two (and four) extension hosts on one workspace: each a process with its own log reader,
 // sink and the real Claude Code follower over the same transcript and the same storage
 // folder, reacting to the same new call at the same moment. Each call must land in the
-// log once, and each session/info update once.
+// log once, and each session/info update once; and a log that holds repeats anyway (an
+// older version, or a sink without the locks) must replay with each call once.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { foreignSessionKey } from '../../src/core/sessionKey';
 import { SessionLog, type LogRecord } from '../../src/core/sessionLog';
+import { PlanStore } from '../../src/core/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { claudeProjectFolders } from '../../src/sources/locations';
 import { childScript, collect, sleep, startNode, tempDir, waitForOutput } from './lib/env';
@@ -129,4 +131,30 @@ describe('reliability: several windows on one workspace import each call once', 
       assert.ok(sum('waits') > 0, 'the hosts contended for the lock');
     });
   }
+
+  it('without the locks (as an older version imported) the race may repeat calls in the log; replay reads each call once', async () => {
+    const calls = Math.min(CALLS, 200);
+    const { records, logDir } = await runHosts('hosts-nolock', 2, calls, 'nolock');
+    const lines = planCalls(records);
+    const expected = Array.from({ length: calls }, (_, step) => callId(step));
+    assert.deepEqual([...new Set(lines)], expected, 'every call is there, first seen in order');
+
+    const log = new SessionLog(logDir, nodeFileSystem);
+    const history = await log.history(SESSION);
+    assert.deepEqual(history.map((event) => event.source?.call), expected, 'history: each call once');
+    const page = await log.page(SESSION, calls + 10);
+    assert.deepEqual(page.versions.map((version) => version.event.source?.call).reverse(), expected, 'pages: each call once');
+    assert.equal((await log.current(SESSION))?.source?.call, callId(calls - 1), 'the current plan is the last call');
+    const store = new PlanStore(log);
+    await store.load();
+    assert.equal(store.get(SESSION)?.source?.call, callId(calls - 1));
+
+    recordFigures('2 hosts without the locks', {
+      calls,
+      'plan lines': lines.length,
+      'plan lines per call': (lines.length / calls).toFixed(2),
+      'repeated lines': lines.length - calls,
+      'versions read back': history.length,
+    });
+  });
 });
