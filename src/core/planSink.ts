@@ -43,6 +43,11 @@ interface SessionIndex {
   /** The log holds a plan for this session (from any source). */
   planned: boolean;
   /**
+   * Built when the file held nothing, and nothing read since: the reader's first look at
+   * the file (another window made it) brings no lines, so it is built again then.
+   */
+  blank: boolean;
+  /**
    * Info about a session with no plan yet: kept here, not written, so a chat that never
    * plans leaves no file; written as soon as the session's first plan is read.
    */
@@ -72,7 +77,7 @@ export class LogPlanSink implements PlanSink, Disposable {
       const index = this.indexes.get(read.session);
       if (!index) return;
       // A file deleted or cut short no longer holds what the index says: build it again when asked.
-      if (read.gone || read.sync?.reset) {
+      if (read.gone || read.sync?.reset || (read.sync && index.blank)) {
         this.indexes.delete(read.session);
         return;
       }
@@ -102,17 +107,28 @@ export class LogPlanSink implements PlanSink, Disposable {
     }
     await Promise.all(
       [...byKey].map(([key, list]) =>
-        this.step(key, async (index) => {
-          for (const plan of list) {
-            const id = callId(plan.source.agent, plan.source.session, plan.source.call);
-            if (!index.calls.has(id)) {
+        this.step(key, (index) => {
+          const ids = list.map((plan) => callId(plan.source.agent, plan.source.session, plan.source.call));
+          const handed = (): void => {
+            for (const id of ids) {
+              const at = index.calls.get(id);
+              if (at !== undefined && (index.handed === undefined || at > index.handed)) index.handed = at;
+            }
+          };
+          if (ids.every((id) => index.calls.has(id))) {
+            handed();
+            return undefined;
+          }
+          return async () => {
+            for (const [i, plan] of list.entries()) {
+              const id = ids[i] as string;
+              if (index.calls.has(id)) continue;
               await this.log.appendMirrored(key, plan.items, plan.source, plan.at);
               // The reader noted the line with its place; if the read back failed, it is the newest.
               if (!index.calls.has(id)) index.calls.set(id, index.next++);
             }
-            const at = index.calls.get(id);
-            if (at !== undefined && (index.handed === undefined || at > index.handed)) index.handed = at;
-          }
+            handed();
+          };
         }),
       ),
     );
@@ -124,39 +140,45 @@ export class LogPlanSink implements PlanSink, Disposable {
       throw new TypeError('updateSession: `agent` must be a known agent and `session` a non-empty string');
     }
     const key = sessionKeyForForeign(info.agent, info.session);
-    await this.step(key, async (index) => {
+    await this.step(key, (index) => {
       const last = index.pending?.facts ?? index.info;
       const facts: SessionFacts = {
         title: info.title ?? last?.title,
         latestTurn: info.latestTurn ?? last?.latestTurn,
         participant: info.participant ?? last?.participant,
       };
-      if (sameFacts(last, facts) || (last === undefined && Object.values(facts).every((fact) => fact === undefined))) return;
+      if (sameFacts(last, facts) || (last === undefined && Object.values(facts).every((fact) => fact === undefined))) return undefined;
       // Another window that read the foreign file further has written its facts after a
       // call this process has not reached: these are older, and must not overwrite them.
-      if (index.handed !== undefined && index.infoAfter !== undefined && index.infoAfter > index.handed) return;
+      if (index.handed !== undefined && index.infoAfter !== undefined && index.infoAfter > index.handed) return undefined;
       const source = { agent: info.agent, session: info.session };
       if (!index.planned) {
         index.pending = { source, facts };
-        return;
+        return undefined;
       }
-      index.pending = undefined;
-      index.info = await this.log.appendInfo(key, source, facts);
+      return async () => {
+        index.pending = undefined;
+        index.info = await this.log.appendInfo(key, source, facts);
+      };
     });
   }
 
   /**
-   * One check-and-append for a session: in this process's queue, holding the session's
-   * lock, after reading on what other processes appended; the index is then current.
+   * One check-and-append for a session, in this process's queue. `check` looks at the
+   * index and returns the append to make, if any. Most checks find nothing to write and
+   * take no lock; when one does, it is made again holding the session's lock, after
+   * reading on what other processes appended, and only then is the append made.
    */
-  private step(key: string, task: (index: SessionIndex) => Promise<void>): Promise<void> {
+  private step(key: string, check: (index: SessionIndex) => (() => Promise<void>) | undefined): Promise<void> {
     return this.queue.run(key, async () => {
-      const run = async (): Promise<void> => {
-        // The reader first: it establishes the cursor before an index is built, so no line falls between them.
+      // The reader first: it establishes the cursor before an index is built, so no line falls between them.
+      await this.log.catchUp(key);
+      if (!check(await this.index(key))) return;
+      const locked = async (): Promise<void> => {
         await this.log.catchUp(key);
-        await task(await this.index(key));
+        await check(await this.index(key))?.();
       };
-      await (this.locks ? this.locks.run(key, run) : run());
+      await (this.locks ? this.locks.run(key, locked) : locked());
     });
   }
 
@@ -172,6 +194,7 @@ export class LogPlanSink implements PlanSink, Disposable {
         handed: undefined,
         ready: Promise.resolve(),
         planned: false,
+        blank: true,
       };
       // In the map before the read starts, so lines the reader meets meanwhile are noted too.
       this.indexes.set(key, built);
@@ -180,6 +203,7 @@ export class LogPlanSink implements PlanSink, Disposable {
       let newestPlan: number | undefined;
       let back = 0;
       built.ready = this.log.readRecordsBackward(key, (record) => {
+        built.blank = false;
         if (isPlanEvent(record)) {
           built.planned = true;
           if (record.source) {
@@ -207,6 +231,7 @@ export class LogPlanSink implements PlanSink, Disposable {
   }
 
   private note(key: string, index: SessionIndex, record: LogRecord): void {
+    index.blank = false;
     if (isPlanEvent(record)) {
       index.planned = true;
       if (record.source) {
@@ -218,11 +243,14 @@ export class LogPlanSink implements PlanSink, Disposable {
       const pending = index.pending;
       if (pending) {
         index.pending = undefined;
-        void this.step(key, async (current) => {
+        void this.step(key, (current) =>
           // Another process may have written the same facts since.
-          if (sameFacts(current.info, pending.facts)) return;
-          current.info = await this.log.appendInfo(key, pending.source, pending.facts);
-        }).catch(() => {
+          sameFacts(current.info, pending.facts)
+            ? undefined
+            : async () => {
+                current.info = await this.log.appendInfo(key, pending.source, pending.facts);
+              },
+        ).catch(() => {
           // Not saved (a write fault): the next change of the session's info writes it again.
           index.pending ??= pending;
         });
