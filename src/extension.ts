@@ -9,6 +9,7 @@ import { SessionLocks } from './core/sessionLock';
 import { SessionLog } from './core/sessionLog';
 import { PlanStore } from './core/store';
 import { nodeLockOwner } from './node/lockOwner';
+import { sharedWorkspaceStorage } from './node/sharedStorage';
 import { NodeFileSystem } from './node/nodeFileSystem';
 import { watchLogFolder } from './node/logWatcher';
 import { createApi, type AgentPlanApi } from './vscode/api';
@@ -27,8 +28,9 @@ export type { AgentPlanApi, PlanSnapshot, PlanViewState } from './vscode/api';
 export async function activate(context: vscode.ExtensionContext): Promise<AgentPlanApi> {
   const logger = createLogger();
   // Workspace storage keeps the logs out of the user's repository; with no folder open, global storage.
-  const storage = context.storageUri ?? context.globalStorageUri;
-  const logFolder = vscode.Uri.joinPath(storage, 'sessions').fsPath;
+  // Every window of a workspace uses the workspace's own folder (VS Code gives a second window another).
+  const storageFolder = context.storageUri ? sharedWorkspaceStorage(context.storageUri.fsPath) : context.globalStorageUri.fsPath;
+  const logFolder = path.join(storageFolder, 'sessions');
   const fileSystem = new NodeFileSystem();
   const log = new SessionLog(logFolder, fileSystem, {
     onCorrupt: (file, detail) => logger.warn(`skipped a damaged line in ${file}: ${detail}`),
@@ -45,8 +47,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   const shownBefore = recallShownSession(context.workspaceState);
   if (shownBefore?.pinned) display.select(shownBefore.session);
   // Copilot's chat session files sit beside this extension's workspace storage folder.
-  const workspaceStorageFolder = context.storageUri ? path.dirname(context.storageUri.fsPath) : undefined;
-  const sources = new Sources({ sink, storageFolder: storage.fsPath, workspaceStorageFolder, logger });
+  const workspaceStorageFolder = context.storageUri ? path.dirname(storageFolder) : undefined;
+  const sources = new Sources({ sink, storageFolder, workspaceStorageFolder, logger });
   const views = createViews(display, store);
   const statusBar = createStatusBar(display, store);
   const watcher = watchLogFolder(logFolder, {
