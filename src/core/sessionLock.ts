@@ -6,9 +6,10 @@
 // removed as soon as the step is done (a read past the reader's cursor and an append:
 // milliseconds). It never blocks a writer for long: a lock whose owner process is gone
 // (same host), or that is older than `staleMs` whoever holds it, is taken over; a lock that
-// cannot be had within `waitMs` is taken over too. Two processes taking over the same
-// stale lock at the same moment can both go on; replay reads a repeated import as one
-// version (logRepeats.ts), so that rare case costs a line, never a wrong plan.
+// cannot be had within `waitMs` is taken over too, and a step that still has none after
+// twice that goes on without it. Two processes taking over the same stale lock at the
+// same moment can both go on; replay reads a repeated import as one version
+// (logRepeats.ts), so that rare case costs a line, never a wrong plan.
 // The todo_write tool does not use it: each chat has one writer.
 import * as path from 'node:path';
 import { errorCode, type LogFileSystem } from './fileSystem';
@@ -115,16 +116,20 @@ export class SessionLocks {
         this.stats.taken++;
         return owner;
       }
+      const elapsed = this.now() - started;
+      if (elapsed >= 2 * this.waitMs) {
+        // A lock that outlives its takeovers (one that cannot be removed): the step goes on without it.
+        this.stats.unlocked++;
+        return undefined;
+      }
       const held = await this.readOwner(file);
-      const overdue = this.now() - started >= this.waitMs;
       if (held === 'gone') continue;
-      if (overdue || this.isStale(held)) {
+      if (elapsed >= this.waitMs || this.isStale(held)) {
         // Taken over: removed only if it is still the lock judged (a fresh one stays).
         const again = await this.readOwner(file);
         if (again === 'gone' || (again.token === held.token && again.pid === held.pid)) {
           this.stats.takeovers++;
-          await this.removeQuietly(file);
-          continue;
+          if (await this.removeQuietly(file)) continue;
         }
       }
       if (!waited) {
@@ -172,11 +177,14 @@ export class SessionLocks {
     if (held !== 'gone' && held.token === owner.token && held.pid === owner.pid) await this.removeQuietly(file);
   }
 
-  private async removeQuietly(file: string): Promise<void> {
+  /** Removes the lock file; false when it could not be (gone already counts as removed). */
+  private async removeQuietly(file: string): Promise<boolean> {
     try {
       await this.fs.remove(file);
-    } catch {
-      // gone already, or not ours to remove: the next taker judges it
+      return true;
+    } catch (error) {
+      // Not removable (a folder in its place, permissions): the next taker judges it.
+      return errorCode(error) === 'ENOENT';
     }
   }
 }

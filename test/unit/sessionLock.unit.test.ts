@@ -122,6 +122,16 @@ describe('session locks', () => {
     assert.equal(blocked.stats.unlocked, 1);
   });
 
+  it('a lock that cannot be removed (a folder in its place) holds a step up for twice the wait bound at most', async () => {
+    const lock = locks({ waitMs: 40, staleMs: 60_000 });
+    fs.mkdirSync(lock.fileFor(KEY), { recursive: true });
+    const started = Date.now();
+    assert.equal(await lock.run(KEY, async () => 'ran'), 'ran');
+    const waited = Date.now() - started;
+    assert.ok(waited >= 75 && waited < 1000, `waited ${waited} ms`);
+    assert.equal(lock.stats.unlocked, 1);
+  });
+
   it('a lock file name comes from a session key only', () => {
     assert.throws(() => locks().fileFor('../x'), TypeError);
     assert.throws(() => locks().fileFor(KEY.toUpperCase()), TypeError);
