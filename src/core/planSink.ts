@@ -67,6 +67,11 @@ export class LogPlanSink implements PlanSink, Disposable {
   private readonly queue = new FileQueue();
   private readonly subscription: Disposable;
   private readonly locks: SessionLocks | undefined;
+  /**
+   * Steps whose check found something to write but, made again under the lock, found it
+   * written meanwhile (by another window): each one a repeat the lock kept out.
+   */
+  readonly stats = { settledUnderLock: 0 };
 
   constructor(
     private readonly log: SessionLog,
@@ -176,7 +181,9 @@ export class LogPlanSink implements PlanSink, Disposable {
       if (!check(await this.index(key))) return;
       const locked = async (): Promise<void> => {
         await this.log.catchUp(key);
-        await check(await this.index(key))?.();
+        const write = check(await this.index(key));
+        if (write) await write();
+        else this.stats.settledUnderLock++;
       };
       await (this.locks ? this.locks.run(key, locked) : locked());
     });

@@ -39,6 +39,8 @@ interface HostsRun {
   records: LogRecord[];
   logDir: string;
   lockStats: Array<{ taken: number; waits: number; takeovers: number; unlocked: number } | undefined>;
+  /** Per host: imports its check wanted to write that, under the lock, another host had written. */
+  settledUnderLock: number[];
   ms: number;
 }
 
@@ -69,11 +71,13 @@ async function runHosts(label: string, hosts: number, calls: number, mode: 'lock
   }
   for (const child of children) child.stdin?.end('done\n');
   const lockStats: HostsRun['lockStats'] = [];
+  const settledUnderLock: number[] = [];
   for (const exit of await Promise.all(exits)) {
     assert.equal(exit.code, 0, `a host failed: ${exit.stderr}`);
-    const report = JSON.parse(exit.stdout.trim().split('\n').pop() ?? '{}') as { locks?: HostsRun['lockStats'][number]; errors?: string[] };
+    const report = JSON.parse(exit.stdout.trim().split('\n').pop() ?? '{}') as { locks?: HostsRun['lockStats'][number]; sink?: { settledUnderLock: number }; errors?: string[] };
     assert.deepEqual(report.errors, [], 'no host reported an error');
     lockStats.push(report.locks);
+    settledUnderLock.push(report.sink?.settledUnderLock ?? 0);
   }
   const ms = Date.now() - started;
   const file = path.join(logDir, `${SESSION}.jsonl`);
@@ -82,7 +86,7 @@ async function runHosts(label: string, hosts: number, calls: number, mode: 'lock
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as LogRecord);
-  return { records, logDir, lockStats, ms };
+  return { records, logDir, lockStats, settledUnderLock, ms };
 }
 
 const planCalls = (records: readonly LogRecord[]): string[] => records.flatMap((record) => (record.type === 'todo/write' ? [record.source?.call ?? 'todo_write'] : []));
@@ -91,7 +95,7 @@ const infoTitles = (records: readonly LogRecord[]): string[] => records.flatMap(
 describe('reliability: several windows on one workspace import each call once', () => {
   for (const hosts of [2, 4]) {
     it(`${hosts} hosts following one Claude Code transcript, ${CALLS} calls: one plan line per call, in order, and one session/info line per update`, async () => {
-      const { records, logDir, lockStats, ms } = await runHosts(`hosts-${hosts}`, hosts, CALLS, 'lock');
+      const { records, logDir, lockStats, settledUnderLock, ms } = await runHosts(`hosts-${hosts}`, hosts, CALLS, 'lock');
       const calls = planCalls(records);
       const expected = Array.from({ length: CALLS }, (_, step) => callId(step));
       assert.equal(calls.length, CALLS, `one plan line per call (${calls.length} lines for ${CALLS} calls)`);
@@ -123,12 +127,14 @@ describe('reliability: several windows on one workspace import each call once', 
         'locks taken': sum('taken'),
         'lock waits': sum('waits'),
         'lock takeovers': sum('takeovers'),
+        'repeats kept out by the lock': settledUnderLock.reduce((a, b) => a + b, 0),
         ms,
       });
-      // The hosts really raced: each one took locks, and some found the lock held.
+      // The hosts really raced: each one went to write through the lock, and the lock settled
+      // some race (a host found the lock held, or found under it the line it meant to write).
       assert.ok(lockStats.every((stats) => (stats?.taken ?? 0) > 0), 'every host imported through the lock');
       assert.equal(sum('unlocked'), 0, 'no step ran without the lock');
-      assert.ok(sum('waits') > 0, 'the hosts contended for the lock');
+      assert.ok(sum('waits') + settledUnderLock.reduce((a, b) => a + b, 0) > 0, 'the hosts raced for the same calls');
     });
   }
 

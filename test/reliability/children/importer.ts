@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   follower.dispose();
   watcher.dispose();
   sink.dispose();
-  process.stdout.write(`${JSON.stringify({ locks: locks?.stats, errors })}\n`);
+  process.stdout.write(`${JSON.stringify({ locks: locks?.stats, sink: sink.stats, errors })}\n`);
 }
 
 main().catch((error: unknown) => {
