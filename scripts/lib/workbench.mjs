@@ -185,6 +185,9 @@ export async function openWorkbench(options) {
      * fresh extension host) and waits until the workbench reports its exit or `timeoutMs`
      * passes. `expose` adds page functions, `onPage(page)` may return a stop function,
      * `bridge: true` serves the DOM bridge (an object of `op: (request) => value` functions adds ops), `tailFile` is echoed to stdout meanwhile.
+     * Through the bridge, a test may open more windows on the same folder (op `openWindow`:
+     * another page of the same browser, with its own extension host, as a second tab is)
+     * and close them (`closeWindow`); other ops take `window: n` to act on one.
      * Resolves with { outcome: 'exited' | 'timeout', exitCode }.
      */
     async runTests({ phase, testsPath, timeoutMs, expose = {}, onPage, bridge = false, tailFile, viewport = { width: 1400, height: 900 }, without }) {
@@ -214,7 +217,24 @@ export async function openWorkbench(options) {
         fs.appendFileSync(path.join(runDir, 'logs', `workbench-${phase}.log`), `[${level}] ${JSON.stringify(args)}\n`);
       });
       for (const [name, fn] of Object.entries(expose)) await page.exposeFunction(name, fn);
-      const stops = [onPage?.(page), bridge ? serveBridge(path.join(runDir, 'bridge'), page, bridge === true ? {} : bridge) : undefined, tailFile ? tail(tailFile, (t) => process.stdout.write(t)) : undefined];
+      const windows = [page];
+      const windowOps = {
+        openWindow: async () => {
+          const other = await context.newPage();
+          windows.push(other);
+          await other.goto(workbench.url());
+          return windows.length - 1;
+        },
+        closeWindow: async (request) => {
+          const other = request.window > 0 ? windows[request.window] : undefined;
+          if (!other) throw new Error(`no window ${request.window} to close`);
+          windows[request.window] = undefined;
+          await other.close();
+          return true;
+        },
+      };
+      const served = bridge ? serveBridge(path.join(runDir, 'bridge'), (index) => windows[index], { ...windowOps, ...(bridge === true ? {} : bridge) }) : undefined;
+      const stops = [onPage?.(page), served, tailFile ? tail(tailFile, (t) => process.stdout.write(t)) : undefined];
       await page.goto(workbench.url({ testsPath, without }));
       let timer;
       const outcome = await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)))]);

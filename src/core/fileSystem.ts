@@ -15,6 +15,12 @@ export interface LogFileSystem {
   appendText(path: string, text: string): Promise<void>;
   /** Entry names in `dir`; rejects with ENOENT when it does not exist. */
   readdir(dir: string): Promise<string[]>;
+  /**
+   * Creates the file holding `text` only if nothing exists at `path` (an exclusive create,
+   * atomic across processes): true when created, false when it existed; rejects with
+   * ENOENT when the folder is missing. Without it, the log takes no cross-process locks.
+   */
+  createExclusive?(path: string, text: string): Promise<boolean>;
   /** Deletes the file; rejects with ENOENT when it does not exist. */
   remove(path: string): Promise<void>;
   /** When the file (or folder) was last written (ms since the epoch, this machine's clock), or undefined. */

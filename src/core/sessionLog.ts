@@ -21,6 +21,7 @@ import { LogWriteError, appendLine } from './logAppend';
 import { logFileFor, logFolder, sessionOfFileName } from './logFiles';
 import { LogHistory, type HistoryPage } from './logHistory';
 import { LogLines, type Tail } from './logLines';
+import { RecentImports } from './logRepeats';
 import { infoRecord, isCurrentPlan, isPlanEvent, planEvent, type LogEvent, type LogRecord, type SessionFacts, type SessionInfoRecord } from './logRecord';
 import { LogReports } from './logReports';
 import type { PlanItem, Todo } from './plan';
@@ -119,6 +120,8 @@ interface Cursor {
   current: LogEvent | undefined;
   info: SessionInfoRecord | undefined;
   infoAfterPlan: boolean;
+  /** The last records' import keys: a repeated import read on from here is no new write. */
+  recent: RecentImports;
 }
 
 export class SessionLog {
@@ -204,13 +207,22 @@ export class SessionLog {
       // The cursor must stand before our line, so that reading on from it meets the line.
       if (!this.cursors.has(file)) {
         await this.readLocked(file, session);
-        if (!this.cursors.has(file)) this.cursors.set(file, { offset: 0, current: undefined, info: undefined, infoAfterPlan: false });
+        if (!this.cursors.has(file)) this.cursors.set(file, { offset: 0, current: undefined, info: undefined, infoAfterPlan: false, recent: new RecentImports() });
       }
       await appendLine(this.fs, this.dir, file, line, this.cursors.get(file)?.offset);
       const records = await this.readLocked(file, session);
       // Alone, the line read back is ours; among other writers' lines, it is the one that reads the same.
       return (records.length === 1 ? records[0] : records.find((read) => JSON.stringify(read) === line)) ?? record;
     });
+  }
+
+  /**
+   * Reads the session's file on from the cursor now, so listeners meet what other
+   * processes appended (an import checks the log this way before it appends).
+   */
+  async catchUp(session: string): Promise<void> {
+    const file = this.fileFor(session);
+    await this.queue.run(file, () => this.readLocked(file, session));
   }
 
   /** The session's last valid event, read backwards from the end of the file. */
@@ -436,7 +448,7 @@ export class SessionLog {
       const tail = await this.readTail(file, session, size);
       if (!tail) return [];
       const { current, info, infoAfterPlan } = tail;
-      this.cursors.set(file, { offset: tail.completeEnd, current, info, infoAfterPlan });
+      this.cursors.set(file, { offset: tail.completeEnd, current, info, infoAfterPlan, recent: new RecentImports(tail.recentImports) });
       const modifiedMs = look.modifiedMs ?? (await this.modifiedMs(file));
       const announce = look.announce ?? false;
       const reset = cursor !== undefined;
@@ -448,7 +460,7 @@ export class SessionLog {
     try {
       cursor.offset = await scanForward(this.fs, file, cursor.offset, size, (line) => {
         const record = this.lines.parse(file, session, line);
-        if (!record) return;
+        if (!record || cursor.recent.isRepeat(record)) return;
         records.push(record);
         if (isCurrentPlan(record)) {
           cursor.current = record;

@@ -67,6 +67,16 @@ export class NodeFileSystem implements LogFileSystem {
     }
   }
 
+  async createExclusive(path: string, text: string): Promise<boolean> {
+    try {
+      await fs.writeFile(path, text, { flag: 'wx' });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
+    }
+  }
+
   readdir(dir: string): Promise<string[]> {
     return fs.readdir(dir);
   }
