@@ -5,9 +5,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DisplayState } from './core/display';
 import { LogPlanSink } from './core/planSink';
+import { SessionLocks } from './core/sessionLock';
 import { SessionLog } from './core/sessionLog';
 import { PlanStore } from './core/store';
 import { HealthBook } from './core/healthBook';
+import { nodeLockOwner } from './node/lockOwner';
+import { sharedWorkspaceStorage } from './node/sharedStorage';
 import { NodeFileSystem } from './node/nodeFileSystem';
 import { watchLogFolder } from './node/logWatcher';
 import { createApi, type AgentPlanApi } from './vscode/api';
@@ -27,9 +30,11 @@ export type { AgentPlanApi, PlanHealth, PlanSnapshot, PlanViewState } from './vs
 export async function activate(context: vscode.ExtensionContext): Promise<AgentPlanApi> {
   const logger = createLogger();
   // Workspace storage keeps the logs out of the user's repository; with no folder open, global storage.
-  const storage = context.storageUri ?? context.globalStorageUri;
-  const logFolder = vscode.Uri.joinPath(storage, 'sessions').fsPath;
-  const log = new SessionLog(logFolder, new NodeFileSystem(), {
+  // Every window of a workspace uses the workspace's own folder (VS Code gives a second window another).
+  const storageFolder = context.storageUri ? sharedWorkspaceStorage(context.storageUri.fsPath) : context.globalStorageUri.fsPath;
+  const logFolder = path.join(storageFolder, 'sessions');
+  const fileSystem = new NodeFileSystem();
+  const log = new SessionLog(logFolder, fileSystem, {
     onCorrupt: (file, detail) => logger.warn(`skipped a damaged line in ${file}: ${detail}`),
     onReadError: (file, reason) => logger.error(`could not read ${file}: ${reason}`),
   });
@@ -40,16 +45,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     dismissed: context.workspaceState.get<Record<string, string[]>>(StateKey.DismissedDropped),
     onDismissed: (dismissed) => void context.workspaceState.update(StateKey.DismissedDropped, dismissed),
   });
-  // Followers of other agents' files hand their plans to this sink; it appends to the same log.
-  const sink = new LogPlanSink(log);
+  // Followers of other agents' files hand their plans to this sink; it appends to the same log,
+  // each import one step across the windows that share this storage (a lock per session).
+  const locks = new SessionLocks(fileSystem, path.join(logFolder, '.locks'), nodeLockOwner());
+  const sink = new LogPlanSink(log, { locks });
   const following = vscode.workspace.getConfiguration().get<boolean>(SettingId.FollowLatest, true);
   const display = new DisplayState(store, following);
   // The session shown before the reload: read first, and pinned again if the user had pinned it.
   const shownBefore = recallShownSession(context.workspaceState);
   if (shownBefore?.pinned) display.select(shownBefore.session);
   // Copilot's chat session files sit beside this extension's workspace storage folder.
-  const workspaceStorageFolder = context.storageUri ? path.dirname(context.storageUri.fsPath) : undefined;
-  const sources = new Sources({ sink, storageFolder: storage.fsPath, workspaceStorageFolder, logger });
+  const workspaceStorageFolder = context.storageUri ? path.dirname(storageFolder) : undefined;
+  const sources = new Sources({ sink, storageFolder, workspaceStorageFolder, logger });
   const views = createViews(display, store, health);
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);
@@ -61,6 +68,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     onRescan: () => {
       void store.load().catch((error: unknown) => logError(logger, `could not read the session logs in ${logFolder}`, error));
     },
+    onPoll: () => log.poll(),
+    onPolling: (reason) => logger.info(reason),
     onError: (error) => logError(logger, 'watching the log folder failed', error),
   });
 

@@ -137,7 +137,9 @@ export async function runHostBench({ bundleFile, phases, cleanups, between, phas
     const { outcome, exitCode } = await workbench.runTests({
       phase: phase.name,
       testsPath: path.join(runDir, 'bench-module', 'host.js'),
-      timeoutMs: phaseTimeoutMs,
+      timeoutMs: phase.timeoutMs ?? phaseTimeoutMs,
+      // VS Code without Agent Plan: this page loads the development extensions but ours.
+      without: phase.withoutAgentPlan ? ['agent-plan'] : undefined,
       viewport: { width: 1400, height: 1000 },
       expose: {
         benchSeen: (index, seen) => {

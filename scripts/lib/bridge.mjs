@@ -1,15 +1,22 @@
 // A small file bridge between tests running in the extension host and the
 // browser page that renders the workbench: a test drops `req-<id>.json` into the
 // bridge folder, the launcher answers with `res-<id>.json`. It lets a test check
-// what is really rendered in the DOM, which the extension host cannot see.
+// what is really rendered in the DOM, which the extension host cannot see. A request
+// with `window: n` is answered from another window of the same browser (see `pages`).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /**
  * Answers bridge requests for `page` until the returned stop function is called. `ops`
- * adds launcher-side operations: `{ name: async (request) => value }`.
+ * adds launcher-side operations: `{ name: async (request) => value }`. `page` may be a
+ * function of the request's `window` (0 when absent) that returns the page to use.
  */
 export function serveBridge(dir, page, ops = {}) {
+  const pageFor = (request) => {
+    const found = typeof page === 'function' ? page(request.window ?? 0) : request.window ? undefined : page;
+    if (!found) throw new Error(`no window ${request.window}`);
+    return found;
+  };
   fs.mkdirSync(dir, { recursive: true });
   const busy = new Set();
   let stopped = false;
@@ -33,6 +40,8 @@ export function serveBridge(dir, page, ops = {}) {
   async function answer(file) {
     try {
       const request = JSON.parse(fs.readFileSync(file, 'utf8'));
+      if (Object.hasOwn(ops, request.op)) return { ok: true, value: await ops[request.op](request) };
+      const page = pageFor(request);
       switch (request.op) {
         case 'texts':
           return { ok: true, value: await page.locator(request.selector).allInnerTexts() };
@@ -75,7 +84,6 @@ export function serveBridge(dir, page, ops = {}) {
           return { ok: true, value: request.file };
         }
         default:
-          if (Object.hasOwn(ops, request.op)) return { ok: true, value: await ops[request.op](request) };
           return { ok: false, error: `unknown bridge op ${request.op}` };
       }
     } catch (error) {

@@ -161,10 +161,22 @@ export async function openWorkbench(options) {
       await stopServer();
       stopServer = async () => {};
     },
-    /** The workbench URL on the current server; with `testsPath`, the page runs those tests. */
-    url({ testsPath } = {}) {
+    /**
+     * The workbench URL on the current server; with `testsPath`, the page runs those tests;
+     * `without` names development extensions this page loads without.
+     */
+    url({ testsPath, without = [] } = {}) {
       const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
-      const payload = [['skipWelcome', 'true'], ['extensionDevelopmentPath', remote(devExtensions)]];
+      let loaded = devExtensions;
+      if (without.length > 0) {
+        loaded = path.join(runDir, `dev-extensions-without-${without.join('-')}`);
+        fs.mkdirSync(loaded, { recursive: true });
+        for (const name of fs.readdirSync(devExtensions)) {
+          const link = path.join(loaded, name);
+          if (!without.includes(name) && !fs.existsSync(link)) fs.symlinkSync(fs.readlinkSync(path.join(devExtensions, name)), link);
+        }
+      }
+      const payload = [['skipWelcome', 'true'], ['extensionDevelopmentPath', remote(loaded)]];
       if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
       return `${server.url}/?${new URLSearchParams({ folder: workspace, payload: JSON.stringify(payload) })}`;
     },
@@ -173,9 +185,12 @@ export async function openWorkbench(options) {
      * fresh extension host) and waits until the workbench reports its exit or `timeoutMs`
      * passes. `expose` adds page functions, `onPage(page)` may return a stop function,
      * `bridge: true` serves the DOM bridge (an object of `op: (request) => value` functions adds ops), `tailFile` is echoed to stdout meanwhile.
+     * Through the bridge, a test may open more windows on the same folder (op `openWindow`:
+     * another page of the same browser, with its own extension host, as a second tab is)
+     * and close them (`closeWindow`); other ops take `window: n` to act on one.
      * Resolves with { outcome: 'exited' | 'timeout', exitCode }.
      */
-    async runTests({ phase, testsPath, timeoutMs, expose = {}, onPage, bridge = false, tailFile, viewport = { width: 1400, height: 900 } }) {
+    async runTests({ phase, testsPath, timeoutMs, expose = {}, onPage, bridge = false, tailFile, viewport = { width: 1400, height: 900 }, without }) {
       if (!server) await workbench.startServer();
       if (!browser) {
         const launched = await launchBrowser(runDir, locale);
@@ -202,8 +217,25 @@ export async function openWorkbench(options) {
         fs.appendFileSync(path.join(runDir, 'logs', `workbench-${phase}.log`), `[${level}] ${JSON.stringify(args)}\n`);
       });
       for (const [name, fn] of Object.entries(expose)) await page.exposeFunction(name, fn);
-      const stops = [onPage?.(page), bridge ? serveBridge(path.join(runDir, 'bridge'), page, bridge === true ? {} : bridge) : undefined, tailFile ? tail(tailFile, (t) => process.stdout.write(t)) : undefined];
-      await page.goto(workbench.url({ testsPath }));
+      const windows = [page];
+      const windowOps = {
+        openWindow: async () => {
+          const other = await context.newPage();
+          windows.push(other);
+          await other.goto(workbench.url());
+          return windows.length - 1;
+        },
+        closeWindow: async (request) => {
+          const other = request.window > 0 ? windows[request.window] : undefined;
+          if (!other) throw new Error(`no window ${request.window} to close`);
+          windows[request.window] = undefined;
+          await other.close();
+          return true;
+        },
+      };
+      const served = bridge ? serveBridge(path.join(runDir, 'bridge'), (index) => windows[index], { ...windowOps, ...(bridge === true ? {} : bridge) }) : undefined;
+      const stops = [onPage?.(page), served, tailFile ? tail(tailFile, (t) => process.stdout.write(t)) : undefined];
+      await page.goto(workbench.url({ testsPath, without }));
       let timer;
       const outcome = await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)))]);
       clearTimeout(timer);

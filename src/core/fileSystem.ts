@@ -15,12 +15,28 @@ export interface LogFileSystem {
   appendText(path: string, text: string): Promise<void>;
   /** Entry names in `dir`; rejects with ENOENT when it does not exist. */
   readdir(dir: string): Promise<string[]>;
+  /**
+   * Creates the file holding `text` only if nothing exists at `path` (an exclusive create,
+   * atomic across processes): true when created, false when it existed; rejects with
+   * ENOENT when the folder is missing. Without it, the log takes no cross-process locks.
+   */
+  createExclusive?(path: string, text: string): Promise<boolean>;
   /** Deletes the file; rejects with ENOENT when it does not exist. */
   remove(path: string): Promise<void>;
-  /** When the file was last written (ms since the epoch, this machine's clock), or undefined. */
+  /** When the file (or folder) was last written (ms since the epoch, this machine's clock), or undefined. */
   modifiedMs?(path: string): Promise<number | undefined>;
-  /** modifiedMs of many files at once (a faster path for thousands); 0 for one that is gone. */
-  modifiedMsMany?(paths: readonly string[]): Promise<number[]>;
+  /**
+   * One stat of each of many files (a faster path for thousands): its size and when it was
+   * last written, or undefined for one that is gone.
+   */
+  statMany?(paths: readonly string[]): Promise<(FileStamp | undefined)[]>;
+}
+
+/** What one stat of a file tells: enough to order files and to see whether one changed. */
+export interface FileStamp {
+  size: number;
+  /** ms since the epoch, this machine's clock. */
+  modifiedMs: number;
 }
 
 /** The `code` of a Node-style error, if any. */

@@ -2,11 +2,13 @@
 // version), a page of them, one version by its address, or all of them. It never moves
 // the reader's cursors and tells no listener: history is read on request, for a view.
 // A version's address (`at`) is the byte offset where its line starts; the log is
-// append-only, so an address stays valid while the file lives.
+// append-only, so an address stays valid while the file lives. A repeated import is no
+// version (logRepeats.ts): every walk here leaves it out.
 import type { LogFileSystem } from './fileSystem';
 import { NEWLINE, scanBackward, scanForward } from './lineScan';
 import type { LogLines } from './logLines';
 import { isPlanEvent, type LogEvent, type LogRecord } from './logRecord';
+import { BackwardRepeats, RecentImports } from './logRepeats';
 import type { LogReports } from './logReports';
 
 /** One version of a session's plan and its address: the byte offset where its line starts. */
@@ -48,10 +50,15 @@ export class LogHistory {
     try {
       const size = await this.fs.size(file);
       if (size === undefined) return;
+      const repeats = new BackwardRepeats<number>();
+      let stopped = false;
       await scanBackward(this.fs, file, Math.min(size, before ?? size), (line) => {
         const record = this.lines.parse(file, session, line);
-        return record !== undefined && visit(record, line.start);
+        if (record === undefined) return false;
+        stopped = repeats.push(record, line.start).some((decided) => visit(decided.record, decided.at));
+        return stopped;
       });
+      if (!stopped) repeats.flush().some((decided) => visit(decided.record, decided.at));
     } catch (error) {
       this.reports.readFailed(file, error);
     }
@@ -118,9 +125,10 @@ export class LogHistory {
     try {
       const size = await this.fs.size(file);
       if (size === undefined) return [];
+      const recent = new RecentImports();
       await scanForward(this.fs, file, 0, size, (line) => {
         const record = this.lines.parse(file, session, line);
-        if (record && isPlanEvent(record)) events.push(record);
+        if (record && !recent.isRepeat(record) && isPlanEvent(record)) events.push(record);
       });
     } catch (error) {
       this.reports.readFailed(file, error);

@@ -1,8 +1,11 @@
 // What the lines of a session's file hold: the record on one line (damage reported, never
 // thrown) and the tail of a file (its current plan and the session/info line near it).
+// A repeated import is never the current plan (logRepeats.ts): a mirrored plan at the end
+// is current once the window of records before it holds no line of the same call.
 import type { LogFileSystem } from './fileSystem';
 import { MAX_LINE_BYTES, decodeUtf8, scanBackward, type RawLine } from './lineScan';
 import { SESSION_INFO_EVENT, isCurrentPlan, isPlanEvent, parseLogRecord, type LogEvent, type LogRecord, type SessionInfoRecord } from './logRecord';
+import { BackwardRepeats, REPEAT_WINDOW, importKey } from './logRepeats';
 import type { LogReports } from './logReports';
 
 /** How many lines before the current plan a tail read looks at for the session's info line. */
@@ -18,6 +21,8 @@ export interface Tail {
   infoAfterPlan: boolean;
   /** The end of the last complete line. */
   completeEnd: number;
+  /** The import keys of the newest records read (up to REPEAT_WINDOW, oldest first), for a reader going on from the end. */
+  recentImports: Array<string | undefined>;
 }
 
 export class LogLines {
@@ -63,19 +68,39 @@ export class LogLines {
       let info: SessionInfoRecord | undefined;
       let linesPastPlan = 0;
       let infoAfterPlan = false;
-      const completeEnd = await scanBackward(this.fs, file, size, (line) => {
-        if (current) linesPastPlan++;
-        // Past the current plan only a session/info line is of use: others are not parsed.
-        if (current && !mayBeInfoLine(line)) return linesPastPlan >= INFO_LOOKBACK_LINES;
-        const record = this.parse(file, session, line);
-        if (record && isCurrentPlan(record)) current ??= record;
-        else if (record && !isPlanEvent(record) && !info) {
+      const repeats = new BackwardRepeats<undefined>();
+      const newestKeys: Array<string | undefined> = [];
+      // Records as the repeat filter lets them out, newest first.
+      const take = (record: LogRecord): void => {
+        if (current) {
+          linesPastPlan++;
+          if (!isPlanEvent(record)) info ??= record;
+        } else if (isCurrentPlan(record)) {
+          current = record;
+        } else if (!isPlanEvent(record) && !info) {
           info = record;
-          infoAfterPlan = current === undefined;
+          infoAfterPlan = true;
         }
+      };
+      const completeEnd = await scanBackward(this.fs, file, size, (line) => {
+        if (current) {
+          linesPastPlan++;
+          // Past the current plan only a session/info line is of use: others are not parsed.
+          if (!mayBeInfoLine(line)) return linesPastPlan >= INFO_LOOKBACK_LINES;
+          const record = this.parse(file, session, line);
+          if (record && !isPlanEvent(record)) info ??= record;
+          return info !== undefined || linesPastPlan >= INFO_LOOKBACK_LINES;
+        }
+        const record = this.parse(file, session, line);
+        if (!record) return false;
+        if (newestKeys.length < REPEAT_WINDOW) newestKeys.push(importKey(record));
+        for (const decided of repeats.push(record, undefined)) take(decided.record);
+        // Found: what the filter still holds is older than the plan, and only its info lines matter.
+        if (current) for (const held of repeats.flush()) take(held.record);
         return current !== undefined && (info !== undefined || linesPastPlan >= INFO_LOOKBACK_LINES);
       });
-      return { current, info, infoAfterPlan, completeEnd };
+      if (!current) for (const held of repeats.flush()) take(held.record);
+      return { current, info, infoAfterPlan, completeEnd, recentImports: newestKeys.reverse() };
     } catch (error) {
       this.reports.readFailed(file, error);
       return undefined;

@@ -3,12 +3,18 @@
 // a line in its session's log is skipped. Each session's set of imported calls is built
 // once, lazily, by one backward read of that log, and kept current by the log's one reader
 // (which sees this sink's appends and anyone else's), so no call re-reads a history.
+//
+// Several processes may import into one log folder (two windows on one workspace). Each
+// check-and-append is then one step across them: it holds the session's lock
+// (sessionLock.ts), reads the file on past the reader's cursor, so another process's
+// line is seen, and only then checks and appends. A call lands once, whoever saw it first.
 import type { AgentId, ForeignPlan, ForeignSessionInfo, PlanSink } from '../sources/types';
 import type { Disposable } from './emitter';
 import { FileQueue } from './fileQueue';
 import { AGENT_IDS, isPlanEvent, parseForeignItems, parseSource, type LogRecord, type SessionFacts, type SessionInfoRecord } from './logRecord';
 import { nextFacts, sameFacts } from './sessionFacts';
 import { copilotSessionKey, foreignSessionKey } from './sessionKey';
+import type { SessionLocks } from './sessionLock';
 import type { SessionLog } from './sessionLog';
 
 /** The Agent Plan session a foreign session maps to. */
@@ -17,14 +23,31 @@ export function sessionKeyForForeign(agent: AgentId, session: string): string {
 }
 
 interface SessionIndex {
-  /** `${agent}\n${session}\n${call}` of every mirrored plan in the log. */
-  calls: Set<string>;
+  /**
+   * `${agent}\n${session}\n${call}` of every mirrored plan in the log, with its place in
+   * the file (an ordinal: lines read backwards when the index was built count down from
+   * -1, lines read on from the cursor count up from 1).
+   */
+  calls: Map<string, number>;
+  /** The ordinal given to the next line read on from the cursor. */
+  next: number;
+  /** The ordinal of the newest mirrored plan read. */
+  lastPlan: number | undefined;
   /** The newest session/info line in the log. */
   info: SessionInfoRecord | undefined;
+  /** The ordinal of the newest mirrored plan before that info line. */
+  infoAfter: number | undefined;
+  /** The ordinal of the newest call this process handed in (imported, or found in the log). */
+  handed: number | undefined;
   /** Resolves once the backward read is done. */
   ready: Promise<void>;
   /** The log holds a plan for this session (from any source). */
   planned: boolean;
+  /**
+   * Built when the file held nothing, and nothing read since: the reader's first look at
+   * the file (another window made it) brings no lines, so it is built again then.
+   */
+  blank: boolean;
   /**
    * Info about a session with no plan yet: kept here, not written, so a chat that never
    * plans leaves no file; written as soon as the session's first plan is read.
@@ -34,21 +57,37 @@ interface SessionIndex {
 
 const callId = (agent: string, session: string, call: string): string => `${agent}\n${session}\n${call}`;
 
+export interface LogPlanSinkOptions {
+  /** Locks shared with the other processes that import into the same log folder; without them, one process only. */
+  locks?: SessionLocks;
+  /** This machine's clock, for the times turn facts carry. */
+  now?: () => Date;
+}
+
 export class LogPlanSink implements PlanSink, Disposable {
   private readonly indexes = new Map<string, SessionIndex>();
   /** One import or update at a time per Agent Plan session, so a check and its append stay together. */
   private readonly queue = new FileQueue();
   private readonly subscription: Disposable;
+  private readonly locks: SessionLocks | undefined;
+  private readonly now: () => Date;
+  /**
+   * Steps whose check found something to write but, made again under the lock, found it
+   * written meanwhile (by another window): each one a repeat the lock kept out.
+   */
+  readonly stats = { settledUnderLock: 0 };
 
   constructor(
     private readonly log: SessionLog,
-    private readonly now: () => Date = () => new Date(),
+    options: LogPlanSinkOptions = {},
   ) {
+    this.locks = options.locks;
+    this.now = options.now ?? (() => new Date());
     this.subscription = log.onDidRead((read) => {
       const index = this.indexes.get(read.session);
       if (!index) return;
       // A file deleted or cut short no longer holds what the index says: build it again when asked.
-      if (read.gone || read.sync?.reset) {
+      if (read.gone || read.sync?.reset || (read.sync && index.blank)) {
         this.indexes.delete(read.session);
         return;
       }
@@ -78,14 +117,28 @@ export class LogPlanSink implements PlanSink, Disposable {
     }
     await Promise.all(
       [...byKey].map(([key, list]) =>
-        this.queue.run(key, async () => {
-          const index = await this.index(key);
-          for (const plan of list) {
-            const id = callId(plan.source.agent, plan.source.session, plan.source.call);
-            if (index.calls.has(id)) continue;
-            await this.log.appendMirrored(key, plan.items, plan.source, plan.at);
-            index.calls.add(id);
+        this.step(key, (index) => {
+          const ids = list.map((plan) => callId(plan.source.agent, plan.source.session, plan.source.call));
+          const handed = (): void => {
+            for (const id of ids) {
+              const at = index.calls.get(id);
+              if (at !== undefined && (index.handed === undefined || at > index.handed)) index.handed = at;
+            }
+          };
+          if (ids.every((id) => index.calls.has(id))) {
+            handed();
+            return undefined;
           }
+          return async () => {
+            for (const [i, plan] of list.entries()) {
+              const id = ids[i] as string;
+              if (index.calls.has(id)) continue;
+              await this.log.appendMirrored(key, plan.items, plan.source, plan.at);
+              // The reader noted the line with its place; if the read back failed, it is the newest.
+              if (!index.calls.has(id)) index.calls.set(id, index.next++);
+            }
+            handed();
+          };
         }),
       ),
     );
@@ -97,38 +150,88 @@ export class LogPlanSink implements PlanSink, Disposable {
       throw new TypeError('updateSession: `agent` must be a known agent and `session` a non-empty string');
     }
     const key = sessionKeyForForeign(info.agent, info.session);
-    await this.queue.run(key, async () => {
-      const index = await this.index(key);
+    await this.step(key, (index) => {
       const last = index.pending?.facts ?? index.info;
+      // Turn facts keep the time first seen while they stay the same (sessionFacts.ts).
       const facts = nextFacts(last, info, this.now().toISOString());
-      if (sameFacts(last, facts) || (last === undefined && Object.values(facts).every((fact) => fact === undefined))) return;
+      if (sameFacts(last, facts) || (last === undefined && Object.values(facts).every((fact) => fact === undefined))) return undefined;
+      // Another window that read the foreign file further has written its facts after a
+      // call this process has not reached: these are older, and must not overwrite them.
+      if (index.handed !== undefined && index.infoAfter !== undefined && index.infoAfter > index.handed) return undefined;
       const source = { agent: info.agent, session: info.session };
       if (!index.planned) {
         index.pending = { source, facts };
-        return;
+        return undefined;
       }
-      index.pending = undefined;
-      index.info = await this.log.appendInfo(key, source, facts);
+      return async () => {
+        index.pending = undefined;
+        index.info = await this.log.appendInfo(key, source, facts);
+      };
+    });
+  }
+
+  /**
+   * One check-and-append for a session, in this process's queue. `check` looks at the
+   * index and returns the append to make, if any. Most checks find nothing to write and
+   * take no lock; when one does, it is made again holding the session's lock, after
+   * reading on what other processes appended, and only then is the append made.
+   */
+  private step(key: string, check: (index: SessionIndex) => (() => Promise<void>) | undefined): Promise<void> {
+    return this.queue.run(key, async () => {
+      // The reader first: it establishes the cursor before an index is built, so no line falls between them.
+      await this.log.catchUp(key);
+      if (!check(await this.index(key))) return;
+      const locked = async (): Promise<void> => {
+        await this.log.catchUp(key);
+        const write = check(await this.index(key));
+        if (write) await write();
+        else this.stats.settledUnderLock++;
+      };
+      await (this.locks ? this.locks.run(key, locked) : locked());
     });
   }
 
   private async index(key: string): Promise<SessionIndex> {
     let index = this.indexes.get(key);
     if (!index) {
-      const built: SessionIndex = { calls: new Set(), info: undefined, ready: Promise.resolve(), planned: false };
+      const built: SessionIndex = {
+        calls: new Map(),
+        next: 1,
+        lastPlan: undefined,
+        info: undefined,
+        infoAfter: undefined,
+        handed: undefined,
+        ready: Promise.resolve(),
+        planned: false,
+        blank: true,
+      };
       // In the map before the read starts, so lines the reader meets meanwhile are noted too.
       this.indexes.set(key, built);
       let newestInfo: SessionInfoRecord | undefined;
+      let infoAfter: number | undefined;
+      let newestPlan: number | undefined;
+      let back = 0;
       built.ready = this.log.readRecordsBackward(key, (record) => {
+        built.blank = false;
         if (isPlanEvent(record)) {
           built.planned = true;
-          if (record.source) built.calls.add(callId(record.source.agent, record.source.session, record.source.call));
+          if (record.source) {
+            const at = -++back;
+            // Walking back, a repeated call ends at its first line.
+            built.calls.set(callId(record.source.agent, record.source.session, record.source.call), at);
+            newestPlan ??= at;
+            if (newestInfo !== undefined) infoAfter ??= at;
+          }
         } else {
           newestInfo ??= record;
         }
         return false;
       }).then(() => {
-        built.info ??= newestInfo;
+        if (built.info === undefined) {
+          built.info = newestInfo;
+          built.infoAfter = infoAfter;
+        }
+        built.lastPlan ??= newestPlan;
       });
       index = built;
     }
@@ -137,21 +240,33 @@ export class LogPlanSink implements PlanSink, Disposable {
   }
 
   private note(key: string, index: SessionIndex, record: LogRecord): void {
+    index.blank = false;
     if (isPlanEvent(record)) {
       index.planned = true;
-      if (record.source) index.calls.add(callId(record.source.agent, record.source.session, record.source.call));
+      if (record.source) {
+        const id = callId(record.source.agent, record.source.session, record.source.call);
+        const at = index.next++;
+        if (!index.calls.has(id)) index.calls.set(id, at);
+        index.lastPlan = at;
+      }
       const pending = index.pending;
       if (pending) {
         index.pending = undefined;
-        void this.queue.run(key, async () => {
-          index.info = await this.log.appendInfo(key, pending.source, pending.facts);
-        }).catch(() => {
+        void this.step(key, (current) =>
+          // Another process may have written the same facts since.
+          sameFacts(current.info, pending.facts)
+            ? undefined
+            : async () => {
+                current.info = await this.log.appendInfo(key, pending.source, pending.facts);
+              },
+        ).catch(() => {
           // Not saved (a write fault): the next change of the session's info writes it again.
           index.pending ??= pending;
         });
       }
     } else {
       index.info = record;
+      index.infoAfter = index.lastPlan;
     }
   }
 

@@ -14,13 +14,14 @@
 // record on a line, a file's tail), logHistory.ts (the past, read on request),
 // fileQueue.ts (one operation per file at a time), logReports.ts (damage, reported once).
 import { Emitter } from './emitter';
-import { describeFsError, errorCode, type LogFileSystem } from './fileSystem';
+import { describeFsError, errorCode, type FileStamp, type LogFileSystem } from './fileSystem';
 import { FileQueue } from './fileQueue';
 import { scanForward } from './lineScan';
 import { LogWriteError, appendLine } from './logAppend';
 import { logFileFor, logFolder, sessionOfFileName } from './logFiles';
 import { LogHistory, type HistoryPage } from './logHistory';
 import { LogLines, type Tail } from './logLines';
+import { RecentImports } from './logRepeats';
 import { infoRecord, isCurrentPlan, isPlanEvent, planEvent, type LogEvent, type LogRecord, type SessionFacts, type SessionInfoRecord } from './logRecord';
 import { LogReports } from './logReports';
 import type { PlanItem, Todo } from './plan';
@@ -96,13 +97,23 @@ export interface SessionsOptions {
   firstPage?: number;
   /** Called once the first page is in. */
   onFirstPage?: () => void;
+  /**
+   * Tell the listeners the state of files that did not change since the reader last looked
+   * (a listener that came later, such as a new store, needs them); otherwise such files
+   * cost their one stat and nothing else.
+   */
+  restate?: boolean;
 }
 
-/** A session file and when it was last written. */
+/** A session file and what its one stat of this pass said (size undefined: not known yet). */
 interface Stamped {
   key: string;
   modifiedMs: number;
+  size?: number | undefined;
 }
+
+/** A folder's modification time taken within this much of now may still change unseen (coarse clocks). */
+const FOLDER_TIME_SETTLE_MS = 2_000;
 
 /** What the reader has consumed of one file. */
 interface Cursor {
@@ -111,6 +122,8 @@ interface Cursor {
   current: LogEvent | undefined;
   info: SessionInfoRecord | undefined;
   infoAfterPlan: boolean;
+  /** The last records' import keys: a repeated import read on from here is no new write. */
+  recent: RecentImports;
 }
 
 export class SessionLog {
@@ -122,6 +135,12 @@ export class SessionLog {
   private readonly past: LogHistory;
   private readonly readEmitter = new Emitter<LogRead>();
   private listenerError: (error: unknown) => void = () => {};
+  /** The folder's modification time at the last listing, when it can be trusted to show the next change. */
+  private listedFolderMs: number | undefined;
+  /** What the last poll's stat said of each file, to tell a change from a file that stays as it is. */
+  private readonly polled = new Map<string, FileStamp>();
+  /** How many reads the listeners were told of: a poll that told none found nothing new. */
+  private told = 0;
 
   /** Everything the reader finds, in the order it finds it. */
   readonly onDidRead = this.readEmitter.event;
@@ -190,13 +209,22 @@ export class SessionLog {
       // The cursor must stand before our line, so that reading on from it meets the line.
       if (!this.cursors.has(file)) {
         await this.readLocked(file, session);
-        if (!this.cursors.has(file)) this.cursors.set(file, { offset: 0, current: undefined, info: undefined, infoAfterPlan: false });
+        if (!this.cursors.has(file)) this.cursors.set(file, { offset: 0, current: undefined, info: undefined, infoAfterPlan: false, recent: new RecentImports() });
       }
       await appendLine(this.fs, this.dir, file, line, this.cursors.get(file)?.offset);
       const records = await this.readLocked(file, session);
       // Alone, the line read back is ours; among other writers' lines, it is the one that reads the same.
       return (records.length === 1 ? records[0] : records.find((read) => JSON.stringify(read) === line)) ?? record;
     });
+  }
+
+  /**
+   * Reads the session's file on from the cursor now, so listeners meet what other
+   * processes appended (an import checks the log this way before it appends).
+   */
+  async catchUp(session: string): Promise<void> {
+    const file = this.fileFor(session);
+    await this.queue.run(file, () => this.readLocked(file, session));
   }
 
   /** The session's last valid event, read backwards from the end of the file. */
@@ -242,8 +270,10 @@ export class SessionLog {
    * listing, so a view can paint it at once however many sessions there are.
    */
   async sessions(options: SessionsOptions = {}): Promise<SessionSummary[]> {
-    const { first } = options;
-    const early = first !== undefined && isSessionKey(first) ? await this.summary(first, await this.modifiedMs(this.fileFor(first))) : undefined;
+    const { first, restate = false } = options;
+    const early = first !== undefined && isSessionKey(first) ? await this.summary({ key: first, modifiedMs: await this.modifiedMs(this.fileFor(first)) }, restate) : undefined;
+    // Taken before the listing, so an entry added after it changes what the next poll sees.
+    const folderMs = await this.modifiedMs(this.dir);
     let names: string[];
     try {
       names = await this.fs.readdir(this.dir);
@@ -253,6 +283,7 @@ export class SessionLog {
       }
       names = [];
     }
+    this.listedFolderMs = folderMs > 0 && Date.now() - folderMs > FOLDER_TIME_SETTLE_MS ? folderMs : undefined;
     const keys = names.flatMap((name) => {
       const key = sessionOfFileName(name);
       return key === undefined || (early !== undefined && key === early.key) ? [] : [key];
@@ -272,9 +303,9 @@ export class SessionLog {
     let newestAt = -1;
     for (let i = 0; i < stamped.length; i++) if (newestAt < 0 || byRecency(stamped[i]!, stamped[newestAt]!) < 0) newestAt = i;
     const newest = stamped[newestAt];
-    const head = newest ? [await this.summary(newest.key, newest.modifiedMs)] : [];
+    const head = newest ? [await this.summary(newest, restate)] : [];
     const rest = stamped.filter((_, i) => i !== newestAt).sort(byRecency);
-    const read = ({ key, modifiedMs }: Stamped) => this.summary(key, modifiedMs);
+    const read = (stamp: Stamped) => this.summary(stamp, restate);
     // Then the first page, all of it before anything older, so a list can show it already in order.
     const pageLength = Math.max(0, (options.firstPage ?? 0) - 1);
     const page = await mapWithLimit(rest.slice(0, pageLength), SESSIONS_READ_CONCURRENCY, read);
@@ -283,15 +314,15 @@ export class SessionLog {
     return summaries.filter((s): s is SessionSummary => s !== undefined).sort(byRecency);
   }
 
-  private summary(session: string, modifiedMs: number): Promise<SessionSummary | undefined> {
+  private summary({ key: session, modifiedMs, size }: Stamped, restate: boolean): Promise<SessionSummary | undefined> {
     const file = this.fileFor(session);
     return this.queue.run(file, async () => {
       const before = this.cursors.get(file);
-      await this.readLocked(file, session, { modifiedMs });
+      await this.readLocked(file, session, { modifiedMs, size });
       const cursor = this.cursors.get(file);
       if (!cursor) return undefined;
-      // A file read before: its state again, for listeners that came later (a second store, Refresh).
-      if (cursor === before) {
+      // A file read before: its state again, for listeners that came later (a second store).
+      if (cursor === before && restate) {
         const { current, info, infoAfterPlan } = cursor;
         this.tell({ session, records: [], sync: { current, info, infoAfterPlan, modifiedMs, announce: false, reset: false } });
       }
@@ -316,6 +347,53 @@ export class SessionLog {
       if (cursor !== before) return cursor?.current ? [cursor.current] : [];
       return records.filter(isPlanEvent);
     });
+  }
+
+  /**
+   * The look for file systems whose events do not arrive, as cheap as it can be while
+   * nothing changes: the folder's modification time first (an entry added or removed
+   * changes it: then the folder is listed again), then one stat of each file read before;
+   * only a file whose size or modification time changed since the last poll is read, and
+   * only what is new in it. Resolves true when anything changed.
+   */
+  async poll(): Promise<boolean> {
+    const toldBefore = this.told;
+    const folderMs = await this.modifiedMs(this.dir);
+    let files = [...this.cursors.keys()];
+    if (this.listedFolderMs === undefined || folderMs !== this.listedFolderMs) {
+      // An entry was added or removed (or the folder's time could not be trusted): list it again.
+      let names: string[] = [];
+      try {
+        names = await this.fs.readdir(this.dir);
+      } catch (error) {
+        if (errorCode(error) !== 'ENOENT') {
+          this.reports.readFailed(this.dir, error);
+          return false;
+        }
+      }
+      this.listedFolderMs = folderMs > 0 && Date.now() - folderMs > FOLDER_TIME_SETTLE_MS ? folderMs : undefined;
+      const listed = names.flatMap((name) => {
+        const key = sessionOfFileName(name);
+        return key === undefined ? [] : [this.fileFor(key)];
+      });
+      files = [...new Set([...files, ...listed])];
+    }
+    const stamps = await this.stampFiles(files);
+    for (let i = 0; i < files.length; i++) {
+      const file = files[i] as string;
+      const stamp = stamps[i];
+      const before = this.polled.get(file);
+      const cursor = this.cursors.get(file);
+      if (stamp === undefined) this.polled.delete(file);
+      else this.polled.set(file, stamp);
+      if (stamp === undefined && !cursor) continue;
+      const same = stamp !== undefined && (before ? before.size === stamp.size && before.modifiedMs === stamp.modifiedMs : stamp.size === cursor?.offset);
+      if (same) continue;
+      const session = sessionOfFileName(file.slice(this.dir.length + 1));
+      // A file met for the first time is news, as when the watcher meets it.
+      if (session !== undefined) await this.queue.run(file, () => this.readLocked(file, session, { announce: true, size: stamp?.size }));
+    }
+    return this.told !== toldBefore;
   }
 
   /** The newest session/info line the reader has seen for a session, if any. */
@@ -344,19 +422,24 @@ export class SessionLog {
   private async readLocked(
     file: string,
     session: string,
-    look: { modifiedMs?: number; announce?: boolean } = {},
+    look: { modifiedMs?: number; announce?: boolean; size?: number | undefined } = {},
   ): Promise<LogRecord[]> {
-    let size: number | undefined;
-    try {
-      size = await this.fs.size(file);
-    } catch (error) {
-      this.reports.readFailed(file, error);
-      return [];
-    }
     const cursor = this.cursors.get(file);
+    // A size from this pass's one stat serves unless it says the file went away or shrank:
+    // an append may have landed since that stat, so such news is checked with a fresh stat.
+    let size = look.size;
+    if (size === undefined || (cursor && size < cursor.offset)) {
+      try {
+        size = await this.fs.size(file);
+      } catch (error) {
+        this.reports.readFailed(file, error);
+        return [];
+      }
+    }
     if (size === undefined) {
       if (cursor) {
         this.cursors.delete(file);
+        this.polled.delete(file);
         this.reports.forgetFile(file);
         this.tell({ session, records: [], gone: true });
       }
@@ -367,7 +450,7 @@ export class SessionLog {
       const tail = await this.readTail(file, session, size);
       if (!tail) return [];
       const { current, info, infoAfterPlan } = tail;
-      this.cursors.set(file, { offset: tail.completeEnd, current, info, infoAfterPlan });
+      this.cursors.set(file, { offset: tail.completeEnd, current, info, infoAfterPlan, recent: new RecentImports(tail.recentImports) });
       const modifiedMs = look.modifiedMs ?? (await this.modifiedMs(file));
       const announce = look.announce ?? false;
       const reset = cursor !== undefined;
@@ -380,7 +463,7 @@ export class SessionLog {
     try {
       cursor.offset = await scanForward(this.fs, file, cursor.offset, size, (line) => {
         const record = this.lines.parse(file, session, line);
-        if (!record) return;
+        if (!record || cursor.recent.isRepeat(record)) return;
         records.push(record);
         offsets.push(line.start);
         if (isCurrentPlan(record)) {
@@ -399,19 +482,40 @@ export class SessionLog {
   }
 
   private tell(read: LogRead): void {
+    this.told++;
     this.readEmitter.fire(read, this.listenerError);
   }
 
+  /** One stat of each session's file: its time orders the sessions, its size spares the reader a second stat. */
   private async stamp(keys: readonly string[]): Promise<Stamped[]> {
-    if (this.fs.modifiedMsMany) {
+    if (this.fs.statMany) {
       try {
-        const times = await this.fs.modifiedMsMany(keys.map((key) => this.fileFor(key)));
-        return keys.map((key, i) => ({ key, modifiedMs: times[i] ?? 0 }));
+        const stamps = await this.fs.statMany(keys.map((key) => this.fileFor(key)));
+        return keys.map((key, i) => ({ key, modifiedMs: stamps[i]?.modifiedMs ?? 0, size: stamps[i]?.size }));
       } catch {
         // fall back to one at a time
       }
     }
     return mapWithLimit(keys, SESSIONS_STAT_CONCURRENCY, async (key) => ({ key, modifiedMs: await this.modifiedMs(this.fileFor(key)) }));
+  }
+
+  /** One stat of each file (undefined: gone), in one call where the file system offers it. */
+  private async stampFiles(files: readonly string[]): Promise<(FileStamp | undefined)[]> {
+    if (this.fs.statMany) {
+      try {
+        return await this.fs.statMany(files);
+      } catch {
+        // fall back to one at a time
+      }
+    }
+    return mapWithLimit(files, SESSIONS_STAT_CONCURRENCY, async (file) => {
+      try {
+        const size = await this.fs.size(file);
+        return size === undefined ? undefined : { size, modifiedMs: await this.modifiedMs(file) };
+      } catch {
+        return undefined;
+      }
+    });
   }
 
   private async modifiedMs(file: string): Promise<number> {

@@ -50,6 +50,7 @@ export class PlanStore implements Disposable {
   private top: string | undefined;
   private topStale = false;
   private loading = 0;
+  private loadedOnce = false;
   private changedWhileLoading = false;
   /** During a load: the latest session when the views last painted. */
   private paintedLatest: string | undefined;
@@ -76,7 +77,10 @@ export class PlanStore implements Disposable {
   async load(options: { first?: string } = {}): Promise<void> {
     if (this.loading++ === 0) this.paintedLatest = this.latest()?.session;
     try {
-      await this.log.sessions({ first: options.first, firstPage: SESSIONS_SCREENFUL, onFirstPage: () => this.paintDeferred() });
+      // A store's first load needs every file's state, also those the log had read for another listener.
+      const restate = !this.loadedOnce;
+      this.loadedOnce = true;
+      await this.log.sessions({ first: options.first, firstPage: SESSIONS_SCREENFUL, onFirstPage: () => this.paintDeferred(), restate });
     } finally {
       this.loading--;
       if (this.loading === 0) this.paintDeferred();

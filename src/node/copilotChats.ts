@@ -22,6 +22,7 @@ export interface CopilotChatSourceOptions {
   sink: PlanSink;
   onUnknownShape?(file: string, shape: UnknownShape): void;
   onError?(error: unknown, file?: string): void;
+  onPolling?(reason: string): void;
 }
 
 /** Bumped when the parser changes what it reads: every chat file is read again once. */
@@ -37,6 +38,7 @@ export function startCopilotChatSource(options: CopilotChatSourceOptions): Follo
     cursorDir: path.join(options.storageDir, 'sources', 'copilot', 'cursors'),
     onUnknownShape: (file, shape) => options.onUnknownShape?.(file, shape),
     onError: (error, file) => options.onError?.(error, file),
+    onPolling: (reason) => options.onPolling?.(reason),
   });
   follower.start();
   return follower;

@@ -11,8 +11,8 @@
 //     cursorDir: path.join(storage, 'cursors', 'claude-code'),
 //     onUnknownShape: (file, shape) => log.warn(...), onError: (error, file) => log.error(...),
 //   });
-//   follower.start();                            // first scan at once, then watch + slow poll
-//   await follower.refresh();                    // scan now; resolves when caught up
+//   follower.start();                            // first scan at once, then watch (a poll where events do not arrive)
+//   await follower.refresh();                    // open every file now; resolves when caught up
 //   follower.dispose();                          // stops watching; nothing is read after it
 //
 // Reads only: nothing is ever written next to the followed files. Cursors (byte offset,
@@ -21,10 +21,16 @@
 // advances only after the sink has saved what came before it, so a crash or a failing
 // sink re-reads those bytes and the sink's idempotence keeps that safe; a truncated or
 // replaced file (shorter, or a new dev+ino) is read from byte 0.
+//
+// Idle is idle: while the folders' events arrive, no timer touches any file; a scan opens
+// only files whose size or modification time changed since they were read (one stat each),
+// and Refresh opens them all. Where events are known not to arrive (a network or shared
+// file system), scans run on a timer that backs off while nothing changes.
 import * as fs from 'node:fs';
 import type { Disposable } from '../core/emitter';
+import { Backoff, eventsUnreliable } from './eventSupport';
 import { FolderWatch } from './folderWatch';
-import { nodeFollowedFileReader, type FollowedFileReader, type OpenedFile } from './followedFiles';
+import { lookAt, nodeFollowedFileReader, type FileLook, type FollowedFileReader, type OpenedFile } from './followedFiles';
 import { CursorStore, startCursor, type Cursor } from './followerCursors';
 import type { ParseOutput, PlanSink, SessionParser, UnknownShape } from '../sources/types';
 
@@ -57,8 +63,17 @@ export interface FollowerOptions {
   onError?(error: unknown, file?: string): void;
   /** Minimum time between two scans; the first change is handled at once. Default 250 ms. */
   throttleMs?: number;
-  /** The slow poll that catches what watching misses. Default 5000 ms; 0 turns it off. */
+  /**
+   * How often the watched folders are checked (no file is touched for it), and the first
+   * interval of a poll where events do not arrive. Default 5000 ms; 0 turns both off.
+   */
   pollMs?: number;
+  /** The longest interval a poll backs off to while nothing changes. Default 60 s. */
+  maxPollMs?: number;
+  /** Poll even where events arrive (tests of the poll path); the text says why. */
+  pollReason?: string;
+  /** The follower polls from now on, and why (a line for the output channel). */
+  onPolling?(reason: string): void;
   /** Reads of followed files; default node:fs. */
   reader?: FollowedFileReader;
 }
@@ -68,6 +83,8 @@ interface FileState {
   parser: SessionParser;
   /** Bytes after `cursor.offset` already read but not yet ending in a newline (not persisted). */
   partial: Buffer;
+  /** The file as it was when last read to its end: a scan leaves it closed while a stat still says so. */
+  seen?: FileLook;
   /** True while a line longer than MAX_LINE_BYTES is being skipped up to its newline. */
   skipping: boolean;
 }
@@ -87,6 +104,7 @@ export class Follower implements Disposable {
   private readonly watch: FolderWatch;
   private readonly cursors: CursorStore;
   private pollTimer: NodeJS.Timeout | undefined;
+  private watchTimer: NodeJS.Timeout | undefined;
   private throttleTimer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private lastRunAt = -Infinity;
@@ -97,6 +115,14 @@ export class Follower implements Disposable {
   private disposed = false;
   private cursorsPruned = false;
   private readonly readErrors = new Map<string, string>();
+  /** Where events do not arrive: the scan on a timer, and how long it waits next. */
+  private polling: Backoff | undefined;
+  /** The folders the watch was last set to, to notice when the locator names others (a new day). */
+  private watchKey = '';
+  /** The next scan opens every file (Refresh), not only those a stat says changed. */
+  private openAll = false;
+  /** Whether the current scan found anything new (a poll backs off while it does not). */
+  private found = false;
 
   constructor(private readonly options: FollowerOptions) {
     this.throttleMs = options.throttleMs ?? 250;
@@ -106,23 +132,33 @@ export class Follower implements Disposable {
     this.cursors = new CursorStore(options.cursorDir);
   }
 
-  /** Starts the first scan at once, then watches and polls. Calling it again does nothing. */
+  /** Starts the first scan at once, then watches (or polls, where events do not arrive). Calling it again does nothing. */
   start(): void {
     if (this.started || this.disposed) return;
     this.started = true;
     if (this.pollMs > 0) {
-      this.pollTimer = setInterval(() => this.schedule(), this.pollMs);
-      this.pollTimer.unref();
+      const reason = this.options.pollReason ?? this.options.locator.watchFolders().map(eventsUnreliable).find((r) => r !== undefined);
+      if (reason !== undefined) {
+        this.polling = new Backoff(this.pollMs, Math.max(this.pollMs, this.options.maxPollMs ?? 60_000));
+        this.options.onPolling?.(`polling every ${this.pollMs / 1000} s, backing off to ${(this.options.maxPollMs ?? 60_000) / 1000} s while nothing changes: ${reason}`);
+      } else {
+        // Costs no file system call: only asks the locator which folders it names now.
+        this.watchTimer = setInterval(() => {
+          if (JSON.stringify(this.options.locator.watchFolders()) !== this.watchKey) this.schedule();
+        }, this.pollMs);
+        this.watchTimer.unref();
+      }
     }
     this.schedule();
   }
 
-  /** Scans every file now (not waiting for the throttle) and resolves once caught up. Never rejects. */
+  /** Scans now, opening every file (not waiting for the throttle), and resolves once caught up. Never rejects. */
   refresh(): Promise<void> {
     if (this.disposed) return Promise.resolve();
     return new Promise<void>((resolve) => {
       this.waiters.push(resolve);
       this.fullScanWanted = true;
+      this.openAll = true;
       if (this.throttleTimer) {
         clearTimeout(this.throttleTimer);
         this.throttleTimer = undefined;
@@ -139,7 +175,8 @@ export class Follower implements Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    clearInterval(this.pollTimer);
+    clearInterval(this.watchTimer);
+    clearTimeout(this.pollTimer);
     clearTimeout(this.throttleTimer);
     this.watch.dispose();
     for (const resolve of this.waiters.splice(0)) resolve();
@@ -164,7 +201,10 @@ export class Follower implements Disposable {
 
   private runNow(): void {
     this.lastRunAt = Date.now();
+    clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
     const waiters = this.waiters.splice(0);
+    this.found = false;
     this.running = this.scan()
       .catch((error: unknown) => this.options.onError?.(error))
       .finally(() => {
@@ -173,27 +213,41 @@ export class Follower implements Disposable {
         if (this.disposed) return;
         if (this.waiters.length > 0) this.runNow();
         else if (this.fullScanWanted || this.dirty.size > 0) this.schedule();
+        else if (this.polling) {
+          this.pollTimer = setTimeout(() => this.schedule(), this.polling.next(this.found));
+          this.pollTimer.unref();
+        }
       });
   }
 
   private async scan(): Promise<void> {
     let targets: string[];
+    let openAll = true;
     if (this.fullScanWanted) {
       this.fullScanWanted = false;
+      openAll = this.openAll;
+      this.openAll = false;
       this.dirty.clear();
       // Watch before listing, so what appears after the listing still raises an event. A
       // listing can make the locator name new folders, or folders may have appeared under a
       // watched parent in the meantime (mkdir -p): watch again and list again until it settles.
+      this.watchKey = JSON.stringify(this.options.locator.watchFolders());
       let watched = this.watch.reconcile(this.options.locator.watchFolders());
       let listed: readonly string[] = [];
       for (let round = 0; round < 8 && !this.disposed; round++) {
         listed = await this.options.locator.list();
+        this.watchKey = JSON.stringify(this.options.locator.watchFolders());
         const now = this.watch.reconcile(this.options.locator.watchFolders());
         if (now === watched) break;
         watched = now;
       }
       const next = new Set(listed);
-      for (const file of this.listed) if (!next.has(file)) await this.forget(file);
+      for (const file of this.listed) {
+        if (next.has(file)) continue;
+        await this.forget(file);
+        this.found = true;
+      }
+      if ([...next].some((file) => !this.listed.has(file))) this.found = true;
       this.listed = next;
       targets = [...next];
     } else {
@@ -202,12 +256,21 @@ export class Follower implements Disposable {
     }
     for (const file of targets) {
       if (this.disposed) return;
+      if (!openAll && (await this.unchanged(file))) continue;
       await this.follow(file);
     }
     if (!this.cursorsPruned && !this.disposed) {
       this.cursorsPruned = true;
       await this.cursors.prune((file) => this.listed.has(file) || fs.existsSync(file), () => this.disposed);
     }
+  }
+
+  /** One stat says the file is as it was when last read to its end: nothing to open. */
+  private async unchanged(file: string): Promise<boolean> {
+    const seen = this.files.get(file)?.seen;
+    if (!seen) return false;
+    const now = await (this.reader.look ? this.reader.look(file) : lookAt(file));
+    return now !== undefined && now.identity === seen.identity && now.size === seen.size && now.modifiedMs === seen.modifiedMs;
   }
 
   /** Reads what is new in `file` and hands it on. */
@@ -236,7 +299,9 @@ export class Follower implements Disposable {
         state = this.fresh(file, opened.identity);
       }
       this.files.set(file, state);
+      state.seen = undefined;
       let position = state.cursor.offset + state.partial.length;
+      if (position < opened.size) this.found = true;
       while (position < opened.size && !this.disposed) {
         const bytes = await opened.read(position, Math.min(READ_CHUNK_BYTES, opened.size - position));
         if (bytes.length === 0) break;
@@ -244,6 +309,7 @@ export class Follower implements Disposable {
         const saved = await this.consume(file, state, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
         if (!saved) return;
       }
+      if (position === opened.size) state.seen = { identity: opened.identity, size: opened.size, modifiedMs: opened.modifiedMs };
     } catch (error) {
       this.options.onError?.(error, file);
     } finally {

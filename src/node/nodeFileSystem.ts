@@ -1,7 +1,7 @@
 // LogFileSystem over node:fs/promises: what the extension host (local or remote) uses.
 import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
-import type { LogFileSystem } from '../core/fileSystem';
+import type { FileStamp, LogFileSystem } from '../core/fileSystem';
 
 export class NodeFileSystem implements LogFileSystem {
   async mkdirp(dir: string): Promise<void> {
@@ -30,15 +30,16 @@ export class NodeFileSystem implements LogFileSystem {
    * Thousands of stats, synchronously in slices: a promise per stat costs several times the
    * stat itself; a slice of 500 holds the thread well under 10 ms before it yields.
    */
-  async modifiedMsMany(paths: readonly string[]): Promise<number[]> {
-    const times: number[] = new Array<number>(paths.length);
+  async statMany(paths: readonly string[]): Promise<(FileStamp | undefined)[]> {
+    const stamps = new Array<FileStamp | undefined>(paths.length);
     for (let start = 0; start < paths.length; start += 500) {
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
       for (let i = start; i < Math.min(paths.length, start + 500); i++) {
-        times[i] = fsSync.statSync(paths[i] as string, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+        const stat = fsSync.statSync(paths[i] as string, { throwIfNoEntry: false });
+        stamps[i] = stat ? { size: stat.size, modifiedMs: stat.mtimeMs } : undefined;
       }
     }
-    return times;
+    return stamps;
   }
 
   async readRange(path: string, start: number, length: number): Promise<Uint8Array> {
@@ -63,6 +64,16 @@ export class NodeFileSystem implements LogFileSystem {
       }
     } finally {
       await handle.close();
+    }
+  }
+
+  async createExclusive(path: string, text: string): Promise<boolean> {
+    try {
+      await fs.writeFile(path, text, { flag: 'wx' });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
     }
   }
 

@@ -39,6 +39,7 @@ export interface TerminalSourceOptions {
   sink: PlanSink;
   onUnknownShape?(file: string, shape: UnknownShape): void;
   onError?(error: unknown, file?: string): void;
+  onPolling?(reason: string): void;
   /** Passed to the follower (tests shorten them). */
   throttleMs?: number;
   pollMs?: number;
@@ -54,6 +55,7 @@ export function startTerminalSource(options: TerminalSourceOptions): Follower {
     cursorDir: path.join(own, 'cursors'),
     onUnknownShape: (file: string, shape: UnknownShape) => options.onUnknownShape?.(file, shape),
     onError: (error: unknown, file?: string) => options.onError?.(error, file),
+    onPolling: (reason: string) => options.onPolling?.(reason),
     ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
     ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
   };

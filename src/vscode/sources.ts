@@ -31,6 +31,7 @@ export interface SourcesOptions {
 export interface SourceReports {
   onUnknownShape(file: string, shape: UnknownShape): void;
   onError(error: unknown, file?: string): void;
+  onPolling(reason: string): void;
 }
 
 export class Sources implements vscode.Disposable {
@@ -60,6 +61,7 @@ export class Sources implements vscode.Disposable {
     return {
       onUnknownShape: (file, shape) => logger.warn(`${key}: skipped a line in a shape Agent Plan does not know (${file}:${shape.line}): ${shape.detail}`),
       onError: (error, file) => logError(logger, `${key}: could not follow ${file ?? 'its files'}`, error),
+      onPolling: (reason) => logger.info(`${key}: ${reason}`),
     };
   }
 

@@ -16,6 +16,7 @@ import { LOG_FORMAT_VERSION, SessionLog, TODO_WRITE_EVENT, type LogEvent, type L
 import { PlanStore } from '../../src/core/store';
 import { runTodoWrite } from '../../src/core/todoWrite';
 import { ERRORS, validateTodoInput } from '../../src/core/validate';
+import { watchLogFolder } from '../../src/node/logWatcher';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 
 export { ERRORS, successText };
@@ -537,3 +538,151 @@ export function benchHealthLine(items = 100, lines = 4000): HealthRow {
   const warm = Math.min(200, lines >> 2);
   return { items, lines, planLine: summarize(planTimes.slice(warm)), infoLine: summarize(infoTimes.slice(warm)) };
 }
+
+export interface IdleRow {
+  sessions: number;
+  /** Calls through the log's file system (stats, reads) over `liveWindowMs` of idle with a live watch. */
+  liveCalls: number;
+  liveWindowMs: number;
+  /** Looks the watcher asked for in that window (0: no poll runs while events arrive). */
+  livePolls: number;
+  /** Where events do not arrive: one SessionLog.poll() while nothing changes. */
+  pollStats: number;
+  pollReads: number;
+  pollMs: number;
+  /** A full listing (store.load(): Refresh, and what ran every 5 s before), for comparison. */
+  listingStats: number;
+  listingMs: number;
+}
+
+/** A NodeFileSystem that counts every call that touches a file. */
+class CountingNodeFileSystem extends NodeFileSystem {
+  calls = 0;
+  stats = 0;
+  override size(p: string) {
+    this.calls++;
+    this.stats++;
+    return super.size(p);
+  }
+  override modifiedMs(p: string) {
+    this.calls++;
+    this.stats++;
+    return super.modifiedMs(p);
+  }
+  override statMany(paths: readonly string[]) {
+    this.calls += paths.length;
+    this.stats += paths.length;
+    return super.statMany(paths);
+  }
+  override readRange(p: string, start: number, length: number) {
+    this.calls++;
+    return super.readRange(p, start, length);
+  }
+  override readdir(dir: string) {
+    this.calls++;
+    return super.readdir(dir);
+  }
+}
+
+/** Idle over many sessions: what runs on a timer with a live watch, and what one poll costs where events do not arrive. */
+export async function benchIdle(dir: string, sessions: number, onProgress?: (text: string) => void): Promise<IdleRow> {
+  const folder = path.join(dir, `idle-${sessions}`);
+  fs.mkdirSync(folder, { recursive: true });
+  for (let i = 0; i < sessions; i++) {
+    const key = hashIdentity(`idle ${i}`);
+    writeHistory(path.join(folder, `${key}.jsonl`), key, 20);
+  }
+  // A folder last changed a while ago, as after a day of work.
+  const past = new Date(Date.now() - 3600_000);
+  fs.utimesSync(folder, past, past);
+  onProgress?.(`idle: ${sessions} sessions written`);
+  const fsCount = new CountingNodeFileSystem();
+  const log = new SessionLog(folder, fsCount);
+  const store = new PlanStore(log);
+  await store.load();
+  // Listing again what is already read: Refresh now, and what the old slow poll did every 5 s.
+  let started = performance.now();
+  fsCount.stats = 0;
+  await store.load();
+  const listingMs = performance.now() - started;
+  const listingStats = fsCount.stats;
+  // A live watch: after its probe, nothing on a timer touches the sessions (the old poll ran every 100 ms here).
+  let livePolls = 0;
+  const watcher = watchLogFolder(folder, {
+    pollMs: 100,
+    onChange: (session) => void store.ingest(session),
+    onRescan: () => void store.load(),
+    onPoll: () => (livePolls++, log.poll()),
+    onError: () => {},
+  });
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const liveWindowMs = 3000;
+  fsCount.calls = 0;
+  livePolls = 0;
+  await new Promise((resolve) => setTimeout(resolve, liveWindowMs));
+  const liveCalls = fsCount.calls;
+  watcher.dispose();
+  // Where events do not arrive: one look while nothing changed (the median of 5).
+  await log.poll();
+  const times: number[] = [];
+  let pollStats = 0;
+  let pollReads = 0;
+  for (let i = 0; i < 5; i++) {
+    fsCount.stats = 0;
+    fsCount.calls = 0;
+    started = performance.now();
+    if (await log.poll()) throw new Error('idle bench: a poll saw a change in an unchanged folder');
+    times.push(performance.now() - started);
+    pollStats = fsCount.stats;
+    pollReads = fsCount.calls - fsCount.stats;
+  }
+  store.dispose();
+  fs.rmSync(folder, { recursive: true, force: true });
+  return { sessions, liveCalls, liveWindowMs, livePolls, pollStats, pollReads, pollMs: summarize(times).median, listingStats, listingMs };
+}
+
+/**
+ * Other agents' files for the idle bench, made from the recordings of the real CLIs
+ * (test/fixtures/agents) with the workspace and session ids replaced: `claude` Claude Code
+ * transcripts of `workspace`, and `codex` Codex rollouts of it spread over `days` day folders.
+ */
+export function seedForeignFiles(fixtures: string, home: string, workspace: string, counts: { claude: number; codex: number; days: number }): void {
+  const uuid = (i: number, salt: string): string => {
+    const hex = hashIdentity(`${salt} ${i}`);
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  };
+  const template = (dir: string): { text: string; workspace: string; id: string } => {
+    const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')) as { workspace: string };
+    const files: string[] = [];
+    const walk = (d: string): void => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(d, e.name));
+        else if (e.name.endsWith('.jsonl')) files.push(path.join(d, e.name));
+      }
+    };
+    walk(dir);
+    const file = files[0];
+    if (!file) throw new Error(`no recording in ${dir}`);
+    const id = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(file)?.[1];
+    if (!id) throw new Error(`no session id in ${file}`);
+    return { text: fs.readFileSync(file, 'utf8'), workspace: meta.workspace, id };
+  };
+  const claude = template(path.join(fixtures, 'claude', 'todowrite'));
+  const project = path.join(home, '.claude', 'projects', path.resolve(workspace).replace(/[^a-zA-Z0-9]/g, '-'));
+  fs.mkdirSync(project, { recursive: true });
+  for (let i = 0; i < counts.claude; i++) {
+    const id = uuid(i, 'claude');
+    fs.writeFileSync(path.join(project, `${id}.jsonl`), claude.text.split(claude.workspace).join(workspace).split(claude.id).join(id));
+  }
+  const codex = template(path.join(fixtures, 'codex', 'update-plan'));
+  const perDay = Math.ceil(counts.codex / counts.days);
+  for (let i = 0; i < counts.codex; i++) {
+    const day = new Date(Date.UTC(2026, 10, 30) - Math.floor(i / perDay) * 86_400_000);
+    const [y, m, d] = [day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate()].map((n) => String(n).padStart(2, '0'));
+    const folder = path.join(home, '.codex', 'sessions', y as string, m as string, d as string);
+    fs.mkdirSync(folder, { recursive: true });
+    const id = uuid(i, 'codex');
+    fs.writeFileSync(path.join(folder, `rollout-${y}-${m}-${d}T10-00-00-${id}.jsonl`), codex.text.split(codex.workspace).join(workspace).split(codex.id).join(id));
+  }
+}
+export const benchKey = (text: string): string => hashIdentity(text);

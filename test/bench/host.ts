@@ -5,6 +5,9 @@
 //
 // - activation: reads the extension host's own performance marks for our extension
 //   (the figures behind "Developer: Show Running Extensions").
+// - idle: the extension host's own CPU time (process.cpuUsage: user + system, every thread)
+//   over `idleSeconds` in which nothing happens, after the log folder has stopped changing
+//   and `settleSeconds` more; run with and without Agent Plan loaded.
 // - latency: sends real chat requests through the fixture participant `@planner`, each
 //   writing a 20-item plan with one unique item, and asks the launcher (which drives the
 //   browser) to report when that item's row is in the Plan view's DOM. The two sides
@@ -17,9 +20,13 @@ const EXTENSION_ID = 'agent-plan.agent-plan';
 
 interface Phase {
   name: string;
-  kind: 'activation' | 'latency';
+  kind: 'activation' | 'latency' | 'idle';
   writes?: number;
   warmup?: number;
+  settleSeconds?: number;
+  idleSeconds?: number;
+  /** The page loads the development extensions but Agent Plan. */
+  withoutAgentPlan?: boolean;
 }
 
 interface Mark {
@@ -40,12 +47,67 @@ export async function run(): Promise<void> {
   const resultFile = path.join(runDir, `bench-result-${phase.name}.json`);
   let result: Record<string, unknown>;
   try {
-    result = phase.kind === 'activation' ? await activation() : await latency(runDir, phase);
+    result = phase.kind === 'activation' ? await activation() : phase.kind === 'idle' ? await idle(phase) : await latency(runDir, phase);
   } catch (error) {
     result = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }
   fs.writeFileSync(`${resultFile}.tmp`, JSON.stringify(result, null, 2));
   fs.renameSync(`${resultFile}.tmp`, resultFile);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Files and bytes under `dir` (the log folder and the followers' cursors), to tell when imports are done. */
+function footprint(dir: string): string {
+  let files = 0;
+  let size = 0;
+  const walk = (d: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else {
+        files++;
+        size += fs.statSync(full, { throwIfNoEntry: false })?.size ?? 0;
+      }
+    }
+  };
+  walk(dir);
+  return `${files}/${size}`;
+}
+
+async function idle(phase: Phase): Promise<Record<string, unknown>> {
+  const extension = vscode.extensions.getExtension<Api>(EXTENSION_ID);
+  if (phase.withoutAgentPlan && extension) throw new Error('Agent Plan is loaded in the phase meant to run without it');
+  if (!phase.withoutAgentPlan && !extension) throw new Error(`${EXTENSION_ID} is not loaded`);
+  let sessions = 0;
+  if (extension) {
+    const api = await extension.activate();
+    // What the followers import at the first start is work, not idle: wait until Agent Plan's storage stops changing.
+    const storage = path.dirname(api.logFolder);
+    let last = '';
+    let steadySince = Date.now();
+    const deadline = Date.now() + 10 * 60_000;
+    while (Date.now() - steadySince < 10_000 && Date.now() < deadline) {
+      await sleep(1000);
+      const now = footprint(storage);
+      if (now !== last) steadySince = Date.now();
+      last = now;
+    }
+    sessions = fs.readdirSync(api.logFolder).filter((name) => name.endsWith('.jsonl')).length;
+  }
+  await sleep((phase.settleSeconds ?? 20) * 1000);
+  const before = process.cpuUsage();
+  const started = performance.now();
+  await sleep((phase.idleSeconds ?? 60) * 1000);
+  const used = process.cpuUsage(before);
+  const elapsedMs = performance.now() - started;
+  return { loaded: extension !== undefined, sessions, elapsedMs, cpuMs: (used.user + used.system) / 1000, cpuPercent: ((used.user + used.system) / 1000 / elapsedMs) * 100 };
 }
 
 function marks(): Mark[] {

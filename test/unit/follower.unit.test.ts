@@ -12,6 +12,7 @@ import {
   type FollowerOptions,
   type SessionFileLocator,
 } from '../../src/node/follower';
+import { lookAt } from '../../src/node/followedFiles';
 import { claudeCodeLocator, jsonlFilesIn } from '../../src/node/sessionLocators';
 import { createClaudeCodeParser } from '../../src/sources/claudeCode';
 import type { ForeignPlan, ForeignSessionInfo, ParseOutput, PlanSink, SessionParser, UnknownShape } from '../../src/sources/types';
@@ -67,12 +68,20 @@ class RecordingSink implements PlanSink {
 
 class CountingReader implements FollowedFileReader {
   bytesRead = 0;
+  opens = 0;
+  looks = 0;
+  look(file: string) {
+    this.looks++;
+    return lookAt(file);
+  }
   async open(file: string) {
+    this.opens++;
     const opened = await nodeFollowedFileReader.open(file);
     if (!opened) return undefined;
     return {
       identity: opened.identity,
       size: opened.size,
+      modifiedMs: opened.modifiedMs,
       read: async (start: number, length: number) => {
         const bytes = await opened.read(start, length);
         this.bytesRead += bytes.length;
@@ -305,12 +314,66 @@ describe('follower: incremental reading', () => {
     await fsp.mkdir(folder, { recursive: true });
     const file = path.join(folder, 'one.jsonl');
     await fsp.writeFile(file, line('c1', 'a'));
-    // A locator that names no folder to watch: only the poll can find the append.
-    const follower = make({ locator: { list: () => jsonlFilesIn(folder), watchFolders: () => [] }, pollMs: 50 });
+    // A locator that names no folder to watch, on a file system said to drop events: only the poll can find the append.
+    const follower = make({ locator: { list: () => jsonlFilesIn(folder), watchFolders: () => [] }, pollMs: 50, pollReason: 'events do not arrive here' });
     follower.start();
     await eventually('the first line is read', () => sink.calls().length === 1);
     await fsp.appendFile(file, line('c2', 'b'));
     await eventually('the poll reads the append', () => sink.calls().length === 2);
+  });
+
+  it('idle is idle while events arrive: no file is opened or stat-ed on a timer, and an append still shows', async () => {
+    const { folder, sink, reader, make } = setup();
+    await fsp.mkdir(folder, { recursive: true });
+    const file = path.join(folder, 'one.jsonl');
+    await fsp.writeFile(file, line('c1', 'a'));
+    const follower = make({ pollMs: 20 });
+    follower.start();
+    await eventually('the first line is read', () => sink.calls().length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const before = { opens: reader.opens, looks: reader.looks };
+    // Twenty-five intervals of the old slow poll, with nothing happening.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual({ opens: reader.opens, looks: reader.looks }, before, 'nothing touched while idle');
+    await fsp.appendFile(file, line('c2', 'b'));
+    await eventually('the watch event reads the append', () => sink.calls().length === 2);
+  });
+
+  it('a scan of the whole folder opens only the files whose size or time changed; Refresh opens them all', async () => {
+    const { folder, sink, reader, make } = setup();
+    await fsp.mkdir(folder, { recursive: true });
+    for (const name of ['a', 'b', 'c']) await fsp.writeFile(path.join(folder, `${name}.jsonl`), line(`${name}1`, name));
+    const follower = make();
+    await follower.refresh();
+    assert.equal(reader.opens, 3);
+    await fsp.appendFile(path.join(folder, 'b.jsonl'), line('b2', 'b'));
+    // A change that names no file (as an event without a name does): one stat each, one open.
+    follower.start();
+    await eventually('the append is read', () => sink.calls().includes('b2'));
+    assert.equal(reader.opens, 4, 'only the changed file was opened');
+    assert.ok(reader.looks >= 2, 'the unchanged files were looked at with a stat');
+    await follower.refresh();
+    assert.equal(reader.opens, 7, 'Refresh opens every file');
+  });
+
+  it('where events do not arrive, the poll backs off while nothing changes and speeds up after a change', async () => {
+    const { folder, sink, reader, make } = setup();
+    await fsp.mkdir(folder, { recursive: true });
+    const file = path.join(folder, 'one.jsonl');
+    await fsp.writeFile(file, line('c1', 'a'));
+    const polling: string[] = [];
+    const follower = make({ pollMs: 20, maxPollMs: 160, throttleMs: 5, pollReason: 'a test file system', onPolling: (reason) => polling.push(reason) });
+    follower.start();
+    await eventually('the first line is read', () => sink.calls().length === 1);
+    assert.equal(polling.length, 1);
+    assert.match(polling[0] ?? '', /^polling every 0\.02 s, backing off to 0\.16 s while nothing changes: a test file system$/);
+    // Quiet: 20, 40, 80, 160, 160 … ms apart, so far fewer polls than 1 s / 20 ms.
+    const start = reader.looks;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const quiet = reader.looks - start;
+    assert.ok(quiet >= 3 && quiet <= 12, `${quiet} polls in a quiet second`);
+    await fsp.appendFile(file, line('c2', 'b'));
+    await eventually('the poll reads the append', () => sink.calls().length === 2, 2000);
   });
 
   it('keeps the cursor where it was when the sink fails, and delivers on the next scan', async () => {

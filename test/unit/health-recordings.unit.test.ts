@@ -33,7 +33,7 @@ async function replay(dir: string, parser: SessionParser, lines: readonly string
   const clock = { now: Date.UTC(2026, 11, 3, 9, 0, 0) };
   const date = () => new Date(clock.now);
   const log = new SessionLog(path.join(dir, 'sessions'), nodeFileSystem, { now: date });
-  const sink = new LogPlanSink(log, date);
+  const sink = new LogPlanSink(log, { now: date });
   const book = new HealthBook(log, { now: () => clock.now });
   if (settings) book.configure(settings);
   const steps: HealthSignal[][] = [];

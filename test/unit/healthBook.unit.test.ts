@@ -24,7 +24,7 @@ describe('health book: the log’s reader to each session’s signals', () => {
     const book = new HealthBook(log, { now: () => clock.now });
     const changes: HealthChange[] = [];
     book.onDidChange((change) => changes.push(change));
-    return { log, book, changes, sink: new LogPlanSink(log, date) };
+    return { log, book, changes, sink: new LogPlanSink(log, { now: date }) };
   };
   const key = sessionKeyFromToken({ sessionId: 'health' })!;
   const plan = (call: string, items: Array<[string, 'pending' | 'in_progress' | 'completed']>): ForeignPlan => ({

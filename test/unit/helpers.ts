@@ -2,7 +2,7 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { LogFileSystem } from '../../src/core/fileSystem';
+import type { FileStamp, LogFileSystem } from '../../src/core/fileSystem';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { ForeignPlan, ForeignSessionInfo, PlanSink } from '../../src/sources/types';
 
@@ -30,7 +30,11 @@ export class CountingFileSystem implements LogFileSystem {
   mkdirp(dir: string): Promise<void> {
     return this.inner.mkdirp(dir);
   }
+  /** Files stat-ed, however asked (size, modifiedMs, statMany). */
+  stats = 0;
+
   size(p: string): Promise<number | undefined> {
+    this.stats++;
     return this.inner.size(p);
   }
   async readRange(p: string, start: number, length: number): Promise<Uint8Array> {
@@ -50,7 +54,16 @@ export class CountingFileSystem implements LogFileSystem {
     return this.inner.remove(p);
   }
   async modifiedMs(p: string): Promise<number | undefined> {
+    this.stats++;
     return this.inner.modifiedMs?.(p);
+  }
+  async statMany(paths: readonly string[]): Promise<(FileStamp | undefined)[]> {
+    this.stats += paths.length;
+    if (this.inner.statMany) return this.inner.statMany(paths);
+    return Promise.all(paths.map(async (p) => {
+      const size = await this.inner.size(p);
+      return size === undefined ? undefined : { size, modifiedMs: (await this.inner.modifiedMs?.(p)) ?? 0 };
+    }));
   }
 }
 

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { watchLogFolder } from '../../src/node/logWatcher';
+import { watchLogFolder, type WatchFolder } from '../../src/node/logWatcher';
 import { KEY_A, KEY_B, useTempDir } from './helpers';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -15,7 +15,7 @@ describe('log folder watcher', () => {
     const dir = path.join(tmp.path, 'sessions');
     const changes: number[] = [];
     let writing = true;
-    const watcher = watchLogFolder(dir, { onChange: () => changes.push(writing ? 1 : 0), onRescan: () => {}, onError: (e) => assert.fail(String(e)), pollMs: 60_000 });
+    const watcher = watchLogFolder(dir, { onChange: () => changes.push(writing ? 1 : 0), onRescan: () => {}, onPoll: () => Promise.resolve(false), onError: (e) => assert.fail(String(e)), pollMs: 60_000 });
     try {
       const file = path.join(dir, `${KEY_A}.jsonl`);
       for (let i = 0; i < 40; i++) {
@@ -37,7 +37,7 @@ describe('log folder watcher', () => {
     const dir = path.join(tmp.path, 'sessions');
     const changed = new Set<string>();
     let rescans = 0;
-    const watcher = watchLogFolder(dir, { onChange: (s) => changed.add(s), onRescan: () => rescans++, onError: () => {}, pollMs: 60_000, throttleMs: 50 });
+    const watcher = watchLogFolder(dir, { onChange: (s) => changed.add(s), onRescan: () => rescans++, onPoll: () => Promise.resolve(false), onError: () => {}, pollMs: 60_000, throttleMs: 50 });
     try {
       fs.appendFileSync(path.join(dir, `${KEY_A}.jsonl`), 'a\n');
       await pause(200);
@@ -51,6 +51,64 @@ describe('log folder watcher', () => {
       fs.appendFileSync(path.join(dir, `${KEY_B}.jsonl`), 'b\n');
       for (let i = 0; i < 100 && !changed.has(KEY_B); i++) await pause(20);
       assert.ok(changed.has(KEY_B), 'the next write in the new folder is seen');
+    } finally {
+      watcher.dispose();
+    }
+  });
+
+  it('while events arrive, never polls: the probe’s event comes and no look runs on a timer', async () => {
+    const dir = path.join(tmp.path, 'sessions');
+    let polls = 0;
+    const polling: string[] = [];
+    const watcher = watchLogFolder(dir, {
+      onChange: () => {},
+      onRescan: () => {},
+      onPoll: () => (polls++, Promise.resolve(false)),
+      onPolling: (reason) => polling.push(reason),
+      onError: (e) => assert.fail(String(e)),
+      pollMs: 20,
+      probeMs: 2000,
+    });
+    try {
+      await pause(500);
+    } finally {
+      watcher.dispose();
+    }
+    assert.equal(polls, 0);
+    assert.deepEqual(polling, []);
+    assert.deepEqual(fs.readdirSync(dir), [], 'the probe file is gone');
+  });
+
+  it('where events never arrive, says so, polls, and backs off while nothing changes', async () => {
+    const dir = path.join(tmp.path, 'sessions');
+    const times: number[] = [];
+    const polling: string[] = [];
+    let changed = false;
+    const silent: WatchFolder = () => ({ close: () => {}, on: () => undefined });
+    const watcher = watchLogFolder(dir, {
+      onChange: () => {},
+      onRescan: () => {},
+      onPoll: () => (times.push(Date.now()), Promise.resolve(changed)),
+      onPolling: (reason) => polling.push(reason),
+      onError: (e) => assert.fail(String(e)),
+      pollMs: 20,
+      maxPollMs: 160,
+      probeMs: 100,
+      watch: silent,
+    });
+    try {
+      await pause(1200);
+      const quiet = times.length;
+      changed = true;
+      await pause(300);
+      const busy = times.length - quiet;
+      assert.equal(polling.length, 1);
+      assert.match(polling[0] ?? '', /^polling .+ every 0\.02 s, backing off to 0\.16 s while nothing changes: no file event arrived from .+ within 100 ms of a write there$/);
+      // Quiet: 20, 40, 80, 160, 160 … ms apart; busy: every 20 ms.
+      assert.ok(quiet >= 4 && quiet <= 12, `${quiet} polls in the quiet second`);
+      assert.ok(busy >= 5, `${busy} polls in 300 ms of changes`);
+      const gaps = times.slice(1, quiet).map((t, i) => t - (times[i] as number));
+      assert.ok((gaps.at(-1) ?? 0) >= 120, `the last quiet gap was ${gaps.at(-1)} ms`);
     } finally {
       watcher.dispose();
     }

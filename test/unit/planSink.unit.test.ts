@@ -3,9 +3,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { LogPlanSink, sessionKeyForForeign } from '../../src/core/planSink';
 import { copilotSessionKey, foreignSessionKey } from '../../src/core/sessionKey';
+import { SessionLocks } from '../../src/core/sessionLock';
 import { SessionLog } from '../../src/core/sessionLog';
 import { PlanStore } from '../../src/core/store';
 import type { ForeignPlan } from '../../src/sources/types';
+import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { CountingFileSystem, useTempDir } from './helpers';
 
 function plan(call: string, items: ForeignPlan['items'], session = 'chat-1', agent: ForeignPlan['source']['agent'] = 'copilot', turn?: number): ForeignPlan {
@@ -136,5 +138,54 @@ describe('plan sink', () => {
       ],
     );
     assert.equal(store.details(key).agent, 'copilot');
+  });
+
+  describe('two windows on one storage folder (two logs, two sinks, the locks between them)', () => {
+    const host = (pid: number) => {
+      const fileSystem = new NodeFileSystem();
+      const log = new SessionLog(tmp.path, fileSystem);
+      const locks = new SessionLocks(fileSystem, `${tmp.path}/.locks`, { pid, host: 'here', isAlive: () => true });
+      return { log, sink: new LogPlanSink(log, { locks }) };
+    };
+
+    it('each call lands once and each session/info update once, whichever window imports first', async () => {
+      const a = host(1);
+      const b = host(2);
+      const key = copilotSessionKey('chat-1');
+      for (let call = 0; call < 30; call++) {
+        const batch = [plan(`c${call}`, [{ content: `step ${call}`, status: 'in_progress' }])];
+        const info = { agent: 'copilot' as const, session: 'chat-1', title: `Title ${call}` };
+        await Promise.all([
+          a.sink.importPlans(batch).then(() => a.sink.updateSession(info)),
+          b.sink.importPlans(batch).then(() => b.sink.updateSession(info)),
+        ]);
+      }
+      const saved = lines(a.log.fileFor(key));
+      assert.deepEqual(
+        saved.filter((line) => line['type'] === 'todo/write').map((line) => (line['source'] as { call: string }).call),
+        Array.from({ length: 30 }, (_, call) => `c${call}`),
+      );
+      assert.deepEqual(
+        saved.filter((line) => line['type'] === 'session/info').map((line) => line['title']),
+        Array.from({ length: 30 }, (_, call) => `Title ${call}`),
+      );
+    });
+
+    it('a window that lags behind does not write its older facts over the newer ones another window wrote', async () => {
+      const ahead = host(1);
+      const behind = host(2);
+      const key = copilotSessionKey('chat-1');
+      await ahead.sink.importPlans([plan('c1', []), plan('c2', [])]);
+      await ahead.sink.updateSession({ agent: 'copilot', session: 'chat-1', title: 'Newer', latestTurn: { index: 2, planned: true } });
+      // The lagging window has read only as far as the first call.
+      await behind.sink.importPlans([plan('c1', [])]);
+      await behind.sink.updateSession({ agent: 'copilot', session: 'chat-1', title: 'Older', latestTurn: { index: 1, planned: true } });
+      const titles = lines(ahead.log.fileFor(key)).filter((line) => line['type'] === 'session/info').map((line) => line['title']);
+      assert.deepEqual(titles, ['Newer']);
+      // Once it has caught up, what it reads is what the log says: nothing more is written.
+      await behind.sink.importPlans([plan('c2', [])]);
+      await behind.sink.updateSession({ agent: 'copilot', session: 'chat-1', title: 'Newer', latestTurn: { index: 2, planned: true } });
+      assert.equal(lines(ahead.log.fileFor(key)).length, 3);
+    });
   });
 });

@@ -453,6 +453,68 @@ describe('sessionLog: sessions', () => {
     assert.ok(sessions.every((s) => s.current?.todos[0]?.content === s.key));
   });
 
+  it('one stat per file for a listing; files that did not change are not handed to listeners again', async () => {
+    const counting = new CountingFileSystem();
+    const { log } = openLog(tmp.path, counting);
+    const keys = Array.from({ length: 30 }, (_, i) => hashIdentity(`one-stat-${i}`));
+    for (const key of keys) await log.append(key, plan([key, 'pending']));
+    const reads: string[] = [];
+    log.onDidRead((read) => reads.push(read.session));
+    counting.stats = 0;
+    counting.reads = 0;
+    await log.sessions();
+    // The folder's own time, then one stat of each file.
+    assert.equal(counting.stats, keys.length + 1);
+    assert.equal(counting.reads, 0, 'nothing new to read');
+    assert.equal(reads.length, 0, 'no unchanged state handed on');
+    await log.sessions({ restate: true });
+    assert.equal(reads.length, keys.length, 'a listener that came later asks for every state');
+  });
+
+  it('poll: while nothing changes, one stat of the folder and one of each file, and nothing read or handed on', async () => {
+    const counting = new CountingFileSystem();
+    const { log } = openLog(tmp.path, counting);
+    const keys = Array.from({ length: 20 }, (_, i) => hashIdentity(`poll-${i}`));
+    for (const key of keys) await log.append(key, plan([key, 'pending']));
+    // A folder last changed a while ago: its time can be trusted to show the next change.
+    fs.utimesSync(tmp.path, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    await log.sessions();
+    const reads: string[] = [];
+    log.onDidRead((read) => reads.push(read.session));
+    counting.stats = 0;
+    counting.reads = 0;
+    assert.equal(await log.poll(), false);
+    assert.equal(await log.poll(), false);
+    assert.equal(counting.stats, 2 * (keys.length + 1));
+    assert.equal(counting.reads, 0);
+    assert.equal(reads.length, 0, 'nothing handed on');
+
+    // Another program appends to one file: only that one is read, and its line handed on.
+    const target = keys[7] as string;
+    fs.appendFileSync(log.fileFor(target), foreignLine(target, plan(['appended', 'completed'])));
+    assert.equal(await log.poll(), true);
+    assert.deepEqual(reads, [target]);
+    assert.equal((await log.current(target))?.todos[0]?.content, 'appended');
+
+    // A new file changes the folder: it is listed again and the new session is read.
+    const fresh = hashIdentity('poll-new');
+    fs.writeFileSync(log.fileFor(fresh), foreignLine(fresh, plan(['new', 'pending'])));
+    assert.equal(await log.poll(), true);
+    assert.ok(reads.includes(fresh), 'the new session was read');
+
+    // A deleted file is reported gone.
+    const gone: string[] = [];
+    log.onDidRead((read) => {
+      if (read.gone) gone.push(read.session);
+    });
+    fs.utimesSync(tmp.path, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    await log.poll();
+    fs.rmSync(log.fileFor(keys[0] as string));
+    fs.utimesSync(tmp.path, new Date(Date.now() - 30_000), new Date(Date.now() - 30_000));
+    assert.equal(await log.poll(), true);
+    assert.deepEqual(gone, [keys[0]]);
+  });
+
   it('remove deletes one session’s log only', async () => {
     const { log } = openLog(tmp.path);
     await log.append(KEY_A, plan(['a', 'pending']));

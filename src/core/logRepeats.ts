@@ -1,0 +1,117 @@
+// Repeated imports in a session's file. A mirrored plan is imported once (planSink.ts takes
+// a lock per session), but a log written by an older version, or by a crash between the
+// check and the append, may hold a call twice. On replay such a line is a repeat, not a
+// new version: a mirrored plan line whose (source.agent, source.session, source.call) one
+// of the REPEAT_WINDOW records before it in the file already holds is skipped by every
+// reader (the current plan, history, pages, the live reader). The window keeps each read
+// bounded; repeats come from two windows racing, a few lines apart.
+import { isPlanEvent, type LogRecord } from './logRecord';
+
+/** How many records before a mirrored plan line are looked at for the same call. */
+export const REPEAT_WINDOW = 64;
+
+/** What makes a mirrored plan one import: its agent, the foreign session and the call; undefined for any other record. */
+export function importKey(record: LogRecord): string | undefined {
+  if (!isPlanEvent(record) || !record.source) return undefined;
+  const { agent, session, call } = record.source;
+  return `${agent}\n${session}\n${call}`;
+}
+
+/** Read forwards: the import keys of the last REPEAT_WINDOW records, to tell a repeat. */
+export class RecentImports {
+  private readonly ring: Array<string | undefined> = [];
+  private readonly counts = new Map<string, number>();
+
+  /** Starts from what came before (oldest first), when the reader did not read it forwards. */
+  constructor(before: ReadonlyArray<string | undefined> = []) {
+    for (const key of before) this.remember(key);
+  }
+
+  /** Whether `record` repeats a record within the window before it; then it is remembered. */
+  isRepeat(record: LogRecord): boolean {
+    const key = importKey(record);
+    const repeat = key !== undefined && this.counts.has(key);
+    this.remember(key);
+    return repeat;
+  }
+
+  private remember(key: string | undefined): void {
+    this.ring.push(key);
+    if (key !== undefined) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    if (this.ring.length > REPEAT_WINDOW) {
+      const gone = this.ring.shift();
+      if (gone !== undefined) {
+        const left = (this.counts.get(gone) ?? 1) - 1;
+        if (left > 0) this.counts.set(gone, left);
+        else this.counts.delete(gone);
+      }
+    }
+  }
+}
+
+interface Held<T> {
+  record: LogRecord;
+  at: T;
+  key: string | undefined;
+  repeat: boolean;
+  /** How many records came in before it. */
+  position: number;
+}
+
+/**
+ * Read backwards: records go in from the newest back and come out in the same order once
+ * they are known not to be repeats. A mirrored plan is held until the window of records
+ * before it has been seen (or the file's start), any other record as soon as nothing
+ * newer is held.
+ */
+export class BackwardRepeats<T> {
+  private readonly held: Array<Held<T>> = [];
+  private readonly byKey = new Map<string, Array<Held<T>>>();
+  /** Records pushed in all; a held record is decided once REPEAT_WINDOW more have come. */
+  private pushed = 0;
+
+  /** Takes the next older record; returns the records decided now, newest first, repeats left out. */
+  push(record: LogRecord, at: T): Array<{ record: LogRecord; at: T }> {
+    const key = importKey(record);
+    if (key !== undefined) {
+      // The newer lines of this call within the window are repeats of this one (or of an older one).
+      const newer = this.byKey.get(key);
+      if (newer) for (const entry of newer) entry.repeat = true;
+    }
+    const entry: Held<T> = { record, at, key, repeat: false, position: this.pushed++ };
+    this.held.push(entry);
+    if (key !== undefined) {
+      const list = this.byKey.get(key);
+      if (list) list.push(entry);
+      else this.byKey.set(key, [entry]);
+    }
+    const decided: Array<{ record: LogRecord; at: T }> = [];
+    while (this.held.length > 0) {
+      const first = this.held[0] as Held<T>;
+      const waiting = first.key !== undefined && this.pushed - 1 - first.position < REPEAT_WINDOW;
+      if (waiting) break;
+      this.drop(first);
+      if (!first.repeat) decided.push({ record: first.record, at: first.at });
+    }
+    return decided;
+  }
+
+  /** The start of the file (or of the part read): everything still held is decided. */
+  flush(): Array<{ record: LogRecord; at: T }> {
+    const rest = this.held.filter((entry) => !entry.repeat).map(({ record, at }) => ({ record, at }));
+    this.held.length = 0;
+    this.byKey.clear();
+    return rest;
+  }
+
+  /** Takes a decided record out. */
+  private drop(entry: Held<T>): void {
+    this.held.shift();
+    if (entry.key === undefined) return;
+    const list = this.byKey.get(entry.key);
+    if (!list) return;
+    const index = list.indexOf(entry);
+    if (index >= 0) list.splice(index, 1);
+    if (list.length === 0) this.byKey.delete(entry.key);
+  }
+}

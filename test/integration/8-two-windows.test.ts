@@ -1,0 +1,154 @@
+// Two windows on one workspace: a second window of the same browser opens the same folder
+// on the same server, so two extension hosts share one workspace storage and both follow
+// the same terminal agent's files. The real Claude Code runs in the workspace (as in
+// 8-terminal-agents); each of its plan calls must land in the log once, and the sidebar of
+// each window must show each version once. The launcher opens and drives the second
+// window (bridge ops `openWindow`, `closeWindow`, and `window: n` on the DOM ops).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { PlanSnapshot } from '../../src/extension';
+import { api, bridge, logLines, runDir, waitFor } from './helpers';
+
+const ACTIVITY = '.activitybar li.action-item a.action-label[aria-label^="Agent Plan"]';
+const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
+const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
+const SESSIONS_HEADER = '.pane-header[aria-label^="Sessions"]';
+const PICKER_ROWS = '.quick-input-widget .monaco-list-row';
+
+const status = JSON.parse(fs.readFileSync(path.join(runDir(), 'agents.json'), 'utf8')) as { skipped?: string };
+
+interface LogLine {
+  type: string;
+  title?: string;
+  latestTurn?: unknown;
+  source?: { agent: string; session: string; call?: string };
+}
+
+/** The rows of the history picker a window shows, once it has them all (they arrive with the page). */
+async function pickerRows(window: number, versions: number): Promise<string[]> {
+  let rows: string[] = [];
+  await waitFor(
+    async () => {
+      rows = await bridge<string[]>({ op: 'texts', window, selector: PICKER_ROWS });
+      return rows.length >= versions;
+    },
+    `window ${window}'s history picker with ${versions} versions (saw ${rows.length})`,
+    20_000,
+  );
+  // A moment more: a repeated version would come as an extra row.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return bridge<string[]>({ op: 'texts', window, selector: PICKER_ROWS });
+}
+
+/**
+ * Shows Agent Plan's sidebar in a window. The window may restore it shown (the same browser
+ * keeps the layout), and then a click on its activity-bar item would hide it: click only
+ * while it stays hidden.
+ */
+async function showSidebar(window: number): Promise<void> {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const shown = await waitFor(async () => (await bridge<string[]>({ op: 'texts', window, selector: SESSIONS_HEADER })).length > 0, 'the sidebar', 5000).then(
+      () => true,
+      () => false,
+    );
+    if (shown) return;
+    await bridge({ op: 'click', window, selector: ACTIVITY });
+  }
+  throw new Error(`window ${window} does not show Agent Plan's sidebar`);
+}
+
+if (status.skipped !== undefined) {
+  console.log(`SKIPPED: two windows with a terminal agent: ${status.skipped}`);
+} else {
+  describe('two windows on one workspace', function () {
+    this.timeout(180_000);
+    let second: number | undefined;
+
+    after(async () => {
+      if (second !== undefined) await bridge({ op: 'closeWindow', window: second });
+    });
+
+    it('a Claude Code run followed by both windows: each version once in the log, and once in the sidebar of each window', async () => {
+      const plan = await api();
+      await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
+      await vscode.commands.executeCommand('agentPlan.followLatest');
+      const known = plan.listSessions().map((s) => s.session);
+
+      second = await bridge<number>({ op: 'openWindow' });
+      const window = second;
+      await waitFor(async () => (await bridge<string[]>({ op: 'attributes', window, selector: ACTIVITY, name: 'aria-label' })).length > 0, 'Agent Plan in the second window', 90_000);
+      await showSidebar(window);
+      // The second window's Agent Plan is running once it shows a session another program just wrote.
+      const probe = 'f'.repeat(32);
+      fs.mkdirSync(plan.logFolder, { recursive: true });
+      fs.appendFileSync(
+        plan.logFile(probe),
+        JSON.stringify({ v: 1, type: 'todo/write', ts: new Date().toISOString(), session: probe, todos: [{ content: 'Second window is up', status: 'pending' }], counts: { pending: 1, inProgress: 0, completed: 0 } }) + '\n',
+      );
+      await waitFor(async () => (await bridge<string[]>({ op: 'texts', window, selector: SESSION_ROWS })).some((row) => row.includes('Second window is up')), "the second window's Sessions view", 60_000).catch(async (error: unknown) => {
+        await bridge({ op: 'screenshot', window, file: path.join(runDir(), 'logs', 'second-window.png') });
+        throw error;
+      });
+
+      const seen: string[] = [];
+      const listener = plan.onDidWritePlan((s) => {
+        if (s.source?.agent === 'claude-code') seen.push(s.source.call);
+      });
+      let session: PlanSnapshot;
+      try {
+        const run = await bridge<{ code: number; timedOut: boolean }>({ op: 'runAgent', scenario: 'claude/tasks', delayMs: 300 });
+        assert.equal(run.timedOut, false, 'claude/tasks timed out');
+        assert.equal(run.code, 0, `claude/tasks exited ${run.code}`);
+        session = await waitFor(
+          () =>
+            plan
+              .listSessions()
+              .find((s) => s.source?.agent === 'claude-code' && !known.includes(s.session) && s.todos.length === 2 && s.todos.every((t) => t.status === 'completed')),
+          'the finished Claude Code list in the first window',
+          30_000,
+        );
+        // Both windows have caught up: a repeat would have landed by now.
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      } finally {
+        listener.dispose();
+      }
+
+      // The log: one plan line per call, one session/info line per change.
+      const lines = logLines(plan.logFile(session.session)).map((line) => JSON.parse(line) as LogLine);
+      const calls = lines.filter((line) => line.type === 'todo/write').map((line) => line.source?.call ?? '');
+      assert.ok(calls.length >= 4, `the run made its plan calls (${calls.length})`);
+      assert.equal(new Set(calls).size, calls.length, `each call once in the log: ${calls.join(', ')}`);
+      const infos = lines.filter((line) => line.type === 'session/info').map((line) => JSON.stringify([line.title, line.latestTurn]));
+      assert.ok(infos.every((info, i) => i === 0 || info !== infos[i - 1]), `no session/info line repeats the one before: ${infos.join(' ')}`);
+
+      // The first window: its history and its event stream hold each version once.
+      const history = await plan.getHistory(session.session);
+      assert.deepEqual(history.map((s) => s.source?.call), calls);
+      assert.equal(new Set(seen).size, seen.length, `each version reached the event stream once: ${seen.join(', ')}`);
+      const picked = vscode.commands.executeCommand('agentPlan.showHistory', session.session);
+      const firstRows = await pickerRows(0, calls.length);
+      await bridge({ op: 'keys', press: ['Escape'] });
+      await picked;
+      assert.equal(firstRows.length, calls.length, `the first window's history lists each version once: ${firstRows.join(' | ')}`);
+
+      // The second window follows the latest session: its Plan view shows the finished list,
+      // and its history (Agent Plan: Show History… from the palette) lists each version once.
+      await waitFor(async () => {
+        const rows = await bridge<string[]>({ op: 'attributes', window, selector: PLAN_ROWS, name: 'aria-label' });
+        return rows.length === 2 && rows.every((row) => /completed/i.test(row ?? ''));
+      }, "the second window's Plan view to show the finished Claude Code list", 20_000);
+      await bridge({ op: 'click', window, selector: PLAN_ROWS });
+      await bridge({ op: 'keys', window, press: ['F1'] });
+      await bridge({ op: 'keys', window, text: 'Agent Plan: Show History' });
+      await waitFor(async () => (await bridge<string[]>({ op: 'texts', window, selector: PICKER_ROWS })).some((row) => row.includes('Show History')), "the second window's palette entry");
+      await bridge({ op: 'keys', window, press: ['Enter'] });
+      const secondRows = await pickerRows(window, calls.length);
+      await bridge({ op: 'keys', window, press: ['Escape'] });
+      assert.equal(secondRows.length, calls.length, `the second window's history lists each version once: ${secondRows.join(' | ')}`);
+      // The probe session stays: it is a session like any other, and later tests count the logs on disk.
+
+    });
+  });
+}

@@ -1,0 +1,58 @@
+// Child process: one extension host's import side over a shared storage folder, built as
+// src/extension.ts builds it: a SessionLog, the folder watcher and a PlanStore, a
+// LogPlanSink with the session locks, and the real Claude Code follower.
+//   importer <logDir> <storageDir> <claudeDir> <workspace> <lock|nolock>
+// Prints "ready" once its first scan is done; on a line on stdin it catches up, prints its
+// lock figures as JSON and exits.
+import * as path from 'node:path';
+import { LogPlanSink } from '../../../src/core/planSink';
+import { SessionLocks } from '../../../src/core/sessionLock';
+import { SessionLog } from '../../../src/core/sessionLog';
+import { PlanStore } from '../../../src/core/store';
+import { nodeLockOwner } from '../../../src/node/lockOwner';
+import { watchLogFolder } from '../../../src/node/logWatcher';
+import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { startTerminalSource } from '../../../src/node/terminalSources';
+
+async function main(): Promise<void> {
+  const [logDir, storageDir, claudeDir, workspace, mode] = process.argv.slice(2);
+  if (!logDir || !storageDir || !claudeDir || !workspace || (mode !== 'lock' && mode !== 'nolock')) {
+    throw new Error('usage: importer <logDir> <storageDir> <claudeDir> <workspace> <lock|nolock>');
+  }
+  const fileSystem = new NodeFileSystem();
+  const log = new SessionLog(logDir, fileSystem);
+  const store = new PlanStore(log);
+  const locks = mode === 'lock' ? new SessionLocks(fileSystem, path.join(logDir, '.locks'), nodeLockOwner()) : undefined;
+  const sink = new LogPlanSink(log, locks ? { locks } : {});
+  const errors: string[] = [];
+  const watcher = watchLogFolder(logDir, {
+    onChange: (session) => void store.ingest(session),
+    onRescan: () => void store.load(),
+    onPoll: () => log.poll(),
+    onError: (error) => errors.push(String(error)),
+  });
+  const follower = startTerminalSource({
+    agent: 'claude-code',
+    folder: claudeDir,
+    workspaceFolders: [workspace],
+    storageDir,
+    sink,
+    onError: (error) => errors.push(error instanceof Error ? error.message : String(error)),
+    onUnknownShape: (_file, shape) => errors.push(`unknown shape: ${shape.detail}`),
+  });
+  await store.load();
+  await follower.refresh();
+  process.stdout.write('ready\n');
+  await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+  process.stdin.pause();
+  await follower.refresh();
+  follower.dispose();
+  watcher.dispose();
+  sink.dispose();
+  process.stdout.write(`${JSON.stringify({ locks: locks?.stats, sink: sink.stats, errors })}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
