@@ -100,7 +100,9 @@ export function watchHealth(health: HealthBook, store: PlanStore, display: Displ
     logger.info(`notifying ${signal.kind} of session ${session}`);
     const event = store.get(session);
     const title = event ? sessionTitle(event, t, store.details(session).title) : session.slice(0, 8);
-    void show(session, `${title}: ${signalText(signal, new Date(), t)}`, signal.kind === 'done');
+    show(session, `${title}: ${signalText(signal, new Date(), t)}`, signal.kind === 'done').catch((error: unknown) =>
+      logger.warn(`a notification's action failed: ${String(error)}`),
+    );
   }
 
   async function show(session: string, message: string, good: boolean): Promise<void> {
