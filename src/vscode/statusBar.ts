@@ -44,11 +44,10 @@ export function createStatusBar(
     if (earlierTurn) tooltip.appendText(t('This plan is from an earlier turn: the latest request has not updated it.') + '\n\n');
     tooltip.appendText(planMarkdown(event.todos));
     item.tooltip = tooltip;
-    item.accessibilityInformation = {
-      label: active
-        ? t('Agent Plan: {0}, now {1}', progressText(event.counts, t), singleLine(active.content))
-        : t('Agent Plan: {0}', progressText(event.counts, t)),
-    };
+    const label = active
+      ? t('Agent Plan: {0}, now {1}', progressText(event.counts, t), singleLine(active.content))
+      : t('Agent Plan: {0}', progressText(event.counts, t));
+    item.accessibilityInformation = { label: signal ? `${label}, ${signalText(signal, new Date(), t)}` : label };
     item.show();
   }
 
