@@ -15,6 +15,7 @@ import { NodeFileSystem } from './node/nodeFileSystem';
 import { watchLogFolder } from './node/logWatcher';
 import { createApi, type AgentPlanApi } from './vscode/api';
 import { registerCommands } from './vscode/commands';
+import { registerPlanActions } from './vscode/planActions';
 import { SNAPSHOT_SCHEME, SettingId, StateKey, TOOL_NAME } from './vscode/ids';
 import { createLogger, logError } from './vscode/log';
 import { SnapshotDocuments } from './vscode/snapshotDocuments';
@@ -87,6 +88,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     vscode.lm.registerTool(TOOL_NAME, new TodoWriteTool(store, logger)),
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, new SnapshotDocuments(store)),
     ...registerCommands({ store, display, health, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
+    ...registerPlanActions({ store, health, logger, shownSession: () => display.session }),
     sources,
   );
 

@@ -108,13 +108,17 @@ export function watchHealth(health: HealthBook, store: PlanStore, display: Displ
   async function show(session: string, message: string, good: boolean): Promise<void> {
     const showPlan = t('Show Plan');
     const openChat = t('Open Chat');
+    const continueIt = t('Continue in New Chat');
     const actions = store.details(session).chat !== undefined ? [showPlan, openChat] : [showPlan];
+    if (!good) actions.push(continueIt);
     const answer = good ? await vscode.window.showInformationMessage(message, ...actions) : await vscode.window.showWarningMessage(message, ...actions);
     if (answer === showPlan) {
       display.select(session);
       await vscode.commands.executeCommand(CommandId.RevealPlan);
     } else if (answer === openChat) {
       await vscode.commands.executeCommand(CommandId.OpenChat, session);
+    } else if (answer === continueIt) {
+      await vscode.commands.executeCommand(CommandId.ContinueInNewChat, session);
     }
   }
 

@@ -32,6 +32,14 @@ export const CommandId = {
   /** The Sessions view's toggle: only the sessions that need attention, or all. */
   ShowSessionsNeedingAttention: 'agentPlan.showSessionsNeedingAttention',
   ShowAllSessions: 'agentPlan.showAllSessions',
+  // Acting on a plan (planActions.ts): each takes a session key first, or asks with a picker.
+  ContinueInNewChat: 'agentPlan.continueInNewChat',
+  AskToContinue: 'agentPlan.askToContinue',
+  /** Second argument: the dropped item's text. */
+  AskToRestore: 'agentPlan.askToRestore',
+  CopyHandoff: 'agentPlan.copyHandoff',
+  /** Second argument (tests, other extensions): the file Uri to write, instead of the save dialog. */
+  ExportPlan: 'agentPlan.exportPlan',
 } as const;
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];
 

@@ -1,0 +1,245 @@
+// Acting on a plan: continue it in a new chat, ask its chat to continue or to restore a
+// dropped item, copy the hand-off prompt, export it. The texts come from src/core/handoff.ts.
+// Agent Plan only TYPES into a chat's input (`isPartialQuery`): the user decides what is sent.
+import * as vscode from 'vscode';
+import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, type PlanOrigin } from '../core/handoff';
+import type { HealthBook } from '../core/healthBook';
+import { progressText, relativeTime, sessionTitle } from '../core/present';
+import { copilotChatResource, isSessionKey } from '../core/sessionKey';
+import type { PlanStore } from '../core/store';
+import { agentName } from './agents';
+import { CommandId } from './ids';
+import { logError, type Logger } from './log';
+
+const t = vscode.l10n.t;
+
+/** Copilot Chat's extension: Continue in New Chat needs it; without it the prompt is copied. */
+export const COPILOT_CHAT_EXTENSION = 'GitHub.copilot-chat';
+/** VS Code's commands that type into a chat input without sending (verified in VS Code 1.139). */
+const CHAT_OPEN = 'workbench.action.chat.open';
+const CHAT_NEW = 'workbench.action.chat.newChat';
+/** Opens the chat in agent mode in the last focused chat widget (the chat editor just opened). */
+const CHAT_OPEN_AGENT_HERE = 'workbench.action.chat.openagent';
+/** How many versions Export Plan lists in its history: one page, whatever the history's length. */
+export const EXPORT_HISTORY_VERSIONS = 100;
+
+/** Why a command refused its arguments: a stable code for callers (and tests), a localized message for people. */
+export type ActionErrorCode = 'unknown-session' | 'no-item' | 'not-text';
+
+class ActionError extends Error {
+  constructor(
+    readonly code: ActionErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface PlanActionsDeps {
+  store: PlanStore;
+  health: HealthBook;
+  logger: Logger;
+  /** The session the Plan view shows, offered first in the picker. */
+  shownSession: () => string | undefined;
+}
+
+/** What a command did, returned to callers (tests, other extensions). */
+export interface ActionOutcome {
+  done: 'typed' | 'copied' | 'exported' | 'cancelled' | 'failed';
+  /** The text typed, copied or exported. */
+  text?: string;
+  /** Export Plan: the file written. */
+  file?: string;
+  /** failed: why. */
+  error?: ActionErrorCode;
+}
+
+/** A key given directly, a row of a view (Sessions row, signal, dropped item), or nothing; null: neither. */
+function sessionArgument(arg: unknown): string | undefined | null {
+  if (arg === undefined || arg === null) return undefined;
+  if (isSessionKey(arg)) return arg;
+  if (typeof arg === 'object') {
+    const event = (arg as { event?: { session?: unknown } }).event;
+    if (isSessionKey(event?.session)) return event.session;
+    const session = (arg as { session?: unknown }).session;
+    if (isSessionKey(session)) return session;
+  }
+  return null;
+}
+
+function unknownSession(): ActionError {
+  return new ActionError('unknown-session', t('Agent Plan: no session with this key has a plan.'));
+}
+
+export function registerPlanActions({ store, health, logger, shownSession }: PlanActionsDeps): vscode.Disposable[] {
+  function origin(session: string): PlanOrigin {
+    const details = store.details(session);
+    return { title: details.title, agent: details.agent };
+  }
+
+  /** The session a command acts on: its argument, else the user's pick (undefined: none picked). */
+  async function sessionFor(arg: unknown, title: string): Promise<string | undefined> {
+    const given = sessionArgument(arg);
+    if (given === null) throw unknownSession();
+    if (given !== undefined) {
+      if (!store.get(given)) throw unknownSession();
+      return given;
+    }
+    const sessions = store.list();
+    if (sessions.length === 0) {
+      await vscode.window.showInformationMessage(t('There is no agent plan yet in this workspace.'));
+      return undefined;
+    }
+    const shown = shownSession();
+    const now = new Date();
+    const ordered = [...sessions.filter((event) => event.session === shown), ...sessions.filter((event) => event.session !== shown)];
+    const picked = await vscode.window.showQuickPick(
+      ordered.map((event) => {
+        const agent = store.details(event.session).agent;
+        return {
+          label: sessionTitle(event, t, store.details(event.session).title),
+          description: [agent ? agentName(agent) : undefined, progressText(event.counts, t), relativeTime(event.ts, now, t)]
+            .filter((part) => part !== undefined)
+            .join(' · '),
+          detail: event.session === shown ? t('shown now') : undefined,
+          session: event.session,
+        };
+      }),
+      { title, placeHolder: t('Which session?') },
+    );
+    return picked?.session;
+  }
+
+  function copilotAvailable(): boolean {
+    return vscode.extensions.getExtension(COPILOT_CHAT_EXTENSION) !== undefined;
+  }
+
+  async function copy(text: string, message: string): Promise<ActionOutcome> {
+    await vscode.env.clipboard.writeText(text);
+    void vscode.window.showInformationMessage(message);
+    return { done: 'copied', text };
+  }
+
+  /** Opens a session's own VS Code chat and types `text` into its input, not sent. */
+  async function typeIntoChat(chat: string, text: string): Promise<ActionOutcome> {
+    await vscode.commands.executeCommand('vscode.open', vscode.Uri.from(copilotChatResource(chat)));
+    await vscode.commands.executeCommand(CHAT_OPEN_AGENT_HERE, { query: text, isPartialQuery: true });
+    return { done: 'typed', text };
+  }
+
+  const handlers: Record<string, (...args: unknown[]) => Promise<ActionOutcome | undefined>> = {
+    [CommandId.ContinueInNewChat]: async (arg?: unknown) => {
+      const session = await sessionFor(arg, t('Continue in New Chat'));
+      const event = session ? store.get(session) : undefined;
+      if (!session || !event) return undefined;
+      const text = continuePrompt(event.todos, origin(session));
+      if (!copilotAvailable()) {
+        return copy(text, t('Copilot Chat is not available here: the hand-off prompt is on the clipboard. Paste it into an agent.'));
+      }
+      await vscode.commands.executeCommand(CHAT_OPEN, { mode: 'agent' });
+      await vscode.commands.executeCommand(CHAT_NEW);
+      await vscode.commands.executeCommand(CHAT_OPEN, { query: text, isPartialQuery: true, mode: 'agent' });
+      logger.info(`typed the hand-off prompt of session ${session} into a new chat`);
+      return { done: 'typed', text };
+    },
+
+    [CommandId.AskToContinue]: async (arg?: unknown) => {
+      const session = await sessionFor(arg, t('Ask to Continue'));
+      const event = session ? store.get(session) : undefined;
+      if (!session || !event) return undefined;
+      const text = askToContinuePrompt(event.todos);
+      const chat = store.details(session).chat;
+      if (chat === undefined) return copy(text, t('This session is not a VS Code chat: the request is on the clipboard. Paste it into its agent.'));
+      return typeIntoChat(chat, text);
+    },
+
+    [CommandId.AskToRestore]: async (arg?: unknown, item?: unknown) => {
+      if (item !== undefined && typeof item !== 'string') throw new ActionError('not-text', t('Agent Plan: the item must be given as text.'));
+      const row = arg as { content?: unknown } | undefined;
+      const content = typeof item === 'string' ? item : typeof row?.content === 'string' ? row.content : undefined;
+      const session = await sessionFor(arg, t('Ask to Restore'));
+      if (!session) return undefined;
+      const restore = content ?? (await pickDropped(session));
+      if (restore === undefined) return undefined;
+      if (restore.trim() === '') throw new ActionError('no-item', t('Agent Plan: Ask to Restore needs the text of a dropped item.'));
+      const text = askToRestorePrompt(restore);
+      const chat = store.details(session).chat;
+      if (chat === undefined) return copy(text, t('This session is not a VS Code chat: the request is on the clipboard. Paste it into its agent.'));
+      return typeIntoChat(chat, text);
+    },
+
+    [CommandId.CopyHandoff]: async (arg?: unknown) => {
+      const session = await sessionFor(arg, t('Copy Hand-off Prompt'));
+      const event = session ? store.get(session) : undefined;
+      if (!session || !event) return undefined;
+      const text = continuePrompt(event.todos, origin(session));
+      await vscode.env.clipboard.writeText(text);
+      void vscode.window.setStatusBarMessage(t('Hand-off prompt copied'), 3000);
+      return { done: 'copied', text };
+    },
+
+    // A second argument (a file Uri: tests, other extensions) writes there without asking.
+    [CommandId.ExportPlan]: async (arg?: unknown, target?: unknown) => {
+      const session = await sessionFor(arg, t('Export Plan'));
+      if (!session || !store.get(session)) return undefined;
+      const page = await store.page(session, EXPORT_HISTORY_VERSIONS);
+      const details = store.details(session);
+      const text = exportMarkdown(
+        {
+          session,
+          origin: origin(session),
+          agentName: details.agent ? agentName(details.agent) : undefined,
+          versions: page.versions.map(({ event }) => ({ ts: event.ts, todos: event.todos })),
+          more: page.more,
+          signals: health.signals(session),
+          now: new Date(),
+        },
+        t,
+      );
+      let file = target instanceof vscode.Uri ? target : undefined;
+      if (!file) {
+        // The suggested name comes from the session key (32 hex), never from a title.
+        const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+        const name = `agent-plan-${session.slice(0, 8)}.md`;
+        file = await vscode.window.showSaveDialog({
+          title: t('Export Plan'),
+          saveLabel: t('Export'),
+          filters: { Markdown: ['md'] },
+          defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+        });
+        if (!file) return { done: 'cancelled' };
+      }
+      await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
+      logger.info(`exported the plan of session ${session} to ${file.toString()}`);
+      void vscode.window.setStatusBarMessage(t('Plan exported'), 3000);
+      return { done: 'exported', text, file: file.toString() };
+    },
+  };
+
+  async function pickDropped(session: string): Promise<string | undefined> {
+    const dropped = health.signals(session).find((signal) => signal.kind === 'dropped')?.items ?? [];
+    if (dropped.length === 0) {
+      await vscode.window.showInformationMessage(t('No item of this plan is dropped.'));
+      return undefined;
+    }
+    if (dropped.length === 1) return dropped[0];
+    return vscode.window.showQuickPick(dropped, { title: t('Ask to Restore'), placeHolder: t('Which dropped item?') });
+  }
+
+  return Object.entries(handlers).map(([id, handler]) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await handler(...args);
+      } catch (error) {
+        if (error instanceof ActionError) {
+          logger.warn(`command ${id}: ${error.message}`);
+          void vscode.window.showErrorMessage(error.message);
+          return { done: 'failed', error: error.code } satisfies ActionOutcome;
+        }
+        logError(logger, `command ${id} failed`, error);
+        void vscode.window.showErrorMessage(t('Agent Plan: {0}', error instanceof Error ? error.message : String(error)));
+        return undefined;
+      }
+    }),
+  );
+}
