@@ -28,6 +28,10 @@ export function tokenCounts(texts) {
     ['result: error (bad status)', texts.invalidStatusText, 'a rejected call'],
     ['result: error (duplicate)', texts.duplicateText, 'a rejected call'],
     ['for comparison: echoing {todos, counts}', texts.canonicalResult20, 'what a result that echoes the list would cost'],
+    ['hand-off prompt: 5 items, 3 open', texts.continuePrompt5, 'Continue in New Chat, Copy Hand-off Prompt: once, when the user sends it'],
+    ['hand-off prompt: its fixed words (no items, no title)', texts.continuePromptWords, 'the part that does not grow with the plan'],
+    ['Ask to Continue: 3 open items', texts.askToContinue3, 'once, when the user sends it'],
+    ['Ask to Restore: one item', texts.askToRestore, 'once, when the user sends it'],
   ];
   const rows = items.map(([name, text, when]) => ({
     name,

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Emitter } from '../../src/core/emitter';
 import { HealthBook } from '../../src/core/healthBook';
+import { askToContinuePrompt, askToRestorePrompt, continuePrompt } from '../../src/core/handoff';
 import type { SessionInfoRecord } from '../../src/core/logRecord';
 import { countItems, countTodos, successText, type Counts, type PlanItem, type Todo, type TodoStatus } from '../../src/core/plan';
 import { hashIdentity, sessionKeyFromToken } from '../../src/core/sessionKey';
@@ -380,6 +381,24 @@ export function modelTexts(): Record<string, string> {
     emptyContentText: ERRORS.emptyContent,
     arguments20: JSON.stringify({ todos: plan }),
     canonicalResult20: JSON.stringify({ todos: plan, counts }),
+    ...handoffTexts(),
+  };
+}
+
+/** The prompts Agent Plan types into a chat, for a plan of 5 items with 3 open (the README's example). */
+export function handoffTexts(): Record<string, string> {
+  const plan: PlanItem[] = [
+    { content: 'Read the issue', status: 'completed' },
+    { content: 'Reproduce the failure', status: 'completed' },
+    { content: 'Write the fix', status: 'in_progress' },
+    { content: 'Add a regression test', status: 'pending' },
+    { content: 'Update the changelog', status: 'pending' },
+  ];
+  return {
+    continuePrompt5: continuePrompt(plan, { title: 'Fix the build', agent: 'claude-code' }),
+    continuePromptWords: continuePrompt([], { title: undefined, agent: undefined }),
+    askToContinue3: askToContinuePrompt(plan),
+    askToRestore: askToRestorePrompt('Add a regression test'),
   };
 }
 
