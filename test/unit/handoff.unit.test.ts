@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems } from '../../src/core/handoff';
 import type { PlanItem } from '../../src/core/plan';
 import { formatOnly } from '../../src/core/present';
@@ -134,5 +136,48 @@ describe('hand-off texts', () => {
       '# Plan\n\n- Session: ffffffffffffffffffffffffffffffff\n- Saved: 2026-12-03T10:00:00.000Z\n- Exported: 2026-12-03T10:00:00.000Z\n\n' +
         '## Plan\n\n*(empty plan)*\n\n## History\n\n1+ versions, newest first.\n\n- 2026-12-03T10:00:00.000Z: first version (0 items, 0 open)\n\n## Signals\n\nNone.\n',
     );
+  });
+});
+
+describe('hand-off texts in the README', () => {
+  const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Acting on a plan'), readme.indexOf('## Plans from other agents'));
+  const block = (fence: string, after: string): string => {
+    const start = section.indexOf(`\`\`\`${fence}\n`, section.indexOf(after));
+    assert.ok(start >= 0, `the README has a ${fence} block after "${after}"`);
+    const body = section.slice(start + fence.length + 4);
+    return body.slice(0, body.indexOf('```'));
+  };
+  const example: PlanItem[] = [
+    { content: 'Read the issue', status: 'completed' },
+    { content: 'Reproduce the failure', status: 'completed' },
+    { content: 'Write the fix', status: 'in_progress' },
+    { content: 'Add a regression test', status: 'pending' },
+    { content: 'Update the changelog', status: 'pending' },
+  ];
+
+  it('states the hand-off prompt and the two requests as the code builds them', () => {
+    assert.equal(block('text', 'The **hand-off prompt**'), continuePrompt(example, { title: 'Fix the build', agent: 'claude-code' }) + '\n');
+    assert.ok(section.includes(`**Ask to Continue:** \`${askToContinuePrompt(example)}\``));
+    assert.ok(section.includes(`**Ask to Restore:** \`${askToRestorePrompt('Add a regression test')}\``));
+  });
+
+  it('shows an export as the code writes it', () => {
+    const markdown = exportMarkdown(
+      {
+        session: '0123456789abcdef0123456789abcdef',
+        origin: { title: 'Fix the build', agent: 'claude-code' },
+        agentName: 'Claude Code',
+        versions: [
+          { ts: '2026-12-03T10:02:00.000Z', todos: [{ content: 'Read the issue', status: 'completed' }, { content: 'Write the fix', status: 'in_progress' }] },
+          { ts: '2026-12-03T10:00:00.000Z', todos: [{ content: 'Read the issue', status: 'completed' }, { content: 'Draft a fix', status: 'pending' }] },
+        ],
+        more: false,
+        signals: [{ kind: 'stopped-open', how: 'ended', since: '2026-12-03T10:03:00.000Z', items: ['Write the fix'] }],
+        now: new Date('2026-12-03T10:07:00.000Z'),
+      },
+      formatOnly,
+    );
+    assert.equal(block('markdown', 'The **export**'), markdown);
   });
 });
