@@ -27,16 +27,17 @@
 import type { TurnState } from '../sources/types';
 import type { ItemStatus, PlanItem } from './plan';
 
-export type HealthKind = 'stopped-open' | 'dropped' | 'reworded' | 'reopened' | 'stalled' | 'done';
+/** `request-open` comes from the user's requests (requests.ts): a turn ended without a plan that holds one. */
+export type HealthKind = 'stopped-open' | 'dropped' | 'reworded' | 'reopened' | 'stalled' | 'done' | 'request-open';
 export type { TurnState };
 /** How a turn ended: by the agent, cancelled by the user, or failed. */
 export type StopHow = Exclude<TurnState, 'running'>;
 
 /** The kinds that call for the user's attention (reworded and done do not). */
-export const WARNING_KINDS: ReadonlySet<HealthKind> = new Set(['stopped-open', 'dropped', 'reopened', 'stalled']);
+export const WARNING_KINDS: ReadonlySet<HealthKind> = new Set(['stopped-open', 'dropped', 'reopened', 'stalled', 'request-open']);
 
 /** Most urgent first. */
-const URGENCY: readonly HealthKind[] = ['stopped-open', 'stalled', 'dropped', 'reopened', 'reworded', 'done'];
+const URGENCY: readonly HealthKind[] = ['stopped-open', 'stalled', 'request-open', 'dropped', 'reopened', 'reworded', 'done'];
 
 export interface HealthSignal {
   kind: HealthKind;

@@ -207,7 +207,7 @@ export class HealthBook implements Disposable {
         known.health.info(healthInfo(record));
         known.info = record;
         known.infoAfterPlan = true;
-      } else if (record.source?.superseded !== true) {
+      } else if (record.type === 'todo/write' && record.source?.superseded !== true) {
         // A superseded mirrored list joins the history without being the plan.
         known.health.plan(record, read.offsets?.[i]);
         known.plan = record;

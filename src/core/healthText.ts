@@ -11,6 +11,7 @@ export const SIGNAL_ICONS: Record<HealthKind, { id: string; color: string }> = {
   reopened: { id: 'issue-reopened', color: 'list.warningForeground' },
   reworded: { id: 'edit', color: 'descriptionForeground' },
   done: { id: 'check-all', color: 'testing.iconPassed' },
+  'request-open': { id: 'person', color: 'list.warningForeground' },
 };
 
 /** One line: "Stopped 4 min ago with 3 items open", "1 item dropped without being done", "No plan update in 31 tool calls". */
@@ -36,6 +37,8 @@ export function signalText(signal: HealthSignal, now: Date, t: Translate): strin
     }
     case 'done':
       return t('Plan done {0}', when);
+    case 'request-open':
+      return count === 1 ? t('Your request is not in the plan; the turn ended {0}', when) : t('{0} of your requests are not in the plan; the turn ended {1}', count, when);
   }
 }
 
@@ -54,5 +57,7 @@ export function signalWord(signal: HealthSignal, t: Translate): string {
       return t('stalled');
     case 'done':
       return t('done');
+    case 'request-open':
+      return t('request not taken');
   }
 }

@@ -4,7 +4,7 @@
 // is current once the window of records before it holds no line of the same call.
 import type { LogFileSystem } from './fileSystem';
 import { MAX_LINE_BYTES, decodeUtf8, scanBackward, type RawLine } from './lineScan';
-import { SESSION_INFO_EVENT, isCurrentPlan, isPlanEvent, parseLogRecord, type LogEvent, type LogRecord, type SessionInfoRecord } from './logRecord';
+import { SESSION_INFO_EVENT, isCurrentPlan, isInfoRecord, parseLogRecord, type LogEvent, type LogRecord, type SessionInfoRecord } from './logRecord';
 import { BackwardRepeats, REPEAT_WINDOW, importKey } from './logRepeats';
 import type { LogReports } from './logReports';
 
@@ -74,10 +74,10 @@ export class LogLines {
       const take = (record: LogRecord): void => {
         if (current) {
           linesPastPlan++;
-          if (!isPlanEvent(record)) info ??= record;
+          if (isInfoRecord(record)) info ??= record;
         } else if (isCurrentPlan(record)) {
           current = record;
-        } else if (!isPlanEvent(record) && !info) {
+        } else if (isInfoRecord(record) && !info) {
           info = record;
           infoAfterPlan = true;
         }
@@ -88,7 +88,7 @@ export class LogLines {
           // Past the current plan only a session/info line is of use: others are not parsed.
           if (!mayBeInfoLine(line)) return linesPastPlan >= INFO_LOOKBACK_LINES;
           const record = this.parse(file, session, line);
-          if (record && !isPlanEvent(record)) info ??= record;
+          if (record && isInfoRecord(record)) info ??= record;
           return info !== undefined || linesPastPlan >= INFO_LOOKBACK_LINES;
         }
         const record = this.parse(file, session, line);

@@ -9,6 +9,9 @@
 // A `todo/write` line without `source` is the todo_write tool's and is held to the tool's
 // rules; with `source` it is a plan mirrored from another agent, held to the foreign rules
 // (any of five statuses, repeats and empty texts allowed, nothing dropped).
+// A third type, `user/request`, records a request the user added for the agent (or withdrew):
+//   {"v":1,"type":"user/request","ts","session","id":"<1–64 of [A-Za-z0-9_-]>","text":"<one line>","withdrawn"?:true}
+// Readers that know only the first two skip it (and report it) like any line they cannot read.
 import { MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from '../sources/types';
 import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from './plan';
 import { validateTodoInput } from './validate';
@@ -16,6 +19,10 @@ import { validateTodoInput } from './validate';
 export const LOG_FORMAT_VERSION = 1;
 export const TODO_WRITE_EVENT = 'todo/write';
 export const SESSION_INFO_EVENT = 'session/info';
+export const USER_REQUEST_EVENT = 'user/request';
+/** The longest request text a line may hold, in UTF-16 code units. */
+export const MAX_REQUEST_LENGTH = 500;
+const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const AGENT_IDS: readonly AgentId[] = ['copilot', 'claude-code', 'codex', 'gemini-cli'];
 
@@ -73,10 +80,46 @@ export interface SessionFacts {
   activity?: ActivityFact | undefined;
 }
 
-export type LogRecord = LogEvent | SessionInfoRecord;
+/** A request the user added for the agent (Add a Request for the Agent…), or its withdrawal. */
+export interface UserRequestRecord {
+  v: 1;
+  type: 'user/request';
+  ts: string;
+  session: string;
+  /** Names the request across its lines: the withdrawal carries the id of the request it takes back. */
+  id: string;
+  /** One line, trimmed, not empty. */
+  text: string;
+  withdrawn?: true;
+}
+
+export type LogRecord = LogEvent | SessionInfoRecord | UserRequestRecord;
 
 export function isPlanEvent(record: LogRecord): record is LogEvent {
   return record.type === TODO_WRITE_EVENT;
+}
+
+export function isInfoRecord(record: LogRecord): record is SessionInfoRecord {
+  return record.type === SESSION_INFO_EVENT;
+}
+
+export function isUserRequest(record: LogRecord): record is UserRequestRecord {
+  return record.type === USER_REQUEST_EVENT;
+}
+
+/** Why a request's text cannot be recorded, or undefined when it can (after trimming). */
+export function requestTextProblem(text: string): string | undefined {
+  if (text.trim() === '') return 'the request is empty';
+  if (/[\r\n]/.test(text.trim())) return 'the request must be one line';
+  if (text.trim().length > MAX_REQUEST_LENGTH) return `the request is longer than ${MAX_REQUEST_LENGTH} characters`;
+  return undefined;
+}
+
+/** A user/request line, ready to append (callers check the text with requestTextProblem first). */
+export function userRequestRecord(session: string, ts: string, id: string, text: string, withdrawn = false): UserRequestRecord {
+  const record: UserRequestRecord = { v: LOG_FORMAT_VERSION, type: USER_REQUEST_EVENT, ts, session, id, text: text.trim() };
+  if (withdrawn) record.withdrawn = true;
+  return record;
 }
 
 /** A plan that can be the session's current one: any but a mirrored snapshot a later write superseded. */
@@ -118,11 +161,24 @@ export function parseLogRecord(value: unknown, session: string): LogRecord | str
   if (!isObject(value)) return 'not a JSON object';
   if (value['v'] !== LOG_FORMAT_VERSION) return `unsupported format version ${JSON.stringify(value['v'])}`;
   const type = value['type'];
-  if (type !== TODO_WRITE_EVENT && type !== SESSION_INFO_EVENT) return `unknown event type ${JSON.stringify(type)}`;
+  if (type !== TODO_WRITE_EVENT && type !== SESSION_INFO_EVENT && type !== USER_REQUEST_EVENT) return `unknown event type ${JSON.stringify(type)}`;
   const ts = value['ts'];
   if (typeof ts !== 'string' || Number.isNaN(Date.parse(ts))) return '`ts` is not a timestamp';
   if (value['session'] !== session) return '`session` does not match the file name';
+  if (type === USER_REQUEST_EVENT) return parseRequest(value, session, ts);
   return type === TODO_WRITE_EVENT ? parsePlan(value, session, ts) : parseInfo(value, session, ts);
+}
+
+function parseRequest(value: Record<string, unknown>, session: string, ts: string): UserRequestRecord | string {
+  const id = value['id'];
+  if (typeof id !== 'string' || !REQUEST_ID.test(id)) return '`id` of a user/request must be 1 to 64 of A-Z, a-z, 0-9, _ and -';
+  const text = value['text'];
+  if (typeof text !== 'string') return '`text` of a user/request must be a string';
+  const problem = requestTextProblem(text);
+  if (problem) return problem;
+  const withdrawn = value['withdrawn'];
+  if (withdrawn !== undefined && withdrawn !== true) return '`withdrawn` of a user/request must be true when present';
+  return userRequestRecord(session, ts, id, text, withdrawn === true);
 }
 
 /** parseLogRecord for `todo/write` lines only (anything else is reported as wrong). */

@@ -11,7 +11,7 @@
 import type { AgentId, ForeignPlan, ForeignSessionInfo, PlanSink } from '../sources/types';
 import type { Disposable } from './emitter';
 import { FileQueue } from './fileQueue';
-import { AGENT_IDS, isPlanEvent, parseForeignItems, parseSource, type LogRecord, type SessionFacts, type SessionInfoRecord } from './logRecord';
+import { AGENT_IDS, isInfoRecord, isPlanEvent, parseForeignItems, parseSource, type LogRecord, type SessionFacts, type SessionInfoRecord } from './logRecord';
 import { nextFacts, sameFacts } from './sessionFacts';
 import { copilotSessionKey, foreignSessionKey } from './sessionKey';
 import type { SessionLocks } from './sessionLock';
@@ -222,7 +222,7 @@ export class LogPlanSink implements PlanSink, Disposable {
             newestPlan ??= at;
             if (newestInfo !== undefined) infoAfter ??= at;
           }
-        } else {
+        } else if (isInfoRecord(record)) {
           newestInfo ??= record;
         }
         return false;
@@ -264,7 +264,7 @@ export class LogPlanSink implements PlanSink, Disposable {
           index.pending ??= pending;
         });
       }
-    } else {
+    } else if (isInfoRecord(record)) {
       index.info = record;
       index.infoAfter = index.lastPlan;
     }

@@ -22,7 +22,7 @@ import { logFileFor, logFolder, sessionOfFileName } from './logFiles';
 import { LogHistory, type HistoryPage } from './logHistory';
 import { LogLines, type Tail } from './logLines';
 import { RecentImports } from './logRepeats';
-import { infoRecord, isCurrentPlan, isPlanEvent, planEvent, type LogEvent, type LogRecord, type SessionFacts, type SessionInfoRecord } from './logRecord';
+import { infoRecord, isCurrentPlan, isInfoRecord, isPlanEvent, planEvent, userRequestRecord, type LogEvent, type LogRecord, type SessionFacts, type SessionInfoRecord, type UserRequestRecord } from './logRecord';
 import { LogReports } from './logReports';
 import type { PlanItem, Todo } from './plan';
 import { isSessionKey } from './sessionKey';
@@ -30,7 +30,7 @@ import { validateTodoInput } from './validate';
 import type { AgentId, PlanSource } from '../sources/types';
 
 export { LOG_FORMAT_VERSION, TODO_WRITE_EVENT, SESSION_INFO_EVENT, parseLogEvent, parseLogRecord } from './logRecord';
-export type { LogEvent, LogRecord, SessionInfoRecord } from './logRecord';
+export type { LogEvent, LogRecord, SessionInfoRecord, UserRequestRecord } from './logRecord';
 export { LOG_FILE_EXTENSION } from './logFiles';
 export { READ_CHUNK_BYTES, MAX_LINE_BYTES } from './lineScan';
 export { LogWriteError } from './logAppend';
@@ -195,6 +195,13 @@ export class SessionLog {
     const record = infoRecord(session, this.now().toISOString(), source, facts);
     const read = await this.appendRecord(file, session, record);
     return read.type === 'session/info' ? read : record;
+  }
+
+  /** Appends a user/request line (the text checked with requestTextProblem first). */
+  async appendRequest(session: string, id: string, text: string, withdrawn = false): Promise<UserRequestRecord> {
+    const record = userRequestRecord(session, this.now().toISOString(), id, text, withdrawn);
+    const read = await this.appendRecord(this.fileFor(session), session, record);
+    return read.type === 'user/request' ? read : record;
   }
 
   private async appendPlanEvent(file: string, event: LogEvent): Promise<LogEvent> {
@@ -469,7 +476,7 @@ export class SessionLog {
         if (isCurrentPlan(record)) {
           cursor.current = record;
           cursor.infoAfterPlan = false;
-        } else if (!isPlanEvent(record)) {
+        } else if (isInfoRecord(record)) {
           cursor.info = record;
           cursor.infoAfterPlan = true;
         }

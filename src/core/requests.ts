@@ -1,0 +1,215 @@
+// The user's own requests for the agent (Add a Request for the Agent…), followed until a
+// plan takes them in. Pure rule (SessionRequests) and its book over the log (RequestBook);
+// no vscode import.
+//
+// The rule (the README says the same):
+// - A request is **open** from its `user/request` line on.
+// - It is **taken into the plan** when a later plan version holds an item whose trimmed text
+//   contains the request's text, case-insensitively. Then its row goes.
+// - It is **not taken** (signal `request-open`) when the agent's turn ends after the request
+//   (a newer turn ends, or the turn that was running when it was made ends) and no version
+//   since holds it. A later version that holds it still takes it.
+// - A `user/request` line with `withdrawn: true` takes it back: it goes, whatever its state.
+import { Emitter, type Disposable } from './emitter';
+import type { HealthSignal } from './health';
+import { isUserRequest, requestTextProblem, type LogRecord, type SessionInfoRecord, type UserRequestRecord } from './logRecord';
+import type { PlanItem } from './plan';
+import type { LogRead, SessionLog } from './sessionLog';
+
+export interface UserRequest {
+  id: string;
+  text: string;
+  /** When it was recorded (the line's `ts`). */
+  ts: string;
+  /** Not taken: the turn ended without a plan version that holds it (since when this machine knows). */
+  notTakenSince?: string;
+}
+
+/** Whether a plan holds the request: an item whose trimmed text contains it, case-insensitively. */
+export function planHolds(todos: readonly PlanItem[], text: string): boolean {
+  const wanted = text.trim().toLowerCase();
+  return wanted !== '' && todos.some((todo) => todo.content.trim().toLowerCase().includes(wanted));
+}
+
+interface Pending extends UserRequest {
+  /** The newest turn when the request was made: its index and whether it was running. */
+  turn: { index: number; running: boolean } | undefined;
+}
+
+/** One session's requests, fed its records in file order. */
+export class SessionRequests {
+  private readonly open = new Map<string, Pending>();
+  private turn: { index: number; running: boolean } | undefined;
+
+  feed(record: LogRecord): boolean {
+    if (isUserRequest(record)) return this.request(record);
+    if (record.type === 'session/info') return this.info(record);
+    if (record.source?.superseded === true) return false;
+    return this.plan(record.todos);
+  }
+
+  private request(record: UserRequestRecord): boolean {
+    if (record.withdrawn) return this.open.delete(record.id);
+    if (this.open.has(record.id)) return false;
+    this.open.set(record.id, { id: record.id, text: record.text, ts: record.ts, turn: this.turn ? { ...this.turn } : undefined });
+    return true;
+  }
+
+  private plan(todos: readonly PlanItem[]): boolean {
+    let changed = false;
+    for (const [id, request] of this.open) {
+      if (planHolds(todos, request.text)) {
+        this.open.delete(id);
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  private info(record: SessionInfoRecord): boolean {
+    const turn = record.turn;
+    if (!turn) return false;
+    this.turn = { index: turn.index, running: turn.state === 'running' };
+    if (turn.state === 'running') return false;
+    let changed = false;
+    for (const request of this.open.values()) {
+      if (request.notTakenSince !== undefined) continue;
+      const before = request.turn;
+      const ended = before === undefined || turn.index > before.index || (turn.index === before.index && before.running);
+      if (ended) {
+        request.notTakenSince = turn.since;
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  /** The requests still shown, oldest first. */
+  list(): UserRequest[] {
+    return [...this.open.values()].map(({ id, text, ts, notTakenSince }) => (notTakenSince === undefined ? { id, text, ts } : { id, text, ts, notTakenSince }));
+  }
+
+  /** `request-open`: one signal for the requests a turn ended without. */
+  signals(): HealthSignal[] {
+    const notTaken = this.list().filter((request) => request.notTakenSince !== undefined);
+    if (notTaken.length === 0) return [];
+    const since = notTaken.map((request) => request.notTakenSince ?? '').sort()[0] ?? '';
+    return [{ kind: 'request-open', since, items: notTaken.map((request) => request.text) }];
+  }
+}
+
+/** How many plan versions back a session's requests are looked for, once, when first asked. */
+export const REQUEST_BACKFILL_VERSIONS = 100;
+
+/**
+ * Every session's requests, kept in step with the log's one reader. A session's past is read
+ * once, when it is first asked for (bounded: its newest 100 plan versions and what came after).
+ */
+export class RequestBook implements Disposable {
+  private readonly sessions = new Map<string, { state: SessionRequests; fedUpTo: number; ready: Promise<void>; buffered: LogRead[] | undefined }>();
+  private readonly changeEmitter = new Emitter<string>();
+  private readonly subscription: Disposable;
+  private counter = 0;
+  /** Fires with a session's key when its requests changed. */
+  readonly onDidChange = this.changeEmitter.event;
+
+  constructor(
+    private readonly log: SessionLog,
+    private readonly newId: () => string = () => `${Date.now().toString(36)}-${(this.counter++).toString(36)}`,
+  ) {
+    this.subscription = log.onDidRead((read) => this.take(read));
+  }
+
+  /** The session's requests still shown (reads its past the first time). */
+  async list(session: string): Promise<UserRequest[]> {
+    return (await this.entry(session)).list();
+  }
+
+  /** Requests already read, without reading: for views that paint now. */
+  known(session: string): UserRequest[] {
+    return this.sessions.get(session)?.state.list() ?? [];
+  }
+
+  signals(session: string): HealthSignal[] {
+    return this.sessions.get(session)?.state.signals() ?? [];
+  }
+
+  /** Records a request; rejects with the problem's text when it cannot be one. */
+  async add(session: string, text: string): Promise<UserRequest> {
+    const problem = requestTextProblem(text);
+    if (problem) throw new Error(problem);
+    await this.entry(session);
+    const record = await this.log.appendRequest(session, this.newId(), text);
+    return { id: record.id, text: record.text, ts: record.ts };
+  }
+
+  async withdraw(session: string, id: string): Promise<boolean> {
+    const request = (await this.list(session)).find((known) => known.id === id);
+    if (!request) return false;
+    await this.log.appendRequest(session, id, request.text, true);
+    return true;
+  }
+
+  private async entry(session: string): Promise<SessionRequests> {
+    let entry = this.sessions.get(session);
+    if (!entry) {
+      const state = new SessionRequests();
+      const created = { state, fedUpTo: -1, ready: Promise.resolve(), buffered: [] as LogRead[] | undefined };
+      entry = created;
+      this.sessions.set(session, created);
+      created.ready = this.backfill(session, created);
+    }
+    await entry.ready;
+    return entry.state;
+  }
+
+  private async backfill(session: string, entry: { state: SessionRequests; fedUpTo: number; buffered: LogRead[] | undefined }): Promise<void> {
+    const past: Array<{ record: LogRecord; at: number }> = [];
+    let versions = 0;
+    await this.log.readRecordsBackward(session, (record, at) => {
+      past.push({ record, at });
+      if (record.type === 'todo/write') versions++;
+      return versions >= REQUEST_BACKFILL_VERSIONS;
+    });
+    let changed = false;
+    for (const { record, at } of past.reverse()) {
+      changed = entry.state.feed(record) || changed;
+      entry.fedUpTo = Math.max(entry.fedUpTo, at);
+    }
+    const buffered = entry.buffered ?? [];
+    entry.buffered = undefined;
+    for (const read of buffered) changed = this.feed(entry, read) || changed;
+    if (changed) this.changeEmitter.fire(session);
+  }
+
+  private take(read: LogRead): void {
+    const entry = this.sessions.get(read.session);
+    if (!entry) return;
+    if (read.gone || read.sync?.reset) {
+      this.sessions.delete(read.session);
+      this.changeEmitter.fire(read.session);
+      return;
+    }
+    if (entry.buffered) {
+      entry.buffered.push(read);
+      return;
+    }
+    if (this.feed(entry, read)) this.changeEmitter.fire(read.session);
+  }
+
+  private feed(entry: { state: SessionRequests; fedUpTo: number }, read: LogRead): boolean {
+    let changed = false;
+    read.records.forEach((record, i) => {
+      const at = read.offsets?.[i];
+      if (at !== undefined && at <= entry.fedUpTo) return;
+      changed = entry.state.feed(record) || changed;
+      if (at !== undefined) entry.fedUpTo = at;
+    });
+    return changed;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changeEmitter.dispose();
+  }
+}
