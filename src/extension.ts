@@ -9,6 +9,7 @@ import { SessionLocks } from './core/sessionLock';
 import { SessionLog } from './core/sessionLog';
 import { PlanStore } from './core/store';
 import { HealthBook } from './core/healthBook';
+import { RequestBook } from './core/requests';
 import { nodeLockOwner } from './node/lockOwner';
 import { sharedWorkspaceStorage } from './node/sharedStorage';
 import { NodeFileSystem } from './node/nodeFileSystem';
@@ -58,7 +59,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Copilot's chat session files sit beside this extension's workspace storage folder.
   const workspaceStorageFolder = context.storageUri ? path.dirname(storageFolder) : undefined;
   const sources = new Sources({ sink, storageFolder, workspaceStorageFolder, logger });
-  const views = createViews(display, store, health);
+  // The user's requests, followed until a plan takes them in; their signal joins the health signals.
+  const requests = new RequestBook(log);
+  const views = createViews(display, store, health, requests);
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);
   const watcher = watchLogFolder(logFolder, {
@@ -88,7 +91,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     vscode.lm.registerTool(TOOL_NAME, new TodoWriteTool(store, logger)),
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, new SnapshotDocuments(store)),
     ...registerCommands({ store, display, health, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
-    ...registerPlanActions({ store, health, logger, shownSession: () => display.session }),
+    requests,
+    health.include(requests),
+    ...registerPlanActions({ store, health, requests, logger, shownSession: () => display.session }),
     sources,
   );
 
@@ -103,7 +108,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Followers start once the log is loaded: what they import is read back like any write.
   sources.start();
   logger.info(`Agent Plan active; session logs in ${logFolder}`);
-  return createApi(store, display, health, logFolder, (session) => log.fileFor(session));
+  return createApi(store, display, health, logFolder, (session) => log.fileFor(session), requests);
 }
 
 export function deactivate(): void {}

@@ -39,6 +39,11 @@ export const WARNING_KINDS: ReadonlySet<HealthKind> = new Set(['stopped-open', '
 /** Most urgent first. */
 const URGENCY: readonly HealthKind[] = ['stopped-open', 'stalled', 'request-open', 'dropped', 'reopened', 'reworded', 'done'];
 
+/** Sorts signals most urgent first. */
+export function byUrgency(a: HealthSignal, b: HealthSignal): number {
+  return URGENCY.indexOf(a.kind) - URGENCY.indexOf(b.kind);
+}
+
 export interface HealthSignal {
   kind: HealthKind;
   /** stopped-open: how the turn ended. */
@@ -238,7 +243,7 @@ export class SessionHealth {
     signals.push(...grouped('reopened', this.reopened));
     if (this.reworded) signals.push(withAt({ kind: 'reworded', since: this.reworded.since, items: [...this.reworded.items] }, this.reworded.at));
     if (this.isDone() && this.planTs !== undefined) signals.push(withAt({ kind: 'done', since: this.planTs }, this.planAt));
-    return signals.sort((a, b) => URGENCY.indexOf(a.kind) - URGENCY.indexOf(b.kind));
+    return signals.sort(byUrgency);
   }
 
   /**

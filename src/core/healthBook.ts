@@ -3,8 +3,8 @@
 // versions it compares, never a history replay. A file's first look (activation) seeds it
 // from what the tail read found: the current plan and the newest session/info line.
 // No I/O, no vscode import; the time rules (stalled) are checked when `nextCheck` says.
-import { Emitter, type Disposable } from './emitter';
-import { DEFAULT_HEALTH_SETTINGS, SessionHealth, type HealthInfo, type HealthSettings, type HealthSignal } from './health';
+import { Emitter, type Disposable, type Event } from './emitter';
+import { DEFAULT_HEALTH_SETTINGS, SessionHealth, byUrgency, type HealthInfo, type HealthSettings, type HealthSignal } from './health';
 import type { LogEvent, SessionInfoRecord } from './logRecord';
 import type { LogRead, SessionLog } from './sessionLog';
 
@@ -84,10 +84,20 @@ export class HealthBook implements Disposable {
 
   /** The session's signals now, most urgent first; [] for a session with nothing to say. */
   signals(session: string): HealthSignal[] {
+    const extra = this.more?.signals(session) ?? [];
     const entry = this.entries.get(session);
-    if (!entry) return [];
+    if (!entry) return extra;
     this.ready(session, entry);
-    return entry.health.signals(this.now(), this.settings);
+    const own = entry.health.signals(this.now(), this.settings);
+    return extra.length === 0 ? own : [...own, ...extra].sort(byUrgency);
+  }
+
+  private more: { signals(session: string): HealthSignal[] } | undefined;
+
+  /** Signals derived elsewhere (the user's requests: request-open), told with these. */
+  include(source: { signals(session: string): HealthSignal[]; onDidChange: Event<string> }): Disposable {
+    this.more = source;
+    return source.onDidChange((session) => this.emitter.fire({ session, live: true }, this.reportListenerError));
   }
 
   /** New thresholds for stalled: every session is looked at again. */

@@ -125,9 +125,14 @@ export class RequestBook implements Disposable {
     return (await this.entry(session)).list();
   }
 
-  /** Requests already read, without reading: for views that paint now. */
+  /** Requests already read, for views that paint now; the first ask starts reading the past (a change follows). */
   known(session: string): UserRequest[] {
-    return this.sessions.get(session)?.state.list() ?? [];
+    const entry = this.sessions.get(session);
+    if (!entry) {
+      this.entry(session).catch(() => undefined);
+      return [];
+    }
+    return entry.buffered ? [] : entry.state.list();
   }
 
   signals(session: string): HealthSignal[] {

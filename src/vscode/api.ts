@@ -6,6 +6,7 @@ import type { ItemStatus, PlanCounts, PlanItem } from '../core/plan';
 import type { LogEvent } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
 import type { HealthBook } from '../core/healthBook';
+import type { RequestBook, UserRequest } from '../core/requests';
 import type { HealthKind, StopHow } from '../core/health';
 import type { AgentId, PlanSource } from '../sources/types';
 import { STATUS_ICONS, planHeader, planMessage } from './views';
@@ -48,6 +49,8 @@ export interface PlanViewState {
   /** The line above the rows (an older version, a cleared plan), if any. */
   message: string | undefined;
   items: Array<{ content: string; status: ItemStatus; icon: string }>;
+  /** The user's own requests shown below the plan (read so far), oldest first. */
+  requests: UserRequest[];
 }
 
 /** A session's plan health: where its plan stops matching the work (README, "Plan health"). */
@@ -92,6 +95,8 @@ export interface AgentPlanApi {
   getHealth(session: string): PlanHealth;
   /** Fires with a session's key when its signals changed. */
   readonly onDidChangeHealth: Event<string>;
+  /** The user's requests of a session not yet taken into a plan, oldest first (reads its past once). */
+  getRequests(session: string): Promise<UserRequest[]>;
 }
 
 function snapshot(event: LogEvent): PlanSnapshot {
@@ -111,6 +116,7 @@ export function createApi(
   health: HealthBook,
   logFolder: string,
   logFile: (session: string) => string,
+  requests: RequestBook,
 ): AgentPlanApi {
   return {
     onDidWritePlan: (listener) => store.onDidWrite((event) => listener(snapshot(event))),
@@ -137,6 +143,7 @@ export function createApi(
         ...planHeader(event),
         message: planMessage(display, store),
         items: (event?.todos ?? []).map((todo) => ({ content: todo.content, status: todo.status, icon: STATUS_ICONS[todo.status].id })),
+        requests: event && !version ? requests.known(event.session) : [],
       };
     },
     getSessionInfo: (session) => ({ session, ...store.details(session) }),
@@ -150,5 +157,6 @@ export function createApi(
       }),
     }),
     onDidChangeHealth: (listener) => health.onDidChange(({ session }) => listener(session)),
+    getRequests: (session) => requests.list(session),
   };
 }

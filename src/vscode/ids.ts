@@ -40,6 +40,10 @@ export const CommandId = {
   CopyHandoff: 'agentPlan.copyHandoff',
   /** Second argument (tests, other extensions): the file Uri to write, instead of the save dialog. */
   ExportPlan: 'agentPlan.exportPlan',
+  /** Second argument: the request's text, else an input box. */
+  AddRequest: 'agentPlan.addRequest',
+  /** A request's row (or a session key and the request's id): takes it back. */
+  WithdrawRequest: 'agentPlan.withdrawRequest',
 } as const;
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];
 
@@ -90,4 +94,6 @@ export const ItemContext = {
   Signal: 'agentPlan.signal',
   /** A dropped item below the plan. */
   Dropped: 'agentPlan.signal.dropped.item',
+  /** The user's own request below the plan. */
+  Request: 'agentPlan.request.user',
 } as const;

@@ -4,6 +4,8 @@
 import * as vscode from 'vscode';
 import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, type PlanOrigin } from '../core/handoff';
 import type { HealthBook } from '../core/healthBook';
+import { requestTextProblem } from '../core/logRecord';
+import type { RequestBook } from '../core/requests';
 import { progressText, relativeTime, sessionTitle } from '../core/present';
 import { copilotChatResource, isSessionKey } from '../core/sessionKey';
 import type { PlanStore } from '../core/store';
@@ -24,7 +26,7 @@ const CHAT_OPEN_AGENT_HERE = 'workbench.action.chat.openagent';
 export const EXPORT_HISTORY_VERSIONS = 100;
 
 /** Why a command refused its arguments: a stable code for callers (and tests), a localized message for people. */
-export type ActionErrorCode = 'unknown-session' | 'no-item' | 'not-text';
+export type ActionErrorCode = 'unknown-session' | 'no-item' | 'not-text' | 'bad-request' | 'unknown-request';
 
 class ActionError extends Error {
   constructor(
@@ -38,6 +40,7 @@ class ActionError extends Error {
 export interface PlanActionsDeps {
   store: PlanStore;
   health: HealthBook;
+  requests: RequestBook;
   logger: Logger;
   /** The session the Plan view shows, offered first in the picker. */
   shownSession: () => string | undefined;
@@ -45,7 +48,9 @@ export interface PlanActionsDeps {
 
 /** What a command did, returned to callers (tests, other extensions). */
 export interface ActionOutcome {
-  done: 'typed' | 'copied' | 'exported' | 'cancelled' | 'failed';
+  done: 'typed' | 'copied' | 'exported' | 'withdrawn' | 'cancelled' | 'failed';
+  /** Add a Request for the Agent: the recorded request's id. */
+  request?: string;
   /** The text typed, copied or exported. */
   text?: string;
   /** Export Plan: the file written. */
@@ -71,7 +76,7 @@ function unknownSession(): ActionError {
   return new ActionError('unknown-session', t('Agent Plan: no session with this key has a plan.'));
 }
 
-export function registerPlanActions({ store, health, logger, shownSession }: PlanActionsDeps): vscode.Disposable[] {
+export function registerPlanActions({ store, health, requests, logger, shownSession }: PlanActionsDeps): vscode.Disposable[] {
   function origin(session: string): PlanOrigin {
     const details = store.details(session);
     return { title: details.title, agent: details.agent };
@@ -215,6 +220,54 @@ export function registerPlanActions({ store, health, logger, shownSession }: Pla
       return { done: 'exported', text, file: file.toString() };
     },
   };
+
+  handlers[CommandId.AddRequest] = async (arg?: unknown, given?: unknown) => {
+    if (given !== undefined && typeof given !== 'string') throw new ActionError('not-text', t('Agent Plan: the request must be given as text.'));
+    const session = await sessionFor(arg, t('Add a Request for the Agent'));
+    if (!session) return undefined;
+    const text =
+      given ??
+      (await vscode.window.showInputBox({
+        title: t('Add a Request for the Agent'),
+        prompt: t('One line. It is typed into the chat (or copied, for a terminal agent) and shown until a plan takes it in.'),
+        placeHolder: t('Also update the changelog'),
+        validateInput: (value) => (value.trim() === '' ? undefined : requestTextProblem(value) ? t('A request is one line of at most 500 characters.') : undefined),
+      }));
+    if (text === undefined || (given === undefined && text.trim() === '')) return { done: 'cancelled' };
+    if (requestTextProblem(text)) throw new ActionError('bad-request', t('A request is one line of at most 500 characters.'));
+    const request = await requests.add(session, text);
+    logger.info(`recorded a request for session ${session}`);
+    const chat = store.details(session).chat;
+    if (chat === undefined) {
+      const outcome = await copy(request.text, t('This session is not a VS Code chat: the request is on the clipboard. Paste it into its agent.'));
+      return { ...outcome, request: request.id };
+    }
+    return { ...(await typeIntoChat(chat, request.text)), request: request.id };
+  };
+
+  handlers[CommandId.WithdrawRequest] = async (arg?: unknown, id?: unknown) => {
+    const row = arg as { request?: { id?: unknown } } | undefined;
+    const requestId = typeof id === 'string' ? id : typeof row?.request?.id === 'string' ? row.request.id : undefined;
+    const session = await sessionFor(arg, t('Withdraw Request'));
+    if (!session) return undefined;
+    const chosen = requestId ?? (await pickRequest(session));
+    if (chosen === undefined) return { done: 'cancelled' };
+    if (!(await requests.withdraw(session, chosen))) throw new ActionError('unknown-request', t('Agent Plan: this session has no such request open.'));
+    return { done: 'withdrawn' };
+  };
+
+  async function pickRequest(session: string): Promise<string | undefined> {
+    const open = await requests.list(session);
+    if (open.length === 0) {
+      await vscode.window.showInformationMessage(t('This session has no request of yours open.'));
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(
+      open.map((request) => ({ label: request.text, id: request.id })),
+      { title: t('Withdraw Request'), placeHolder: t('Which request?') },
+    );
+    return picked?.id;
+  }
 
   async function pickDropped(session: string): Promise<string | undefined> {
     const dropped = health.signals(session).find((signal) => signal.kind === 'dropped')?.items ?? [];

@@ -15,6 +15,8 @@ import {
 import type { LogEvent } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
 import type { HealthBook } from '../core/healthBook';
+import type { RequestBook } from '../core/requests';
+import { requestRows, requestTreeItem, type RequestElement } from './requestViews';
 import { droppedTreeItem, healthRows, sessionMark, signalTreeItem, type DroppedElement, type SignalElement } from './healthViews';
 import { AGENT_ICONS, TOOL_SESSION_ICON, agentName, dateTimeText, timeText, versionTime } from './agents';
 import { CommandId, ContextKey, ItemContext, ViewId } from './ids';
@@ -50,7 +52,7 @@ export function todoTreeItem(element: TodoElement): vscode.TreeItem {
   return item;
 }
 
-export type PlanElement = TodoElement | SignalElement | DroppedElement;
+export type PlanElement = TodoElement | SignalElement | DroppedElement | RequestElement;
 
 export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -60,6 +62,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     private readonly display: DisplayState,
     private readonly store: PlanStore,
     private readonly health: HealthBook,
+    private readonly requests?: RequestBook,
   ) {}
 
   refresh(): void {
@@ -74,12 +77,14 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     // Signals speak of the current plan: an older version on screen shows without them.
     if (this.display.shownVersion) return todos;
     const { above, below } = healthRows(event.session, this.health.signals(event.session));
-    return [...above, ...todos, ...below];
+    const requests = requestRows(event.session, this.requests?.known(event.session) ?? []);
+    return [...above, ...todos, ...requests, ...below];
   }
 
   getTreeItem(element: PlanElement): vscode.TreeItem {
     if (element.kind === 'signal') return signalTreeItem(element);
     if (element.kind === 'dropped') return droppedTreeItem(element);
+    if (element.kind === 'request') return requestTreeItem(element);
     return todoTreeItem(element);
   }
 
@@ -237,8 +242,9 @@ export function createViews(
   display: DisplayState,
   store: PlanStore,
   health: HealthBook,
+  requests?: RequestBook,
 ): vscode.Disposable & { plan: vscode.TreeView<PlanElement>; update(): void } {
-  const planProvider = new PlanTreeProvider(display, store, health);
+  const planProvider = new PlanTreeProvider(display, store, health, requests);
   const sessionsProvider = new SessionsTreeProvider(display, store, health);
   const plan = vscode.window.createTreeView(ViewId.Plan, { treeDataProvider: planProvider, showCollapseAll: false });
   const sessions = vscode.window.createTreeView(ViewId.Sessions, { treeDataProvider: sessionsProvider });
