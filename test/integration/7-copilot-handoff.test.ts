@@ -20,6 +20,7 @@ interface Outcome {
 }
 
 const CHAT_INPUT = '.interactive-input-editor .view-lines';
+const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
 const kinds = (plan: AgentPlanApi, session: string): string[] => plan.getHealth(session).signals.map((signal) => signal.kind);
 const lastSeq = (): number => Math.max(0, ...records().map((record) => record.seq));
 
@@ -139,6 +140,44 @@ describe('acting on a plan with the real Copilot agent', function () {
     assert.deepEqual(outcome, { done: 'failed', error: 'unknown-session' });
     const restore = await vscode.commands.executeCommand<Outcome>('agentPlan.askToRestore', session, 42);
     assert.deepEqual(restore, { done: 'failed', error: 'not-text' });
+  });
+
+  it('a request of the user reaches the model from the same chat; a turn that ends without it shows request-open', async () => {
+    const plan = await api();
+    // The previous request has ended (VS Code saved it): the request belongs to the next turn.
+    await waitFor(() => kinds(plan, session).includes('stopped-open'), 'the previous request to end', 30_000);
+    const since = lastSeq();
+    const outcome = await vscode.commands.executeCommand<Outcome & { request?: string }>('agentPlan.addRequest', session, 'Also update the handoff changelog');
+    assert.equal(outcome.done, 'typed');
+    assert.deepEqual((await plan.getRequests(session)).map((request) => request.text), ['Also update the handoff changelog']);
+    await waitFor(async () => (await chatInputs()).includes('Also update the handoff changelog'), 'the request in the chat input');
+    // Recorded in the log as the user's request.
+    assert.ok(fs.readFileSync(plan.logFile(session), 'utf8').includes(`"type":"user/request"`));
+    const request = await submitAndWait('also update the handoff changelog', since);
+    assert.ok(userMessage(request).includes('Also update the handoff changelog'));
+    assert.ok(wholeRequest(request).includes('[ap:handoff-stop]'), 'the same chat');
+    // The model's plan leaves it out and the turn ends: not taken.
+    await waitFor(() => plan.getHealth(session).signals.find((signal) => signal.kind === 'request-open'), 'request-open, once the turn ended', 30_000);
+    assert.deepEqual(plan.getHealth(session).signals.find((signal) => signal.kind === 'request-open')?.items, ['Also update the handoff changelog']);
+    await vscode.commands.executeCommand('agentPlan.selectSession', session);
+    await waitFor(async () => (await domTexts(PLAN_ROWS)).some((text) => text.includes('Also update the handoff changelog') && text.includes('not in the plan')), 'the request row, not in the plan');
+  });
+
+  it('a plan that takes the requests in clears their rows; a withdrawn request goes', async () => {
+    const plan = await api();
+    const withdrawn = await vscode.commands.executeCommand<Outcome & { request?: string }>('agentPlan.addRequest', session, 'Rename the handoff module');
+    assert.ok(withdrawn.request);
+    assert.deepEqual(await vscode.commands.executeCommand<Outcome>('agentPlan.withdrawRequest', session, withdrawn.request), { done: 'withdrawn' });
+    assert.ok(!(await plan.getRequests(session)).some((request) => request.text === 'Rename the handoff module'));
+    const since = lastSeq();
+    await vscode.commands.executeCommand<Outcome>('agentPlan.addRequest', session, 'Also bump the handoff version');
+    await waitFor(async () => (await chatInputs()).includes('Also bump the handoff version'), 'the second request in the chat input');
+    await submitAndWait('also bump the handoff version', since);
+    await waitFor(async () => (await plan.getRequests(session)).length === 0, 'both requests taken into the plan', 30_000);
+    assert.ok(!plan.getHealth(session).signals.some((signal) => signal.kind === 'request-open'));
+    await waitFor(async () => !(await domTexts(PLAN_ROWS)).some((text) => text.includes('requested')), 'the request rows gone');
+    const bad = await vscode.commands.executeCommand<Outcome>('agentPlan.addRequest', session, 'two\nlines');
+    assert.deepEqual(bad, { done: 'failed', error: 'bad-request' });
   });
 });
 
