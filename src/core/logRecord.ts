@@ -12,6 +12,9 @@
 // A third type, `user/request`, records a request the user added for the agent (or withdrew):
 //   {"v":1,"type":"user/request","ts","session","id":"<1–64 of [A-Za-z0-9_-]>","text":"<one line>","withdrawn"?:true}
 // Readers that know only the first two skip it (and report it) like any line they cannot read.
+// A fourth, `session/link`, ties a plan continued in a new chat to the session it came from:
+//   {"v":1,"type":"session/link","ts","session","from":"<key>"}  (in the new session's log)
+//   {"v":1,"type":"session/link","ts","session","to":"<key>"}    (in the old session's log)
 import { MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from '../sources/types';
 import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from './plan';
 import { validateTodoInput } from './validate';
@@ -20,6 +23,8 @@ export const LOG_FORMAT_VERSION = 1;
 export const TODO_WRITE_EVENT = 'todo/write';
 export const SESSION_INFO_EVENT = 'session/info';
 export const USER_REQUEST_EVENT = 'user/request';
+export const SESSION_LINK_EVENT = 'session/link';
+const LINKED_KEY = /^[0-9a-f]{32}$/;
 /** The longest request text a line may hold, in UTF-16 code units. */
 export const MAX_REQUEST_LENGTH = 500;
 const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -93,7 +98,23 @@ export interface UserRequestRecord {
   withdrawn?: true;
 }
 
-export type LogRecord = LogEvent | SessionInfoRecord | UserRequestRecord;
+/** A plan continued in another session: `from` in the new session's log, `to` in the old one's. */
+export interface SessionLinkRecord {
+  v: 1;
+  type: 'session/link';
+  ts: string;
+  session: string;
+  from?: string;
+  to?: string;
+}
+
+export type LogRecord = LogEvent | SessionInfoRecord | UserRequestRecord | SessionLinkRecord;
+
+export function sessionLinkRecord(session: string, ts: string, link: { from: string } | { to: string }): SessionLinkRecord {
+  return 'from' in link
+    ? { v: LOG_FORMAT_VERSION, type: SESSION_LINK_EVENT, ts, session, from: link.from }
+    : { v: LOG_FORMAT_VERSION, type: SESSION_LINK_EVENT, ts, session, to: link.to };
+}
 
 export function isPlanEvent(record: LogRecord): record is LogEvent {
   return record.type === TODO_WRITE_EVENT;
@@ -161,12 +182,22 @@ export function parseLogRecord(value: unknown, session: string): LogRecord | str
   if (!isObject(value)) return 'not a JSON object';
   if (value['v'] !== LOG_FORMAT_VERSION) return `unsupported format version ${JSON.stringify(value['v'])}`;
   const type = value['type'];
-  if (type !== TODO_WRITE_EVENT && type !== SESSION_INFO_EVENT && type !== USER_REQUEST_EVENT) return `unknown event type ${JSON.stringify(type)}`;
+  if (type !== TODO_WRITE_EVENT && type !== SESSION_INFO_EVENT && type !== USER_REQUEST_EVENT && type !== SESSION_LINK_EVENT) return `unknown event type ${JSON.stringify(type)}`;
   const ts = value['ts'];
   if (typeof ts !== 'string' || Number.isNaN(Date.parse(ts))) return '`ts` is not a timestamp';
   if (value['session'] !== session) return '`session` does not match the file name';
   if (type === USER_REQUEST_EVENT) return parseRequest(value, session, ts);
+  if (type === SESSION_LINK_EVENT) return parseLink(value, session, ts);
   return type === TODO_WRITE_EVENT ? parsePlan(value, session, ts) : parseInfo(value, session, ts);
+}
+
+function parseLink(value: Record<string, unknown>, session: string, ts: string): SessionLinkRecord | string {
+  const from = value['from'];
+  const to = value['to'];
+  if ((from === undefined) === (to === undefined)) return 'a session/link has exactly one of `from` and `to`';
+  const other = from ?? to;
+  if (typeof other !== 'string' || !LINKED_KEY.test(other) || other === session) return 'the session of a session/link must be another session key (32 lowercase hex)';
+  return sessionLinkRecord(session, ts, from !== undefined ? { from: other } : { to: other });
 }
 
 function parseRequest(value: Record<string, unknown>, session: string, ts: string): UserRequestRecord | string {

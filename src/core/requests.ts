@@ -41,9 +41,24 @@ export class SessionRequests {
   private readonly open = new Map<string, Pending>();
   private turn: { index: number; running: boolean } | undefined;
 
+  /** The hand-off links: the session this one continues, and the sessions that continue it. */
+  from: string | undefined;
+  readonly to: string[] = [];
+
   feed(record: LogRecord): boolean {
     if (isUserRequest(record)) return this.request(record);
     if (record.type === 'session/info') return this.info(record);
+    if (record.type === 'session/link') {
+      if (record.from !== undefined && record.from !== this.from) {
+        this.from = record.from;
+        return true;
+      }
+      if (record.to !== undefined && !this.to.includes(record.to)) {
+        this.to.push(record.to);
+        return true;
+      }
+      return false;
+    }
     if (record.source?.superseded === true) return false;
     return this.plan(record.todos);
   }
@@ -137,6 +152,22 @@ export class RequestBook implements Disposable {
 
   signals(session: string): HealthSignal[] {
     return this.sessions.get(session)?.state.signals() ?? [];
+  }
+
+  /** The hand-off links known so far (the first ask starts reading the session's past). */
+  links(session: string): { from: string | undefined; to: string[] } {
+    const entry = this.sessions.get(session);
+    if (!entry || entry.buffered) {
+      this.known(session);
+      return { from: undefined, to: [] };
+    }
+    return { from: entry.state.from, to: [...entry.state.to] };
+  }
+
+  /** Records that `to` continues the plan of `from`, in both logs. */
+  async link(from: string, to: string): Promise<void> {
+    await this.log.appendLink(to, { from });
+    await this.log.appendLink(from, { to });
   }
 
   /** Records a request; rejects with the problem's text when it cannot be one. */

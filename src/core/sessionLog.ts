@@ -22,7 +22,7 @@ import { logFileFor, logFolder, sessionOfFileName } from './logFiles';
 import { LogHistory, type HistoryPage } from './logHistory';
 import { LogLines, type Tail } from './logLines';
 import { RecentImports } from './logRepeats';
-import { infoRecord, isCurrentPlan, isInfoRecord, isPlanEvent, planEvent, userRequestRecord, type LogEvent, type LogRecord, type SessionFacts, type SessionInfoRecord, type UserRequestRecord } from './logRecord';
+import { infoRecord, isCurrentPlan, isInfoRecord, isPlanEvent, planEvent, sessionLinkRecord, userRequestRecord, type LogEvent, type LogRecord, type SessionFacts, type SessionInfoRecord, type UserRequestRecord } from './logRecord';
 import { LogReports } from './logReports';
 import type { PlanItem, Todo } from './plan';
 import { isSessionKey } from './sessionKey';
@@ -195,6 +195,11 @@ export class SessionLog {
     const record = infoRecord(session, this.now().toISOString(), source, facts);
     const read = await this.appendRecord(file, session, record);
     return read.type === 'session/info' ? read : record;
+  }
+
+  /** Appends a session/link line: the session continues `from` another, or was continued `to` one. */
+  async appendLink(session: string, link: { from: string } | { to: string }): Promise<void> {
+    await this.appendRecord(this.fileFor(session), session, sessionLinkRecord(session, this.now().toISOString(), link));
   }
 
   /** Appends a user/request line (the text checked with requestTextProblem first). */

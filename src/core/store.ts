@@ -254,8 +254,8 @@ export class PlanStore implements Disposable {
         this.infoAfterPlan.add(session);
         continue;
       }
-      // A user's request is not a plan (requests.ts follows them).
-      if (record.type === 'user/request') continue;
+      // A user's request or a link is not a plan (requests.ts follows them).
+      if (record.type !== 'todo/write') continue;
       // A superseded mirrored snapshot joins the history but does not replace the current plan.
       if (record.source?.superseded !== true) {
         this.setEntry(session, { event: record, rank: this.nextRank() });

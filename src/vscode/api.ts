@@ -36,6 +36,10 @@ export interface SessionInfo {
   title: string | undefined;
   /** The plan is from an earlier turn than the session's latest request. */
   earlierTurn: boolean;
+  /** The session whose plan this one continues (Continue in New Chat), once read. */
+  continuedFrom?: string;
+  /** The sessions that continue this one's plan, once read. */
+  continuedIn?: string[];
 }
 
 /** What the Plan view shows right now. */
@@ -146,7 +150,10 @@ export function createApi(
         requests: event && !version ? requests.known(event.session) : [],
       };
     },
-    getSessionInfo: (session) => ({ session, ...store.details(session) }),
+    getSessionInfo: (session) => {
+      const links = requests.links(session);
+      return { session, ...store.details(session), ...(links.from !== undefined ? { continuedFrom: links.from } : {}), ...(links.to.length > 0 ? { continuedIn: links.to } : {}) };
+    },
     getHealth: (session) => ({
       signals: health.signals(session).map((signal) => {
         const copy: PlanHealth['signals'][number] = { kind: signal.kind, since: signal.since };

@@ -96,4 +96,6 @@ export const ItemContext = {
   Dropped: 'agentPlan.signal.dropped.item',
   /** The user's own request below the plan. */
   Request: 'agentPlan.request.user',
+  /** "Continued from …" / "Continued in …" above the plan. */
+  Link: 'agentPlan.link.handoff',
 } as const;

@@ -2,7 +2,7 @@
 // dropped item, copy the hand-off prompt, export it. The texts come from src/core/handoff.ts.
 // Agent Plan only TYPES into a chat's input (`isPartialQuery`): the user decides what is sent.
 import * as vscode from 'vscode';
-import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, type PlanOrigin } from '../core/handoff';
+import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems, type PlanOrigin } from '../core/handoff';
 import type { HealthBook } from '../core/healthBook';
 import { requestTextProblem } from '../core/logRecord';
 import type { RequestBook } from '../core/requests';
@@ -22,6 +22,8 @@ const CHAT_OPEN = 'workbench.action.chat.open';
 const CHAT_NEW = 'workbench.action.chat.newChat';
 /** Opens the chat in agent mode in the last focused chat widget (the chat editor just opened). */
 const CHAT_OPEN_AGENT_HERE = 'workbench.action.chat.openagent';
+/** How long after Continue in New Chat a new session's first plan is taken as its continuation. */
+export const HANDOFF_LINK_MS = 30 * 60 * 1000;
 /** How many versions Export Plan lists in its history: one page, whatever the history's length. */
 export const EXPORT_HISTORY_VERSIONS = 100;
 
@@ -145,6 +147,12 @@ export function registerPlanActions({ store, health, requests, logger, shownSess
       await vscode.commands.executeCommand(CHAT_NEW);
       await vscode.commands.executeCommand(CHAT_OPEN, { query: text, isPartialQuery: true, mode: 'agent' });
       logger.info(`typed the hand-off prompt of session ${session} into a new chat`);
+      handoff = {
+        from: session,
+        items: openItems(event.todos).map((item) => item.content.trim()),
+        until: Date.now() + HANDOFF_LINK_MS,
+        before: new Set(store.list().map((known) => known.session)),
+      };
       return { done: 'typed', text };
     },
 
@@ -279,7 +287,26 @@ export function registerPlanActions({ store, health, requests, logger, shownSess
     return vscode.window.showQuickPick(dropped, { title: t('Ask to Restore'), placeHolder: t('Which dropped item?') });
   }
 
-  return Object.entries(handlers).map(([id, handler]) =>
+  // The new chat's first plan: a session that did not exist when the prompt was typed, whose
+  // plan holds an open item of the old one. Both logs then record the link.
+  let handoff: { from: string; items: string[]; until: number; before: Set<string> } | undefined;
+  const linkWatch = store.onDidWrite((event) => {
+    const pending = handoff;
+    if (!pending || pending.before.has(event.session) || event.session === pending.from) return;
+    if (Date.now() > pending.until) {
+      handoff = undefined;
+      return;
+    }
+    const texts = new Set(event.todos.map((todo) => todo.content.trim()));
+    if (!pending.items.some((item) => texts.has(item))) return;
+    handoff = undefined;
+    requests.link(pending.from, event.session).then(
+      () => logger.info(`session ${event.session} continues the plan of session ${pending.from}`),
+      (error: unknown) => logError(logger, 'could not record the hand-off link', error),
+    );
+  });
+
+  return [linkWatch, ...Object.entries(handlers).map(([id, handler]) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
         return await handler(...args);
@@ -294,5 +321,5 @@ export function registerPlanActions({ store, health, requests, logger, shownSess
         return undefined;
       }
     }),
-  );
+  )];
 }

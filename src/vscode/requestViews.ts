@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { UserRequest } from '../core/requests';
 import { itemLabel } from '../core/present';
 import { dateTimeText, timeText } from './agents';
-import { ItemContext } from './ids';
+import { CommandId, ItemContext } from './ids';
 
 const t = vscode.l10n.t;
 
@@ -37,5 +37,32 @@ export function requestTreeItem(element: RequestElement): vscode.TreeItem {
       : t('Requested {0}. It goes once a plan version holds an item that contains it.', dateTimeText(request.ts)),
   );
   item.tooltip = tooltip;
+  return item;
+}
+
+/** A hand-off link above the plan: "Continued from …" or "Continued in …"; a click shows that session. */
+export interface LinkElement {
+  readonly kind: 'link';
+  readonly session: string;
+  readonly direction: 'from' | 'to';
+  readonly other: string;
+  readonly title: string;
+}
+
+export function linkRows(session: string, links: { from: string | undefined; to: readonly string[] }, titleOf: (session: string) => string): LinkElement[] {
+  const rows: LinkElement[] = [];
+  if (links.from !== undefined) rows.push({ kind: 'link', session, direction: 'from', other: links.from, title: titleOf(links.from) });
+  for (const to of links.to) rows.push({ kind: 'link', session, direction: 'to', other: to, title: titleOf(to) });
+  return rows;
+}
+
+export function linkTreeItem(element: LinkElement): vscode.TreeItem {
+  const label = element.direction === 'from' ? t('Continued from "{0}"', element.title) : t('Continued in "{0}"', element.title);
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  item.id = `${element.session}/link/${element.direction}/${element.other}`;
+  item.iconPath = new vscode.ThemeIcon('link');
+  item.contextValue = ItemContext.Link;
+  item.tooltip = t('Show the plan of that session');
+  item.command = { command: CommandId.SelectSession, title: t('Show the plan of that session'), arguments: [element.other] };
   return item;
 }

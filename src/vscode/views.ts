@@ -16,7 +16,7 @@ import type { LogEvent } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
 import type { HealthBook } from '../core/healthBook';
 import type { RequestBook } from '../core/requests';
-import { requestRows, requestTreeItem, type RequestElement } from './requestViews';
+import { linkRows, linkTreeItem, requestRows, requestTreeItem, type LinkElement, type RequestElement } from './requestViews';
 import { droppedTreeItem, healthRows, sessionMark, signalTreeItem, type DroppedElement, type SignalElement } from './healthViews';
 import { AGENT_ICONS, TOOL_SESSION_ICON, agentName, dateTimeText, timeText, versionTime } from './agents';
 import { CommandId, ContextKey, ItemContext, ViewId } from './ids';
@@ -52,7 +52,7 @@ export function todoTreeItem(element: TodoElement): vscode.TreeItem {
   return item;
 }
 
-export type PlanElement = TodoElement | SignalElement | DroppedElement | RequestElement;
+export type PlanElement = TodoElement | SignalElement | DroppedElement | RequestElement | LinkElement;
 
 export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -78,13 +78,20 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     if (this.display.shownVersion) return todos;
     const { above, below } = healthRows(event.session, this.health.signals(event.session));
     const requests = requestRows(event.session, this.requests?.known(event.session) ?? []);
-    return [...above, ...todos, ...requests, ...below];
+    const links = this.requests ? linkRows(event.session, this.requests.links(event.session), (other) => this.titleOf(other)) : [];
+    return [...links, ...above, ...todos, ...requests, ...below];
+  }
+
+  private titleOf(session: string): string {
+    const event = this.store.get(session);
+    return event ? sessionTitle(event, t, this.store.details(session).title) : session.slice(0, 8);
   }
 
   getTreeItem(element: PlanElement): vscode.TreeItem {
     if (element.kind === 'signal') return signalTreeItem(element);
     if (element.kind === 'dropped') return droppedTreeItem(element);
     if (element.kind === 'request') return requestTreeItem(element);
+    if (element.kind === 'link') return linkTreeItem(element);
     return todoTreeItem(element);
   }
 

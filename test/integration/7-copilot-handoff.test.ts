@@ -89,6 +89,13 @@ describe('acting on a plan with the real Copilot agent', function () {
       30_000,
     );
     assert.notEqual(next.session, session);
+    // Both sessions show the link, recorded in their logs (the restart phase reads it again).
+    await waitFor(() => plan.getSessionInfo(next.session).continuedFrom === session, 'the new session continued from the old one', 20_000);
+    await waitFor(() => plan.getSessionInfo(session).continuedIn?.includes(next.session), 'the old session continued in the new one', 20_000);
+    assert.ok(fs.readFileSync(plan.logFile(next.session), 'utf8').includes(`"type":"session/link","ts":`));
+    await vscode.commands.executeCommand('agentPlan.selectSession', next.session);
+    await waitFor(async () => (await domTexts(PLAN_ROWS)).some((text) => text.startsWith('Continued from')), 'the link row in the Plan view');
+    fs.writeFileSync(path.join(runDir(), 'handoff-before-restart.json'), JSON.stringify({ from: session, to: next.session }));
   });
 
   it('Ask to Continue types a request naming the open items into the same chat', async () => {

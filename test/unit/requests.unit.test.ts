@@ -7,7 +7,7 @@ import { RequestBook, SessionRequests, planHolds } from '../../src/core/requests
 import { SessionLog } from '../../src/core/sessionLog';
 import { PlanStore } from '../../src/core/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { KEY_A, useTempDir } from './helpers';
+import { KEY_A, KEY_B, useTempDir } from './helpers';
 
 const info = (index: number, state: 'running' | 'ended', since: string) =>
   ({ v: 1, type: 'session/info', ts: since, session: KEY_A, source: { agent: 'copilot', session: 'chat' }, turn: { index, state, since } }) as const;
@@ -114,6 +114,38 @@ describe('user requests: the log line', () => {
       assert.deepEqual(store2.get(KEY_A)?.todos.map((todo) => todo.content), ['Fix the bug', 'Update the CHANGELOG entry']);
       assert.deepEqual(await book2.list(KEY_A), [{ id: third.id, text: 'Run the linter', ts: third.ts }]);
       assert.deepEqual(corrupt, []);
+    });
+
+    it('records a hand-off link in both logs, read back after a reload; the plans are not touched', async () => {
+      const folder = path.join(tmp.path, 'links');
+      const corrupt: string[] = [];
+      const log = new SessionLog(folder, nodeFileSystem, { onCorrupt: (_file, detail) => corrupt.push(detail) });
+      const store = new PlanStore(log);
+      const book = new RequestBook(log);
+      await store.load();
+      await log.append(KEY_A, [{ content: 'Port the parser', status: 'in_progress' }]);
+      await log.append(KEY_B, [{ content: 'Port the parser', status: 'in_progress' }]);
+      await book.list(KEY_A);
+      await book.list(KEY_B);
+      await book.link(KEY_A, KEY_B);
+      assert.deepEqual(book.links(KEY_B), { from: KEY_A, to: [] });
+      assert.deepEqual(book.links(KEY_A), { from: undefined, to: [KEY_B] });
+      assert.match(fs.readFileSync(log.fileFor(KEY_B), 'utf8'), new RegExp(`\\{"v":1,"type":"session/link","ts":"[^"]+","session":"${KEY_B}","from":"${KEY_A}"\\}\\n$`));
+      const reloaded = new SessionLog(folder, nodeFileSystem);
+      const store2 = new PlanStore(reloaded);
+      const book2 = new RequestBook(reloaded);
+      await store2.load();
+      assert.equal(store2.get(KEY_B)?.todos[0]?.content, 'Port the parser');
+      await book2.list(KEY_B);
+      await book2.list(KEY_A);
+      assert.deepEqual(book2.links(KEY_B), { from: KEY_A, to: [] });
+      assert.deepEqual(book2.links(KEY_A), { from: undefined, to: [KEY_B] });
+      assert.deepEqual(corrupt, []);
+      const parse = (extra: Record<string, unknown>) => parseLogRecord({ v: 1, type: 'session/link', ts: '2026-12-03T10:00:00.000Z', session: KEY_A, ...extra }, KEY_A);
+      assert.equal(parse({}), 'a session/link has exactly one of `from` and `to`');
+      assert.equal(parse({ from: KEY_B, to: KEY_B }), 'a session/link has exactly one of `from` and `to`');
+      assert.equal(parse({ from: KEY_A }), 'the session of a session/link must be another session key (32 lowercase hex)');
+      assert.equal(parse({ to: '../x' }), 'the session of a session/link must be another session key (32 lowercase hex)');
     });
   });
 });

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, runDir } from '../helpers';
+import { api, runDir, waitFor } from '../helpers';
 
 describe('after the extension host restarts', () => {
   it('shows the session pinned before the restart, still pinned, until Follow Latest', async () => {
@@ -37,5 +37,12 @@ describe('after the extension host restarts', () => {
     for (const { session, versions } of expected) {
       assert.equal((await plan.getHistory(session)).length, versions, `versions of ${session}`);
     }
+  });
+
+  it('acting on a plan: shows the hand-off link of a plan continued in a new chat again, from both sessions', async () => {
+    const { from, to } = JSON.parse(fs.readFileSync(path.join(runDir(), 'handoff-before-restart.json'), 'utf8')) as { from: string; to: string };
+    const plan = await api();
+    await waitFor(() => plan.getSessionInfo(to).continuedFrom === from, 'the new session continued from the old one');
+    await waitFor(() => plan.getSessionInfo(from).continuedIn?.includes(to), 'the old session continued in the new one');
   });
 });
