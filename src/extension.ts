@@ -93,6 +93,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     ...registerCommands({ store, display, health, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
     requests,
     health.include(requests),
+    requests.onDidTake(({ texts }) => {
+      void vscode.window.setStatusBarMessage(vscode.l10n.t('Taken into the plan: {0}', texts.join('; ')), 5000);
+    }),
     ...registerPlanActions({ store, health, requests, logger, shownSession: () => display.session }),
     sources,
   );

@@ -41,6 +41,16 @@ export class SessionRequests {
   private readonly open = new Map<string, Pending>();
   private turn: { index: number; running: boolean } | undefined;
 
+  /** Texts taken into the plan by the versions fed since the last `drainTaken`. */
+  private taken: string[] = [];
+
+  /** The requests a plan took in since the last call (for "taken into the plan"). */
+  drainTaken(): string[] {
+    const taken = this.taken;
+    this.taken = [];
+    return taken;
+  }
+
   /** The hand-off links: the session this one continues, and the sessions that continue it. */
   from: string | undefined;
   readonly to: string[] = [];
@@ -75,6 +85,7 @@ export class SessionRequests {
     for (const [id, request] of this.open) {
       if (planHolds(todos, request.text)) {
         this.open.delete(id);
+        this.taken.push(request.text);
         changed = true;
       }
     }
@@ -125,8 +136,11 @@ export class RequestBook implements Disposable {
   private readonly changeEmitter = new Emitter<string>();
   private readonly subscription: Disposable;
   private counter = 0;
+  private readonly takeEmitter = new Emitter<{ session: string; texts: string[] }>();
   /** Fires with a session's key when its requests changed. */
   readonly onDidChange = this.changeEmitter.event;
+  /** Fires when a plan written in this window's life took requests in (not for what a first read finds). */
+  readonly onDidTake = this.takeEmitter.event;
 
   constructor(
     private readonly log: SessionLog,
@@ -215,6 +229,7 @@ export class RequestBook implements Disposable {
     const buffered = entry.buffered ?? [];
     entry.buffered = undefined;
     for (const read of buffered) changed = this.feed(entry, read) || changed;
+    entry.state.drainTaken();
     if (changed) this.changeEmitter.fire(session);
   }
 
@@ -231,6 +246,8 @@ export class RequestBook implements Disposable {
       return;
     }
     if (this.feed(entry, read)) this.changeEmitter.fire(read.session);
+    const texts = entry.state.drainTaken();
+    if (texts.length > 0) this.takeEmitter.fire({ session: read.session, texts });
   }
 
   private feed(entry: { state: SessionRequests; fedUpTo: number }, read: LogRead): boolean {
@@ -247,5 +264,6 @@ export class RequestBook implements Disposable {
   dispose(): void {
     this.subscription.dispose();
     this.changeEmitter.dispose();
+    this.takeEmitter.dispose();
   }
 }

@@ -96,10 +96,13 @@ describe('user requests: the log line', () => {
 
       // A plan that holds it takes it, live.
       const changes: string[] = [];
+      const taken: Array<{ session: string; texts: string[] }> = [];
       book.onDidChange((session) => changes.push(session));
+      book.onDidTake((take) => taken.push(take));
       await log.append(KEY_A, [{ content: 'Fix the bug', status: 'completed' }, { content: 'Update the CHANGELOG entry', status: 'pending' }]);
       assert.deepEqual(await book.list(KEY_A), []);
       assert.deepEqual(changes, [KEY_A]);
+      assert.deepEqual(taken, [{ session: KEY_A, texts: ['Update the changelog'] }]);
 
       // After a reload: a new request and its withdrawal are read from the log's past.
       const second = await book.add(KEY_A, 'Add a test');
