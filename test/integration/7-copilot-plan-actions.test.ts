@@ -58,6 +58,12 @@ describe('acting on a plan with the real Copilot agent', function () {
     await vscode.commands.executeCommand('agentPlan.followLatest');
   });
 
+  // The tests pin sessions and open chats in editors: leave the window as the next file expects it.
+  after(async () => {
+    await vscode.commands.executeCommand('agentPlan.followLatest');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('Continue in New Chat types the prompt into a new chat; sent, the model gets every open item verbatim', async () => {
     const plan = await api();
     await newChatSession();
