@@ -60,6 +60,18 @@ export function agentFiles(agent, dirs) {
   if (agent === 'codex') {
     return { rollouts: listFiles(path.join(dirs.codexHome, 'sessions')).filter((f) => f.endsWith('.jsonl')) };
   }
+  if (agent === 'opencode' || agent === 'kilo') {
+    // The database with its -wal and -shm files, as the run left them.
+    const data = path.join(dirs.home, '.local', 'share', agent);
+    return { databases: listFiles(data).filter((f) => /\.db(-wal|-shm)?$/.test(path.basename(f))) };
+  }
+  if (agent === 'qwen') {
+    const qwen = path.join(dirs.home, '.qwen');
+    return {
+      chats: listFiles(path.join(qwen, 'projects')).filter((f) => f.endsWith('.jsonl')),
+      todos: listFiles(path.join(qwen, 'todos')),
+    };
+  }
   const gemini = path.join(dirs.home, '.gemini');
   return {
     projects: listFiles(gemini).filter((f) => f === path.join(gemini, 'projects.json')),
