@@ -16,7 +16,7 @@ export const LOG_FORMAT_VERSION = 1;
 export const TODO_WRITE_EVENT = 'todo/write';
 export const SESSION_INFO_EVENT = 'session/info';
 
-export const AGENT_IDS: readonly AgentId[] = ['copilot', 'claude-code', 'codex', 'gemini-cli'];
+export const AGENT_IDS: readonly AgentId[] = ['copilot', 'claude-code', 'codex', 'gemini-cli', 'opencode', 'kilo', 'qwen-code'];
 
 /** One snapshot of a session's plan. */
 export interface LogEvent {
@@ -154,6 +154,9 @@ function parseInfo(value: Record<string, unknown>, session: string, ts: string):
   return infoRecord(session, ts, { agent: source['agent'], session: source['session'] }, { title, latestTurn, participant });
 }
 
+/** Longest priority word kept in a mirrored plan's `source.priorities` (opencode's are high, medium, low). */
+export const MAX_PRIORITY_LENGTH = 32;
+
 /** A mirrored plan's `source`, checked. */
 export function parseSource(value: unknown): PlanSource | string {
   if (!isObject(value)) return '`source` must be an object';
@@ -165,6 +168,10 @@ export function parseSource(value: unknown): PlanSource | string {
   if (turn !== undefined && !isIndex(turn)) return '`source.turn` must be an integer ≥ 0';
   const superseded = value['superseded'];
   if (superseded !== undefined && typeof superseded !== 'boolean') return '`source.superseded` must be a boolean';
+  const priorities = value['priorities'];
+  if (priorities !== undefined && (!Array.isArray(priorities) || !priorities.every((p) => typeof p === 'string' && p.length <= MAX_PRIORITY_LENGTH))) {
+    return `\`source.priorities\` must be a list of strings of at most ${MAX_PRIORITY_LENGTH} characters`;
+  }
   return copySource(value as unknown as PlanSource);
 }
 
@@ -193,6 +200,7 @@ function copySource(source: PlanSource): PlanSource {
   const copy: PlanSource = { agent: source.agent, tool: source.tool, session: source.session, call: source.call };
   if (source.turn !== undefined) copy.turn = source.turn;
   if (source.superseded === true) copy.superseded = true;
+  if (source.priorities !== undefined) copy.priorities = [...source.priorities];
   return copy;
 }
 

@@ -8,6 +8,7 @@ import { claudeCodeLocator, codexLocator, geminiCliLocator } from './sessionLoca
 import { createClaudeCodeParser } from '../sources/claudeCode';
 import { createCodexParser } from '../sources/codex';
 import { createGeminiCliParser } from '../sources/geminiCli';
+import type { AgentDescriptor } from '../sources/agent';
 import type { PlanSink, UnknownShape } from '../sources/types';
 
 export type TerminalAgent = 'claude-code' | 'codex' | 'gemini-cli';
@@ -87,3 +88,34 @@ export function startTerminalSource(options: TerminalSourceOptions): Follower {
   started.start();
   return started;
 }
+
+/** Claude Code, Codex and Gemini CLI as entries of the registry (src/sources/registry.ts). */
+function terminalAgent(agent: TerminalAgent, name: string, icon: string, settingKey: string): AgentDescriptor {
+  return {
+    id: agent,
+    name,
+    icon,
+    settingKey,
+    parserVersion: PARSER_VERSIONS[agent],
+    defaultFolder: (env, home) => defaultAgentFolders(env, home)[agent],
+    start: (options) =>
+      options.workspaceFolders.length === 0
+        ? undefined
+        : startTerminalSource({
+            agent,
+            folder: options.folder,
+            workspaceFolders: options.workspaceFolders,
+            storageDir: options.storageDir,
+            sink: options.sink,
+            onUnknownShape: options.onUnknownShape,
+            onError: options.onError,
+            onPolling: options.onPolling,
+            ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
+            ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+          }),
+  };
+}
+
+export const claudeCode = terminalAgent('claude-code', 'Claude Code', 'sparkle', 'claudeCode');
+export const codex = terminalAgent('codex', 'Codex', 'terminal', 'codex');
+export const geminiCli = terminalAgent('gemini-cli', 'Gemini CLI', 'star-full', 'geminiCli');

@@ -47,13 +47,7 @@ import * as path from 'node:path';
 import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord } from './lineParser';
 import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser } from './types';
 
-/** Copilot Chat's extension id, as VS Code saves a request's participant (compared without case). */
-const COPILOT_CHAT_EXTENSION = 'github.copilot-chat';
-
-/** Whether a chat participant's extension id is Copilot Chat's. */
-export function isCopilotParticipant(id: string): boolean {
-  return id.toLowerCase() === COPILOT_CHAT_EXTENSION;
-}
+export { isCopilotParticipant } from '../core/participants';
 
 /** The tool whose lists are mirrored. */
 export const MANAGE_TODO_LIST = 'manage_todo_list';

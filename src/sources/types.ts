@@ -6,7 +6,7 @@
 // the store → the views. Nothing here writes into the foreign program's folders.
 
 /** The programs Agent Plan follows. The todo_write tool itself writes lines with no `source`. */
-export type AgentId = 'copilot' | 'claude-code' | 'codex' | 'gemini-cli';
+export type AgentId = 'copilot' | 'claude-code' | 'codex' | 'gemini-cli' | 'opencode' | 'kilo' | 'qwen-code';
 
 /**
  * Item statuses a mirrored snapshot may hold. todo_write accepts only the first three;
@@ -38,6 +38,11 @@ export interface PlanSource {
    * current plan.
    */
   superseded?: boolean;
+  /**
+   * The foreign program's priority of each item, in item order (opencode, Kilo CLI: high,
+   * medium, low): kept beside the items, since a plan item has no priority.
+   */
+  priorities?: string[];
 }
 
 /** One plan call found in a foreign file: the whole list after that call. */

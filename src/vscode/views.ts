@@ -14,7 +14,7 @@ import {
 } from '../core/present';
 import type { LogEvent } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
-import { AGENT_ICONS, TOOL_SESSION_ICON, agentName, dateTimeText, timeText, versionTime } from './agents';
+import { TOOL_SESSION_ICON, agentIcon, agentName, dateTimeText, timeText, versionTime } from './agents';
 import { CommandId, ContextKey, ItemContext, ViewId } from './ids';
 
 const t = vscode.l10n.t;
@@ -153,15 +153,15 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
     item.id = event.session;
     const shown = this.display.session === event.session;
     const pinned = shown && !this.display.followingLatest;
-    const agentIcon = details.agent ? AGENT_ICONS[details.agent] : TOOL_SESSION_ICON;
-    item.iconPath = new vscode.ThemeIcon(pinned ? 'pinned' : shown ? 'eye' : agentIcon);
+    const icon = details.agent ? agentIcon(details.agent) : TOOL_SESSION_ICON;
+    item.iconPath = new vscode.ThemeIcon(pinned ? 'pinned' : shown ? 'eye' : icon);
     const when = relativeTime(event.ts, new Date(), t);
     const agent = details.agent ? agentName(details.agent) : undefined;
     item.description = [agent, progressText(event.counts, t), when].filter((part) => part !== undefined).join(' · ');
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(title);
     tooltip.appendMarkdown('\n\n');
-    if (details.agent && agent) tooltip.appendMarkdown(`$(${agentIcon}) `).appendText(agent).appendMarkdown('\n\n');
+    if (details.agent && agent) tooltip.appendMarkdown(`$(${icon}) `).appendText(agent).appendMarkdown('\n\n');
     tooltip.appendText(`${progressText(event.counts, t)} · ${t('last write {0}', dateTimeText(event.ts))}`);
     tooltip.appendMarkdown('\n\n');
     tooltip.appendText(t('Session {0}', event.session.slice(0, 8)));
