@@ -82,6 +82,8 @@ interface Cursor {
   /** Rows updated at or after these times are asked for next (opencode times are ms). */
   sessionsFrom: number;
   partsFrom: number;
+  /** Parts already handed on whose time is `partsFrom` (the next query asks for that time again). */
+  partsAtCursor: string[];
   /** This workspace's sessions, with the title last handed on. */
   sessions: Record<string, { title?: string; cwd: string }>;
   /** Sessions whose todo table was found to differ (reported once). */
@@ -233,7 +235,7 @@ export class SqliteFollower implements Disposable {
             `SELECT id, session_id, time_updated, data FROM part WHERE session_id IN (${chunk.map(() => '?').join(',')}) AND time_updated >= ? AND data LIKE '%"tool":"todowrite"%'`,
           )
           .all(...chunk, cursor.partsFrom) as OpencodePartRow[];
-        partRows.push(...rows);
+        partRows.push(...rows.filter((row) => !(row.time_updated === cursor.partsFrom && cursor.partsAtCursor.includes(row.id))));
       }
       const planned = [...new Set(partRows.map((p) => p.session_id))];
       if (planned.length > 0) {
@@ -269,13 +271,16 @@ export class SqliteFollower implements Disposable {
     // Equal times may still gain rows: the next query starts at the newest time seen (the
     // sink recognizes a call it has already imported).
     cursor.sessionsFrom = Math.max(cursor.sessionsFrom, ...sessionRows.map((r) => r.time_updated).filter(Number.isFinite));
-    cursor.partsFrom = Math.max(cursor.partsFrom, ...partRows.map((r) => r.time_updated).filter(Number.isFinite));
+    const partsFrom = Math.max(cursor.partsFrom, ...partRows.map((r) => r.time_updated).filter(Number.isFinite));
+    const atCursor = partRows.filter((r) => r.time_updated === partsFrom).map((r) => r.id);
+    cursor.partsAtCursor = partsFrom === cursor.partsFrom ? [...cursor.partsAtCursor, ...atCursor] : atCursor;
+    cursor.partsFrom = partsFrom;
     await this.saveCursor(cursor);
     this.lastLook = look.key;
   }
 
   private async loadCursor(identity: string): Promise<Cursor> {
-    const fresh = (): Cursor => ({ v: 1, parserVersion: this.options.parserVersion, identity, sessionsFrom: 0, partsFrom: 0, sessions: {}, mismatched: [] });
+    const fresh = (): Cursor => ({ v: 1, parserVersion: this.options.parserVersion, identity, sessionsFrom: 0, partsFrom: 0, partsAtCursor: [], sessions: {}, mismatched: [] });
     if (this.cursor?.identity === identity) return this.cursor;
     let cursor = fresh();
     try {
@@ -286,6 +291,7 @@ export class SqliteFollower implements Disposable {
         value.identity === identity &&
         typeof value.sessionsFrom === 'number' &&
         typeof value.partsFrom === 'number' &&
+        Array.isArray(value.partsAtCursor) &&
         typeof value.sessions === 'object' &&
         value.sessions !== null &&
         Array.isArray(value.mismatched)
