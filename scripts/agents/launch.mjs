@@ -53,7 +53,7 @@ function baseEnv(dirs, extra) {
     TMPDIR: dirs.tmp,
     XDG_CONFIG_HOME: path.join(dirs.home, '.config'),
     XDG_CACHE_HOME: path.join(dirs.home, '.cache'),
-    XDG_DATA_HOME: path.join(dirs.home, '.local', 'share'),
+    XDG_DATA_HOME: dirs.xdgData ?? path.join(dirs.home, '.local', 'share'),
     XDG_STATE_HOME: path.join(dirs.home, '.local', 'state'),
     NO_COLOR: '1',
     // opencode and Kilo CLI take their directory from PWD, not from the process's cwd.

@@ -206,6 +206,8 @@ export class SqliteFollower implements Disposable {
   private async scan(): Promise<void> {
     const sqlite = this.sqlite;
     if (sqlite === undefined || this.disposed) return;
+    // The folder may have been made since the last scan (the agent's first run): watch it itself.
+    this.watch.reconcile([path.dirname(this.options.dbFile)]);
     const look = await this.look();
     if (look === undefined || look.key === this.lastLook) return;
     if (look.mode === 'wait') {

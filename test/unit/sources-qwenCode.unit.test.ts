@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { qwenChatFolders, qwenCode } from '../../src/sources/qwenCode';
+import { checkedSink, qwenChatFolders, qwenCode } from '../../src/sources/qwenCode';
 import { createQwenCodeParser, qwenTodosFileItems } from '../../src/sources/qwenCode/parser';
 import type { ForeignPlan } from '../../src/sources/types';
 import { findLine, recordedLines, recording } from './agentRecordings';
@@ -101,6 +101,34 @@ describe('qwenCode source over the recorded folder', () => {
     assert.equal(first.plans.length, 2);
     assert.equal(first.latest(first.plans[0]?.source.session ?? '')?.cwd, rec.workspace);
     assert.equal((await run()).plans.length, 0);
+  });
+
+  it('the todos file is the check: a list the chat showed says nothing; another list once settled, or a file in another shape, is reported once', async () => {
+    const rec = recording('qwen', 'todo-write');
+    const plans = createQwenCodeParser({ workspaceFolders: [rec.workspace] }).push(recordedLines(rec)).plans;
+    const reports: string[] = [];
+    const sink = checkedSink(new MemorySink(), rec.agentDir, (_file, detail) => reports.push(detail));
+    await sink.importPlans(plans);
+    assert.equal(reports.length, 0);
+    // The chat has shown only the first list; the file holds the second (the next call ran).
+    const fresh = checkedSink(new MemorySink(), rec.agentDir, (_file, detail) => reports.push(detail), Number.MAX_SAFE_INTEGER);
+    await fresh.importPlans(plans.slice(0, 1));
+    assert.equal(reports.length, 0, 'not yet: the chat may still bring that call');
+    const settled = checkedSink(new MemorySink(), rec.agentDir, (_file, detail) => reports.push(detail), 0);
+    await settled.importPlans(plans.slice(0, 1));
+    await settled.importPlans(plans.slice(0, 1));
+    assert.deepEqual(reports, ['the todos file holds a list no todo_write call in the chat has']);
+    const copy = path.join(tmp.path, 'qwen');
+    fs.mkdirSync(path.join(copy, 'todos'), { recursive: true });
+    const session = plans[0]?.source.session ?? '';
+    fs.writeFileSync(path.join(copy, 'todos', `${session}.json`), '{"todos": "not a list"}');
+    const odd: string[] = [];
+    await checkedSink(new MemorySink(), copy, (_file, detail) => odd.push(detail)).importPlans(plans);
+    assert.deepEqual(odd, ['a todos file in a shape Agent Plan does not know']);
+    // An id that is not Qwen Code's own shape is never made into a path.
+    const hostile = plans.map((p) => ({ ...p, source: { ...p.source, session: '../../etc/passwd' } }));
+    await checkedSink(new MemorySink(), copy, (_file, detail) => odd.push(detail)).importPlans(hostile);
+    assert.equal(odd.length, 1);
   });
 
   it('its default folder is QWEN_HOME when set, else ~/.qwen', () => {
