@@ -8,7 +8,7 @@
 // A `todo/write` line without `source` is the todo_write tool's and is held to the tool's
 // rules; with `source` it is a plan mirrored from another agent, held to the foreign rules
 // (any of five statuses, repeats and empty texts allowed, nothing dropped).
-import { MAX_PARTICIPANT_LENGTH, type AgentId, type PlanSource } from '../sources/types';
+import { AGENT_IDS as SOURCE_AGENT_IDS, MAX_PARTICIPANT_LENGTH, type AgentId, type PlanSource } from '../sources/types';
 import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from './plan';
 import { validateTodoInput } from './validate';
 
@@ -16,7 +16,8 @@ export const LOG_FORMAT_VERSION = 1;
 export const TODO_WRITE_EVENT = 'todo/write';
 export const SESSION_INFO_EVENT = 'session/info';
 
-export const AGENT_IDS: readonly AgentId[] = ['copilot', 'claude-code', 'codex', 'gemini-cli', 'opencode', 'kilo', 'qwen-code'];
+/** The agent ids a mirrored line may carry: the shared list of src/sources/types.ts. */
+export const AGENT_IDS: readonly AgentId[] = SOURCE_AGENT_IDS;
 
 /** One snapshot of a session's plan. */
 export interface LogEvent {

@@ -5,8 +5,12 @@
 // that program's lines → ForeignPlan → the log (one `todo/write` line with `source`) →
 // the store → the views. Nothing here writes into the foreign program's folders.
 
-/** The programs Agent Plan follows. The todo_write tool itself writes lines with no `source`. */
-export type AgentId = 'copilot' | 'claude-code' | 'codex' | 'gemini-cli' | 'opencode' | 'kilo' | 'qwen-code';
+/**
+ * The programs Agent Plan follows, by the id their log lines carry in `source.agent`; the
+ * registry (registry.ts) has one entry per id. The todo_write tool itself writes lines with no `source`.
+ */
+export const AGENT_IDS = ['copilot', 'claude-code', 'codex', 'gemini-cli', 'opencode', 'kilo', 'qwen-code'] as const;
+export type AgentId = (typeof AGENT_IDS)[number];
 
 /**
  * Item statuses a mirrored snapshot may hold. todo_write accepts only the first three;
