@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { loadSqlite, SqliteFollower, type SqliteModule } from '../../src/node/sqliteFollower';
 import { databaseFile, opencode, xdgDataFolder } from '../../src/sources/opencode';
 import { kilo } from '../../src/sources/kilo';
-import { plansFromParts, todoTableMismatch, type OpencodeAgent, type OpencodePartRow } from '../../src/sources/opencode/parser';
+import { followTurn, plansFromParts, todoTableMismatch, type OpencodeAgent, type OpencodeMessageRow, type OpencodePartRow } from '../../src/sources/opencode/parser';
 import type { ForeignPlan } from '../../src/sources/types';
 import { recording } from './agentRecordings';
 import { MemorySink, useTempDir } from './helpers';
@@ -82,6 +82,47 @@ if (typeof sqlite === 'string') {
         conn.close();
       }
     }
+
+    function messagesOf(file: string): OpencodeMessageRow[] {
+      const conn = new db.DatabaseSync(file, { readOnly: true });
+      try {
+        return conn.prepare('SELECT id, session_id, time_updated, data FROM message').all() as OpencodeMessageRow[];
+      } finally {
+        conn.close();
+      }
+    }
+
+    it('turns: the recorded run ended, with no tool call after its last todowrite; the run that never planned made one', () => {
+      const dir = path.join(tmp.path, 'db');
+      fs.mkdirSync(dir);
+      const planned = copyDatabase('opencode', 'todowrite', dir).file;
+      const turn = followTurn(undefined, messagesOf(planned), partsOf(planned));
+      assert.equal(turn?.index, 0);
+      assert.equal(turn?.state, 'ended');
+      assert.deepEqual(turn?.calls, []);
+      // Rows read again (a later scan) change nothing.
+      assert.deepEqual(followTurn(turn, messagesOf(planned), partsOf(planned)), turn);
+      const messages = messagesOf(planned);
+      const parts = partsOf(planned);
+      const user = messages.find((m) => m.data.includes('"role":"user"'));
+      assert.ok(user);
+      const running = followTurn(undefined, [user], parts.filter((p) => p.data.includes('"tool":"read"')));
+      assert.deepEqual([running?.state, running?.calls.length], ['running', 1]);
+      const other = path.join(tmp.path, 'none');
+      fs.mkdirSync(other);
+      const none = copyDatabase('opencode', 'no-plan', other).file;
+      const quiet = followTurn(undefined, messagesOf(none), partsOf(none));
+      assert.deepEqual([quiet?.state, quiet?.calls.length], ['ended', 1]);
+      // The last answer aborted by the user, or failed.
+      const last = messages.filter((m) => m.data.includes('"role":"assistant"')).at(-1);
+      assert.ok(last);
+      const withError = (name: string) => messages.map((m) => (m === last ? { ...m, data: JSON.stringify({ ...JSON.parse(m.data), error: { name } }) } : m));
+      assert.equal(followTurn(undefined, withError('MessageAbortedError'), parts)?.state, 'cancelled');
+      assert.equal(followTurn(undefined, withError('APIError'), parts)?.state, 'failed');
+      // A new prompt starts turn 1.
+      const next = { ...user, id: 'msg_ffffffffffffzzzzzzzzzzzzzz' };
+      assert.deepEqual(followTurn(turn, [next], []), { index: 1, state: 'running', user: next.id, calls: [] });
+    });
 
     function follow(agent: OpencodeAgent, file: string, workspace: string, extra: Partial<ConstructorParameters<typeof SqliteFollower>[0]> = {}) {
       const sink = new MemorySink();

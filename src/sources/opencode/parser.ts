@@ -144,3 +144,77 @@ export function todoTableMismatch(rows: readonly OpencodeTodoRow[], newest: read
   if (stored.length === planned.length && stored.every((entry, i) => entry === planned[i])) return undefined;
   return `the todo table holds ${stored.length} items, the newest todowrite call ${planned.length}, or they differ`;
 }
+
+/** The columns of `message` that are read (for turns). */
+export interface OpencodeMessageRow {
+  id: string;
+  session_id: string;
+  time_updated: number;
+  data: string;
+}
+
+/** Where a session's newest turn stands, as opencode's rows show it. */
+export interface OpencodeTurn {
+  /** 0-based: the number of user messages before the newest one. */
+  index: number;
+  state: 'running' | 'ended' | 'cancelled' | 'failed';
+  /** The id of the user message that started it. */
+  user: string;
+  /** The newest todowrite part of the turn, when there is one. */
+  lastPlan?: string;
+  /** Ids of the other tool parts of the turn after its last todowrite (at most MAX_COUNTED_CALLS). */
+  calls: string[];
+}
+
+const MAX_COUNTED_CALLS = 1000;
+
+/** opencode's ids (`msg_…`, `prt_…`) start with a time-ordered part after the prefix: compare that. */
+function idTime(id: string): string {
+  const at = id.indexOf('_');
+  return at < 0 ? id : id.slice(at + 1);
+}
+
+/**
+ * The session's newest turn after these rows (any order; re-read rows change nothing twice):
+ * a user message starts a turn; an assistant message of that turn with an error ends it
+ * cancelled (aborted by the user) or failed; one completed with a finish other than
+ * "tool-calls" ends it. Each tool part other than todowrite after the turn's last todowrite
+ * counts as activity.
+ */
+export function followTurn(previous: OpencodeTurn | undefined, messages: readonly OpencodeMessageRow[], parts: readonly OpencodePartRow[]): OpencodeTurn | undefined {
+  let turn = previous ? { ...previous, calls: [...previous.calls] } : undefined;
+  const events = [
+    ...messages.map((row) => ({ kind: 'message' as const, row })),
+    ...parts.map((row) => ({ kind: 'part' as const, row })),
+  ].sort((a, b) => (idTime(a.row.id) < idTime(b.row.id) ? -1 : idTime(a.row.id) > idTime(b.row.id) ? 1 : 0));
+  for (const event of events) {
+    let data: unknown;
+    try {
+      data = JSON.parse(event.row.data);
+    } catch {
+      continue;
+    }
+    if (!isRecord(data)) continue;
+    if (event.kind === 'message') {
+      if (data['role'] === 'user') {
+        if (turn !== undefined && idTime(event.row.id) <= idTime(turn.user)) continue;
+        turn = { index: turn === undefined ? 0 : turn.index + 1, state: 'running', user: event.row.id, calls: [] };
+      } else if (data['role'] === 'assistant' && turn !== undefined && data['parentID'] === turn.user) {
+        const error = data['error'];
+        const time = data['time'];
+        if (isRecord(error)) turn.state = error['name'] === 'MessageAbortedError' ? 'cancelled' : 'failed';
+        else if (isRecord(time) && typeof time['completed'] === 'number' && data['finish'] !== 'tool-calls' && data['finish'] !== undefined) turn.state = 'ended';
+      }
+      continue;
+    }
+    if (turn === undefined || data['type'] !== 'tool' || idTime(event.row.id) <= idTime(turn.user)) continue;
+    if (turn.lastPlan !== undefined && idTime(event.row.id) <= idTime(turn.lastPlan)) continue;
+    if (data['tool'] === OPENCODE_PLAN_TOOL) {
+      turn.lastPlan = event.row.id;
+      turn.calls = [];
+    } else if (!turn.calls.includes(event.row.id) && turn.calls.length < MAX_COUNTED_CALLS) {
+      turn.calls.push(event.row.id);
+    }
+  }
+  return turn;
+}
