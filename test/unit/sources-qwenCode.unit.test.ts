@@ -63,6 +63,18 @@ describe('qwenCode parser, over recordings of the real CLI', () => {
     assert.equal(out.info, undefined);
   });
 
+  it('turns: a prompt starts one, the answer ends it; calls after the last todo_write count', () => {
+    const parser = createQwenCodeParser({ workspaceFolders: [rec.workspace] });
+    const at = findLine(lines, (v) => v['type'] === 'tool_result' && JSON.stringify(v).includes('read_file'));
+    parser.push(lines.slice(0, at + 1));
+    assert.deepEqual(parser.turnFacts(), { index: 0, state: 'running', calls: ['call_scripted_002_0'] });
+    parser.push(lines.slice(at + 1));
+    assert.deepEqual(parser.turnFacts(), { index: 0, state: 'ended', calls: [] });
+    const resumed = createQwenCodeParser({ workspaceFolders: [rec.workspace] }, JSON.parse(JSON.stringify(parser.state())));
+    resumed.push([lines[0] as string]);
+    assert.deepEqual(resumed.turnFacts(), { index: 1, state: 'running', calls: [] });
+  });
+
   it('a run that never plans: no plan, no unknown shape', () => {
     const none = recording('qwen', 'no-plan');
     const out = createQwenCodeParser({ workspaceFolders: [none.workspace] }).push(recordedLines(none));

@@ -8,6 +8,9 @@
 // record's `toolCallResult {callId, status}`. Items are `{id, content, status}` with three
 // statuses; `id` is not content. `todo_write` is off by default in 0.24 (`tools.todoWrite.enabled`).
 // The folder name is lossy (`/a/b-c` and `/a/b/c` share it): the `cwd` on the records decides.
+// Turns: a `user` record (a prompt; tool results are `tool_result` records) starts one; an
+// assistant record without a functionCall (the answer) ends it. Each other call after the
+// turn's last todo_write counts as activity.
 import { isInsideWorkspace } from '../locations';
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
 import type { ForeignItem, ForeignStatus, SessionParser } from '../types';
@@ -20,7 +23,7 @@ export interface QwenCodeParserOptions {
   workspaceFolders?: readonly string[];
 }
 
-export function createQwenCodeParser(options: QwenCodeParserOptions = {}, state?: unknown): SessionParser {
+export function createQwenCodeParser(options: QwenCodeParserOptions = {}, state?: unknown): SessionParser & { turnFacts(): QwenTurn | undefined } {
   return new QwenCodeParser(options, state);
 }
 
@@ -30,9 +33,20 @@ interface PendingCall {
   at?: string;
 }
 
+/** Where the newest turn stands: running, or ended with an answer. */
+export interface QwenTurn {
+  index: number;
+  state: 'running' | 'ended';
+  /** Ids of the other calls after the turn's last todo_write. */
+  calls: string[];
+}
+
+const MAX_COUNTED_CALLS = 1000;
+
 class QwenCodeParser extends JsonLineParser {
   private readonly calls = new Map<string, PendingCall>();
   private inWorkspace: boolean | undefined;
+  private turn: QwenTurn | undefined;
 
   constructor(
     private readonly options: QwenCodeParserOptions,
@@ -52,6 +66,15 @@ class QwenCodeParser extends JsonLineParser {
       }
     }
     if (typeof state['inWorkspace'] === 'boolean') this.inWorkspace = state['inWorkspace'];
+    const turn = state['turn'];
+    if (isRecord(turn) && typeof turn['index'] === 'number' && (turn['state'] === 'running' || turn['state'] === 'ended') && Array.isArray(turn['calls'])) {
+      this.turn = { index: turn['index'], state: turn['state'], calls: turn['calls'].filter((c): c is string => typeof c === 'string').slice(0, MAX_COUNTED_CALLS) };
+    }
+  }
+
+  /** The newest turn so far (a copy). */
+  turnFacts(): QwenTurn | undefined {
+    return this.turn ? { ...this.turn, calls: [...this.turn.calls] } : undefined;
   }
 
   protected override accepted(): boolean {
@@ -61,6 +84,7 @@ class QwenCodeParser extends JsonLineParser {
   protected ownState(): JsonRecord {
     const state: JsonRecord = { calls: Object.fromEntries(this.calls) };
     if (this.inWorkspace !== undefined) state['inWorkspace'] = this.inWorkspace;
+    if (this.turn !== undefined) state['turn'] = this.turn;
     return state;
   }
 
@@ -75,6 +99,7 @@ class QwenCodeParser extends JsonLineParser {
     }
     if (!this.accepted()) return;
     const type = record['type'];
+    if (type === 'user') this.turn = { index: this.turn === undefined ? 0 : this.turn.index + 1, state: 'running', calls: [] };
     if (type === 'assistant') this.readCalls(record, line, batch);
     else if (type === 'tool_result') this.readResult(record, line, batch);
   }
@@ -84,8 +109,15 @@ class QwenCodeParser extends JsonLineParser {
     const message = record['message'];
     const parts = isRecord(message) ? message['parts'] : undefined;
     if (!Array.isArray(parts)) return;
+    const called = parts.filter((part) => isRecord(part) && isRecord(part['functionCall']));
+    if (called.length === 0 && this.turn !== undefined) this.turn.state = 'ended';
     for (const part of parts) {
       const call = isRecord(part) ? part['functionCall'] : undefined;
+      if (isRecord(call) && this.turn !== undefined) {
+        const callId = stringField(call, 'id');
+        if (call['name'] === QWEN_PLAN_TOOL) this.turn.calls = [];
+        else if (callId !== undefined && !this.turn.calls.includes(callId) && this.turn.calls.length < MAX_COUNTED_CALLS) this.turn.calls.push(callId);
+      }
       if (!isRecord(call) || call['name'] !== QWEN_PLAN_TOOL) continue;
       const id = stringField(call, 'id');
       if (id === undefined) {
