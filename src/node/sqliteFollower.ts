@@ -21,12 +21,15 @@ import { pathToFileURL } from 'node:url';
 import type { Disposable } from '../core/emitter';
 import { FolderWatch } from './folderWatch';
 import {
+  followTurn,
   plansFromParts,
   sessionInfo,
   todoTableMismatch,
   workspaceSessions,
   type OpencodeAgent,
+  type OpencodeMessageRow,
   type OpencodePartRow,
+  type OpencodeTurn,
   type OpencodeSessionRow,
   type OpencodeTodoRow,
 } from '../sources/opencode/parser';
@@ -82,10 +85,11 @@ interface Cursor {
   /** Rows updated at or after these times are asked for next (opencode times are ms). */
   sessionsFrom: number;
   partsFrom: number;
+  messagesFrom: number;
   /** Parts already handed on whose time is `partsFrom` (the next query asks for that time again). */
   partsAtCursor: string[];
-  /** This workspace's sessions, with the title last handed on. */
-  sessions: Record<string, { title?: string; cwd: string }>;
+  /** This workspace's sessions, with the title last handed on and the newest turn. */
+  sessions: Record<string, { title?: string; cwd: string; turn?: OpencodeTurn; said?: string }>;
   /** Sessions whose todo table was found to differ (reported once). */
   mismatched: string[];
 }
@@ -220,6 +224,7 @@ export class SqliteFollower implements Disposable {
     const location = look.mode === 'shared' ? dbFile : new URL(`${pathToFileURL(dbFile).href}?immutable=1`);
     let sessionRows: OpencodeSessionRow[];
     const partRows: OpencodePartRow[] = [];
+    const messageRows: OpencodeMessageRow[] = [];
     let todoRows: OpencodeTodoRow[] = [];
     const db = new sqlite.DatabaseSync(location, { readOnly: true, timeout: 0 });
     try {
@@ -234,10 +239,15 @@ export class SqliteFollower implements Disposable {
         const chunk = ids.slice(i, i + 500);
         const rows = db
           .prepare(
-            `SELECT id, session_id, time_updated, data FROM part WHERE session_id IN (${chunk.map(() => '?').join(',')}) AND time_updated >= ? AND data LIKE '%"tool":"todowrite"%'`,
+            `SELECT id, session_id, time_updated, data FROM part WHERE session_id IN (${chunk.map(() => '?').join(',')}) AND time_updated >= ? AND data LIKE '%"type":"tool"%'`,
           )
           .all(...chunk, cursor.partsFrom) as OpencodePartRow[];
         partRows.push(...rows.filter((row) => !(row.time_updated === cursor.partsFrom && cursor.partsAtCursor.includes(row.id))));
+        messageRows.push(
+          ...(db
+            .prepare(`SELECT id, session_id, time_updated, data FROM message WHERE session_id IN (${chunk.map(() => '?').join(',')}) AND time_updated >= ?`)
+            .all(...chunk, cursor.messagesFrom) as OpencodeMessageRow[]),
+        );
       }
       const planned = [...new Set(partRows.map((p) => p.session_id))];
       if (planned.length > 0) {
@@ -248,15 +258,25 @@ export class SqliteFollower implements Disposable {
     } finally {
       db.close();
     }
-    // Sessions first (their titles name them in the Sessions view), then their plans.
-    for (const row of sessionRows) {
+    // Sessions first (their titles name them in the Sessions view, with their turn), then their plans.
+    const changed = new Map<string, OpencodeSessionRow>();
+    for (const row of [...partRows, ...messageRows]) {
+      const known = cursor.sessions[row.session_id];
+      if (known !== undefined) changed.set(row.session_id, { id: row.session_id, directory: known.cwd, title: known.title ?? '', time_updated: 0 });
+    }
+    for (const row of sessionRows) if (cursor.sessions[row.id] !== undefined) changed.set(row.id, row);
+    for (const row of changed.values()) {
       const known = cursor.sessions[row.id];
       if (known === undefined) continue;
+      const turn = followTurn(known.turn, messageRows.filter((m) => m.session_id === row.id), partRows.filter((p) => p.session_id === row.id));
       const info = sessionInfo(agent, row);
-      if (info.title !== known.title || info.cwd !== known.cwd) {
-        await sink.updateSession(info);
-        cursor.sessions[row.id] = { cwd: row.directory, ...(info.title !== undefined ? { title: info.title } : {}) };
+      if (turn !== undefined) {
+        info.turn = { index: turn.index, state: turn.state };
+        info.calls = turn.calls.length;
       }
+      const said = JSON.stringify(info);
+      if (said !== known.said) await sink.updateSession(info);
+      cursor.sessions[row.id] = { cwd: row.directory, ...(info.title !== undefined ? { title: info.title } : {}), ...(turn !== undefined ? { turn } : {}), said };
     }
     const { plans, unknown } = plansFromParts(agent, partRows, new Set(Object.keys(cursor.sessions)));
     for (const shape of unknown) this.options.onUnknownShape?.(dbFile, shape);
@@ -277,12 +297,13 @@ export class SqliteFollower implements Disposable {
     const atCursor = partRows.filter((r) => r.time_updated === partsFrom).map((r) => r.id);
     cursor.partsAtCursor = partsFrom === cursor.partsFrom ? [...cursor.partsAtCursor, ...atCursor] : atCursor;
     cursor.partsFrom = partsFrom;
+    cursor.messagesFrom = Math.max(cursor.messagesFrom, ...messageRows.map((r) => r.time_updated).filter(Number.isFinite));
     await this.saveCursor(cursor);
     this.lastLook = look.key;
   }
 
   private async loadCursor(identity: string): Promise<Cursor> {
-    const fresh = (): Cursor => ({ v: 1, parserVersion: this.options.parserVersion, identity, sessionsFrom: 0, partsFrom: 0, partsAtCursor: [], sessions: {}, mismatched: [] });
+    const fresh = (): Cursor => ({ v: 1, parserVersion: this.options.parserVersion, identity, sessionsFrom: 0, partsFrom: 0, messagesFrom: 0, partsAtCursor: [], sessions: {}, mismatched: [] });
     if (this.cursor?.identity === identity) return this.cursor;
     let cursor = fresh();
     try {
@@ -293,6 +314,7 @@ export class SqliteFollower implements Disposable {
         value.identity === identity &&
         typeof value.sessionsFrom === 'number' &&
         typeof value.partsFrom === 'number' &&
+        typeof value.messagesFrom === 'number' &&
         Array.isArray(value.partsAtCursor) &&
         typeof value.sessions === 'object' &&
         value.sessions !== null &&

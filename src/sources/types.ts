@@ -57,10 +57,14 @@ export interface ForeignPlan {
   at?: string;
 }
 
-/** What a parser learned about a session besides its plans. */
 /** Longest chat participant id kept (extension ids, publisher.name, are far shorter). */
 export const MAX_PARTICIPANT_LENGTH = 256;
 
+/** Where the newest turn (run) stands: running, or how it ended. */
+export type TurnState = 'running' | 'ended' | 'cancelled' | 'failed';
+export const TURN_STATES: readonly TurnState[] = ['running', 'ended', 'cancelled', 'failed'];
+
+/** What a parser learned about a session besides its plans. */
 export interface ForeignSessionInfo {
   agent: AgentId;
   session: string;
@@ -72,6 +76,13 @@ export interface ForeignSessionInfo {
   latestTurn?: { index: number; planned: boolean };
   /** VS Code chats: the extension id of the participant that answered the newest request (e.g. "GitHub.copilot-chat"). */
   participant?: string;
+  /**
+   * The newest turn as the program records it, where it does: its 0-based index (to tell
+   * turns apart) and whether it is running or how it ended.
+   */
+  turn?: { index: number; state: TurnState };
+  /** Tool calls other than plan calls in the newest turn since its last plan call. */
+  calls?: number;
 }
 
 /** A line the parser did not recognize: reported once per file by the caller, then skipped. */

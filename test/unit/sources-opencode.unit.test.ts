@@ -179,6 +179,7 @@ if (typeof sqlite === 'string') {
         assert.equal(first.sink.infos.length, 1);
         assert.equal(first.sink.infos[0]?.cwd, workspace);
         assert.equal(first.sink.infos[0]?.agent, agent);
+        assert.deepEqual([first.sink.infos[0]?.turn, first.sink.infos[0]?.calls], [{ index: 0, state: 'ended' }, 0], 'the turn ended, no call after the last plan');
         const second = follow(agent, file, workspace);
         await second.follower.refresh();
         second.follower.dispose();

@@ -13,7 +13,7 @@
 // turn's last todo_write counts as activity.
 import { isInsideWorkspace } from '../locations';
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
-import type { ForeignItem, ForeignStatus, SessionParser } from '../types';
+import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser } from '../types';
 
 const STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
 export const QWEN_PLAN_TOOL = 'todo_write';
@@ -70,6 +70,12 @@ class QwenCodeParser extends JsonLineParser {
     if (isRecord(turn) && typeof turn['index'] === 'number' && (turn['state'] === 'running' || turn['state'] === 'ended') && Array.isArray(turn['calls'])) {
       this.turn = { index: turn['index'], state: turn['state'], calls: turn['calls'].filter((c): c is string => typeof c === 'string').slice(0, MAX_COUNTED_CALLS) };
     }
+  }
+
+  protected override info(): ForeignSessionInfo | undefined {
+    const info = super.info();
+    if (info === undefined || this.turn === undefined) return info;
+    return { ...info, turn: { index: this.turn.index, state: this.turn.state }, calls: this.turn.calls.length };
   }
 
   /** The newest turn so far (a copy). */
