@@ -147,7 +147,40 @@ async function main() {
   report.scale = scale.figures;
   tables.push(scale.table);
 
-  // 2c. Idle.
+  // 2c. Plan health: its cost per appended line at 100 items, and activation with it, beside the scale row above.
+  const healthSessions = QUICK ? 1_000 : 10_000;
+  const healthLine = core.benchHealthLine(100, QUICK ? 1_000 : 4_000);
+  // Without and with, alternately (twice each unless --quick), the best of each: one run each
+  // on a shared machine differs by more than what health adds.
+  const withoutRuns = [];
+  const withRuns = [];
+  for (let i = 0; i < (QUICK ? 1 : 2); i++) {
+    withoutRuns.push(await core.benchScaleLoad(tmp, healthSessions, 20, progress));
+    withRuns.push(await core.benchScaleLoad(tmp, healthSessions, 20, progress, { health: true }));
+  }
+  const best = (runs) => ({ firstPaintMs: Math.min(...runs.map((r) => r.firstPaintMs)), fullLoadMs: Math.min(...runs.map((r) => r.fullLoadMs)) });
+  const withHealth = best(withRuns);
+  const withoutHealth = best(withoutRuns);
+  report.health = { line: healthLine, scaleWithHealth: withRuns, scaleWithoutHealth: withoutRuns };
+  const µs = (value) => `${(value * 1000).toFixed(1)} µs`;
+  tables.push({
+    key: 'health',
+    title: 'Plan health: what it adds (same run)',
+    headers: ['measure', 'median', 'p95'],
+    align: 'lrr',
+    rows: [
+      [`a plan line of ${healthLine.items} items (one item changed)`, µs(healthLine.planLine.median), µs(healthLine.planLine.p95)],
+      ['a session/info line (turn, tool calls)', µs(healthLine.infoLine.median), µs(healthLine.infoLine.p95)],
+      [`first activation, ${count(healthSessions)} sessions: Plan view painted, with health / without (ms)`, `${ms(withHealth.firstPaintMs)} / ${ms(withoutHealth.firstPaintMs)}`, ''],
+      [`first activation, ${count(healthSessions)} sessions: whole load, with health / without (ms)`, `${ms(withHealth.fullLoadMs)} / ${ms(withoutHealth.fullLoadMs)}`, ''],
+    ],
+    notes: [
+      `Per line: HealthBook (src/core/healthBook.ts) handed ${count(healthLine.lines)} plan lines and as many session/info lines, one read each, as the log's reader hands them; each plan version moves one of its ${healthLine.items} items. The first ${Math.min(200, healthLine.lines >> 2)} are warm-up.`,
+      `Activation: store.load() over ${count(healthSessions)} real session files with a HealthBook on the same reader (as the extension runs) and without, run alternately ${QUICK ? 'once' : 'twice'} each; the best of each. A session found at activation is compared only when first asked (a view, a line, or the clock for a running turn).`,
+    ],
+  });
+
+  // 2d. Idle.
   const idle = await core.benchIdle(tmp, IDLE_SESSIONS, progress);
   report.idle = idle;
   tables.push({
@@ -233,7 +266,8 @@ async function main() {
           logFolder ??= result.logFolder;
           if (phase.name === 'latency' && logFolder) {
             // Idle over many sessions of 20 writes each (and nothing else).
-            for (const name of fs.readdirSync(logFolder)) fs.rmSync(path.join(logFolder, name), { force: true });
+            // Every log, and the import locks folder (.locks) when a mirror wrote one.
+            for (const name of fs.readdirSync(logFolder)) fs.rmSync(path.join(logFolder, name), { recursive: true, force: true });
             for (let i = 0; i < IDLE_SESSIONS; i++) {
               const key = core.benchKey(`idle ${i}`);
               core.writeHistory(path.join(logFolder, `${key}.jsonl`), key, 20);
@@ -269,7 +303,7 @@ async function main() {
   report.machine.loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
   report.summary = summaryLine(report);
 
-  const order = ['write', 'read', 'activation', 'scale', 'idle', 'idleHost', 'latency', 'bundle', 'tokens'];
+  const order = ['write', 'read', 'activation', 'scale', 'health', 'idle', 'idleHost', 'latency', 'bundle', 'tokens'];
   tables.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
   for (const table of tables) process.stdout.write(`\n${renderText(table)}\n`);
   fs.mkdirSync(path.join(repoRoot, 'docs'), { recursive: true });
@@ -489,6 +523,7 @@ function markdown(report, tables) {
     read: '### Loading the current plan does not replay the history',
     activation: '### Activation',
     scale: '### Scale: many sessions, long histories',
+    health: '### Plan health costs little per line',
     idle: '### Idle costs nothing',
     latency: '### From a tool call to the sidebar',
     bundle: '### Size',

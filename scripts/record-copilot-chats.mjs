@@ -5,9 +5,9 @@
 // workspaceStorage/<id>/chatSessions/. Nothing in them is edited except local paths,
 // which are replaced by placeholders so the fixtures do not depend on this machine.
 //
-// Usage: node scripts/build.mjs && node scripts/record-copilot-chats.mjs
+// Usage: node scripts/build.mjs && node scripts/record-copilot-chats.mjs [<chat name> …]
 // Writes test/fixtures/copilot-chats/<name>.jsonl (one file per chat, named by what it
-// holds) and manifest.json (which chat is which, the chat uuid, and the session key
+// holds; only the chats named, when some are) and manifest.json (which chat is which, the chat uuid, and the session key
 // Agent Plan derived from todo_write's real token, with the identity string that gives it).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -156,6 +156,63 @@ const CHATS = [
   },
 ];
 
+const list = (...items) => ({ todoList: items.map(([title, status], i) => todo(i + 1, title, status)) });
+const search = (from) => ({ say: 'Still looking.', calls: Array.from({ length: 10 }, (_, i) => ({ tool: 'file_search', arguments: { query: `**/*${from + i}*` } })) });
+
+// Plan health: a list worked through to the end (no warning at any point), one that drops
+// an item and reopens one, and a request of 30 tool calls without a plan update.
+CHATS.push(
+  {
+    name: 'health-done',
+    what: 'plan health, a normal run: one request, a 3-item manage_todo_list list updated as the work goes, ending completed',
+    requests: [
+      {
+        query: 'health-a1: work through a short plan',
+        steps: [
+          { say: 'Planning.', tool: 'manage_todo_list', arguments: list(['Read the code', 'in-progress'], ['Make the change', 'not-started'], ['Run the tests', 'not-started']) },
+          { say: 'Read.', tool: 'manage_todo_list', arguments: list(['Read the code', 'completed'], ['Make the change', 'in-progress'], ['Run the tests', 'not-started']) },
+          { say: 'Changed.', tool: 'manage_todo_list', arguments: list(['Read the code', 'completed'], ['Make the change', 'completed'], ['Run the tests', 'in-progress']) },
+          { say: 'Tested.', tool: 'manage_todo_list', arguments: list(['Read the code', 'completed'], ['Make the change', 'completed'], ['Run the tests', 'completed']) },
+          { say: 'health-a1 finished: all done.' },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'health-drop-reopen',
+    what: 'plan health: a 3-item manage_todo_list list; the next leaves out a pending item (dropped); the next has a completed item in progress again (reopened); all completed',
+    requests: [
+      {
+        query: 'health-b1: a plan that changes its mind',
+        steps: [
+          { say: 'Planning.', tool: 'manage_todo_list', arguments: list(['Read the code', 'in-progress'], ['Make the change', 'not-started'], ['Write a regression test', 'not-started']) },
+          { say: 'Dropping the test.', tool: 'manage_todo_list', arguments: list(['Read the code', 'completed'], ['Make the change', 'in-progress']) },
+          { say: 'Reading again.', tool: 'manage_todo_list', arguments: list(['Read the code', 'in-progress'], ['Make the change', 'completed']) },
+          { say: 'Done.', tool: 'manage_todo_list', arguments: list(['Read the code', 'completed'], ['Make the change', 'completed']) },
+          { say: 'health-b1 finished.' },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'health-stall',
+    what: 'plan health: a 2-item manage_todo_list list, then 30 file_search calls (three steps of 10) without a plan update, then the list completed',
+    requests: [
+      {
+        query: 'health-c1: look around a lot before finishing',
+        steps: [
+          { say: 'Planning.', tool: 'manage_todo_list', arguments: list(['Find the files', 'in-progress'], ['Report', 'not-started']) },
+          search(0),
+          search(10),
+          search(20),
+          { say: 'Found them.', tool: 'manage_todo_list', arguments: list(['Find the files', 'completed'], ['Report', 'completed']) },
+          { say: 'health-c1 finished.' },
+        ],
+      },
+    ],
+  },
+);
+
 // Each step after the first answers a little later, so VS Code writes the session file
 // while the request runs and the recordings hold the incremental lines (parts pushed
 // again as a call moves on), not only one line per finished request.
@@ -280,11 +337,16 @@ function sanitize(text, replacements) {
   return out;
 }
 
+/** The chats named on the command line (all when none is). */
+const ONLY = process.argv.slice(2);
+for (const name of ONLY) if (!CHATS.some((chat) => chat.name === name)) throw new Error(`no chat ${name}; known: ${CHATS.map((c) => c.name).join(', ')}`);
+const RECORDED = ONLY.length > 0 ? CHATS.filter((chat) => ONLY.includes(chat.name)) : CHATS;
+
 async function main() {
   const cleanups = cleanupStack();
   try {
     if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) throw new Error('build first: node scripts/build.mjs');
-    const script = { turns: CHATS.flatMap((chat) => chat.requests.map((r) => ({ match: r.query.split(':')[0], steps: r.steps }))), sideText: 'Mirror fixture chat' };
+    const script = { turns: RECORDED.flatMap((chat) => chat.requests.map((r) => ({ match: r.query.split(':')[0], steps: r.steps }))), sideText: 'Mirror fixture chat' };
     const workbench = await openWorkbench({
       kind: 'copilot-record',
       keep: 2,
@@ -296,7 +358,7 @@ async function main() {
     });
     const { runDir, userDataDir, workspace } = workbench;
     log(`run folder ${runDir}`);
-    fs.writeFileSync(path.join(runDir, 'record-plan.json'), JSON.stringify({ vendor: VENDOR, modelId: MODEL_ID, chats: CHATS }));
+    fs.writeFileSync(path.join(runDir, 'record-plan.json'), JSON.stringify({ vendor: VENDOR, modelId: MODEL_ID, chats: RECORDED }));
     const runner = path.join(runDir, 'record-runner.js');
     fs.writeFileSync(runner, RUNNER);
     const { outcome } = await workbench.runTests({ phase: 'record', testsPath: runner, timeoutMs: RUN_TIMEOUT_MS });
@@ -315,8 +377,11 @@ async function main() {
       [repoRoot, '/REPO'],
     ];
     fs.mkdirSync(OUT_DIR, { recursive: true });
-    for (const name of fs.readdirSync(OUT_DIR)) if (name.endsWith('.jsonl')) fs.rmSync(path.join(OUT_DIR, name));
-    const manifest = { recordedWith: { host: result.hostVersion, copilotChat: result.copilotVersion, script: 'scripts/record-copilot-chats.mjs' }, chats: [] };
+    const manifestFile = path.join(OUT_DIR, 'manifest.json');
+    // Chats not recorded this time keep their files and their manifest entries.
+    const kept = ONLY.length > 0 && fs.existsSync(manifestFile) ? JSON.parse(fs.readFileSync(manifestFile, 'utf8')).chats.filter((c) => !ONLY.includes(c.file.replace(/\.jsonl$/, ''))) : [];
+    for (const name of fs.readdirSync(OUT_DIR)) if (name.endsWith('.jsonl') && !kept.some((c) => c.file === name)) fs.rmSync(path.join(OUT_DIR, name));
+    const manifest = { recordedWith: { host: result.hostVersion, copilotChat: result.copilotVersion, script: 'scripts/record-copilot-chats.mjs' }, chats: [...kept] };
     for (const chat of result.chats) {
       if (!chat.file || !fs.existsSync(chat.file)) throw new Error(`chat ${chat.name}: no session file found`);
       const text = sanitize(fs.readFileSync(chat.file, 'utf8'), replacements);
@@ -335,7 +400,8 @@ async function main() {
       });
       log(`${chat.name}: ${chat.uuid} -> ${chat.name}.jsonl (${Buffer.byteLength(text)} bytes); todo_write key ${chat.agentPlanKeys.join(',') || 'none'}, identity key ${chat.identityKey} ${chat.keyMatches === null ? '(no todo_write call)' : chat.keyMatches ? 'MATCHES' : 'DOES NOT MATCH'}`);
     }
-    fs.writeFileSync(path.join(OUT_DIR, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+    manifest.chats.sort((a, b) => CHATS.findIndex((c) => `${c.name}.jsonl` === a.file) - CHATS.findIndex((c) => `${c.name}.jsonl` === b.file));
+    fs.writeFileSync(manifestFile, JSON.stringify(manifest, null, 2) + '\n');
     log(`wrote ${manifest.chats.length} chats to ${path.relative(repoRoot, OUT_DIR)}`);
     // The profile is the bulk of the run folder; the logs stay for a look.
     fs.rmSync(userDataDir, { recursive: true, force: true });

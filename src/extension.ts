@@ -8,22 +8,24 @@ import { LogPlanSink } from './core/planSink';
 import { SessionLocks } from './core/sessionLock';
 import { SessionLog } from './core/sessionLog';
 import { PlanStore } from './core/store';
+import { HealthBook } from './core/healthBook';
 import { nodeLockOwner } from './node/lockOwner';
 import { sharedWorkspaceStorage } from './node/sharedStorage';
 import { NodeFileSystem } from './node/nodeFileSystem';
 import { watchLogFolder } from './node/logWatcher';
 import { createApi, type AgentPlanApi } from './vscode/api';
 import { registerCommands } from './vscode/commands';
-import { SNAPSHOT_SCHEME, SettingId, TOOL_NAME } from './vscode/ids';
+import { SNAPSHOT_SCHEME, SettingId, StateKey, TOOL_NAME } from './vscode/ids';
 import { createLogger, logError } from './vscode/log';
 import { SnapshotDocuments } from './vscode/snapshotDocuments';
 import { createStatusBar } from './vscode/statusBar';
 import { TodoWriteTool } from './vscode/todoTool';
 import { Sources } from './vscode/sources';
 import { createViews } from './vscode/views';
+import { watchHealth } from './vscode/healthWatch';
 import { recallShownSession, rememberShownSession } from './vscode/viewMemory';
 
-export type { AgentPlanApi, PlanSnapshot, PlanViewState } from './vscode/api';
+export type { AgentPlanApi, PlanHealth, PlanSnapshot, PlanViewState } from './vscode/api';
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentPlanApi> {
   const logger = createLogger();
@@ -37,6 +39,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     onReadError: (file, reason) => logger.error(`could not read ${file}: ${reason}`),
   });
   const store = new PlanStore(log, (error) => logError(logger, 'a plan listener failed', error));
+  // Plan health follows the same reader, line by line.
+  const health = new HealthBook(log, {
+    reportListenerError: (error) => logError(logger, 'a health listener failed', error),
+    dismissed: context.workspaceState.get<Record<string, string[]>>(StateKey.DismissedDropped),
+    onDismissed: (dismissed) => void context.workspaceState.update(StateKey.DismissedDropped, dismissed),
+  });
   // Followers of other agents' files hand their plans to this sink; it appends to the same log,
   // each import one step across the windows that share this storage (a lock per session).
   const locks = new SessionLocks(fileSystem, path.join(logFolder, '.locks'), nodeLockOwner());
@@ -49,8 +57,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Copilot's chat session files sit beside this extension's workspace storage folder.
   const workspaceStorageFolder = context.storageUri ? path.dirname(storageFolder) : undefined;
   const sources = new Sources({ sink, storageFolder, workspaceStorageFolder, logger });
-  const views = createViews(display, store);
-  const statusBar = createStatusBar(display, store);
+  const views = createViews(display, store, health);
+  const statusBar = createStatusBar(display, store, health);
+  const healthWatch = watchHealth(health, store, display, logger);
   const watcher = watchLogFolder(logFolder, {
     // Whatever changed (an append, a new file, a deletion), the log's reader tells the store.
     onChange: (session) => {
@@ -68,6 +77,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     logger,
     sink,
     store,
+    health,
+    healthWatch,
     display,
     views,
     statusBar,
@@ -75,7 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     watcher,
     vscode.lm.registerTool(TOOL_NAME, new TodoWriteTool(store, logger)),
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, new SnapshotDocuments(store)),
-    ...registerCommands({ store, display, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
+    ...registerCommands({ store, display, health, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
     sources,
   );
 
@@ -90,7 +101,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Followers start once the log is loaded: what they import is read back like any write.
   sources.start();
   logger.info(`Agent Plan active; session logs in ${logFolder}`);
-  return createApi(store, display, logFolder, (session) => log.fileFor(session));
+  return createApi(store, display, health, logFolder, (session) => log.fileFor(session));
 }
 
 export function deactivate(): void {}

@@ -145,6 +145,50 @@ const geminiTodos = [
   { text: 'Working on the off-by-one; the test waits on a fixture, the changelog is not needed.' },
 ];
 
+
+// Plan health scenarios: a plan worked through to the end (no warning at any point), a
+// plan that drops an item and reopens one, and work that goes on for 27 tool calls without
+// a plan update. The same for Claude Code (TodoWrite) and Codex (update_plan); the first
+// two for Gemini CLI (write_todos).
+const claudeTodo = (items) => ({
+  calls: [{ name: 'TodoWrite', input: { todos: items.map(([content, status]) => ({ content, status, activeForm: content })) } }],
+});
+const codexPlanOf = (items) => ({ calls: [{ name: 'update_plan', input: { plan: items.map(([step, status]) => ({ step, status })) } }] });
+const geminiTodosOf = (items) => ({ calls: [{ name: 'write_todos', input: { todos: items.map(([description, status]) => ({ description, status })) } }] });
+const nineReads = (call) => ({ calls: Array.from({ length: 9 }, (_, i) => call(i)) });
+const claudeReadOf = (i) => ({ name: 'Read', input: { file_path: `${WORKSPACE}/src/parser.ts`, offset: i + 1, limit: 5 } });
+const codexReadOf = (i) => ({ name: 'exec_command', input: { cmd: `sed -n ${i + 1}p src/parser.ts` } });
+
+/** The plan's versions in each health scenario, as [text, status] pairs. */
+const HEALTH_PLANS = {
+  done: [
+    [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Run the tests', 'pending']],
+    'read',
+    [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress'], ['Run the tests', 'pending']],
+    [['Read the parser', 'completed'], ['Fix the off-by-one', 'completed'], ['Run the tests', 'in_progress']],
+    [['Read the parser', 'completed'], ['Fix the off-by-one', 'completed'], ['Run the tests', 'completed']],
+  ],
+  'drop-reopen': [
+    [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending']],
+    'read',
+    // "Write a regression test" leaves the list while pending: dropped.
+    [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress']],
+    // "Read the parser" was completed and is in progress again: reopened.
+    [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'completed']],
+    [['Read the parser', 'completed'], ['Fix the off-by-one', 'completed']],
+  ],
+  stall: [
+    [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending']],
+    'reads',
+    'reads',
+    'reads',
+    [['Read the parser', 'completed'], ['Fix the off-by-one', 'completed']],
+  ],
+};
+
+function healthScript(name, plan, read, readOf) {
+  return HEALTH_PLANS[name].flatMap((step) => (step === 'read' ? [read] : step === 'reads' ? [nineReads(readOf)] : [plan(step)])).concat([{ text: 'Done: the off-by-one is fixed.' }]);
+}
 // opencode and Kilo CLI: `todowrite`, whole list each call, with a priority per item and a
 // fourth status, cancelled. Their read tool is `read` (absolute path).
 const opencodeRead = { calls: [{ name: 'read', input: { filePath: `${WORKSPACE}/src/parser.ts` } }] };
@@ -232,6 +276,12 @@ export const SCENARIOS = [
   { agent: 'codex', name: 'no-plan', prompt: askPrompt, env: {}, script: [codexRead, answer] },
   { agent: 'gemini', name: 'write-todos', prompt: fixPrompt, env: {}, script: geminiTodos },
   { agent: 'gemini', name: 'no-plan', prompt: askPrompt, env: {}, script: [geminiRead, answer] },
+  ...['done', 'drop-reopen', 'stall'].flatMap((name) => [
+    { agent: 'claude', name: `health-${name}`, prompt: fixPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, script: [claudeTodoWrite[0], ...healthScript(name, claudeTodo, claudeRead, claudeReadOf)] },
+    { agent: 'codex', name: `health-${name}`, prompt: fixPrompt, env: {}, script: healthScript(name, codexPlanOf, codexRead, codexReadOf) },
+  ]),
+  // Gemini CLI records no turn ends (see the README): what a comparison of versions says.
+  ...['done', 'drop-reopen'].map((name) => ({ agent: 'gemini', name: `health-${name}`, prompt: fixPrompt, env: {}, script: healthScript(name, geminiTodosOf, geminiRead) })),
   { agent: 'opencode', name: 'todowrite', prompt: fixPrompt, env: {}, script: opencodeTodos },
   { agent: 'opencode', name: 'no-plan', prompt: askPrompt, env: {}, script: [opencodeRead, answer] },
   { agent: 'kilo', name: 'todowrite', prompt: fixPrompt, env: {}, script: opencodeTodos },

@@ -3,12 +3,13 @@
 //
 //   {"v":1,"type":"todo/write","ts":"<ISO 8601>","session":"<key>","todos":[...],"counts":{...}}
 //   {"v":1,"type":"todo/write",...,"source":{"agent","tool","session","call","turn"?},"at"?}   (mirrored)
-//   {"v":1,"type":"session/info","ts","session","source":{"agent","session"},"title"?,"latestTurn"?:{"index","planned"},"participant"?}
+//   {"v":1,"type":"session/info","ts","session","source":{"agent","session"},"title"?,"latestTurn"?:{"index","planned"},"participant"?,
+//    "turn"?:{"index","state","since"},"activity"?:{"calls","at"}}
 //
 // A `todo/write` line without `source` is the todo_write tool's and is held to the tool's
 // rules; with `source` it is a plan mirrored from another agent, held to the foreign rules
 // (any of five statuses, repeats and empty texts allowed, nothing dropped).
-import { AGENT_IDS as SOURCE_AGENT_IDS, MAX_PARTICIPANT_LENGTH, type AgentId, type PlanSource } from '../sources/types';
+import { AGENT_IDS as SOURCE_AGENT_IDS, MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from '../sources/types';
 import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from './plan';
 import { validateTodoInput } from './validate';
 
@@ -45,6 +46,23 @@ export interface SessionInfoRecord {
   latestTurn?: { index: number; planned: boolean };
   /** VS Code chats: the extension id of the participant that answered the newest request. */
   participant?: string;
+  /** The newest turn, where the program records turns: running or how it ended, and since when this machine knows. */
+  turn?: TurnFact;
+  /** The program's record since its last plan call: tool calls in the newest turn, and when this machine last saw it grow. */
+  activity?: ActivityFact;
+}
+
+export interface TurnFact {
+  index: number;
+  state: TurnState;
+  /** ISO time this machine first saw the turn in that state. */
+  since: string;
+}
+
+export interface ActivityFact {
+  calls: number;
+  /** ISO time this machine saw the count change. */
+  at: string;
 }
 
 /** What a session/info line says besides its source; absent facts are unknown. */
@@ -52,6 +70,8 @@ export interface SessionFacts {
   title?: string | undefined;
   latestTurn?: { index: number; planned: boolean } | undefined;
   participant?: string | undefined;
+  turn?: TurnFact | undefined;
+  activity?: ActivityFact | undefined;
 }
 
 export type LogRecord = LogEvent | SessionInfoRecord;
@@ -75,7 +95,7 @@ export function planEvent(session: string, ts: string, todos: readonly PlanItem[
 }
 
 export function infoRecord(session: string, ts: string, source: { agent: AgentId; session: string }, facts: SessionFacts): SessionInfoRecord {
-  const { title, latestTurn, participant } = facts;
+  const { title, latestTurn, participant, turn, activity } = facts;
   const record: SessionInfoRecord = {
     v: LOG_FORMAT_VERSION,
     type: SESSION_INFO_EVENT,
@@ -86,6 +106,8 @@ export function infoRecord(session: string, ts: string, source: { agent: AgentId
   if (title !== undefined) record.title = title;
   if (latestTurn) record.latestTurn = { index: latestTurn.index, planned: latestTurn.planned };
   if (participant !== undefined) record.participant = participant;
+  if (turn) record.turn = { index: turn.index, state: turn.state, since: turn.since };
+  if (activity) record.activity = { calls: activity.calls, at: activity.at };
   return record;
 }
 
@@ -140,19 +162,40 @@ function parseInfo(value: Record<string, unknown>, session: string, ts: string):
   }
   const title = value['title'];
   if (title !== undefined && typeof title !== 'string') return '`title` must be a string';
-  const turn = value['latestTurn'];
+  const latest = value['latestTurn'];
   let latestTurn: { index: number; planned: boolean } | undefined;
-  if (turn !== undefined) {
-    if (!isObject(turn) || !isIndex(turn['index']) || typeof turn['planned'] !== 'boolean') {
+  if (latest !== undefined) {
+    if (!isObject(latest) || !isIndex(latest['index']) || typeof latest['planned'] !== 'boolean') {
       return '`latestTurn` must be {"index": integer ≥ 0, "planned": boolean}';
     }
-    latestTurn = { index: turn['index'], planned: turn['planned'] };
+    latestTurn = { index: latest['index'], planned: latest['planned'] };
   }
   const participant = value['participant'];
   if (participant !== undefined && (!nonEmpty(participant) || participant.length > MAX_PARTICIPANT_LENGTH)) {
     return `\`participant\` must be a string of 1 to ${MAX_PARTICIPANT_LENGTH} characters`;
   }
-  return infoRecord(session, ts, { agent: source['agent'], session: source['session'] }, { title, latestTurn, participant });
+  const turnValue = value['turn'];
+  let turn: TurnFact | undefined;
+  if (turnValue !== undefined) {
+    if (
+      !isObject(turnValue) ||
+      !isIndex(turnValue['index']) ||
+      !TURN_STATES.includes(turnValue['state'] as TurnState) ||
+      !isTimestamp(turnValue['since'])
+    ) {
+      return '`turn` must be {"index": integer ≥ 0, "state": "running" | "ended" | "cancelled" | "failed", "since": timestamp}';
+    }
+    turn = { index: turnValue['index'], state: turnValue['state'] as TurnState, since: turnValue['since'] };
+  }
+  const activityValue = value['activity'];
+  let activity: ActivityFact | undefined;
+  if (activityValue !== undefined) {
+    if (!isObject(activityValue) || !isIndex(activityValue['calls']) || !isTimestamp(activityValue['at'])) {
+      return '`activity` must be {"calls": integer ≥ 0, "at": timestamp}';
+    }
+    activity = { calls: activityValue['calls'], at: activityValue['at'] };
+  }
+  return infoRecord(session, ts, { agent: source['agent'], session: source['session'] }, { title, latestTurn, participant, turn, activity });
 }
 
 /** Longest priority word kept in a mirrored plan's `source.priorities` (opencode's are high, medium, low). */
@@ -221,6 +264,10 @@ function isAgent(value: unknown): value is AgentId {
 
 function nonEmpty(value: unknown): value is string {
   return typeof value === 'string' && value !== '';
+}
+
+function isTimestamp(value: unknown): value is string {
+  return typeof value === 'string' && !Number.isNaN(Date.parse(value));
 }
 
 function isIndex(value: unknown): value is number {

@@ -12,6 +12,7 @@ import type { AgentId, ForeignPlan, ForeignSessionInfo, PlanSink } from '../sour
 import type { Disposable } from './emitter';
 import { FileQueue } from './fileQueue';
 import { AGENT_IDS, isPlanEvent, parseForeignItems, parseSource, type LogRecord, type SessionFacts, type SessionInfoRecord } from './logRecord';
+import { nextFacts, sameFacts } from './sessionFacts';
 import { copilotSessionKey, foreignSessionKey } from './sessionKey';
 import type { SessionLocks } from './sessionLock';
 import type { SessionLog } from './sessionLog';
@@ -59,6 +60,8 @@ const callId = (agent: string, session: string, call: string): string => `${agen
 export interface LogPlanSinkOptions {
   /** Locks shared with the other processes that import into the same log folder; without them, one process only. */
   locks?: SessionLocks;
+  /** This machine's clock, for the times turn facts carry. */
+  now?: () => Date;
 }
 
 export class LogPlanSink implements PlanSink, Disposable {
@@ -67,6 +70,7 @@ export class LogPlanSink implements PlanSink, Disposable {
   private readonly queue = new FileQueue();
   private readonly subscription: Disposable;
   private readonly locks: SessionLocks | undefined;
+  private readonly now: () => Date;
   /**
    * Steps whose check found something to write but, made again under the lock, found it
    * written meanwhile (by another window): each one a repeat the lock kept out.
@@ -78,6 +82,7 @@ export class LogPlanSink implements PlanSink, Disposable {
     options: LogPlanSinkOptions = {},
   ) {
     this.locks = options.locks;
+    this.now = options.now ?? (() => new Date());
     this.subscription = log.onDidRead((read) => {
       const index = this.indexes.get(read.session);
       if (!index) return;
@@ -147,11 +152,8 @@ export class LogPlanSink implements PlanSink, Disposable {
     const key = sessionKeyForForeign(info.agent, info.session);
     await this.step(key, (index) => {
       const last = index.pending?.facts ?? index.info;
-      const facts: SessionFacts = {
-        title: info.title ?? last?.title,
-        latestTurn: info.latestTurn ?? last?.latestTurn,
-        participant: info.participant ?? last?.participant,
-      };
+      // Turn facts keep the time first seen while they stay the same (sessionFacts.ts).
+      const facts = nextFacts(last, info, this.now().toISOString());
       if (sameFacts(last, facts) || (last === undefined && Object.values(facts).every((fact) => fact === undefined))) return undefined;
       // Another window that read the foreign file further has written its facts after a
       // call this process has not reached: these are older, and must not overwrite them.
@@ -272,14 +274,4 @@ export class LogPlanSink implements PlanSink, Disposable {
     this.subscription.dispose();
     this.indexes.clear();
   }
-}
-
-function sameFacts(last: SessionFacts | undefined, facts: SessionFacts): boolean {
-  return (
-    last !== undefined &&
-    last.title === facts.title &&
-    last.latestTurn?.index === facts.latestTurn?.index &&
-    last.latestTurn?.planned === facts.latestTurn?.planned &&
-    last.participant === facts.participant
-  );
 }

@@ -61,6 +61,8 @@ export interface LogRead {
    * writes: listeners announce them.
    */
   records: LogRecord[];
+  /** The byte offset where each of `records` starts, in the same order. */
+  offsets?: number[];
   /**
    * Set on a first look at a file (or after it was cut short): its state as it stands, not
    * new writes. `modifiedMs` places it among the others by this machine's clock.
@@ -457,11 +459,13 @@ export class SessionLog {
     }
     if (size === cursor.offset) return [];
     const records: LogRecord[] = [];
+    const offsets: number[] = [];
     try {
       cursor.offset = await scanForward(this.fs, file, cursor.offset, size, (line) => {
         const record = this.lines.parse(file, session, line);
         if (!record || cursor.recent.isRepeat(record)) return;
         records.push(record);
+        offsets.push(line.start);
         if (isCurrentPlan(record)) {
           cursor.current = record;
           cursor.infoAfterPlan = false;
@@ -473,7 +477,7 @@ export class SessionLog {
     } catch (error) {
       this.reports.readFailed(file, error);
     }
-    if (records.length > 0) this.tell({ session, records });
+    if (records.length > 0) this.tell({ session, records, offsets });
     return records;
   }
 

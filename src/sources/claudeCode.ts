@@ -8,13 +8,19 @@
 // - `activeForm` and `description` are not content: the item text is `content` / `subject`.
 // - Only the structure counts: other line types mention the tool names too.
 // - A session whose first `cwd` is outside the workspace folders yields nothing.
+// - Turns: a user prompt (text, not a tool result, not `isMeta`, not a subagent's sidechain)
+//   starts one; an assistant message with `stop_reason: "end_turn"` ends it; "[Request
+//   interrupted by user…" cancels it; an API error message (`isApiErrorMessage`) fails it.
+//   Every other tool_use after the last plan call of the turn counts as activity.
 import { isInsideWorkspace } from './locations';
 import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord, mapItems, stringField } from './lineParser';
-import type { ForeignItem, ForeignStatus, SessionParser } from './types';
+import { TURN_STATES, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from './types';
 
 const TODO_STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
 const TASK_STATUSES = ['pending', 'in_progress', 'completed', 'deleted'] as const;
 const PLAN_TOOLS = ['TodoWrite', 'TaskCreate', 'TaskUpdate'] as const;
+/** Tool call ids remembered for the count of calls since the last plan call. */
+const MAX_COUNTED_CALLS = 1000;
 type PlanTool = (typeof PLAN_TOOLS)[number];
 
 /** A plan tool call whose result has not been seen yet. */
@@ -55,6 +61,10 @@ class ClaudeCodeParser extends JsonLineParser {
   private titles: Partial<Record<'customTitle' | 'aiTitle' | 'summary', string>> = {};
   /** Whether the session's first cwd was in the workspace; undefined until a cwd is seen. */
   private inWorkspace: boolean | undefined;
+  /** The newest turn, once a prompt was seen. */
+  private turn: { index: number; state: TurnState } | undefined;
+  /** Ids of the tool calls of the newest turn after its last plan call. */
+  private calls: string[] = [];
 
   constructor(
     private readonly options: ClaudeCodeParserOptions,
@@ -93,6 +103,12 @@ class ClaudeCodeParser extends JsonLineParser {
       );
     }
     if (typeof state['inWorkspace'] === 'boolean') this.inWorkspace = state['inWorkspace'];
+    const turn = state['turn'];
+    if (isRecord(turn) && typeof turn['index'] === 'number' && TURN_STATES.includes(turn['state'] as TurnState)) {
+      this.turn = { index: turn['index'], state: turn['state'] as TurnState };
+    }
+    const calls = state['calls'];
+    if (Array.isArray(calls)) this.calls = calls.filter((id): id is string => typeof id === 'string').slice(0, MAX_COUNTED_CALLS);
     const titles = state['titles'];
     if (isRecord(titles)) {
       for (const key of ['customTitle', 'aiTitle', 'summary'] as const) {
@@ -114,7 +130,47 @@ class ClaudeCodeParser extends JsonLineParser {
       titles: this.titles,
     };
     if (this.inWorkspace !== undefined) state['inWorkspace'] = this.inWorkspace;
+    if (this.turn) state['turn'] = this.turn;
+    state['calls'] = this.calls;
     return state;
+  }
+
+  protected override info(): ForeignSessionInfo | undefined {
+    const info = super.info();
+    if (info === undefined || this.turn === undefined) return info;
+    return { ...info, turn: { ...this.turn }, calls: this.calls.length };
+  }
+
+  /** Where the turn stands after this line. */
+  private followTurn(type: 'assistant' | 'user', record: JsonRecord, message: JsonRecord): void {
+    if (record['isSidechain'] === true || record['isMeta'] === true) return;
+    const content = message['content'];
+    if (type === 'assistant') {
+      if (record['isApiErrorMessage'] === true) this.setTurn('failed');
+      else if (message['stop_reason'] === 'end_turn') this.setTurn('ended');
+      return;
+    }
+    const text = typeof content === 'string' ? content : Array.isArray(content) ? promptText(content) : undefined;
+    if (text === undefined) return;
+    if (text.startsWith('[Request interrupted by user')) {
+      this.setTurn('cancelled');
+      return;
+    }
+    this.turn = { index: this.turn === undefined ? 0 : this.turn.index + 1, state: 'running' };
+    this.calls = [];
+  }
+
+  private setTurn(state: TurnState): void {
+    this.turn = { index: this.turn?.index ?? 0, state };
+  }
+
+  private countCall(name: unknown, id: string | undefined): void {
+    if (isPlanTool(name)) {
+      this.calls = [];
+      return;
+    }
+    if (id === undefined || this.calls.includes(id) || this.calls.length >= MAX_COUNTED_CALLS) return;
+    this.calls.push(id);
   }
 
   protected handle(record: JsonRecord, line: number, batch: Batch): void {
@@ -143,11 +199,13 @@ class ClaudeCodeParser extends JsonLineParser {
       batch.report(line, `a ${type} line without a message`);
       return;
     }
+    this.followTurn(type, record, message);
     const content = message['content'];
     if (!Array.isArray(content)) return; // a user prompt as plain text
     const at = stringField(record, 'timestamp');
     if (type === 'assistant') {
       for (const block of content) {
+        if (isRecord(block) && block['type'] === 'tool_use' && record['isSidechain'] !== true) this.countCall(block['name'], stringField(block, 'id'));
         if (!isRecord(block) || block['type'] !== 'tool_use' || !isPlanTool(block['name'])) continue;
         const id = stringField(block, 'id');
         if (id === undefined) {
@@ -261,6 +319,13 @@ class ClaudeCodeParser extends JsonLineParser {
   private items(): ForeignItem[] {
     return this.tasks.map((t) => ({ content: t.subject, status: t.status }));
   }
+}
+
+/** The text of a user message that is a prompt (text blocks, no tool result), else undefined. */
+function promptText(content: readonly unknown[]): string | undefined {
+  if (content.some((block) => isRecord(block) && block['type'] === 'tool_result')) return undefined;
+  const text = content.find((block): block is JsonRecord => isRecord(block) && block['type'] === 'text');
+  return text !== undefined && typeof text['text'] === 'string' ? text['text'] : undefined;
 }
 
 function isPlanTool(name: unknown): name is PlanTool {

@@ -4,22 +4,58 @@
 // - Line 1, `session_meta`: `payload.id` is the thread (session) id, `payload.cwd` the workspace.
 // - A plan call: `response_item` whose payload is a `function_call` named `update_plan`, its
 //   `arguments` a JSON string `{explanation?, plan: [{step, status}]}`. `explanation` is not content.
+// - Turns: `event_msg` `task_started` starts one, `task_complete` ends it, `turn_aborted`
+//   ends it cancelled (reason "interrupted" or "replaced") or failed. Every other tool call
+//   (`function_call`, `custom_tool_call`, `local_shell_call`) after the turn's last
+//   update_plan counts as activity.
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from './lineParser';
-import type { ForeignStatus, SessionParser } from './types';
+import { TURN_STATES, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from './types';
 
 const STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
+const TOOL_CALLS: ReadonlySet<unknown> = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);
 
 export function createCodexParser(state?: unknown): SessionParser {
   return new CodexParser(state);
 }
 
 class CodexParser extends JsonLineParser {
+  /** The newest turn, once one started. */
+  private turn: { index: number; state: TurnState } | undefined;
+  /** Tool calls of the newest turn since its last update_plan. */
+  private calls = 0;
+
   constructor(state: unknown) {
     super('codex', state);
+    if (!isRecord(state)) return;
+    const turn = state['turn'];
+    if (isRecord(turn) && typeof turn['index'] === 'number' && TURN_STATES.includes(turn['state'] as TurnState)) {
+      this.turn = { index: turn['index'], state: turn['state'] as TurnState };
+    }
+    if (typeof state['calls'] === 'number') this.calls = state['calls'];
   }
 
   protected ownState(): JsonRecord {
-    return {};
+    return this.turn ? { turn: this.turn, calls: this.calls } : { calls: this.calls };
+  }
+
+  protected override info(): ForeignSessionInfo | undefined {
+    const info = super.info();
+    if (info === undefined || this.turn === undefined) return info;
+    return { ...info, turn: { ...this.turn }, calls: this.calls };
+  }
+
+  private followTurn(payload: JsonRecord): void {
+    const kind = payload['type'];
+    if (kind === 'task_started') {
+      this.turn = { index: this.turn === undefined ? 0 : this.turn.index + 1, state: 'running' };
+      this.calls = 0;
+    } else if (kind === 'task_complete') {
+      this.turn = { index: this.turn?.index ?? 0, state: 'ended' };
+    } else if (kind === 'turn_aborted') {
+      // Stopped by the user (or by a new request in its place) is cancelled; any other reason, failed.
+      const reason = payload['reason'];
+      this.turn = { index: this.turn?.index ?? 0, state: reason === 'interrupted' || reason === 'replaced' ? 'cancelled' : 'failed' };
+    }
   }
 
   protected handle(record: JsonRecord, line: number, batch: Batch): void {
@@ -40,7 +76,12 @@ class CodexParser extends JsonLineParser {
       }
       return;
     }
+    if (type === 'event_msg' && isRecord(payload)) {
+      this.followTurn(payload);
+      return;
+    }
     if (type !== 'response_item' || !isRecord(payload)) return;
+    if (TOOL_CALLS.has(payload['type'])) this.calls = payload['name'] === 'update_plan' ? 0 : this.calls + 1;
     if (payload['type'] !== 'function_call' || payload['name'] !== 'update_plan') return;
     const call = stringField(payload, 'call_id');
     if (call === undefined) {

@@ -36,6 +36,11 @@
 //   part carries the current list unchanged; the file does not tell it from a write, so it
 //   would come through as a snapshot equal to the one before. Calls made by a subagent
 //   (`subAgentInvocationId` set) sit in the same response and count as the chat's.
+// - A request's `modelState` says where its response stands: `{value: 0}` pending (running),
+//   4 waiting for the user's input, and once it is over `{value, completedAt}` with 1 complete,
+//   2 cancelled, 3 failed; it comes in the request's push, then as a kind 1 on
+//   `["requests", n, "modelState"]`. Every other tool call of the newest request after its
+//   last todo call counts as activity without a plan update.
 // - A request names the participant that answered it: `agent: {extensionId: {value}, id, …}`
 //   ("GitHub.copilot-chat" for Copilot; another extension's id for its own chat participant).
 // - The chat's uuid is also what todo_write's invocation token names: `sessionResource` is
@@ -45,7 +50,7 @@
 // reported once per file and skipped.
 import * as path from 'node:path';
 import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord } from './lineParser';
-import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser } from './types';
+import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from './types';
 
 export { isCopilotParticipant } from '../core/participants';
 
@@ -59,6 +64,11 @@ const KNOWN_VERSION = 3;
 const MAX_REMEMBERED_CALLS = 2000;
 /** Planned turns remembered (the newest ones). */
 const MAX_PLANNED_TURNS = 256;
+
+/** Tool call ids remembered per newest request, to count its calls since the last plan call. */
+const MAX_COUNTED_CALLS = 1000;
+/** VS Code's ResponseModelState values: Pending, Complete, Cancelled, Failed, NeedsInput. */
+const MODEL_STATES: readonly TurnState[] = ['running', 'ended', 'cancelled', 'failed', 'running'];
 
 const STATUS_MAP: ReadonlyMap<string, ForeignStatus> = new Map([
   ['not-started', 'pending'],
@@ -117,6 +127,10 @@ interface CopilotState {
   todoWrites: string[];
   /** The participant's extension id of the newest request that named one, and that request's index. */
   participant?: { index: number; id: string };
+  /** The newest request's response state, with that request's index. */
+  turn?: { index: number; state: TurnState };
+  /** Ids of the tool calls (not todo tools) of request `index` after its last todo call. */
+  calls?: { index: number; ids: string[] };
 }
 
 class CopilotChatParser extends JsonLineParser {
@@ -140,7 +154,15 @@ class CopilotChatParser extends JsonLineParser {
     if (info === undefined || this.own.requests === 0) return info;
     const index = this.own.requests - 1;
     const participant = this.own.participant?.index === index ? this.own.participant.id : undefined;
-    return { ...info, latestTurn: { index, planned: this.own.planned.includes(index) }, ...(participant !== undefined ? { participant } : {}) };
+    const turn = this.own.turn?.index === index ? this.own.turn : undefined;
+    const calls = this.own.calls?.index === index ? this.own.calls.ids.length : 0;
+    return {
+      ...info,
+      latestTurn: { index, planned: this.own.planned.includes(index) },
+      ...(participant !== undefined ? { participant } : {}),
+      ...(turn !== undefined ? { turn: { index, state: turn.state } } : {}),
+      calls,
+    };
   }
 
   protected handle(record: JsonRecord, line: number, batch: Batch): void {
@@ -221,6 +243,10 @@ class CopilotChatParser extends JsonLineParser {
       }
       return;
     }
+    if (field === 'modelState' && path.length === 3) {
+      this.modelState(index, value);
+      return;
+    }
     if (field !== 'response') return;
     if (path.length === 3) {
       this.forgetPlanned(index, index + 1);
@@ -272,6 +298,7 @@ class CopilotChatParser extends JsonLineParser {
     }
     const participant = participantOf(request['agent']);
     if (participant !== undefined && index >= (this.own.participant?.index ?? -1)) this.own.participant = { index, id: participant };
+    this.modelState(index, request['modelState']);
     const response = request['response'];
     if (response !== undefined) this.scanParts(index, response, line, batch);
   }
@@ -288,7 +315,11 @@ class CopilotChatParser extends JsonLineParser {
 
   private toolCall(index: number, part: JsonRecord, line: number, batch: Batch): void {
     const tool = part['toolId'];
-    if (typeof tool !== 'string' || !TODO_TOOLS.has(tool)) return;
+    if (typeof tool !== 'string') return;
+    if (!TODO_TOOLS.has(tool)) {
+      this.countCall(index, part['toolCallId']);
+      return;
+    }
     const ran = hasRun(part['isConfirmed']);
     if (ran === undefined) {
       batch.report(line, `a ${tool} call whose approval is ${describeValue(part['isConfirmed'])}`);
@@ -297,6 +328,8 @@ class CopilotChatParser extends JsonLineParser {
     // Still streaming or waiting for approval: it comes again once it runs.
     if (ran === 'not yet' || ran === 'no') return;
     this.markPlanned(index);
+    // A plan call: the calls before it were made with the plan in step.
+    this.own.calls = { index, ids: [] };
     const call = part['toolCallId'];
     if (tool !== MANAGE_TODO_LIST) {
       if (typeof call === 'string') this.todoWriteSeen(call, batch);
@@ -327,6 +360,25 @@ class CopilotChatParser extends JsonLineParser {
     this.own.todoWrites.push(call);
     if (this.own.todoWrites.length > MAX_REMEMBERED_CALLS) this.own.todoWrites.shift();
     for (const plan of batch.plans) plan.source.superseded = true;
+  }
+
+  /** A request's `modelState`: kept for the newest request only. */
+  private modelState(index: number, value: unknown): void {
+    if (!isRecord(value) || typeof value['value'] !== 'number') return;
+    const state = MODEL_STATES[value['value']];
+    if (state === undefined || index < (this.own.turn?.index ?? -1)) return;
+    this.own.turn = { index, state };
+  }
+
+  private countCall(index: number, call: unknown): void {
+    if (typeof call !== 'string' || call === '') return;
+    const calls = this.own.calls;
+    if (calls === undefined || calls.index < index) {
+      this.own.calls = { index, ids: [call] };
+      return;
+    }
+    if (calls.index > index || calls.ids.includes(call) || calls.ids.length >= MAX_COUNTED_CALLS) return;
+    calls.ids.push(call);
   }
 
   private setTitle(value: unknown): void {
@@ -394,6 +446,14 @@ function readOwnState(state: unknown): CopilotState {
   const participant = state['participant'];
   if (isRecord(participant) && isTurnIndex(participant['index']) && typeof participant['id'] === 'string') {
     own.participant = { index: participant['index'], id: participant['id'] };
+  }
+  const turn = state['turn'];
+  if (isRecord(turn) && isTurnIndex(turn['index']) && MODEL_STATES.includes(turn['state'] as TurnState)) {
+    own.turn = { index: turn['index'], state: turn['state'] as TurnState };
+  }
+  const calls = state['calls'];
+  if (isRecord(calls) && isTurnIndex(calls['index']) && Array.isArray(calls['ids'])) {
+    own.calls = { index: calls['index'], ids: calls['ids'].filter((id): id is string => typeof id === 'string').slice(0, MAX_COUNTED_CALLS) };
   }
   const todoWrites = state['todoWrites'];
   if (Array.isArray(todoWrites)) own.todoWrites = todoWrites.filter((id): id is string => typeof id === 'string').slice(-MAX_REMEMBERED_CALLS);

@@ -5,6 +5,8 @@ import type { Event } from '../core/emitter';
 import type { ItemStatus, PlanCounts, PlanItem } from '../core/plan';
 import type { LogEvent } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
+import type { HealthBook } from '../core/healthBook';
+import type { HealthKind, StopHow } from '../core/health';
 import type { AgentId, PlanSource } from '../sources/types';
 import { STATUS_ICONS, planHeader, planMessage } from './views';
 
@@ -48,6 +50,21 @@ export interface PlanViewState {
   items: Array<{ content: string; status: ItemStatus; icon: string }>;
 }
 
+/** A session's plan health: where its plan stops matching the work (README, "Plan health"). */
+export interface PlanHealth {
+  signals: Array<{
+    kind: HealthKind;
+    /** stopped-open: how the turn ended. */
+    how?: StopHow;
+    /** ISO time this machine saw it. */
+    since: string;
+    /** Byte offset of the version that started it. */
+    at?: number;
+    /** The item texts concerned (reworded: the old text, then the new one, per item). */
+    items?: string[];
+  }>;
+}
+
 export interface AgentPlanApi {
   /** Fires after every saved snapshot, from this window or appended by another process. */
   readonly onDidWritePlan: Event<PlanSnapshot>;
@@ -71,6 +88,10 @@ export interface AgentPlanApi {
   getViewState(): PlanViewState;
   /** The agent, title and turn state of a session. */
   getSessionInfo(session: string): SessionInfo;
+  /** A session's plan health signals, most urgent first. */
+  getHealth(session: string): PlanHealth;
+  /** Fires with a session's key when its signals changed. */
+  readonly onDidChangeHealth: Event<string>;
 }
 
 function snapshot(event: LogEvent): PlanSnapshot {
@@ -84,7 +105,13 @@ function snapshot(event: LogEvent): PlanSnapshot {
   return result;
 }
 
-export function createApi(store: PlanStore, display: DisplayState, logFolder: string, logFile: (session: string) => string): AgentPlanApi {
+export function createApi(
+  store: PlanStore,
+  display: DisplayState,
+  health: HealthBook,
+  logFolder: string,
+  logFile: (session: string) => string,
+): AgentPlanApi {
   return {
     onDidWritePlan: (listener) => store.onDidWrite((event) => listener(snapshot(event))),
     listSessions: () => store.list().map(snapshot),
@@ -113,5 +140,15 @@ export function createApi(store: PlanStore, display: DisplayState, logFolder: st
       };
     },
     getSessionInfo: (session) => ({ session, ...store.details(session) }),
+    getHealth: (session) => ({
+      signals: health.signals(session).map((signal) => {
+        const copy: PlanHealth['signals'][number] = { kind: signal.kind, since: signal.since };
+        if (signal.how !== undefined) copy.how = signal.how;
+        if (signal.at !== undefined) copy.at = signal.at;
+        if (signal.items !== undefined) copy.items = [...signal.items];
+        return copy;
+      }),
+    }),
+    onDidChangeHealth: (listener) => health.onDidChange(({ session }) => listener(session)),
   };
 }

@@ -5,6 +5,7 @@ import { planMarkdown, progressText, sessionTitle, relativeTime } from '../core/
 import { copilotChatResource, isSessionKey } from '../core/sessionKey';
 import type { PlanVersion } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
+import type { HealthBook } from '../core/healthBook';
 import { agentName, versionTime } from './agents';
 import { pickVersion } from './historyPick';
 import { CommandId, ViewId } from './ids';
@@ -28,13 +29,14 @@ function sessionFrom(arg: unknown, display: DisplayState): string | undefined {
 export interface CommandDeps {
   store: PlanStore;
   display: DisplayState;
+  health: HealthBook;
   logger: Logger;
   logFileFor: (session: string) => string;
   /** Has every follower of other agents' files scan now. */
   refreshSources: () => Promise<void>;
 }
 
-export function registerCommands({ store, display, logger, logFileFor, refreshSources }: CommandDeps): vscode.Disposable[] {
+export function registerCommands({ store, display, health, logger, logFileFor, refreshSources }: CommandDeps): vscode.Disposable[] {
   function agentOf(session: string): string | undefined {
     const agent = store.details(session).agent;
     return agent ? agentName(agent) : undefined;
@@ -166,6 +168,42 @@ export function registerCommands({ store, display, logger, logFileFor, refreshSo
     },
 
     [CommandId.RevealPlan]: () => vscode.commands.executeCommand(`${ViewId.Plan}.focus`),
+
+    // A signal's row (or a session key and a version's address): the diff of the version that started it.
+    [CommandId.CompareSignalVersion]: async (arg?: unknown, address?: unknown) => {
+      const session = sessionFrom(arg, display);
+      const at = typeof address === 'number' ? address : (arg as { signal?: { at?: unknown } } | undefined)?.signal?.at;
+      if (!session || typeof at !== 'number') return noPlan();
+      const newer = await store.versionAt(session, at);
+      const older = (await store.page(session, 1, at)).versions[0];
+      if (!newer) return noPlan();
+      if (!older) {
+        await vscode.window.showInformationMessage(t('This is the first version of the plan; there is nothing to compare it with.'));
+        return;
+      }
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        snapshotUri(session, older.at),
+        snapshotUri(session, at),
+        t('Plan: {0} ↔ {1}', versionTime(older.event.ts), versionTime(newer.ts)),
+        { preview: true },
+      );
+    },
+
+    // A dropped item's row takes that item off the list; the dropped signal's row, all of its items.
+    [CommandId.DismissDropped]: (arg?: unknown, items?: unknown) => {
+      const session = sessionFrom(arg, display);
+      if (!session) return;
+      const row = arg as { content?: unknown; signal?: { items?: unknown } } | undefined;
+      const texts = Array.isArray(items)
+        ? items.filter((item): item is string => typeof item === 'string')
+        : typeof row?.content === 'string'
+          ? [row.content]
+          : Array.isArray(row?.signal?.items)
+            ? (row.signal.items as unknown[]).filter((item): item is string => typeof item === 'string')
+            : [];
+      health.dismiss(session, texts);
+    },
   };
 
   return Object.entries(handlers).map(([id, handler]) =>

@@ -25,12 +25,22 @@ export const CommandId = {
   RevealPlan: 'agentPlan.revealPlan',
   /** The Sessions view's last row: lists the next page of older sessions. */
   ShowMoreSessions: 'agentPlan.showMoreSessions',
+  /** A health signal's row: opens the diff of the version that started it. */
+  CompareSignalVersion: 'agentPlan.compareSignalVersion',
+  /** A dropped item's row: takes it off the list. */
+  DismissDropped: 'agentPlan.dismissDropped',
+  /** The Sessions view's toggle: only the sessions that need attention, or all. */
+  ShowSessionsNeedingAttention: 'agentPlan.showSessionsNeedingAttention',
+  ShowAllSessions: 'agentPlan.showAllSessions',
 } as const;
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];
 
 export const SettingId = {
   FollowLatest: 'agentPlan.followLatest',
   StatusBarEnabled: 'agentPlan.statusBar.enabled',
+  Notify: 'agentPlan.notify',
+  StallToolCalls: 'agentPlan.health.stallToolCalls',
+  StallMinutes: 'agentPlan.health.stallMinutes',
 } as const;
 
 /**
@@ -49,12 +59,16 @@ export const ContextKey = {
   FollowingLatest: 'agentPlan.followingLatest',
   ViewingHistory: 'agentPlan.viewingHistory',
   HasPlan: 'agentPlan.hasPlan',
+  /** The Sessions view lists only the sessions that need attention. */
+  AttentionOnly: 'agentPlan.attentionOnly',
 } as const;
 
 /** Keys of what Agent Plan keeps in VS Code's workspace state. */
 export const StateKey = {
   /** The session the Plan view shows, and whether it is pinned (see viewMemory.ts). */
   ShownSession: 'agentPlan.shownSession',
+  /** Dropped items the user dismissed, by session and the version that dropped them. */
+  DismissedDropped: 'agentPlan.dismissedDropped',
 } as const;
 
 /** `contextValue` tokens of tree items. */
@@ -65,4 +79,8 @@ export const ItemContext = {
   ChatSession: 'agentPlan.session.chat',
   /** The Sessions view's "Show older sessions" row. */
   MoreSessions: 'agentPlan.moreSessions',
+  /** A health signal above the plan (`.<kind>`; `.compare` when it names a version to compare). */
+  Signal: 'agentPlan.signal',
+  /** A dropped item below the plan. */
+  Dropped: 'agentPlan.signal.dropped.item',
 } as const;

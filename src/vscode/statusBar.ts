@@ -4,11 +4,18 @@ import * as vscode from 'vscode';
 import type { DisplayState } from '../core/display';
 import { activeItem, planMarkdown, progressText, singleLine, truncateText } from '../core/present';
 import type { PlanStore } from '../core/store';
+import type { HealthBook } from '../core/healthBook';
+import { isWarning } from '../core/health';
+import { SIGNAL_ICONS, signalText, signalWord } from '../core/healthText';
 import { CommandId, SettingId } from './ids';
 
 const t = vscode.l10n.t;
 
-export function createStatusBar(display: DisplayState, store: PlanStore): vscode.Disposable & { readonly item: vscode.StatusBarItem } {
+export function createStatusBar(
+  display: DisplayState,
+  store: PlanStore,
+  health: HealthBook,
+): vscode.Disposable & { readonly item: vscode.StatusBarItem } {
   const item = vscode.window.createStatusBarItem('agentPlan.progress', vscode.StatusBarAlignment.Left, 50);
   item.name = t('Agent Plan');
   item.command = CommandId.RevealPlan;
@@ -26,22 +33,29 @@ export function createStatusBar(display: DisplayState, store: PlanStore): vscode
     let text = `$(${earlierTurn ? 'history' : 'checklist'}) ${event.counts.completed}/${total}`;
     if (active) text += ` · ${truncateText(singleLine(active.content), 40)}`;
     if (earlierTurn) text += ` · ${t('earlier turn')}`;
+    // The followed session's most urgent signal; an older version on screen has none.
+    const signal = display.shownVersion ? undefined : health.signals(event.session).find((s) => s.kind !== 'reworded');
+    if (signal) text += ` · $(${SIGNAL_ICONS[signal.kind].id}) ${signalWord(signal, t)}`;
     item.text = text;
+    item.backgroundColor = signal && isWarning(signal) ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const tooltip = new vscode.MarkdownString();
     tooltip.appendMarkdown(`**${t('Agent Plan')}** · ${progressText(event.counts, t)}\n\n`);
+    if (signal) tooltip.appendText(signalText(signal, new Date(), t) + '\n\n');
     if (earlierTurn) tooltip.appendText(t('This plan is from an earlier turn: the latest request has not updated it.') + '\n\n');
     tooltip.appendText(planMarkdown(event.todos));
     item.tooltip = tooltip;
-    item.accessibilityInformation = {
-      label: active
-        ? t('Agent Plan: {0}, now {1}', progressText(event.counts, t), singleLine(active.content))
-        : t('Agent Plan: {0}', progressText(event.counts, t)),
-    };
+    const label = active
+      ? t('Agent Plan: {0}, now {1}', progressText(event.counts, t), singleLine(active.content))
+      : t('Agent Plan: {0}', progressText(event.counts, t));
+    item.accessibilityInformation = { label: signal ? `${label}, ${signalText(signal, new Date(), t)}` : label };
     item.show();
   }
 
   const subscriptions = [
     display.onDidChange(update),
+    health.onDidChange(({ session }) => {
+      if (session === display.session) update();
+    }),
     vscode.workspace.onDidChangeConfiguration((change) => {
       if (change.affectsConfiguration(SettingId.StatusBarEnabled)) update();
     }),

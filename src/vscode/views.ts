@@ -14,6 +14,8 @@ import {
 } from '../core/present';
 import type { LogEvent } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
+import type { HealthBook } from '../core/healthBook';
+import { droppedTreeItem, healthRows, sessionMark, signalTreeItem, type DroppedElement, type SignalElement } from './healthViews';
 import { TOOL_SESSION_ICON, agentIcon, agentName, dateTimeText, timeText, versionTime } from './agents';
 import { CommandId, ContextKey, ItemContext, ViewId } from './ids';
 
@@ -48,31 +50,41 @@ export function todoTreeItem(element: TodoElement): vscode.TreeItem {
   return item;
 }
 
-export class PlanTreeProvider implements vscode.TreeDataProvider<TodoElement>, vscode.Disposable {
+export type PlanElement = TodoElement | SignalElement | DroppedElement;
+
+export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
 
   constructor(
     private readonly display: DisplayState,
     private readonly store: PlanStore,
+    private readonly health: HealthBook,
   ) {}
 
   refresh(): void {
     this.changed.fire();
   }
 
-  getChildren(element?: TodoElement): TodoElement[] {
+  getChildren(element?: PlanElement): PlanElement[] {
     if (element) return [];
     const event = this.display.event;
     if (!event) return [];
-    return event.todos.map((todo, index) => ({ kind: 'todo', session: event.session, index, todo }));
+    const todos = event.todos.map((todo, index): TodoElement => ({ kind: 'todo', session: event.session, index, todo }));
+    // Signals speak of the current plan: an older version on screen shows without them.
+    if (this.display.shownVersion) return todos;
+    const { above, below } = healthRows(event.session, this.health.signals(event.session));
+    return [...above, ...todos, ...below];
   }
 
-  getTreeItem(element: TodoElement): vscode.TreeItem {
+  getTreeItem(element: PlanElement): vscode.TreeItem {
+    if (element.kind === 'signal') return signalTreeItem(element);
+    if (element.kind === 'dropped') return droppedTreeItem(element);
     return todoTreeItem(element);
   }
 
-  async resolveTreeItem(item: vscode.TreeItem, element: TodoElement, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
+  async resolveTreeItem(item: vscode.TreeItem, element: PlanElement, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
+    if (element.kind !== 'todo') return item;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.supportThemeIcons = true;
     tooltip.appendText(element.todo.content);
@@ -120,10 +132,13 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private listed = SESSIONS_PAGE;
+  /** List only the sessions whose most urgent signal is a warning. */
+  attentionOnly = false;
 
   constructor(
     private readonly display: DisplayState,
     private readonly store: PlanStore,
+    private readonly health: HealthBook,
   ) {}
 
   refresh(): void {
@@ -138,7 +153,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
 
   getChildren(element?: SessionElement | MoreSessionsElement): Array<SessionElement | MoreSessionsElement> {
     if (element) return [];
-    const sessions = this.store.list();
+    let sessions = this.store.list();
+    if (this.attentionOnly) sessions = sessions.filter((event) => sessionMark(this.health.signals(event.session))?.warning === true);
     const rows: Array<SessionElement | MoreSessionsElement> = sessions.slice(0, this.listed).map((event) => ({ kind: 'session', event }));
     if (sessions.length > this.listed) rows.push({ kind: 'more', remaining: sessions.length - this.listed });
     return rows;
@@ -154,24 +170,25 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
     const shown = this.display.session === event.session;
     const pinned = shown && !this.display.followingLatest;
     const icon = details.agent ? agentIcon(details.agent) : TOOL_SESSION_ICON;
-    item.iconPath = new vscode.ThemeIcon(pinned ? 'pinned' : shown ? 'eye' : icon);
+    const mark = sessionMark(this.health.signals(event.session));
+    item.iconPath = pinned ? new vscode.ThemeIcon('pinned') : shown ? new vscode.ThemeIcon('eye') : (mark?.icon ?? new vscode.ThemeIcon(icon));
     const when = relativeTime(event.ts, new Date(), t);
     const agent = details.agent ? agentName(details.agent) : undefined;
-    item.description = [agent, progressText(event.counts, t), when].filter((part) => part !== undefined).join(' · ');
+    item.description = [mark?.word, agent, progressText(event.counts, t), when].filter((part) => part !== undefined).join(' · ');
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(title);
     tooltip.appendMarkdown('\n\n');
+    if (mark) tooltip.appendMarkdown(`$(${mark.icon.id}) `).appendText(mark.word).appendMarkdown('\n\n');
     if (details.agent && agent) tooltip.appendMarkdown(`$(${icon}) `).appendText(agent).appendMarkdown('\n\n');
     tooltip.appendText(`${progressText(event.counts, t)} · ${t('last write {0}', dateTimeText(event.ts))}`);
     tooltip.appendMarkdown('\n\n');
     tooltip.appendText(t('Session {0}', event.session.slice(0, 8)));
     item.tooltip = tooltip;
     item.contextValue = details.chat !== undefined ? ItemContext.ChatSession : ItemContext.Session;
-    item.accessibilityInformation = {
-      label: agent
-        ? t('Session {0} of {1}, {2}, {3}', title, agent, progressText(event.counts, t), when)
-        : t('Session {0}, {1}, {2}', title, progressText(event.counts, t), when),
-    };
+    const label = agent
+      ? t('Session {0} of {1}, {2}, {3}', title, agent, progressText(event.counts, t), when)
+      : t('Session {0}, {1}, {2}', title, progressText(event.counts, t), when);
+    item.accessibilityInformation = { label: mark ? `${label}, ${mark.word}` : label };
     item.command = { command: CommandId.SelectSession, title: t('Show this session'), arguments: [event.session] };
     return item;
   }
@@ -216,12 +233,25 @@ export function planMessage(display: DisplayState, store: PlanStore): string | u
 }
 
 /** Creates both views and keeps their badge, description, message and context keys in step. */
-export function createViews(display: DisplayState, store: PlanStore): vscode.Disposable & { plan: vscode.TreeView<TodoElement>; update(): void } {
-  const planProvider = new PlanTreeProvider(display, store);
-  const sessionsProvider = new SessionsTreeProvider(display, store);
+export function createViews(
+  display: DisplayState,
+  store: PlanStore,
+  health: HealthBook,
+): vscode.Disposable & { plan: vscode.TreeView<PlanElement>; update(): void } {
+  const planProvider = new PlanTreeProvider(display, store, health);
+  const sessionsProvider = new SessionsTreeProvider(display, store, health);
   const plan = vscode.window.createTreeView(ViewId.Plan, { treeDataProvider: planProvider, showCollapseAll: false });
   const sessions = vscode.window.createTreeView(ViewId.Sessions, { treeDataProvider: sessionsProvider });
   const showMore = vscode.commands.registerCommand(CommandId.ShowMoreSessions, () => sessionsProvider.showMore());
+  const setAttentionOnly = (only: boolean) => {
+    sessionsProvider.attentionOnly = only;
+    setContext(ContextKey.AttentionOnly, only);
+    sessionsProvider.refresh();
+  };
+  const toggles = [
+    vscode.commands.registerCommand(CommandId.ShowSessionsNeedingAttention, () => setAttentionOnly(true)),
+    vscode.commands.registerCommand(CommandId.ShowAllSessions, () => setAttentionOnly(false)),
+  ];
 
   // Each context key costs a round trip to the window: send only changes.
   const contextValues = new Map<string, boolean>();
@@ -251,6 +281,10 @@ export function createViews(display: DisplayState, store: PlanStore): vscode.Dis
   }
 
   const subscription = display.onDidChange(update);
+  const healthSubscription = health.onDidChange(({ session }) => {
+    sessionsProvider.refresh();
+    if (session === display.session) planProvider.refresh();
+  });
   // "5 min ago" ages: redraw the session rows each minute while they are on screen.
   const clock = setInterval(() => {
     if (sessions.visible && store.size > 0) sessionsProvider.refresh();
@@ -262,7 +296,9 @@ export function createViews(display: DisplayState, store: PlanStore): vscode.Dis
     dispose() {
       clearInterval(clock);
       showMore.dispose();
+      for (const toggle of toggles) toggle.dispose();
       subscription.dispose();
+      healthSubscription.dispose();
       plan.dispose();
       sessions.dispose();
       planProvider.dispose();

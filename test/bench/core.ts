@@ -7,9 +7,12 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { countTodos, successText, type Counts, type Todo, type TodoStatus } from '../../src/core/plan';
+import { Emitter } from '../../src/core/emitter';
+import { HealthBook } from '../../src/core/healthBook';
+import type { SessionInfoRecord } from '../../src/core/logRecord';
+import { countItems, countTodos, successText, type Counts, type PlanItem, type Todo, type TodoStatus } from '../../src/core/plan';
 import { hashIdentity, sessionKeyFromToken } from '../../src/core/sessionKey';
-import { LOG_FORMAT_VERSION, SessionLog, TODO_WRITE_EVENT, type LogEvent } from '../../src/core/sessionLog';
+import { LOG_FORMAT_VERSION, SessionLog, TODO_WRITE_EVENT, type LogEvent, type LogRead } from '../../src/core/sessionLog';
 import { PlanStore } from '../../src/core/store';
 import { runTodoWrite } from '../../src/core/todoWrite';
 import { ERRORS, validateTodoInput } from '../../src/core/validate';
@@ -410,7 +413,13 @@ function heapMB(): number {
 }
 
 /** Activation over many sessions: the first paint against the whole load, one run each. */
-export async function benchScaleLoad(dir: string, sessions: number, writesEach: number, onProgress?: (text: string) => void): Promise<ScaleRow> {
+export async function benchScaleLoad(
+  dir: string,
+  sessions: number,
+  writesEach: number,
+  onProgress?: (text: string) => void,
+  options: { health?: boolean } = {},
+): Promise<ScaleRow> {
   const folder = path.join(dir, `scale-${sessions}`);
   fs.mkdirSync(folder, { recursive: true });
   for (let i = 0; i < sessions; i++) {
@@ -419,7 +428,10 @@ export async function benchScaleLoad(dir: string, sessions: number, writesEach: 
   }
   onProgress?.(`scale: ${sessions} sessions written`);
   const activate = async (first?: string): Promise<{ firstPaintMs: number; fullLoadMs: number }> => {
-    const store = new PlanStore(new SessionLog(folder, new NodeFileSystem()));
+    const log = new SessionLog(folder, new NodeFileSystem());
+    const store = new PlanStore(log);
+    // As the extension runs it: plan health follows the same reader.
+    const health = options.health ? new HealthBook(log) : undefined;
     const started = performance.now();
     let firstPaintMs = NaN;
     const subscription = store.onDidChange(() => {
@@ -429,6 +441,7 @@ export async function benchScaleLoad(dir: string, sessions: number, writesEach: 
     const fullLoadMs = performance.now() - started;
     subscription.dispose();
     if (store.list().length !== sessions) throw new Error(`scale bench loaded ${store.list().length} of ${sessions} sessions`);
+    health?.dispose();
     store.dispose();
     return { firstPaintMs, fullLoadMs };
   };
@@ -469,6 +482,61 @@ export async function benchHistoryPage(dir: string, writes: number, onProgress?:
   if (all.length !== writes) throw new Error('history bench: the replay lost versions');
   fs.rmSync(folder, { recursive: true, force: true });
   return { writes, fileBytes, newestMs, newestHeapMB, versionAtMs, fullMs, fullHeapMB };
+}
+
+export interface HealthRow {
+  items: number;
+  lines: number;
+  /** What plan health adds to each appended plan line (HealthBook: compare versions, recompute signals). */
+  planLine: Sample;
+  /** The same for a session/info line (turn facts, tool calls). */
+  infoLine: Sample;
+}
+
+/**
+ * The cost plan health adds per appended line: lines handed to a HealthBook as the log's
+ * reader hands them (one LogRead per line), a plan of `items` items whose statuses move one
+ * item per version, with a session/info line (a running turn, growing tool calls) between.
+ */
+export function benchHealthLine(items = 100, lines = 4000): HealthRow {
+  const reads = new Emitter<LogRead>();
+  const book = new HealthBook({ onDidRead: reads.event }, { now: () => Date.UTC(2025, 0, 1, 1) });
+  const session = hashIdentity('health bench');
+  const start = Date.UTC(2025, 0, 1);
+  const names = Array.from({ length: items }, (_, i) => `${TASKS[i % TASKS.length]} (${i})`);
+  const plan: PlanItem[] = names.map((content) => ({ content, status: 'pending' }));
+  const planTimes: number[] = [];
+  const infoTimes: number[] = [];
+  let offset = 0;
+  for (let i = 0; i < lines; i++) {
+    const ts = new Date(start + i * 1000).toISOString();
+    // One item moves per version: pending → in progress → completed, then back to pending (a new round).
+    const item = plan[i % items] as PlanItem;
+    item.status = item.status === 'pending' ? 'in_progress' : item.status === 'in_progress' ? 'completed' : 'pending';
+    const todos = plan.map((todo) => ({ content: todo.content, status: todo.status }));
+    const event: LogEvent = { v: LOG_FORMAT_VERSION, type: TODO_WRITE_EVENT, ts, session, todos, counts: countItems(todos) };
+    const info: SessionInfoRecord = {
+      v: LOG_FORMAT_VERSION,
+      type: 'session/info',
+      ts,
+      session,
+      source: { agent: 'codex', session: 'bench' },
+      turn: { index: 0, state: 'running', since: new Date(start).toISOString() },
+      activity: { calls: i % 20, at: ts },
+    };
+    let began = performance.now();
+    reads.fire({ session, records: [event], offsets: [offset] });
+    planTimes.push(performance.now() - began);
+    offset += 4000;
+    began = performance.now();
+    reads.fire({ session, records: [info], offsets: [offset] });
+    infoTimes.push(performance.now() - began);
+    offset += 300;
+  }
+  book.dispose();
+  // The first lines create the session and warm the JIT: not counted.
+  const warm = Math.min(200, lines >> 2);
+  return { items, lines, planLine: summarize(planTimes.slice(warm)), infoLine: summarize(infoTimes.slice(warm)) };
 }
 
 export interface IdleRow {

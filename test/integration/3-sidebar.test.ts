@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanViewState } from '../../src/extension';
-import { api, bridge, chat, domTexts, logLines, newChatSession, runDir, todos, waitFor } from './helpers';
+import { api, bridge, chat, domTexts, isItemRow, logLines, newChatSession, planItemLabels, runDir, todos, waitFor } from './helpers';
 
 const LONG_HISTORY = 250;
 /** Rows the Sessions view lists at first (SESSIONS_PAGE in src/vscode/views.ts), and how many sessions the test adds. */
@@ -47,7 +47,8 @@ async function domShows(selector: string, expected: string[], what: string): Pro
   let last: string[] = [];
   try {
     await waitFor(async () => {
-      last = await rowLabels(selector);
+      // The Plan view's item rows; its health rows (a stopped turn, say) are checked by 7-copilot-health.
+      last = selector === PLAN_ROWS ? await planItemLabels(selector) : await rowLabels(selector);
       return JSON.stringify(last) === JSON.stringify(expected);
     }, what);
   } catch (error) {
@@ -94,7 +95,8 @@ describe('the sidebar, rendered in the workbench', () => {
       ['Set up the theme, completed', 'Add the toggle, in progress', 'Persist the choice, in progress', 'Test both themes, pending'],
       'the Plan rows in the DOM',
     );
-    const icons = await bridge<string[]>({ op: 'attributes', selector: `${PLAN_ROWS} .custom-view-tree-node-item-icon`, name: 'class' });
+    const labels = await rowLabels(PLAN_ROWS);
+    const icons = (await bridge<string[]>({ op: 'attributes', selector: `${PLAN_ROWS} .custom-view-tree-node-item-icon`, name: 'class' })).filter((_, i) => isItemRow(labels[i]));
     assert.match(icons[0] ?? '', /codicon-pass-filled/);
     assert.match(icons[1] ?? '', /codicon-sync/);
     assert.match(icons[3] ?? '', /codicon-circle-large-outline/);

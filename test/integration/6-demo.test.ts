@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, newChatSession, waitFor } from './helpers';
+import { api, newChatSession, planItemLabels, waitFor } from './helpers';
 
 const DEMO_ID = 'agent-plan-demo.agent-plan-demo';
 const STEP_DELAY = 'agentPlanDemo.stepDelayMs';
@@ -130,7 +130,7 @@ async function runDemo(query: string): Promise<{ session: string; lists: Todo[][
     let rows: string[] = [];
     try {
       await waitFor(async () => {
-        rows = await bridge<string[]>({ op: 'attributes', selector: PLAN_ROWS, name: 'aria-label' });
+        rows = await planItemLabels(PLAN_ROWS);
         return rows.length === last.length && last.every((todo, i) => rows[i]?.startsWith(`${todo.content}, `));
       }, 'the Plan rows in the DOM');
     } catch (error) {

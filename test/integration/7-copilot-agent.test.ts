@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, domTexts, EXTENSION_ID, logFiles, newChatSession, planLines, waitFor } from './helpers';
+import { api, bridge, domTexts, EXTENSION_ID, logFiles, newChatSession, planItemLabels, planLines, waitFor } from './helpers';
 import { askAgent, copilotReady, records, scriptTurns, textOf, toolResults, turnIndex, type ModelRecord } from './7-agent';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
@@ -71,7 +71,7 @@ describe('the real Copilot agent with a scripted model', function () {
     let watching = true;
     const watch = (async () => {
       while (watching) {
-        const rows = await rowLabels(PLAN_ROWS).catch(() => []);
+        const rows = await planItemLabels(PLAN_ROWS).catch(() => []);
         const shown = rows.join('\n');
         if (shown !== '' && seen[seen.length - 1] !== shown) seen.push(shown);
         await new Promise((resolve) => setTimeout(resolve, 150));
@@ -83,7 +83,7 @@ describe('the real Copilot agent with a scripted model', function () {
       first = await askAgent('[ap:plan-1]');
       second = await askAgent('[ap:plan-2]');
       const last = scriptedLists('[ap:plan-2]').at(-1)!;
-      await waitFor(async () => contents(await rowLabels(PLAN_ROWS)) === last.map((todo) => todo.content).join(' | ') && (await rowLabels(PLAN_ROWS)).every((row) => /completed/i.test(row)), 'the last plan in the sidebar');
+      await waitFor(async () => contents(await planItemLabels(PLAN_ROWS)) === last.map((todo) => todo.content).join(' | ') && (await planItemLabels(PLAN_ROWS)).every((row) => /completed/i.test(row)), 'the last plan in the sidebar');
     } finally {
       watching = false;
       await watch;

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, domTexts, logLines, newChatSession, waitFor } from './helpers';
+import { api, bridge, domTexts, logLines, newChatSession, planItemLabels, waitFor } from './helpers';
 import { askAgent, copilotReady, scriptTurns, turnIndex } from './7-agent';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
@@ -63,7 +63,7 @@ describe('Copilot\'s own todo list, mirrored', function () {
     assert.equal(mirrored.todos.length, 3);
     const history = await (await api()).getHistory(mirrored.session);
     assert.deepEqual(history.map(itemsOf), lists, 'one version per call, in call order');
-    await waitFor(async () => (await bridge<string[]>({ op: 'attributes', selector: PLAN_ROWS, name: 'aria-label' })).length === 3, 'three Plan rows');
+    await waitFor(async () => (await planItemLabels(PLAN_ROWS)).length === 3, 'three Plan item rows');
     await waitFor(async () => (await domTexts(BADGE))[0] === '2', 'the badge to count the two open items');
     await waitFor(async () => (await domTexts(STATUS_ITEM))[0]?.includes('1/3'), 'the status bar to say 1/3');
   });

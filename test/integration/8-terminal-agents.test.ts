@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, runDir, waitFor } from './helpers';
+import { api, bridge, planItemLabels, runDir, waitFor } from './helpers';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
 const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
@@ -94,7 +94,7 @@ if (status.skipped !== undefined) {
       }
       // Follow Latest puts the agent that wrote last on screen.
       await waitFor(async () => {
-        const rows = await bridge<string[]>({ op: 'attributes', selector: PLAN_ROWS, name: 'aria-label' });
+        const rows = await planItemLabels(PLAN_ROWS);
         return rows.length === 2 && rows.every((row) => row?.includes('completed') || row?.includes('Completed'));
       }, 'the Plan view to show the finished Claude Code list');
       const history = (await api()).getHistory(session.session);

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, logLines, runDir, waitFor } from './helpers';
+import { api, bridge, isItemRow, logLines, runDir, waitFor } from './helpers';
 
 const ACTIVITY = '.activitybar li.action-item a.action-label[aria-label^="Agent Plan"]';
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
@@ -23,6 +23,8 @@ interface LogLine {
   type: string;
   title?: string;
   latestTurn?: unknown;
+  turn?: unknown;
+  activity?: unknown;
   source?: { agent: string; session: string; call?: string };
 }
 
@@ -120,7 +122,7 @@ if (status.skipped !== undefined) {
       const calls = lines.filter((line) => line.type === 'todo/write').map((line) => line.source?.call ?? '');
       assert.ok(calls.length >= 4, `the run made its plan calls (${calls.length})`);
       assert.equal(new Set(calls).size, calls.length, `each call once in the log: ${calls.join(', ')}`);
-      const infos = lines.filter((line) => line.type === 'session/info').map((line) => JSON.stringify([line.title, line.latestTurn]));
+      const infos = lines.filter((line) => line.type === 'session/info').map((line) => JSON.stringify([line.title, line.latestTurn, line.turn, line.activity]));
       assert.ok(infos.every((info, i) => i === 0 || info !== infos[i - 1]), `no session/info line repeats the one before: ${infos.join(' ')}`);
 
       // The first window: its history and its event stream hold each version once.
@@ -136,7 +138,8 @@ if (status.skipped !== undefined) {
       // The second window follows the latest session: its Plan view shows the finished list,
       // and its history (Agent Plan: Show History… from the palette) lists each version once.
       await waitFor(async () => {
-        const rows = await bridge<string[]>({ op: 'attributes', window, selector: PLAN_ROWS, name: 'aria-label' });
+        // The item rows; the health rows (done, here) are checked by 7-copilot-health.
+        const rows = (await bridge<string[]>({ op: 'attributes', window, selector: PLAN_ROWS, name: 'aria-label' })).filter(isItemRow);
         return rows.length === 2 && rows.every((row) => /completed/i.test(row ?? ''));
       }, "the second window's Plan view to show the finished Claude Code list", 20_000);
       await bridge({ op: 'click', window, selector: PLAN_ROWS });

@@ -110,3 +110,13 @@ export function domTexts(selector: string): Promise<string[]> {
 export function todos(...items: Array<[string, 'pending' | 'in_progress' | 'completed']>): { todos: Array<{ content: string; status: string }> } {
   return { todos: items.map(([content, status]) => ({ content, status })) };
 }
+
+/** Plan item rows read "text, status"; the health rows above and below them do not. */
+export function isItemRow(label: string | null | undefined): boolean {
+  return /, (pending|in progress|completed|cancelled|blocked)$/.test(label ?? '');
+}
+
+/** The aria-labels of the Plan view's item rows, without its health rows. */
+export async function planItemLabels(selector: string): Promise<string[]> {
+  return (await bridge<Array<string | null>>({ op: 'attributes', selector, name: 'aria-label' })).flatMap((label) => (isItemRow(label) ? [label ?? ''] : []));
+}

@@ -97,6 +97,8 @@ describe('copilot chats through the follower', () => {
       title: 'Mirror fixture chat',
       latestTurn: { index: 1, planned: true },
       participant: 'GitHub.copilot-chat',
+      turn: { index: 1, state: 'ended' },
+      calls: 0,
     });
     first.dispose();
 

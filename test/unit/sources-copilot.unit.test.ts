@@ -95,7 +95,7 @@ describe('copilot chat parser, over chat session files of the real host', () => 
     const parser = createCopilotChatParser();
     assert.deepEqual(parser.push(a.lines.slice(0, secondRequest)).info?.latestTurn, { index: 0, planned: true });
     const after = parser.push(a.lines.slice(secondRequest));
-    assert.deepEqual(after.info, { agent: 'copilot', session: a.uuid, latestTurn: { index: 1, planned: false }, participant: 'GitHub.copilot-chat' });
+    assert.deepEqual(after.info, { agent: 'copilot', session: a.uuid, latestTurn: { index: 1, planned: false }, participant: 'GitHub.copilot-chat', turn: { index: 1, state: 'ended' }, calls: 0 });
 
     // The both-tools chat's first request with its manage_todo_list calls taken out: only
     // todo_write ran in it, and that makes it planned (with no plan to mirror).
@@ -121,7 +121,7 @@ describe('copilot chat parser, over chat session files of the real host', () => 
       [['Survey both tools', 'completed'], ['Compare their lists', 'in_progress']],
       [['Survey both tools', 'completed'], ['Compare their lists', 'completed'], ['Write the follow-up', 'in_progress']],
     ]);
-    assert.deepEqual(out.info, { agent: 'copilot', session: uuid, title: 'Mirror fixture chat', latestTurn: { index: 1, planned: true }, participant: 'GitHub.copilot-chat' });
+    assert.deepEqual(out.info, { agent: 'copilot', session: uuid, title: 'Mirror fixture chat', latestTurn: { index: 1, planned: true }, participant: 'GitHub.copilot-chat', turn: { index: 1, state: 'ended' }, calls: 0 });
   });
 
   it('a manage_todo_list call followed by a todo_write call read with it is marked superseded; the newest is not', () => {
@@ -148,7 +148,7 @@ describe('copilot chat parser, over chat session files of the real host', () => 
     const renamed = createCopilotChatParser();
     renamed.push(lines);
     const set = renamed.push([JSON.stringify({ kind: 1, k: ['customTitle'], v: '  Renamed chat ' })]);
-    assert.deepEqual(set.info, { agent: 'copilot', session: uuid, title: 'Renamed chat', latestTurn: { index: 0, planned: true }, participant: 'GitHub.copilot-chat' });
+    assert.deepEqual(set.info, { agent: 'copilot', session: uuid, title: 'Renamed chat', latestTurn: { index: 0, planned: true }, participant: 'GitHub.copilot-chat', turn: { index: 0, state: 'ended' }, calls: 0 });
     assert.equal(renamed.push([JSON.stringify({ kind: 3, k: ['customTitle'] })]).info?.title, undefined);
     assert.equal(createCopilotChatParser().push(chat('manage-todo-list').lines).info?.title, undefined);
   });

@@ -1,0 +1,39 @@
+// What a session/info line should say next, from the newest facts a follower found and the
+// facts the log holds: absent facts carry over, and the times turn facts carry (when this
+// machine first saw a turn's state, when it saw the record grow) are kept while the fact
+// stays the same, so a reload reads the same times. No I/O.
+import type { ForeignSessionInfo } from '../sources/types';
+import type { SessionFacts } from './logRecord';
+
+export function nextFacts(last: SessionFacts | undefined, info: ForeignSessionInfo, now: string): SessionFacts {
+  const facts: SessionFacts = {
+    title: info.title ?? last?.title,
+    latestTurn: info.latestTurn ?? last?.latestTurn,
+    participant: info.participant ?? last?.participant,
+    turn: last?.turn,
+    activity: last?.activity,
+  };
+  if (info.turn) {
+    const before = last?.turn;
+    const same = before !== undefined && before.index === info.turn.index && before.state === info.turn.state;
+    facts.turn = same ? before : { index: info.turn.index, state: info.turn.state, since: now };
+  }
+  if (info.calls !== undefined && info.calls !== last?.activity?.calls) facts.activity = { calls: info.calls, at: now };
+  return facts;
+}
+
+/** Whether a line with `next` would say nothing new after `last`. */
+export function sameFacts(last: SessionFacts | undefined, next: SessionFacts): boolean {
+  if (last === undefined) return false;
+  return (
+    last.title === next.title &&
+    last.latestTurn?.index === next.latestTurn?.index &&
+    last.latestTurn?.planned === next.latestTurn?.planned &&
+    last.participant === next.participant &&
+    last.turn?.index === next.turn?.index &&
+    last.turn?.state === next.turn?.state &&
+    last.turn?.since === next.turn?.since &&
+    last.activity?.calls === next.activity?.calls &&
+    last.activity?.at === next.activity?.at
+  );
+}
