@@ -3,8 +3,7 @@
 import * as path from 'node:path';
 import { Follower, type SessionFileLocator } from './follower';
 import { jsonlFilesIn } from './sessionLocators';
-import { copilotChatFolder, copilotChatParserFactory, isCopilotChatFileName } from '../sources/copilotChat';
-import type { AgentDescriptor } from '../sources/agent';
+import { copilotChatFolder, copilotChatParserFactory, isCopilotChatFileName } from '../sources/copilotChat/parser';
 import type { PlanSink, UnknownShape } from '../sources/types';
 
 export function locateCopilotChats(workspaceStorageFolder: string): SessionFileLocator {
@@ -45,22 +44,3 @@ export function startCopilotChatSource(options: CopilotChatSourceOptions): Follo
   return follower;
 }
 
-/** Copilot's chats as an entry of the registry (src/sources/registry.ts): no folder setting, its files are in this workspace's storage. */
-export const copilot: AgentDescriptor = {
-  id: 'copilot',
-  name: 'Copilot',
-  icon: 'copilot',
-  settingKey: 'copilot',
-  parserVersion: COPILOT_PARSER_VERSION,
-  start: (options) =>
-    options.workspaceStorageFolder === undefined
-      ? undefined
-      : startCopilotChatSource({
-          workspaceStorageFolder: options.workspaceStorageFolder,
-          storageDir: options.storageDir,
-          sink: options.sink,
-          onUnknownShape: options.onUnknownShape,
-          onError: options.onError,
-          onPolling: options.onPolling,
-        }),
-};

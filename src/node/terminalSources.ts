@@ -5,10 +5,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Follower, type FollowerOptions } from './follower';
 import { claudeCodeLocator, codexLocator, geminiCliLocator } from './sessionLocators';
-import { createClaudeCodeParser } from '../sources/claudeCode';
-import { createCodexParser } from '../sources/codex';
-import { createGeminiCliParser } from '../sources/geminiCli';
-import type { AgentDescriptor } from '../sources/agent';
+import { createClaudeCodeParser } from '../sources/claudeCode/parser';
+import { createCodexParser } from '../sources/codex/parser';
+import { createGeminiCliParser } from '../sources/geminiCli/parser';
 import type { PlanSink, UnknownShape } from '../sources/types';
 
 export type TerminalAgent = 'claude-code' | 'codex' | 'gemini-cli';
@@ -89,33 +88,3 @@ export function startTerminalSource(options: TerminalSourceOptions): Follower {
   return started;
 }
 
-/** Claude Code, Codex and Gemini CLI as entries of the registry (src/sources/registry.ts). */
-function terminalAgent(agent: TerminalAgent, name: string, icon: string, settingKey: string): AgentDescriptor {
-  return {
-    id: agent,
-    name,
-    icon,
-    settingKey,
-    parserVersion: PARSER_VERSIONS[agent],
-    defaultFolder: (env, home) => defaultAgentFolders(env, home)[agent],
-    start: (options) =>
-      options.workspaceFolders.length === 0
-        ? undefined
-        : startTerminalSource({
-            agent,
-            folder: options.folder,
-            workspaceFolders: options.workspaceFolders,
-            storageDir: options.storageDir,
-            sink: options.sink,
-            onUnknownShape: options.onUnknownShape,
-            onError: options.onError,
-            onPolling: options.onPolling,
-            ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
-            ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
-          }),
-  };
-}
-
-export const claudeCode = terminalAgent('claude-code', 'Claude Code', 'sparkle', 'claudeCode');
-export const codex = terminalAgent('codex', 'Codex', 'terminal', 'codex');
-export const geminiCli = terminalAgent('gemini-cli', 'Gemini CLI', 'star-full', 'geminiCli');

@@ -3,9 +3,11 @@
 // Adding an agent: its folder src/sources/<agent>/ (parser + index.ts with its descriptor),
 // one line here, its settings in package.json (+ package.nls*.json), its name in the l10n
 // bundles, its README rows and its recordings. Nothing else changes.
-import { copilot } from '../node/copilotChats';
-import { claudeCode, codex, geminiCli } from '../node/terminalSources';
 import type { AgentDescriptor } from './agent';
+import { claudeCode } from './claudeCode';
+import { codex } from './codex';
+import { copilot } from './copilotChat';
+import { geminiCli } from './geminiCli';
 import { kilo } from './kilo';
 import { opencode } from './opencode';
 import { qwenCode } from './qwenCode';

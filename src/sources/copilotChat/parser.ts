@@ -49,10 +49,10 @@
 // It is VS Code's internal format: every field is checked, a shape not recognized is
 // reported once per file and skipped.
 import * as path from 'node:path';
-import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord } from './lineParser';
-import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from './types';
+import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord } from '../lineParser';
+import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../types';
 
-export { isCopilotParticipant } from '../core/participants';
+export { isCopilotParticipant } from '../../core/participants';
 
 /** The tool whose lists are mirrored. */
 export const MANAGE_TODO_LIST = 'manage_todo_list';
