@@ -2,8 +2,8 @@
 // (offline, against the scripted chat-completions model, in a network namespace with only
 // loopback), and Agent Plan shows each run as a session of its own, labelled with its
 // agent, with the latest list and every earlier version. opencode's database is read while
-// opencode still holds it open. Where the programs cannot run, the launcher says why and
-// these tests are not defined.
+// opencode still holds it open. Each run ends its turn with items open: plan health shows it
+// stopped. Where the programs cannot run, the launcher says why and these tests are not defined.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -55,9 +55,19 @@ async function newSessionShowing(agent: string, known: readonly string[], items:
   );
 }
 
-async function sessionRowsMention(words: string): Promise<void> {
+/** The run ended its turn with these items open: plan health says so, in the API and on its Sessions row. */
+async function stoppedWithOpen(session: PlanSnapshot, agentName: string, open: string[]): Promise<void> {
+  const plan = await api();
+  await waitFor(() => plan.getHealth(session.session).signals[0]?.kind === 'stopped-open', `${agentName}: the stop`, 20_000);
+  const [stop] = plan.getHealth(session.session).signals;
+  assert.equal(stop?.how, 'ended');
+  assert.deepEqual(stop?.items, open);
+  await sessionRowsMention(agentName, 'stopped with items open');
+}
+
+async function sessionRowsMention(words: string, also?: string): Promise<void> {
   const labels = () => bridge<string[]>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' });
-  await waitFor(async () => (await labels()).some((label) => label?.includes(words)), `a Sessions row that says "${words}"`);
+  await waitFor(async () => (await labels()).some((label) => label?.includes(words) && (also === undefined || label.includes(also))), `a Sessions row that says "${words}"${also ? ` and "${also}"` : ''}`);
 }
 
 const FIRST: Items = [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending'], ['Update the changelog', 'pending']];
@@ -91,6 +101,8 @@ if (status.skipped !== undefined) {
       assert.deepEqual(history.map(itemsOf), [FIRST, LAST]);
       assert.equal(history[0]?.source?.tool, 'todowrite');
       await sessionRowsMention('opencode');
+      // Cancelled is not open: only the two items left to do.
+      await stoppedWithOpen(session, 'opencode', ['Fix the off-by-one', 'Write a regression test']);
     });
 
     it('Kilo CLI todowrite: its own session, labelled Kilo CLI, both versions in history', async () => {
@@ -99,6 +111,7 @@ if (status.skipped !== undefined) {
       const session = await newSessionShowing('kilo', known, LAST);
       assert.deepEqual((await (await api()).getHistory(session.session)).map(itemsOf), [FIRST, LAST]);
       await sessionRowsMention('Kilo CLI');
+      await stoppedWithOpen(session, 'Kilo CLI', ['Fix the off-by-one', 'Write a regression test']);
     });
 
     it('Qwen Code todo_write: its own session, labelled Qwen Code, both versions in history', async () => {
@@ -113,6 +126,7 @@ if (status.skipped !== undefined) {
       assert.deepEqual(history.map(itemsOf)[0], [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending']]);
       assert.equal(history.length, 2);
       await sessionRowsMention('Qwen Code');
+      await stoppedWithOpen(session, 'Qwen Code', ['Fix the off-by-one', 'Write a regression test']);
     });
 
     it('runs that never plan add no session', async () => {
