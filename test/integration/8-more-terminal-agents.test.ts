@@ -30,7 +30,8 @@ type Items = Array<[string, string]>;
 const status = JSON.parse(fs.readFileSync(path.join(runDir(), 'agents.json'), 'utf8')) as AgentsStatus;
 
 async function runAgent(scenario: string, delayMs = 0): Promise<AgentRun> {
-  const run = await bridge<AgentRun>({ op: 'runAgent', scenario, delayMs });
+  // Kilo CLI starts slowly on a loaded machine (22 s seen): a run may take up to two minutes.
+  const run = await bridge<AgentRun>({ op: 'runAgent', scenario, delayMs }, 120_000);
   assert.equal(run.timedOut, false, `${scenario} timed out`);
   assert.equal(run.code, 0, `${scenario} exited ${run.code}`);
   return run;
