@@ -9,7 +9,7 @@
 // A `todo/write` line without `source` is the todo_write tool's and is held to the tool's
 // rules; with `source` it is a plan mirrored from another agent, held to the foreign rules
 // (any of five statuses, repeats and empty texts allowed, nothing dropped).
-import { MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from '../sources/types';
+import { AGENT_IDS as SOURCE_AGENT_IDS, MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from '../sources/types';
 import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from './plan';
 import { validateTodoInput } from './validate';
 
@@ -17,7 +17,8 @@ export const LOG_FORMAT_VERSION = 1;
 export const TODO_WRITE_EVENT = 'todo/write';
 export const SESSION_INFO_EVENT = 'session/info';
 
-export const AGENT_IDS: readonly AgentId[] = ['copilot', 'claude-code', 'codex', 'gemini-cli'];
+/** The agent ids a mirrored line may carry: the shared list of src/sources/types.ts. */
+export const AGENT_IDS: readonly AgentId[] = SOURCE_AGENT_IDS;
 
 /** One snapshot of a session's plan. */
 export interface LogEvent {
@@ -197,6 +198,9 @@ function parseInfo(value: Record<string, unknown>, session: string, ts: string):
   return infoRecord(session, ts, { agent: source['agent'], session: source['session'] }, { title, latestTurn, participant, turn, activity });
 }
 
+/** Longest priority word kept in a mirrored plan's `source.priorities` (opencode's are high, medium, low). */
+export const MAX_PRIORITY_LENGTH = 32;
+
 /** A mirrored plan's `source`, checked. */
 export function parseSource(value: unknown): PlanSource | string {
   if (!isObject(value)) return '`source` must be an object';
@@ -208,6 +212,10 @@ export function parseSource(value: unknown): PlanSource | string {
   if (turn !== undefined && !isIndex(turn)) return '`source.turn` must be an integer ≥ 0';
   const superseded = value['superseded'];
   if (superseded !== undefined && typeof superseded !== 'boolean') return '`source.superseded` must be a boolean';
+  const priorities = value['priorities'];
+  if (priorities !== undefined && (!Array.isArray(priorities) || !priorities.every((p) => typeof p === 'string' && p.length <= MAX_PRIORITY_LENGTH))) {
+    return `\`source.priorities\` must be a list of strings of at most ${MAX_PRIORITY_LENGTH} characters`;
+  }
   return copySource(value as unknown as PlanSource);
 }
 
@@ -236,6 +244,7 @@ function copySource(source: PlanSource): PlanSource {
   const copy: PlanSource = { agent: source.agent, tool: source.tool, session: source.session, call: source.call };
   if (source.turn !== undefined) copy.turn = source.turn;
   if (source.superseded === true) copy.superseded = true;
+  if (source.priorities !== undefined) copy.priorities = [...source.priorities];
   return copy;
 }
 

@@ -38,20 +38,21 @@ export type CommandId = (typeof CommandId)[keyof typeof CommandId];
 export const SettingId = {
   FollowLatest: 'agentPlan.followLatest',
   StatusBarEnabled: 'agentPlan.statusBar.enabled',
-  CopilotEnabled: 'agentPlan.sources.copilot.enabled',
-  ClaudeCodeEnabled: 'agentPlan.sources.claudeCode.enabled',
-  ClaudeCodeFolder: 'agentPlan.sources.claudeCode.folder',
-  CodexEnabled: 'agentPlan.sources.codex.enabled',
-  CodexFolder: 'agentPlan.sources.codex.folder',
-  GeminiCliEnabled: 'agentPlan.sources.geminiCli.enabled',
-  GeminiCliFolder: 'agentPlan.sources.geminiCli.folder',
   Notify: 'agentPlan.notify',
   StallToolCalls: 'agentPlan.health.stallToolCalls',
   StallMinutes: 'agentPlan.health.stallMinutes',
 } as const;
 
-/** Each source's settings live under `agentPlan.sources.<key>`: `enabled` and, for terminal agents, `folder`. */
+/**
+ * Each agent's settings live under `agentPlan.sources.<key>` (the key is in the agent registry,
+ * src/sources/registry.ts): `enabled` and, for an agent with a folder, `folder`.
+ */
 export const SOURCES_SETTING = 'agentPlan.sources';
+
+/** The id of one of an agent's settings. */
+export function sourceSettingId(settingKey: string, setting: 'enabled' | 'folder'): string {
+  return `${SOURCES_SETTING}.${settingKey}.${setting}`;
+}
 
 /** Context keys that `when` clauses in the manifest match. */
 export const ContextKey = {

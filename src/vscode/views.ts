@@ -16,7 +16,7 @@ import type { LogEvent } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
 import type { HealthBook } from '../core/healthBook';
 import { droppedTreeItem, healthRows, sessionMark, signalTreeItem, type DroppedElement, type SignalElement } from './healthViews';
-import { AGENT_ICONS, TOOL_SESSION_ICON, agentName, dateTimeText, timeText, versionTime } from './agents';
+import { TOOL_SESSION_ICON, agentIcon, agentName, dateTimeText, timeText, versionTime } from './agents';
 import { CommandId, ContextKey, ItemContext, ViewId } from './ids';
 
 const t = vscode.l10n.t;
@@ -169,9 +169,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
     item.id = event.session;
     const shown = this.display.session === event.session;
     const pinned = shown && !this.display.followingLatest;
-    const agentIcon = details.agent ? AGENT_ICONS[details.agent] : TOOL_SESSION_ICON;
+    const icon = details.agent ? agentIcon(details.agent) : TOOL_SESSION_ICON;
     const mark = sessionMark(this.health.signals(event.session));
-    item.iconPath = pinned ? new vscode.ThemeIcon('pinned') : shown ? new vscode.ThemeIcon('eye') : (mark?.icon ?? new vscode.ThemeIcon(agentIcon));
+    item.iconPath = pinned ? new vscode.ThemeIcon('pinned') : shown ? new vscode.ThemeIcon('eye') : (mark?.icon ?? new vscode.ThemeIcon(icon));
     const when = relativeTime(event.ts, new Date(), t);
     const agent = details.agent ? agentName(details.agent) : undefined;
     item.description = [mark?.word, agent, progressText(event.counts, t), when].filter((part) => part !== undefined).join(' · ');
@@ -179,7 +179,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
     tooltip.appendText(title);
     tooltip.appendMarkdown('\n\n');
     if (mark) tooltip.appendMarkdown(`$(${mark.icon.id}) `).appendText(mark.word).appendMarkdown('\n\n');
-    if (details.agent && agent) tooltip.appendMarkdown(`$(${agentIcon}) `).appendText(agent).appendMarkdown('\n\n');
+    if (details.agent && agent) tooltip.appendMarkdown(`$(${icon}) `).appendText(agent).appendMarkdown('\n\n');
     tooltip.appendText(`${progressText(event.counts, t)} · ${t('last write {0}', dateTimeText(event.ts))}`);
     tooltip.appendMarkdown('\n\n');
     tooltip.appendText(t('Session {0}', event.session.slice(0, 8)));
