@@ -525,6 +525,7 @@ function markdown(report, tables) {
     scale: '### Scale: many sessions, long histories',
     health: '### Plan health costs little per line',
     idle: '### Idle costs nothing',
+    idleHost: '### Idle in the real host, beside VS Code alone',
     latency: '### From a tool call to the sidebar',
     bundle: '### Size',
     tokens: '### What the tool costs the model',
