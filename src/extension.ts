@@ -57,7 +57,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Copilot's chat session files sit beside this extension's workspace storage folder.
   const workspaceStorageFolder = context.storageUri ? path.dirname(storageFolder) : undefined;
   const sources = new Sources({ sink, storageFolder, workspaceStorageFolder, logger });
-  const views = createViews(display, store, health);
+  const views = createViews(display, store, health, log);
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);
   const watcher = watchLogFolder(logFolder, {
