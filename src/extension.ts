@@ -22,6 +22,7 @@ import { createStatusBar } from './vscode/statusBar';
 import { TodoWriteTool } from './vscode/todoTool';
 import { Sources } from './vscode/sources';
 import { createViews } from './vscode/views';
+import { registerTimeline } from './vscode/timelinePanel';
 import { watchHealth } from './vscode/healthWatch';
 import { recallShownSession, rememberShownSession } from './vscode/viewMemory';
 
@@ -88,6 +89,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, new SnapshotDocuments(store)),
     ...registerCommands({ store, display, health, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
     sources,
+    registerTimeline({ extensionUri: context.extensionUri, store, display, source: log, logger }),
   );
 
   try {
