@@ -2,8 +2,10 @@
 // by a real chat request, the timeline's page read in its own DOM (webviews are nested
 // iframes: the bridge searches every frame), live updates, and Compare from a mark.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, chat, newChatSession, todos, waitFor } from './helpers';
+import { api, bridge, chat, newChatSession, runDir, todos, waitFor } from './helpers';
 
 interface Rendered {
   lanes: string[];
@@ -46,6 +48,9 @@ describe('the Plan Timeline', function () {
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     assert.ok(tab?.input instanceof vscode.TabInputWebview, 'the timeline is an editor tab');
     assert.match(tab.label, /^Timeline: Read the code$/);
+    const shot = path.join(runDir(), 'timeline.png');
+    await bridge({ op: 'screenshot', file: shot });
+    assert.ok(fs.statSync(shot).size > 1000);
   });
 
   it('follows the session as the agent writes', async () => {
