@@ -89,7 +89,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, new SnapshotDocuments(store)),
     ...registerCommands({ store, display, health, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
     sources,
-    registerTimeline({ extensionUri: context.extensionUri, store, display, source: log, logger }),
+    registerTimeline({ extensionUri: context.extensionUri, store, display, health, source: log, logger }),
   );
 
   try {

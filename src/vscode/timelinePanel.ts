@@ -13,6 +13,7 @@ import { readTimelinePage, type TimelineSource } from '../core/timelineRead';
 import { timelineViewModel } from '../core/timelineView';
 import type { TimelinePageMessage } from '../webview/timeline';
 import type { DisplayState } from '../core/display';
+import type { HealthBook } from '../core/healthBook';
 import { versionTime } from './agents';
 import { CommandId, TIMELINE_VIEW_TYPE } from './ids';
 import { logError, type Logger } from './log';
@@ -54,6 +55,10 @@ class TimelinePanel implements vscode.Disposable {
       panel.webview.onDidReceiveMessage((message: TimelinePageMessage) => this.receive(message)),
       deps.store.onDidWrite((event) => {
         if (event.session === this.session) this.refreshSoon();
+      }),
+      // A turn's end or a signal comes in a session/info line or from the clock, not as a new version.
+      deps.health.onDidChange((change) => {
+        if (change.session === this.session) this.refreshSoon();
       }),
     );
   }
@@ -156,6 +161,7 @@ export interface TimelineDeps {
   extensionUri: vscode.Uri;
   store: PlanStore;
   display: DisplayState;
+  health: HealthBook;
   source: TimelineSource;
   logger: Logger;
 }

@@ -154,7 +154,8 @@ function render(): void {
 
   // A mark per version; Enter or a click compares it with the one before.
   const marks = el('g', { class: 'marks', role: 'list', 'aria-label': m.strings.versions }, svg);
-  m.marks.forEach((mark, index) => drawMark(marks, mark, index, x(mark.time), lanesTop - MARK_ROW + 4));
+  // One tab stop for all marks (the newest); ← → Home End move between them.
+  m.marks.forEach((mark, index) => drawMark(marks, mark, index, x(mark.time), lanesTop - MARK_ROW + 4, index === m.marks.length - 1));
 
   // Health signals: a flag where each started.
   for (const signal of m.signals) {
@@ -212,8 +213,8 @@ function drawLane(parent: Element, lane: ViewLane, y: number, x: (ms: number) =>
   }
 }
 
-function drawMark(parent: Element, mark: ViewMark, index: number, cx: number, cy: number): void {
-  const g = el('g', { role: 'listitem button', tabindex: 0, 'aria-label': mark.label, 'data-version': index, class: 'mark' }, parent);
+function drawMark(parent: Element, mark: ViewMark, index: number, cx: number, cy: number, tabStop: boolean): void {
+  const g = el('g', { role: 'listitem button', tabindex: tabStop ? 0 : -1, 'aria-label': mark.label, 'data-version': index, class: 'mark' }, parent);
   el('circle', { cx, cy, r: 5 }, g);
   el('title', {}, g).textContent = mark.label;
   const compare = () => {
@@ -224,6 +225,16 @@ function drawMark(parent: Element, mark: ViewMark, index: number, cx: number, cy
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
       compare();
+      return;
+    }
+    const all = [...parent.querySelectorAll<SVGGElement>('[data-version]')];
+    const next = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: all.length - 1 }[event.key];
+    const target = next === undefined ? undefined : all[next];
+    if (target) {
+      event.preventDefault();
+      event.stopPropagation();
+      for (const other of all) other.setAttribute('tabindex', other === target ? '0' : '-1');
+      target.focus();
     }
   });
 }

@@ -43,6 +43,8 @@ describe('the Plan Timeline', function () {
     assert.match(lanes[3] ?? '', /^Write a test, pending, reworded as “Cover the edge case”$/);
     const marks = await frameLabels('[data-version]');
     assert.equal(marks.length, 3);
+    // One tab stop for the marks: the newest (arrow keys move between them).
+    assert.deepEqual(await bridge({ op: 'frameAttributes', selector: '[data-version]', name: 'tabindex' }), ['-1', '-1', '0']);
     assert.match(marks[0] ?? '', /^Version 1, .*: 0\/3 done · 1 in progress; first version$/);
     assert.match(marks[2] ?? '', /^Version 3, .*: 2\/3 done; \+1 added, −1 removed, 1 status changes$/);
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
