@@ -244,9 +244,10 @@ function statusMap(todos: readonly PlanItem[]): Map<string, ItemStatus> {
   return map;
 }
 
-/** "42 s", "4 min 12 s", "1 h 5 min", "2 d 3 h": a span, to the two largest units. */
+/** "under 1 s", "42 s", "4 min 12 s", "1 h 5 min", "2 d 3 h": a span, to the two largest units. */
 export function spanText(ms: number, t: Translate): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds === 0 && ms > 0) return t('under 1 s');
   if (seconds < 60) return t('{0} s', seconds);
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return seconds % 60 === 0 ? t('{0} min', minutes) : t('{0} min {1} s', minutes, seconds % 60);

@@ -21,6 +21,8 @@ export interface ViewLane {
   note: string;
   segments: ViewSegment[];
   dropped: boolean;
+  /** "in progress 4 min · done after 6 min", drawn on the lane; empty when neither applies. */
+  durations: string;
 }
 
 export interface ViewMark {
@@ -109,6 +111,7 @@ export function timelineViewModel(
       note,
       segments: lane.segments.map((s) => ({ status: s.status, from: s.from, to: s.to })),
       dropped: lane.dropped,
+      durations,
     };
   });
   const marks = timeline.versions.map((version, index): ViewMark => {

@@ -211,6 +211,12 @@ function drawLane(parent: Element, lane: ViewLane, y: number, x: (ms: number) =>
     const left = clampX(segment.from);
     el('rect', { x: left, y: y + 5, width: Math.max(1, clampX(segment.to) - left), height: LANE_HEIGHT - 10, rx: 3, class: `seg ${segment.status}` }, g);
   }
+  // The item's durations, on its in-progress stretch's first segment when it is in view.
+  const first = lane.segments.find((s) => s.status === 'in_progress') ?? lane.segments[0];
+  if (lane.durations !== '' && first) {
+    const label = el('text', { x: clampX(first.from) + 4, y: y + LANE_HEIGHT / 2 + 4, class: 'lane-time', 'aria-hidden': 'true' }, g);
+    label.textContent = lane.durations;
+  }
 }
 
 function drawMark(parent: Element, mark: ViewMark, index: number, cx: number, cy: number, tabStop: boolean): void {

@@ -112,8 +112,8 @@ describe('timeline model', () => {
 
   it('says spans to their two largest units', () => {
     assert.deepEqual(
-      [0, 42_400, 60_000, 252_000, 3_600_000, 3_900_000, 86_400_000 * 2, 86_400_000 * 2 + 3 * 3_600_000].map((ms) => spanText(ms, formatOnly)),
-      ['0 s', '42 s', '1 min', '4 min 12 s', '1 h', '1 h 5 min', '2 d', '2 d 3 h'],
+      [0, 300, 42_400, 60_000, 252_000, 3_600_000, 3_900_000, 86_400_000 * 2, 86_400_000 * 2 + 3 * 3_600_000].map((ms) => spanText(ms, formatOnly)),
+      ['0 s', 'under 1 s', '42 s', '1 min', '4 min 12 s', '1 h', '1 h 5 min', '2 d', '2 d 3 h'],
     );
   });
 });
