@@ -69,6 +69,8 @@ class TimelinePanel implements vscode.Disposable {
   }
 
   async reload(): Promise<void> {
+    // An older page being read would be lost under the newest one: let it land first.
+    await this.loadingOlder;
     const page = await readTimelinePage(this.deps.source, this.session, this.versions);
     this.lines = page.lines;
     this.more = page.more;
@@ -76,7 +78,15 @@ class TimelinePanel implements vscode.Disposable {
     this.post();
   }
 
-  private async older(): Promise<void> {
+  private loadingOlder: Promise<void> | undefined;
+
+  /** The page before the oldest version shown; asked again while it loads, the same load. */
+  private older(): Promise<void> {
+    this.loadingOlder ??= this.readOlder().finally(() => (this.loadingOlder = undefined));
+    return this.loadingOlder;
+  }
+
+  private async readOlder(): Promise<void> {
     if (!this.more) return;
     const page = await readTimelinePage(this.deps.source, this.session, TIMELINE_PAGE, this.before);
     this.lines = [...page.lines, ...this.lines];

@@ -77,4 +77,31 @@ describe('the Plan Timeline', function () {
     assert.match(diff.modified.path, new RegExp(`^/${session}/\\d+\\.md$`));
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
+
+  it('opens a long history on its newest 1000 versions and reads the older ones on request', async () => {
+    const plan = await api();
+    // Another program appends to the log in its documented format: 1500 versions of a 3-item plan.
+    const key = 'a1'.repeat(16);
+    const start = Date.now() - 1500 * 60_000;
+    const statuses = ['pending', 'in_progress', 'completed'] as const;
+    const lines: string[] = [];
+    for (let i = 0; i < 1500; i++) {
+      const todos = ['First', 'Second', 'Third'].map((content, index) => ({ content, status: statuses[(i + index) % 3]! }));
+      const counts = { pending: 0, inProgress: 0, completed: 0 };
+      for (const todo of todos) counts[todo.status === 'in_progress' ? 'inProgress' : todo.status]++;
+      lines.push(JSON.stringify({ v: 1, type: 'todo/write', ts: new Date(start + i * 60_000).toISOString(), session: key, todos, counts }));
+    }
+    fs.writeFileSync(path.join(plan.logFolder, `${key}.jsonl`), lines.join('\n') + '\n');
+    await waitFor(() => plan.listSessions().some((s) => s.session === key), 'the appended session to be listed');
+    const rendered = await vscode.commands.executeCommand<Rendered>('agentPlan.showTimeline', key);
+    assert.equal(rendered.marks, 1000);
+    assert.deepEqual(rendered.lanes, ['First', 'Second', 'Third']);
+    await bridge({ op: 'frameClick', selector: '[data-action="older"]' });
+    await waitFor(async () => (await frameLabels('[data-version]')).length === 1500, 'all 1500 marks after loading the older page');
+    assert.deepEqual(await frameLabels('[data-action="older"]'), [], 'nothing older left to load');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // Gone again, so the tests after this one find the sessions they expect.
+    fs.rmSync(path.join(plan.logFolder, `${key}.jsonl`));
+    await waitFor(() => !plan.listSessions().some((s) => s.session === key), 'the appended session to be gone');
+  });
 });
