@@ -29,6 +29,9 @@ export function filesWritten(agent: AgentId, line: unknown): FileWrite[] {
       return geminiWrites(line);
     case 'copilot':
       return copilotWrites(line);
+    default:
+      // An agent whose tool records are not read for files yet.
+      return [];
   }
 }
 
