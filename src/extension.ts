@@ -22,6 +22,7 @@ import { createStatusBar } from './vscode/statusBar';
 import { TodoWriteTool } from './vscode/todoTool';
 import { Sources } from './vscode/sources';
 import { createViews } from './vscode/views';
+import { registerTimeline } from './vscode/timelinePanel';
 import { watchHealth } from './vscode/healthWatch';
 import { recallShownSession, rememberShownSession } from './vscode/viewMemory';
 
@@ -57,7 +58,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Copilot's chat session files sit beside this extension's workspace storage folder.
   const workspaceStorageFolder = context.storageUri ? path.dirname(storageFolder) : undefined;
   const sources = new Sources({ sink, storageFolder, workspaceStorageFolder, logger });
-  const views = createViews(display, store, health);
+  const views = createViews(display, store, health, log);
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);
   const watcher = watchLogFolder(logFolder, {
@@ -88,6 +89,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, new SnapshotDocuments(store)),
     ...registerCommands({ store, display, health, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
     sources,
+    registerTimeline({ extensionUri: context.extensionUri, store, display, health, source: log, logger }),
   );
 
   try {

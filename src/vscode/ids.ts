@@ -5,6 +5,8 @@ export const TOOL_REFERENCE_NAME = 'todos';
 export const VIEW_CONTAINER = 'agentPlan';
 export const SNAPSHOT_SCHEME = 'agent-plan-snapshot';
 export const OUTPUT_CHANNEL = 'Agent Plan';
+/** The Plan Timeline's webview panels. */
+export const TIMELINE_VIEW_TYPE = 'agentPlan.timeline';
 
 export const ViewId = {
   Plan: 'agentPlan.plan',
@@ -32,6 +34,8 @@ export const CommandId = {
   /** The Sessions view's toggle: only the sessions that need attention, or all. */
   ShowSessionsNeedingAttention: 'agentPlan.showSessionsNeedingAttention',
   ShowAllSessions: 'agentPlan.showAllSessions',
+  /** Opens the Plan Timeline of a session (its key, a Sessions row, or the shown session). */
+  ShowTimeline: 'agentPlan.showTimeline',
 } as const;
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];
 

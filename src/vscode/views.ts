@@ -18,6 +18,8 @@ import type { HealthBook } from '../core/healthBook';
 import { droppedTreeItem, healthRows, sessionMark, signalTreeItem, type DroppedElement, type SignalElement } from './healthViews';
 import { TOOL_SESSION_ICON, agentIcon, agentName, dateTimeText, timeText, versionTime } from './agents';
 import { CommandId, ContextKey, ItemContext, ViewId } from './ids';
+import { itemDurations } from './timelineText';
+import type { TimelineSource } from '../core/timelineRead';
 
 const t = vscode.l10n.t;
 
@@ -60,6 +62,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     private readonly display: DisplayState,
     private readonly store: PlanStore,
     private readonly health: HealthBook,
+    private readonly timelines?: TimelineSource,
   ) {}
 
   refresh(): void {
@@ -104,6 +107,12 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
       // the tooltip still names the status without the history
     }
     tooltip.appendMarkdown(status);
+    // How long the item took, over the current plan's newest versions (older versions on screen show without).
+    if (this.timelines && !this.display.shownVersion) {
+      const durations = await itemDurations(this.timelines, element.session, element.todo.content).catch(() => undefined);
+      if (token.isCancellationRequested) return item;
+      if (durations) tooltip.appendMarkdown('\n\n$(watch) ').appendText(durations);
+    }
     item.tooltip = tooltip;
     return item;
   }
@@ -237,8 +246,9 @@ export function createViews(
   display: DisplayState,
   store: PlanStore,
   health: HealthBook,
+  timelines?: TimelineSource,
 ): vscode.Disposable & { plan: vscode.TreeView<PlanElement>; update(): void } {
-  const planProvider = new PlanTreeProvider(display, store, health);
+  const planProvider = new PlanTreeProvider(display, store, health, timelines);
   const sessionsProvider = new SessionsTreeProvider(display, store, health);
   const plan = vscode.window.createTreeView(ViewId.Plan, { treeDataProvider: planProvider, showCollapseAll: false });
   const sessions = vscode.window.createTreeView(ViewId.Sessions, { treeDataProvider: sessionsProvider });
