@@ -180,6 +180,25 @@ async function main() {
     ],
   });
 
+  // 2e. The Plan Timeline: its first picture at 100,000 versions, next to the whole history.
+  const timelineVersions = QUICK ? 10_000 : 100_000;
+  const timeline = await core.benchTimeline(tmp, timelineVersions, 1000, { warmup: 2, minSamples: QUICK ? 5 : 15, maxSamples: 60, budgetMs: 5_000 }, progress);
+  report.timeline = timeline;
+  tables.push({
+    key: 'timeline',
+    title: `Plan Timeline: first picture at ${count(timelineVersions)} versions (plain Node)`,
+    headers: ['what', 'median', 'p95'],
+    align: 'lrr',
+    rows: [
+      [`first paint: the newest ${count(timeline.pageVersions)} versions read back, timeline and page model built`, ms(timeline.firstPaint.median), ms(timeline.firstPaint.p95)],
+      [`whole history: all ${count(timeline.versions)} versions (${bytes(timeline.fileBytes)}) read and built`, ms(timeline.whole.median), ms(timeline.whole.p95)],
+    ],
+    notes: [
+      'readTimelinePage (src/core/timelineRead.ts) walks the log back from its end; buildTimeline and timelineViewModel make what the webview is sent. The webview\'s own drawing is not in these figures.',
+      `Each version is a 20-item plan whose statuses move, as in the rows above. The budget for the first paint is 200 ms.`,
+    ],
+  });
+
   // 2d. Idle.
   const idle = await core.benchIdle(tmp, IDLE_SESSIONS, progress);
   report.idle = idle;
@@ -303,7 +322,7 @@ async function main() {
   report.machine.loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
   report.summary = summaryLine(report);
 
-  const order = ['write', 'read', 'activation', 'scale', 'health', 'idle', 'idleHost', 'latency', 'bundle', 'tokens'];
+  const order = ['write', 'read', 'activation', 'scale', 'health', 'timeline', 'idle', 'idleHost', 'latency', 'bundle', 'tokens'];
   tables.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
   for (const table of tables) process.stdout.write(`\n${renderText(table)}\n`);
   fs.mkdirSync(path.join(repoRoot, 'docs'), { recursive: true });
@@ -524,7 +543,9 @@ function markdown(report, tables) {
     activation: '### Activation',
     scale: '### Scale: many sessions, long histories',
     health: '### Plan health costs little per line',
+    timeline: '### The Plan Timeline opens on its newest page',
     idle: '### Idle costs nothing',
+    idleHost: '### Idle in the real host, beside VS Code alone',
     latency: '### From a tool call to the sidebar',
     bundle: '### Size',
     tokens: '### What the tool costs the model',

@@ -24,6 +24,7 @@ import { createStatusBar } from './vscode/statusBar';
 import { TodoWriteTool } from './vscode/todoTool';
 import { Sources } from './vscode/sources';
 import { createViews } from './vscode/views';
+import { registerTimeline } from './vscode/timelinePanel';
 import { watchHealth } from './vscode/healthWatch';
 import { recallShownSession, rememberShownSession } from './vscode/viewMemory';
 
@@ -61,7 +62,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   const sources = new Sources({ sink, storageFolder, workspaceStorageFolder, logger });
   // The user's requests, followed until a plan takes them in; their signal joins the health signals.
   const requests = new RequestBook(log);
-  const views = createViews(display, store, health, requests);
+  const views = createViews(display, store, health, log, requests);
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);
   const watcher = watchLogFolder(logFolder, {
@@ -98,6 +99,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     }),
     ...registerPlanActions({ store, health, requests, logger, shownSession: () => display.session }),
     sources,
+    registerTimeline({ extensionUri: context.extensionUri, store, display, health, source: log, logger }),
   );
 
   try {

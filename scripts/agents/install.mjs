@@ -1,7 +1,8 @@
-// The pinned terminal agents (Claude Code, Codex, Gemini CLI), installed once from the
+// The pinned terminal agents (Claude Code, Codex, Gemini CLI, opencode, Kilo CLI,
+// Qwen Code), installed once from the
 // npm registry into a cache folder keyed by their versions, like the VS Code host.
-// The install uses this folder's package.json and committed package-lock.json with
-// `npm ci`; their native binaries come as npm optional dependencies.
+// The install uses this folder's package.json and committed package-lock.json; their
+// native binaries come as npm optional dependencies.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,23 +12,33 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const manifest = JSON.parse(fs.readFileSync(path.join(here, 'package.json'), 'utf8'));
 
-/** The pinned version of each agent, read from package.json so there is one source. */
-export const VERSIONS = {
-  claude: manifest.dependencies['@anthropic-ai/claude-code'],
-  codex: manifest.dependencies['@openai/codex'],
-  gemini: manifest.dependencies['@google/gemini-cli'],
+/** Each agent's npm package. */
+const PACKAGES = {
+  claude: '@anthropic-ai/claude-code',
+  codex: '@openai/codex',
+  gemini: '@google/gemini-cli',
+  opencode: 'opencode-ai',
+  kilo: '@kilocode/cli',
+  qwen: '@qwen-code/qwen-code',
 };
 
+/** The pinned version of each agent, read from package.json so there is one source. */
+export const VERSIONS = Object.fromEntries(Object.entries(PACKAGES).map(([agent, name]) => [agent, manifest.dependencies[name]]));
+
 const cacheRoot = process.env.AGENT_PLAN_CACHE ?? path.join(os.homedir(), '.cache', 'agent-plan');
-export const agentsDir = path.join(
-  cacheRoot,
-  `agents-claude-${VERSIONS.claude}-codex-${VERSIONS.codex}-gemini-${VERSIONS.gemini}`,
-);
+export const agentsDir = path.join(cacheRoot, `agents-${Object.entries(VERSIONS).map(([agent, version]) => `${agent}-${version}`).join('-')}`);
 const completeMarker = path.join(agentsDir, '.complete');
 const bin = (name) => path.join(agentsDir, 'node_modules', '.bin', name);
 
 /** Where each agent's command is once installed. */
-export const BINARIES = { claude: bin('claude'), codex: bin('codex'), gemini: bin('gemini') };
+export const BINARIES = {
+  claude: bin('claude'),
+  codex: bin('codex'),
+  gemini: bin('gemini'),
+  opencode: bin('opencode'),
+  kilo: bin('kilo'),
+  qwen: bin('qwen'),
+};
 
 function log(message) {
   process.stderr.write(`[agents] ${message}\n`);
@@ -45,7 +56,7 @@ export function cleanEnv(extra = {}) {
   return { ...env, ...extra };
 }
 
-/** npm's own CLI next to this Node, so `npm ci` runs under process.execPath. */
+/** npm's own CLI next to this Node, so the install runs under process.execPath. */
 function npmCli() {
   const candidates = [
     path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'),
@@ -76,8 +87,6 @@ async function withLock(lockPath, fn) {
   }
 }
 
-const PACKAGES = { claude: '@anthropic-ai/claude-code', codex: '@openai/codex', gemini: '@google/gemini-cli' };
-
 /** Throws unless each installed package is the pinned version. */
 function checkInstalled() {
   for (const [agent, name] of Object.entries(PACKAGES)) {
@@ -100,15 +109,18 @@ export async function ensureAgents() {
     fs.mkdirSync(agentsDir, { recursive: true });
     for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(here, file), path.join(agentsDir, file));
     const started = Date.now();
-    log(`installing Claude Code ${VERSIONS.claude}, Codex ${VERSIONS.codex}, Gemini CLI ${VERSIONS.gemini} into ${agentsDir}, once`);
-    const result = spawnSync(process.execPath, [npmCli(), 'ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+    log(`installing ${Object.entries(PACKAGES).map(([agent, name]) => `${name} ${VERSIONS[agent]}`).join(', ')} into ${agentsDir}, once`);
+    // `npm install` over the committed lock rather than `npm ci`: opencode's and Kilo CLI's
+    // platform packages for other systems are not all published, so the lock cannot list
+    // them and `npm ci` would call it out of sync. The lock still pins what is installed.
+    const result = spawnSync(process.execPath, [npmCli(), 'install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error'], {
       cwd: agentsDir,
       env: cleanEnv(),
       stdio: 'inherit',
     });
-    if (result.status !== 0) throw new Error(`npm ci in ${agentsDir} failed with ${result.status ?? result.signal}`);
+    if (result.status !== 0) throw new Error(`npm install in ${agentsDir} failed with ${result.status ?? result.signal}`);
     for (const [name, file] of Object.entries(BINARIES)) {
-      if (!fs.existsSync(file)) throw new Error(`${name} not found at ${file} after npm ci`);
+      if (!fs.existsSync(file)) throw new Error(`${name} not found at ${file} after npm install`);
     }
     checkInstalled();
     fs.writeFileSync(completeMarker, new Date().toISOString() + '\n');

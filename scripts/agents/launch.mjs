@@ -5,13 +5,47 @@ import * as path from 'node:path';
 import { BINARIES, cleanEnv } from './install.mjs';
 import { startAnthropicServer } from './servers/anthropic.mjs';
 import { startGeminiServer } from './servers/gemini.mjs';
+import { startChatServer } from './servers/chat.mjs';
 import { startResponsesServer } from './servers/openai.mjs';
 
 export const CLAUDE_MODEL = 'claude-sonnet-4-6';
 export const GEMINI_MODEL = 'gemini-2.5-pro';
 const FAKE_KEY = 'scripted-model-key';
 
-export const SERVERS = { claude: startAnthropicServer, codex: startResponsesServer, gemini: startGeminiServer };
+/** The model opencode, Kilo CLI and Qwen Code are told to use, served by the scripted chat server. */
+export const CHAT_MODEL = 'm';
+
+export const SERVERS = {
+  claude: startAnthropicServer,
+  codex: startResponsesServer,
+  gemini: startGeminiServer,
+  opencode: startChatServer,
+  kilo: startChatServer,
+  qwen: startChatServer,
+};
+
+/**
+ * opencode's (and Kilo CLI's) whole configuration, given in the environment: one
+ * OpenAI-compatible provider (its SDK is bundled in the binary) at the scripted server,
+ * nothing shared, no update check.
+ */
+function opencodeConfig(url) {
+  return JSON.stringify({
+    provider: {
+      fake: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Scripted model',
+        options: { baseURL: `${url}/v1`, apiKey: FAKE_KEY },
+        models: { [CHAT_MODEL]: { name: 'Scripted', tool_call: true, limit: { context: 128000, output: 8192 } } },
+      },
+    },
+    model: `fake/${CHAT_MODEL}`,
+    small_model: `fake/${CHAT_MODEL}`,
+    autoupdate: false,
+    share: 'disabled',
+    permission: { '*': 'allow' },
+  });
+}
 
 function baseEnv(dirs, extra) {
   return cleanEnv({
@@ -19,9 +53,11 @@ function baseEnv(dirs, extra) {
     TMPDIR: dirs.tmp,
     XDG_CONFIG_HOME: path.join(dirs.home, '.config'),
     XDG_CACHE_HOME: path.join(dirs.home, '.cache'),
-    XDG_DATA_HOME: path.join(dirs.home, '.local', 'share'),
+    XDG_DATA_HOME: dirs.xdgData ?? path.join(dirs.home, '.local', 'share'),
     XDG_STATE_HOME: path.join(dirs.home, '.local', 'state'),
     NO_COLOR: '1',
+    // opencode and Kilo CLI take their directory from PWD, not from the process's cwd.
+    PWD: dirs.workspace,
     ...extra,
   });
 }
@@ -101,6 +137,52 @@ export function prepare(scenario, dirs, url) {
         GOOGLE_GEMINI_BASE_URL: url,
         GEMINI_API_KEY: FAKE_KEY,
         GEMINI_CLI_TRUST_WORKSPACE: 'true',
+        ...scenario.env,
+      }),
+    };
+  }
+  if (scenario.agent === 'opencode' || scenario.agent === 'kilo') {
+    const prefix = scenario.agent === 'opencode' ? 'OPENCODE' : 'KILO';
+    return {
+      command: BINARIES[scenario.agent],
+      args: ['run', '-m', `fake/${CHAT_MODEL}`, scenario.prompt],
+      env: baseEnv(dirs, {
+        [`${prefix}_CONFIG_CONTENT`]: opencodeConfig(url),
+        [`${prefix}_DISABLE_MODELS_FETCH`]: '1',
+        [`${prefix}_DISABLE_AUTOUPDATE`]: '1',
+        [`${prefix}_DISABLE_SHARE`]: '1',
+        [`${prefix}_DISABLE_LSP_DOWNLOAD`]: '1',
+        [`${prefix}_DISABLE_DEFAULT_PLUGINS`]: '1',
+        ...(scenario.agent === 'kilo' ? { KILO_TELEMETRY_LEVEL: 'off', KILO_DISABLE_SESSION_INGEST: '1', KILO_DISABLE_CODEBASE_INDEXING: '1', KILO_DISABLE_PRESENCE: '1' } : {}),
+        ...scenario.env,
+      }),
+    };
+  }
+  if (scenario.agent === 'qwen') {
+    const settingsDir = path.join(dirs.home, '.qwen');
+    fs.mkdirSync(settingsDir, { recursive: true });
+    fs.writeFileSync(
+      path.join(settingsDir, 'settings.json'),
+      JSON.stringify(
+        {
+          // todo_write is off by default in 0.24: without this the call is refused.
+          tools: { todoWrite: { enabled: true } },
+          privacy: { usageStatisticsEnabled: false },
+          telemetry: { enabled: false },
+          general: { disableAutoUpdate: true, disableUpdateNag: true },
+        },
+        null,
+        2,
+      ) + '\n',
+    );
+    return {
+      command: BINARIES.qwen,
+      args: ['--auth-type', 'openai', '--yolo', '-p', scenario.prompt],
+      env: baseEnv(dirs, {
+        OPENAI_API_KEY: FAKE_KEY,
+        OPENAI_BASE_URL: `${url}/v1`,
+        OPENAI_MODEL: CHAT_MODEL,
+        QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
         ...scenario.env,
       }),
     };

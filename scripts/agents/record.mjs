@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLAUDE_MODEL, GEMINI_MODEL } from './launch.mjs';
+import { CHAT_MODEL, CLAUDE_MODEL, GEMINI_MODEL } from './launch.mjs';
 import { cannotRunReason, runScenario } from './run.mjs';
 import { SCENARIOS } from './scenarios.mjs';
 
@@ -69,7 +69,7 @@ async function record(scenario) {
     agent: scenario.agent,
     scenario: scenario.name,
     version: run.version,
-    model: scenario.agent === 'claude' ? CLAUDE_MODEL : scenario.agent === 'gemini' ? GEMINI_MODEL : 'gpt-5-codex',
+    model: { claude: CLAUDE_MODEL, gemini: GEMINI_MODEL, codex: 'gpt-5-codex' }[scenario.agent] ?? CHAT_MODEL,
     command: [result.command, ...result.args],
     env: scenario.env,
     workspace: dirs.workspace,

@@ -31,6 +31,8 @@ export function runDirs(root, scenario) {
   return {
     base,
     home: path.join(base, 'home'),
+    // opencode's and Kilo CLI's databases are in <XDG_DATA_HOME>/<agent>.
+    xdgData: path.join(base, 'home', '.local', 'share'),
     codexHome: path.join(base, 'codex-home'),
     workspace: path.join(base, 'work', 'demo'),
     tmp: path.join(base, 'tmp'),
@@ -60,6 +62,18 @@ export function agentFiles(agent, dirs) {
   if (agent === 'codex') {
     return { rollouts: listFiles(path.join(dirs.codexHome, 'sessions')).filter((f) => f.endsWith('.jsonl')) };
   }
+  if (agent === 'opencode' || agent === 'kilo') {
+    // The database with its -wal and -shm files, as the run left them.
+    const data = path.join(dirs.xdgData, agent);
+    return { databases: listFiles(data).filter((f) => /\.db(-wal|-shm)?$/.test(path.basename(f))) };
+  }
+  if (agent === 'qwen') {
+    const qwen = path.join(dirs.home, '.qwen');
+    return {
+      chats: listFiles(path.join(qwen, 'projects')).filter((f) => f.endsWith('.jsonl')),
+      todos: listFiles(path.join(qwen, 'todos')),
+    };
+  }
   const gemini = path.join(dirs.home, '.gemini');
   return {
     projects: listFiles(gemini).filter((f) => f === path.join(gemini, 'projects.json')),
@@ -70,16 +84,20 @@ export function agentFiles(agent, dirs) {
 /**
  * Runs one scenario (its id, or a scenario object shaped like those in scenarios.mjs)
  * under `root`, a folder of scratch runs: this run's own folder in it is made afresh.
- * `home`, `codexHome` and `workspace` may name folders of the caller's instead (they
- * are used as they are, never emptied); `delayMs` slows each model answer.
+ * `home`, `codexHome`, `xdgDataHome` and `workspace` may name folders of the caller's
+ * instead (they are used as they are, never emptied); `delayMs` slows each model answer.
  * Returns { scenario, dirs, result, files, version }.
  */
-export async function runScenario(idOrScenario, { root, timeoutMs = 120_000, delayMs = 0, home, codexHome, workspace } = {}) {
+export async function runScenario(idOrScenario, { root, timeoutMs = 120_000, delayMs = 0, home, codexHome, xdgDataHome, workspace } = {}) {
   const scenario = typeof idOrScenario === 'string' ? findScenario(idOrScenario) : { id: `${idOrScenario.agent}/${idOrScenario.name}`, env: {}, ...idOrScenario };
   await ensureAgents();
   const dirs = runDirs(root ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-agents-')), scenario);
   fs.rmSync(dirs.base, { recursive: true, force: true });
-  if (home) dirs.home = home;
+  if (home) {
+    dirs.home = home;
+    dirs.xdgData = path.join(home, '.local', 'share');
+  }
+  if (xdgDataHome) dirs.xdgData = xdgDataHome;
   if (codexHome) dirs.codexHome = codexHome;
   if (workspace) {
     dirs.workspace = workspace;

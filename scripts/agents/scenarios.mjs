@@ -189,6 +189,78 @@ const HEALTH_PLANS = {
 function healthScript(name, plan, read, readOf) {
   return HEALTH_PLANS[name].flatMap((step) => (step === 'read' ? [read] : step === 'reads' ? [nineReads(readOf)] : [plan(step)])).concat([{ text: 'Done: the off-by-one is fixed.' }]);
 }
+// opencode and Kilo CLI: `todowrite`, whole list each call, with a priority per item and a
+// fourth status, cancelled. Their read tool is `read` (absolute path).
+const opencodeRead = { calls: [{ name: 'read', input: { filePath: `${WORKSPACE}/src/parser.ts` } }] };
+const opencodeTodos = [
+  {
+    calls: [
+      {
+        name: 'todowrite',
+        input: {
+          todos: [
+            { content: 'Read the parser', status: 'in_progress', priority: 'high' },
+            { content: 'Fix the off-by-one', status: 'pending', priority: 'high' },
+            { content: 'Write a regression test', status: 'pending', priority: 'medium' },
+            { content: 'Update the changelog', status: 'pending', priority: 'low' },
+          ],
+        },
+      },
+    ],
+  },
+  opencodeRead,
+  {
+    calls: [
+      {
+        name: 'todowrite',
+        input: {
+          todos: [
+            { content: 'Read the parser', status: 'completed', priority: 'high' },
+            { content: 'Fix the off-by-one', status: 'in_progress', priority: 'high' },
+            { content: 'Write a regression test', status: 'pending', priority: 'medium' },
+            { content: 'Update the changelog', status: 'cancelled', priority: 'low' },
+          ],
+        },
+      },
+    ],
+  },
+  { text: 'Working on the off-by-one; the changelog is not needed.' },
+];
+
+// Qwen Code: `todo_write` with an id per item; three statuses. Its read tool is `read_file`.
+const qwenRead = { calls: [{ name: 'read_file', input: { file_path: `${WORKSPACE}/src/parser.ts` } }] };
+const qwenTodos = [
+  {
+    calls: [
+      {
+        name: 'todo_write',
+        input: {
+          todos: [
+            { id: '1', content: 'Read the parser', status: 'in_progress' },
+            { id: '2', content: 'Fix the off-by-one', status: 'pending' },
+            { id: '3', content: 'Write a regression test', status: 'pending' },
+          ],
+        },
+      },
+    ],
+  },
+  qwenRead,
+  {
+    calls: [
+      {
+        name: 'todo_write',
+        input: {
+          todos: [
+            { id: '1', content: 'Read the parser', status: 'completed' },
+            { id: '2', content: 'Fix the off-by-one', status: 'in_progress' },
+            { id: '3', content: 'Write a regression test', status: 'pending' },
+          ],
+        },
+      },
+    ],
+  },
+  { text: 'Working on the off-by-one now.' },
+];
 
 const answer = { text: 'The parser reads tokens in one pass; nothing needs to change.' };
 
@@ -210,6 +282,12 @@ export const SCENARIOS = [
   ]),
   // Gemini CLI records no turn ends (see the README): what a comparison of versions says.
   ...['done', 'drop-reopen'].map((name) => ({ agent: 'gemini', name: `health-${name}`, prompt: fixPrompt, env: {}, script: healthScript(name, geminiTodosOf, geminiRead) })),
+  { agent: 'opencode', name: 'todowrite', prompt: fixPrompt, env: {}, script: opencodeTodos },
+  { agent: 'opencode', name: 'no-plan', prompt: askPrompt, env: {}, script: [opencodeRead, answer] },
+  { agent: 'kilo', name: 'todowrite', prompt: fixPrompt, env: {}, script: opencodeTodos },
+  { agent: 'kilo', name: 'no-plan', prompt: askPrompt, env: {}, script: [opencodeRead, answer] },
+  { agent: 'qwen', name: 'todo-write', prompt: fixPrompt, env: {}, script: qwenTodos },
+  { agent: 'qwen', name: 'no-plan', prompt: askPrompt, env: {}, script: [qwenRead, answer] },
 ].map((s) => ({ ...s, id: `${s.agent}/${s.name}` }));
 
 export function findScenario(id) {

@@ -1,6 +1,7 @@
 // The real terminal agents inside a workbench run: their HOME is the run's own HOME
-// (<runDir>/home), so Agent Plan, running in that workbench, finds their files where a
-// user's would be (~/.claude, ~/.codex, ~/.gemini) with its default settings. A test
+// (<runDir>/home) and their XDG data folder the host's (<runDir>/xdg-data), so Agent Plan,
+// running in that workbench, finds their files where a user's would be (~/.claude, ~/.codex,
+// ~/.gemini, ~/.qwen, $XDG_DATA_HOME/opencode and /kilo) with its default settings. A test
 // asks the launcher, through the DOM bridge's `runAgent` op, to run one scenario in the
 // workspace the workbench has open. Where the agents cannot run, it says why, once.
 import * as fs from 'node:fs';
@@ -26,6 +27,8 @@ export async function agentsForWorkbench(workbench, log) {
         root: path.join(workbench.runDir, 'agents'),
         home,
         codexHome: path.join(home, '.codex'),
+        // The XDG data folder the host runs with, as a terminal of that window would have it.
+        xdgDataHome: path.join(workbench.runDir, 'xdg-data'),
         workspace: workbench.workspace,
         delayMs: request.delayMs ?? 0,
       });

@@ -52,6 +52,28 @@ export function serveBridge(dir, page, ops = {}) {
               .locator(request.selector)
               .evaluateAll((nodes, name) => nodes.map((n) => n.getAttribute(name)), request.name),
           };
+        case 'frameAttributes': {
+          // Webviews are nested iframes: every frame of the page is searched.
+          const values = [];
+          for (const frame of page.frames()) {
+            const found = await frame
+              .locator(request.selector)
+              .evaluateAll((nodes, name) => nodes.map((n) => n.getAttribute(name)), request.name)
+              .catch(() => []);
+            values.push(...found);
+          }
+          return { ok: true, value: values };
+        }
+        case 'frameClick': {
+          for (const frame of page.frames()) {
+            const target = frame.locator(request.selector);
+            if ((await target.count().catch(() => 0)) > 0) {
+              await target.first().click({ timeout: request.timeoutMs ?? 10_000 });
+              return { ok: true, value: true };
+            }
+          }
+          return { ok: false, error: `no frame holds ${request.selector}` };
+        }
         case 'html':
           return { ok: true, value: await page.locator(request.selector).first().evaluate((node) => node.outerHTML) };
         case 'click': {

@@ -16,6 +16,9 @@ export const AGENT_PROMPT_NAMES: Record<AgentId, string> = {
   'claude-code': 'Claude Code',
   codex: 'Codex',
   'gemini-cli': 'Gemini CLI',
+  opencode: 'opencode',
+  kilo: 'Kilo CLI',
+  'qwen-code': 'Qwen Code',
 };
 
 /** Where the plan comes from: the session's title (when known) and its agent (undefined: a todo_write chat). */

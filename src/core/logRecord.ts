@@ -15,7 +15,7 @@
 // A fourth, `session/link`, ties a plan continued in a new chat to the session it came from:
 //   {"v":1,"type":"session/link","ts","session","from":"<key>"}  (in the new session's log)
 //   {"v":1,"type":"session/link","ts","session","to":"<key>"}    (in the old session's log)
-import { MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from '../sources/types';
+import { AGENT_IDS as SOURCE_AGENT_IDS, MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from '../sources/types';
 import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from './plan';
 import { validateTodoInput } from './validate';
 
@@ -29,7 +29,8 @@ const LINKED_KEY = /^[0-9a-f]{32}$/;
 export const MAX_REQUEST_LENGTH = 500;
 const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-export const AGENT_IDS: readonly AgentId[] = ['copilot', 'claude-code', 'codex', 'gemini-cli'];
+/** The agent ids a mirrored line may carry: the shared list of src/sources/types.ts. */
+export const AGENT_IDS: readonly AgentId[] = SOURCE_AGENT_IDS;
 
 /** One snapshot of a session's plan. */
 export interface LogEvent {
@@ -284,6 +285,9 @@ function parseInfo(value: Record<string, unknown>, session: string, ts: string):
   return infoRecord(session, ts, { agent: source['agent'], session: source['session'] }, { title, latestTurn, participant, turn, activity });
 }
 
+/** Longest priority word kept in a mirrored plan's `source.priorities` (opencode's are high, medium, low). */
+export const MAX_PRIORITY_LENGTH = 32;
+
 /** A mirrored plan's `source`, checked. */
 export function parseSource(value: unknown): PlanSource | string {
   if (!isObject(value)) return '`source` must be an object';
@@ -295,6 +299,10 @@ export function parseSource(value: unknown): PlanSource | string {
   if (turn !== undefined && !isIndex(turn)) return '`source.turn` must be an integer ≥ 0';
   const superseded = value['superseded'];
   if (superseded !== undefined && typeof superseded !== 'boolean') return '`source.superseded` must be a boolean';
+  const priorities = value['priorities'];
+  if (priorities !== undefined && (!Array.isArray(priorities) || !priorities.every((p) => typeof p === 'string' && p.length <= MAX_PRIORITY_LENGTH))) {
+    return `\`source.priorities\` must be a list of strings of at most ${MAX_PRIORITY_LENGTH} characters`;
+  }
   return copySource(value as unknown as PlanSource);
 }
 
@@ -323,6 +331,7 @@ function copySource(source: PlanSource): PlanSource {
   const copy: PlanSource = { agent: source.agent, tool: source.tool, session: source.session, call: source.call };
   if (source.turn !== undefined) copy.turn = source.turn;
   if (source.superseded === true) copy.superseded = true;
+  if (source.priorities !== undefined) copy.priorities = [...source.priorities];
   return copy;
 }
 

@@ -3,7 +3,7 @@
 // processes' appends, files that appear or vanish) comes through `take`, in file order.
 // The UI and the exported API read it and listen to it.
 // Data flows one way: write → log → reader → store → listeners.
-import { isCopilotParticipant } from '../sources/copilotChat';
+import { isCopilotParticipant } from './participants';
 import type { AgentId } from '../sources/types';
 import { Emitter, type Disposable } from './emitter';
 import type { Todo } from './plan';

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import { Follower, type SessionFileLocator } from './follower';
 import { jsonlFilesIn } from './sessionLocators';
-import { copilotChatFolder, copilotChatParserFactory, isCopilotChatFileName } from '../sources/copilotChat';
+import { copilotChatFolder, copilotChatParserFactory, isCopilotChatFileName } from '../sources/copilotChat/parser';
 import type { PlanSink, UnknownShape } from '../sources/types';
 
 export function locateCopilotChats(workspaceStorageFolder: string): SessionFileLocator {
@@ -43,3 +43,4 @@ export function startCopilotChatSource(options: CopilotChatSourceOptions): Follo
   follower.start();
   return follower;
 }
+

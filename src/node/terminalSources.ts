@@ -5,9 +5,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Follower, type FollowerOptions } from './follower';
 import { claudeCodeLocator, codexLocator, geminiCliLocator } from './sessionLocators';
-import { createClaudeCodeParser } from '../sources/claudeCode';
-import { createCodexParser } from '../sources/codex';
-import { createGeminiCliParser } from '../sources/geminiCli';
+import { createClaudeCodeParser } from '../sources/claudeCode/parser';
+import { createCodexParser } from '../sources/codex/parser';
+import { createGeminiCliParser } from '../sources/geminiCli/parser';
 import type { PlanSink, UnknownShape } from '../sources/types';
 
 export type TerminalAgent = 'claude-code' | 'codex' | 'gemini-cli';
@@ -87,3 +87,4 @@ export function startTerminalSource(options: TerminalSourceOptions): Follower {
   started.start();
   return started;
 }
+

@@ -5,8 +5,12 @@
 // that program's lines → ForeignPlan → the log (one `todo/write` line with `source`) →
 // the store → the views. Nothing here writes into the foreign program's folders.
 
-/** The programs Agent Plan follows. The todo_write tool itself writes lines with no `source`. */
-export type AgentId = 'copilot' | 'claude-code' | 'codex' | 'gemini-cli';
+/**
+ * The programs Agent Plan follows, by the id their log lines carry in `source.agent`; the
+ * registry (registry.ts) has one entry per id. The todo_write tool itself writes lines with no `source`.
+ */
+export const AGENT_IDS = ['copilot', 'claude-code', 'codex', 'gemini-cli', 'opencode', 'kilo', 'qwen-code'] as const;
+export type AgentId = (typeof AGENT_IDS)[number];
 
 /**
  * Item statuses a mirrored snapshot may hold. todo_write accepts only the first three;
@@ -38,6 +42,11 @@ export interface PlanSource {
    * current plan.
    */
   superseded?: boolean;
+  /**
+   * The foreign program's priority of each item, in item order (opencode, Kilo CLI: high,
+   * medium, low): kept beside the items, since a plan item has no priority.
+   */
+  priorities?: string[];
 }
 
 /** One plan call found in a foreign file: the whole list after that call. */

@@ -1,30 +1,19 @@
 // How each agent whose plans Agent Plan mirrors is shown: a codicon and its name in words.
 import * as vscode from 'vscode';
+import { agentById } from '../sources/registry';
 import type { AgentId } from '../sources/types';
 
-const t = vscode.l10n.t;
-
-export const AGENT_ICONS: Record<AgentId, string> = {
-  copilot: 'copilot',
-  'claude-code': 'sparkle',
-  codex: 'terminal',
-  'gemini-cli': 'star-full',
-};
+/** The codicon of an agent's sessions, from the registry. */
+export function agentIcon(agent: AgentId): string {
+  return agentById(agent).icon;
+}
 
 /** The icon of todo_write's own sessions (no `source`). */
 export const TOOL_SESSION_ICON = 'comment-discussion';
 
+/** An agent's name in VS Code's display language: the registry's English name through the l10n bundle. */
 export function agentName(agent: AgentId): string {
-  switch (agent) {
-    case 'copilot':
-      return t('Copilot');
-    case 'claude-code':
-      return t('Claude Code');
-    case 'codex':
-      return t('Codex');
-    case 'gemini-cli':
-      return t('Gemini CLI');
-  }
+  return vscode.l10n.t(agentById(agent).name);
 }
 
 /** Times in VS Code's display language, not the host's locale. */

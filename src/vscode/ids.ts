@@ -5,6 +5,8 @@ export const TOOL_REFERENCE_NAME = 'todos';
 export const VIEW_CONTAINER = 'agentPlan';
 export const SNAPSHOT_SCHEME = 'agent-plan-snapshot';
 export const OUTPUT_CHANNEL = 'Agent Plan';
+/** The Plan Timeline's webview panels. */
+export const TIMELINE_VIEW_TYPE = 'agentPlan.timeline';
 
 export const ViewId = {
   Plan: 'agentPlan.plan',
@@ -44,26 +46,29 @@ export const CommandId = {
   AddRequest: 'agentPlan.addRequest',
   /** A request's row (or a session key and the request's id): takes it back. */
   WithdrawRequest: 'agentPlan.withdrawRequest',
+  /** Opens the Plan Timeline of a session (its key, a Sessions row, or the shown session). */
+  ShowTimeline: 'agentPlan.showTimeline',
 } as const;
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];
 
 export const SettingId = {
   FollowLatest: 'agentPlan.followLatest',
   StatusBarEnabled: 'agentPlan.statusBar.enabled',
-  CopilotEnabled: 'agentPlan.sources.copilot.enabled',
-  ClaudeCodeEnabled: 'agentPlan.sources.claudeCode.enabled',
-  ClaudeCodeFolder: 'agentPlan.sources.claudeCode.folder',
-  CodexEnabled: 'agentPlan.sources.codex.enabled',
-  CodexFolder: 'agentPlan.sources.codex.folder',
-  GeminiCliEnabled: 'agentPlan.sources.geminiCli.enabled',
-  GeminiCliFolder: 'agentPlan.sources.geminiCli.folder',
   Notify: 'agentPlan.notify',
   StallToolCalls: 'agentPlan.health.stallToolCalls',
   StallMinutes: 'agentPlan.health.stallMinutes',
 } as const;
 
-/** Each source's settings live under `agentPlan.sources.<key>`: `enabled` and, for terminal agents, `folder`. */
+/**
+ * Each agent's settings live under `agentPlan.sources.<key>` (the key is in the agent registry,
+ * src/sources/registry.ts): `enabled` and, for an agent with a folder, `folder`.
+ */
 export const SOURCES_SETTING = 'agentPlan.sources';
+
+/** The id of one of an agent's settings. */
+export function sourceSettingId(settingKey: string, setting: 'enabled' | 'folder'): string {
+  return `${SOURCES_SETTING}.${settingKey}.${setting}`;
+}
 
 /** Context keys that `when` clauses in the manifest match. */
 export const ContextKey = {

@@ -4,20 +4,11 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Follower } from '../node/follower';
-import { startCopilotChatSource } from '../node/copilotChats';
-import { defaultAgentFolders, startTerminalSource, type TerminalAgent } from '../node/terminalSources';
+import type { RunningSource } from '../sources/agent';
+import { AGENTS } from '../sources/registry';
 import type { PlanSink, UnknownShape } from '../sources/types';
 import { SOURCES_SETTING } from './ids';
 import { logError, type Logger } from './log';
-
-/** A source's key under `agentPlan.sources.` in the settings. */
-const COPILOT_SETTING_KEY = 'copilot';
-const TERMINAL_SETTING_KEYS: Record<TerminalAgent, string> = {
-  'claude-code': 'claudeCode',
-  codex: 'codex',
-  'gemini-cli': 'geminiCli',
-};
 
 export interface SourcesOptions {
   sink: PlanSink;
@@ -35,7 +26,7 @@ export interface SourceReports {
 }
 
 export class Sources implements vscode.Disposable {
-  private readonly running = new Map<string, Follower>();
+  private readonly running = new Map<string, RunningSource>();
   private subscription: vscode.Disposable | undefined;
 
   constructor(private readonly options: SourcesOptions) {}
@@ -52,8 +43,9 @@ export class Sources implements vscode.Disposable {
     for (const key of this.keys()) this.restart(key);
   }
 
+  /** Each agent's key under `agentPlan.sources.` in the settings, from the registry. */
   private keys(): string[] {
-    return [...Object.values(TERMINAL_SETTING_KEYS), COPILOT_SETTING_KEY];
+    return AGENTS.map((agent) => agent.settingKey);
   }
 
   private reports(key: string): SourceReports {
@@ -68,19 +60,21 @@ export class Sources implements vscode.Disposable {
   private restart(key: string): void {
     this.running.get(key)?.dispose();
     this.running.delete(key);
+    const agent = AGENTS.find((a) => a.settingKey === key);
     const config = vscode.workspace.getConfiguration(`${SOURCES_SETTING}.${key}`);
-    if (!config.get<boolean>('enabled', true)) return;
-    const { workspaceStorageFolder, storageFolder, sink } = this.options;
-    if (key === COPILOT_SETTING_KEY) {
-      if (workspaceStorageFolder) this.running.set(key, startCopilotChatSource({ workspaceStorageFolder, storageDir: storageFolder, sink, ...this.reports(key) }));
-      return;
-    }
-    const agent = (Object.keys(TERMINAL_SETTING_KEYS) as TerminalAgent[]).find((a) => TERMINAL_SETTING_KEYS[a] === key);
+    if (agent === undefined || !config.get<boolean>('enabled', true)) return;
     const workspaceFolders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-    if (agent === undefined || workspaceFolders.length === 0) return;
-    const folder = expandFolder(config.get<string>('folder')) ?? defaultAgentFolders()[agent];
-    this.running.set(key, startTerminalSource({ agent, folder, workspaceFolders, storageDir: this.options.storageFolder, sink: this.options.sink, ...this.reports(key) }));
-    this.options.logger.info(`${key}: following ${folder} (read only) for ${workspaceFolders.join(', ')}`);
+    const folder = expandFolder(config.get<string>('folder')) ?? agent.defaultFolder?.(process.env, os.homedir()) ?? '';
+    const { workspaceStorageFolder, storageFolder, sink, logger } = this.options;
+    // One agent that fails to start never keeps the others from starting.
+    try {
+      const running = agent.start({ folder, workspaceFolders, workspaceStorageFolder, storageDir: storageFolder, sink, ...this.reports(key) });
+      if (running === undefined) return;
+      this.running.set(key, running);
+      if (agent.defaultFolder !== undefined) logger.info(`${key}: following ${folder} (read only) for ${workspaceFolders.join(', ')}`);
+    } catch (error) {
+      logError(logger, `${key}: could not start`, error);
+    }
   }
 
   /** Every running follower scans its files now (the Refresh command), resolving when done. */

@@ -18,8 +18,10 @@ import type { HealthBook } from '../core/healthBook';
 import type { RequestBook } from '../core/requests';
 import { linkRows, linkTreeItem, requestRows, requestTreeItem, type LinkElement, type RequestElement } from './requestViews';
 import { droppedTreeItem, healthRows, sessionMark, signalTreeItem, type DroppedElement, type SignalElement } from './healthViews';
-import { AGENT_ICONS, TOOL_SESSION_ICON, agentName, dateTimeText, timeText, versionTime } from './agents';
+import { TOOL_SESSION_ICON, agentIcon, agentName, dateTimeText, timeText, versionTime } from './agents';
 import { CommandId, ContextKey, ItemContext, ViewId } from './ids';
+import { itemDurations } from './timelineText';
+import type { TimelineSource } from '../core/timelineRead';
 
 const t = vscode.l10n.t;
 
@@ -62,6 +64,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     private readonly display: DisplayState,
     private readonly store: PlanStore,
     private readonly health: HealthBook,
+    private readonly timelines?: TimelineSource,
     private readonly requests?: RequestBook,
   ) {}
 
@@ -116,6 +119,12 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
       // the tooltip still names the status without the history
     }
     tooltip.appendMarkdown(status);
+    // How long the item took, over the current plan's newest versions (older versions on screen show without).
+    if (this.timelines && !this.display.shownVersion) {
+      const durations = await itemDurations(this.timelines, element.session, element.todo.content).catch(() => undefined);
+      if (token.isCancellationRequested) return item;
+      if (durations) tooltip.appendMarkdown('\n\n$(watch) ').appendText(durations);
+    }
     item.tooltip = tooltip;
     return item;
   }
@@ -181,9 +190,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
     item.id = event.session;
     const shown = this.display.session === event.session;
     const pinned = shown && !this.display.followingLatest;
-    const agentIcon = details.agent ? AGENT_ICONS[details.agent] : TOOL_SESSION_ICON;
+    const icon = details.agent ? agentIcon(details.agent) : TOOL_SESSION_ICON;
     const mark = sessionMark(this.health.signals(event.session));
-    item.iconPath = pinned ? new vscode.ThemeIcon('pinned') : shown ? new vscode.ThemeIcon('eye') : (mark?.icon ?? new vscode.ThemeIcon(agentIcon));
+    item.iconPath = pinned ? new vscode.ThemeIcon('pinned') : shown ? new vscode.ThemeIcon('eye') : (mark?.icon ?? new vscode.ThemeIcon(icon));
     const when = relativeTime(event.ts, new Date(), t);
     const agent = details.agent ? agentName(details.agent) : undefined;
     item.description = [mark?.word, agent, progressText(event.counts, t), when].filter((part) => part !== undefined).join(' · ');
@@ -191,7 +200,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
     tooltip.appendText(title);
     tooltip.appendMarkdown('\n\n');
     if (mark) tooltip.appendMarkdown(`$(${mark.icon.id}) `).appendText(mark.word).appendMarkdown('\n\n');
-    if (details.agent && agent) tooltip.appendMarkdown(`$(${agentIcon}) `).appendText(agent).appendMarkdown('\n\n');
+    if (details.agent && agent) tooltip.appendMarkdown(`$(${icon}) `).appendText(agent).appendMarkdown('\n\n');
     tooltip.appendText(`${progressText(event.counts, t)} · ${t('last write {0}', dateTimeText(event.ts))}`);
     tooltip.appendMarkdown('\n\n');
     tooltip.appendText(t('Session {0}', event.session.slice(0, 8)));
@@ -249,9 +258,10 @@ export function createViews(
   display: DisplayState,
   store: PlanStore,
   health: HealthBook,
+  timelines?: TimelineSource,
   requests?: RequestBook,
 ): vscode.Disposable & { plan: vscode.TreeView<PlanElement>; update(): void } {
-  const planProvider = new PlanTreeProvider(display, store, health, requests);
+  const planProvider = new PlanTreeProvider(display, store, health, timelines, requests);
   const sessionsProvider = new SessionsTreeProvider(display, store, health);
   const plan = vscode.window.createTreeView(ViewId.Plan, { treeDataProvider: planProvider, showCollapseAll: false });
   const sessions = vscode.window.createTreeView(ViewId.Sessions, { treeDataProvider: sessionsProvider });

@@ -5,6 +5,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { resolveScript } from '../../scripts/agents/scenarios.mjs';
+import { queryRows } from '../../scripts/agents/sqlite.mjs';
 
 function jsonLines(file) {
   return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
@@ -22,12 +23,24 @@ function filesUnder(dir, test) {
 export function sessionFiles(agent, { home, codexHome }) {
   if (agent === 'claude') return filesUnder(path.join(home, '.claude', 'projects'), (n) => n.endsWith('.jsonl'));
   if (agent === 'codex') return filesUnder(path.join(codexHome, 'sessions'), (n) => n.endsWith('.jsonl'));
+  // opencode and Kilo CLI: one database holds every session; the test reads its one session.
+  if (agent === 'opencode' || agent === 'kilo') return filesUnder(path.join(home, '.local', 'share', agent), (n) => n === `${agent}.db`);
+  if (agent === 'qwen') return filesUnder(path.join(home, '.qwen', 'projects'), (n) => n.endsWith('.jsonl'));
   return filesUnder(path.join(home, '.gemini', 'tmp'), (n) => n.startsWith('session-') && n.endsWith('.jsonl'));
 }
 
 /** Tool calls of one session file, in order. */
 export function recordedCalls(agent, file) {
+  if (agent === 'opencode' || agent === 'kilo') {
+    const { parts } = queryRows(file, { parts: 'SELECT data FROM part ORDER BY id' });
+    return parts.map((p) => JSON.parse(p.data)).filter((d) => d.type === 'tool').map((d) => ({ name: d.tool, input: d.state.input }));
+  }
   const lines = jsonLines(file);
+  if (agent === 'qwen') {
+    return lines
+      .filter((l) => l.type === 'assistant' && Array.isArray(l.message?.parts))
+      .flatMap((l) => l.message.parts.filter((p) => p.functionCall).map((p) => ({ name: p.functionCall.name, input: p.functionCall.args })));
+  }
   if (agent === 'claude') {
     return lines
       .filter((l) => l.type === 'assistant' && Array.isArray(l.message?.content))
@@ -46,7 +59,9 @@ export function recordedCalls(agent, file) {
 
 /** The workspace each file says it belongs to (one entry per place it says so). */
 export function recordedWorkspaces(agent, file, { home }) {
+  if (agent === 'opencode' || agent === 'kilo') return queryRows(file, { s: 'SELECT directory FROM session' }).s.map((r) => r.directory);
   const lines = jsonLines(file);
+  if (agent === 'qwen') return [...new Set(lines.filter((l) => typeof l.cwd === 'string').map((l) => l.cwd))];
   if (agent === 'claude') return [...new Set(lines.filter((l) => typeof l.cwd === 'string').map((l) => l.cwd))];
   if (agent === 'codex') return lines.filter((l) => l.type === 'session_meta').map((l) => l.payload.cwd);
   const projects = JSON.parse(fs.readFileSync(path.join(home, '.gemini', 'projects.json'), 'utf8')).projects;

@@ -17,6 +17,10 @@ import { LOG_FORMAT_VERSION, SessionLog, TODO_WRITE_EVENT, type LogEvent, type L
 import { PlanStore } from '../../src/core/store';
 import { runTodoWrite } from '../../src/core/todoWrite';
 import { ERRORS, validateTodoInput } from '../../src/core/validate';
+import { buildTimeline } from '../../src/core/timeline';
+import { readTimelinePage } from '../../src/core/timelineRead';
+import { timelineViewModel } from '../../src/core/timelineView';
+import { formatOnly } from '../../src/core/present';
 import { watchLogFolder } from '../../src/node/logWatcher';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 
@@ -705,3 +709,40 @@ export function seedForeignFiles(fixtures: string, home: string, workspace: stri
   }
 }
 export const benchKey = (text: string): string => hashIdentity(text);
+
+export interface TimelineRow {
+  versions: number;
+  fileBytes: number;
+  /** The newest page read, the timeline built and the page's model made: what the webview is first sent. */
+  firstPaint: Sample;
+  pageVersions: number;
+  /** The same picture from every version: the whole file read and built. */
+  whole: Sample;
+}
+
+/**
+ * The Plan Timeline at `versions` versions: its first picture (the newest `page` versions,
+ * as src/vscode/timelinePanel.ts reads them) next to a timeline of the whole history.
+ */
+export async function benchTimeline(dir: string, versions: number, page: number, budget: Budget, onProgress?: (text: string) => void): Promise<TimelineRow> {
+  const folder = path.join(dir, `timeline-${versions}`);
+  fs.mkdirSync(folder, { recursive: true });
+  const log = new SessionLog(folder, new NodeFileSystem());
+  const fileBytes = writeHistory(log.fileFor(BENCH_SESSION), BENCH_SESSION, versions);
+  const model = (lines: Parameters<typeof buildTimeline>[0], more: boolean) =>
+    timelineViewModel(buildTimeline(lines), 'bench', more, formatOnly, (ms) => new Date(ms).toISOString(), (signal) => signal.kind);
+  const firstPaint = await measure(async () => {
+    const read = await readTimelinePage(log, BENCH_SESSION, page);
+    const view = model(read.lines, read.more);
+    if (view.marks.length !== page || !view.more) throw new Error('bench timeline read the wrong page');
+  }, budget);
+  onProgress?.(`timeline, ${versions} versions: first paint ${firstPaint.median.toFixed(1)} ms`);
+  const whole = await measure(async () => {
+    const read = await readTimelinePage(log, BENCH_SESSION, Number.MAX_SAFE_INTEGER);
+    const view = model(read.lines, read.more);
+    if (view.marks.length !== versions) throw new Error('bench timeline missed versions');
+  }, { ...budget, minSamples: 3, maxSamples: 5 });
+  onProgress?.(`timeline, ${versions} versions: whole history ${whole.median.toFixed(1)} ms`);
+  fs.rmSync(folder, { recursive: true, force: true });
+  return { versions, fileBytes, firstPaint, pageVersions: page, whole };
+}

@@ -128,10 +128,14 @@ describe('plan health with the real Copilot agent', function () {
     await vscode.commands.executeCommand('notifications.hideList');
     assert.equal(shown.filter((text) => text.includes('Plan done')).length, 1, `one notification: ${JSON.stringify(shown)}`);
     // Done needs no attention: the filter leaves this session out.
-    await vscode.commands.executeCommand('agentPlan.showSessionsNeedingAttention');
-    await waitFor(async () => !(await rowLabels(SESSION_ROWS)).some((label) => label.includes('Survey the health code')), 'the done session filtered out');
+    // The row is named by the chat's title once Copilot has made one, by its first item before.
+    const named = (label: string): boolean => label.includes(plan.getSessionInfo(session).title ?? 'Survey the health code');
     await vscode.commands.executeCommand('agentPlan.showAllSessions');
-    await waitFor(async () => (await rowLabels(SESSION_ROWS)).some((label) => label.includes('Survey the health code')), 'the done session listed again');
+    await waitFor(async () => (await rowLabels(SESSION_ROWS)).some(named), 'the done session listed');
+    await vscode.commands.executeCommand('agentPlan.showSessionsNeedingAttention');
+    await waitFor(async () => !(await rowLabels(SESSION_ROWS)).some(named), 'the done session filtered out');
+    await vscode.commands.executeCommand('agentPlan.showAllSessions');
+    await waitFor(async () => (await rowLabels(SESSION_ROWS)).some(named), 'the done session listed again');
     // The status bar shows done without the warning background.
     await waitFor(async () => (await domTexts(STATUS_ITEM)).some((text) => text.includes('done')), 'the status bar naming done');
     assert.doesNotMatch((await bridge<string[]>({ op: 'attributes', selector: STATUS_ITEM, name: 'class' }))[0] ?? '', /warning-kind/);

@@ -87,15 +87,15 @@ export function logFiles(folder: string): string[] {
 }
 
 let bridgeCounter = 0;
-/** Asks the launcher, which drives the browser, about the rendered workbench. */
-export async function bridge<T>(request: Record<string, unknown>): Promise<T> {
+/** Asks the launcher, which drives the browser, about the rendered workbench; a real agent's run may take longer than `timeoutMs`'s default. */
+export async function bridge<T>(request: Record<string, unknown>, timeoutMs = 20_000): Promise<T> {
   const dir = path.join(runDir(), 'bridge');
   const id = `${process.pid}-${++bridgeCounter}`;
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, `req-${id}.json.tmp`), JSON.stringify(request));
   fs.renameSync(path.join(dir, `req-${id}.json.tmp`), path.join(dir, `req-${id}.json`));
   const responseFile = path.join(dir, `res-${id}.json`);
-  await waitFor(() => fs.existsSync(responseFile), `the bridge to answer ${JSON.stringify(request)}`, 20_000);
+  await waitFor(() => fs.existsSync(responseFile), `the bridge to answer ${JSON.stringify(request)}`, timeoutMs);
   const response = JSON.parse(fs.readFileSync(responseFile, 'utf8')) as { ok: boolean; value?: T; error?: string };
   fs.rmSync(responseFile, { force: true });
   if (!response.ok) throw new Error(`bridge: ${response.error}`);

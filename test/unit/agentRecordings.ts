@@ -16,10 +16,17 @@ export interface Recording {
   sessionFiles: string[];
 }
 
-const AGENT_DIRS: Record<string, string> = { claude: 'home/.claude', codex: 'codex-home', gemini: 'home/.gemini' };
+const AGENT_DIRS: Record<string, string> = {
+  claude: 'home/.claude',
+  codex: 'codex-home',
+  gemini: 'home/.gemini',
+  opencode: 'home/.local/share/opencode',
+  kilo: 'home/.local/share/kilo',
+  qwen: 'home/.qwen',
+};
 
 /** One recorded scenario; a missing one fails the test that asks for it, loudly. */
-export function recording(agent: 'claude' | 'codex' | 'gemini', scenario: string): Recording {
+export function recording(agent: 'claude' | 'codex' | 'gemini' | 'opencode' | 'kilo' | 'qwen', scenario: string): Recording {
   const dir = path.join(RECORDINGS, agent, scenario);
   const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')) as { workspace: string };
   const agentDir = path.join(dir, AGENT_DIRS[agent] ?? '');
@@ -27,6 +34,8 @@ export function recording(agent: 'claude' | 'codex' | 'gemini', scenario: string
     const rel = path.relative(agentDir, file).split(path.sep);
     if (agent === 'claude') return rel[0] === 'projects' && file.endsWith('.jsonl');
     if (agent === 'codex') return rel[0] === 'sessions' && file.endsWith('.jsonl');
+    if (agent === 'opencode' || agent === 'kilo') return file.endsWith('.db');
+    if (agent === 'qwen') return rel[0] === 'projects' && file.endsWith('.jsonl');
     return rel.includes('chats') && file.endsWith('.jsonl');
   });
   if (sessionFiles.length === 0) throw new Error(`no recorded session file in ${dir}`);

@@ -4,7 +4,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Module from 'node:module';
-import { CommandId, ContextKey, SettingId, TOOL_NAME, TOOL_REFERENCE_NAME, VIEW_CONTAINER, ViewId, EXTENSION_ID } from '../../src/vscode/ids';
+import { AGENTS } from '../../src/sources/registry';
+import { CommandId, ContextKey, SettingId, sourceSettingId, TOOL_NAME, TOOL_REFERENCE_NAME, VIEW_CONTAINER, ViewId, EXTENSION_ID } from '../../src/vscode/ids';
 
 const root = path.resolve(__dirname, '..', '..');
 const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8'));
@@ -40,8 +41,9 @@ describe('manifest', () => {
     for (const entry of menus) assert.ok((Object.values(CommandId) as string[]).includes(entry.command), `${entry.command} is a known command`);
   });
 
-  it('contributes exactly the settings of the ids module', () => {
-    assert.deepEqual(Object.keys(manifest.contributes.configuration.properties).sort(), Object.values(SettingId).sort());
+  it('contributes exactly the settings of the ids module and of the agent registry', () => {
+    const agents = AGENTS.flatMap((agent) => [sourceSettingId(agent.settingKey, 'enabled'), ...(agent.defaultFolder ? [sourceSettingId(agent.settingKey, 'folder')] : [])]);
+    assert.deepEqual(Object.keys(manifest.contributes.configuration.properties).sort(), [...Object.values(SettingId), ...agents].sort());
   });
 
   it('uses only context keys the ids module defines in its when clauses', () => {
@@ -153,9 +155,9 @@ describe('the .vsix file list', () => {
     const result = spawnSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8', env: childEnv() });
     assert.equal(result.status, 0, result.stderr);
     const files = result.stdout.split('\n').filter((line) => line.trim() !== '').sort();
-    const allowed = [/^dist\/extension\.js$/, /^package(\.nls(\.[a-z-]+)?)?\.json$/, /^l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/, /^media\/[\w.-]+\.(svg|png)$/, /^schemas\/todo-write\.input\.json$/, /^(README|CHANGELOG)\.md$/, /^LICENSE$/, /^docs\/screenshot-[a-z-]+\.png$/];
+    const allowed = [/^dist\/(extension|timeline)\.js$/, /^media\/timeline\.css$/, /^package(\.nls(\.[a-z-]+)?)?\.json$/, /^l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/, /^media\/[\w.-]+\.(svg|png)$/, /^schemas\/todo-write\.input\.json$/, /^(README|CHANGELOG)\.md$/, /^LICENSE$/, /^docs\/screenshot-[a-z-]+\.png$/];
     for (const file of files) assert.ok(allowed.some((pattern) => pattern.test(file)), `${file} does not belong in the package`);
-    for (const needed of ['dist/extension.js', 'package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'l10n/bundle.l10n.zh-cn.json', 'media/agent-plan.svg']) {
+    for (const needed of ['dist/extension.js', 'dist/timeline.js', 'media/timeline.css', 'package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'l10n/bundle.l10n.zh-cn.json', 'media/agent-plan.svg']) {
       assert.ok(files.includes(needed), `${needed} is packaged`);
     }
   });

@@ -6,11 +6,13 @@ import fc from 'fast-check';
 import { createClaudeCodeParser } from '../../src/sources/claudeCode';
 import { createCodexParser } from '../../src/sources/codex';
 import { createGeminiCliParser } from '../../src/sources/geminiCli';
+import { createQwenCodeParser } from '../../src/sources/qwenCode/parser';
 import type { ForeignPlan, ParseOutput, SessionParser } from '../../src/sources/types';
 import { recordedLines, recording } from './agentRecordings';
 
 const claudeWorkspace = recording('claude', 'tasks').workspace;
 const geminiWorkspace = recording('gemini', 'write-todos').workspace;
+const qwenWorkspace = recording('qwen', 'todo-write').workspace;
 /** Each parser with the files its agent really wrote, to edit at random. */
 const factories: [string, (state?: unknown) => SessionParser, string[][]][] = [
   [
@@ -24,6 +26,11 @@ const factories: [string, (state?: unknown) => SessionParser, string[][]][] = [
     (state) => createGeminiCliParser({ workspaceFolders: [geminiWorkspace] }, state),
     [recordedLines(recording('gemini', 'write-todos'))],
   ],
+  [
+    'qwen-code',
+    (state) => createQwenCodeParser({ workspaceFolders: [qwenWorkspace] }, state),
+    [recordedLines(recording('qwen', 'todo-write'))],
+  ],
 ];
 
 /** JSON-ish lines that reach into the fields the parsers look at. */
@@ -31,11 +38,12 @@ const fieldNames = fc.constantFrom(
   'type', 'message', 'content', 'id', 'name', 'input', 'todos', 'toolUseResult', 'tool_use_id', 'task',
   'sessionId', 'cwd', 'payload', 'arguments', 'call_id', 'plan', 'toolCalls', 'args', 'status', '$set',
   'projectHash', 'summary', 'subject', 'taskId', 'success', 'is_error', 'step', 'description',
+  'parts', 'functionCall', 'toolCallResult', 'callId',
 );
 const leafValues = fc.oneof(
   fc.constantFrom('assistant', 'user', 'tool_use', 'tool_result', 'TodoWrite', 'TaskCreate', 'TaskUpdate',
     'session_meta', 'response_item', 'function_call', 'update_plan', 'write_todos', 'success', 'pending',
-    'in_progress', 'completed', 'deleted', 'blocked', '1', '{"plan":[]}', 'summary'),
+    'in_progress', 'completed', 'deleted', 'blocked', '1', '{"plan":[]}', 'summary', 'todo_write'),
   fc.string(), fc.integer(), fc.boolean(), fc.constant(null),
 );
 const jsonish: fc.Arbitrary<unknown> = fc.letrec((tie) => ({

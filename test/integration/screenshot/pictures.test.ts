@@ -48,5 +48,25 @@ describe('pictures for the README', function () {
     await running;
     subscription.dispose();
     assert.ok(writes.length >= 10, 'the demo ran to its end');
+
+    // The Plan Timeline of the session the real Copilot agent wrote: a lane per item (the
+    // reworded one too), a mark per version; pictured in the light and the dark theme.
+    const session = writes[writes.length - 1]!;
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
+    const rendered = await vscode.commands.executeCommand<{ lanes: string[]; marks: number }>('agentPlan.showTimeline', session);
+    const versions = writes.filter((written) => written === session).length;
+    assert.equal(rendered.marks, versions, 'a mark per version');
+    assert.equal(rendered.lanes.length, 8, `the demo's seven items and the reworded one: ${JSON.stringify(rendered.lanes)}`);
+    const config = vscode.workspace.getConfiguration('workbench');
+    const before = config.inspect<string>('colorTheme')?.globalValue;
+    for (const [theme, name] of [['Default Light Modern', 'light'], ['Default Dark Modern', 'dark']] as const) {
+      await config.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const picture = path.join(extension.extensionPath, 'docs', `screenshot-timeline-${name}-${language}.png`);
+      await bridge({ op: 'screenshot', file: picture });
+      assert.ok(fs.statSync(picture).size > 10_000);
+    }
+    await config.update('colorTheme', before, vscode.ConfigurationTarget.Global);
   });
 });

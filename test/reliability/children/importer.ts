@@ -14,12 +14,21 @@ import { watchLogFolder } from '../../../src/node/logWatcher';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { startTerminalSource } from '../../../src/node/terminalSources';
 
+const APPEND_DELAY_MS = 3;
+
 async function main(): Promise<void> {
   const [logDir, storageDir, claudeDir, workspace, mode] = process.argv.slice(2);
   if (!logDir || !storageDir || !claudeDir || !workspace || (mode !== 'lock' && mode !== 'nolock')) {
     throw new Error('usage: importer <logDir> <storageDir> <claudeDir> <workspace> <lock|nolock>');
   }
-  const fileSystem = new NodeFileSystem();
+  // Each append takes a few ms, as on a slow or busy disk: hosts that react to the same call
+  // meet at the lock even when the machine is loaded, so the lock is what keeps them apart.
+  const fileSystem = new (class extends NodeFileSystem {
+    override async appendText(file: string, text: string): Promise<void> {
+      await new Promise((resolve) => setTimeout(resolve, APPEND_DELAY_MS));
+      return super.appendText(file, text);
+    }
+  })();
   const log = new SessionLog(logDir, fileSystem);
   const store = new PlanStore(log);
   const locks = mode === 'lock' ? new SessionLocks(fileSystem, path.join(logDir, '.locks'), nodeLockOwner()) : undefined;

@@ -12,9 +12,9 @@
 //   starts one; an assistant message with `stop_reason: "end_turn"` ends it; "[Request
 //   interrupted by user…" cancels it; an API error message (`isApiErrorMessage`) fails it.
 //   Every other tool_use after the last plan call of the turn counts as activity.
-import { isInsideWorkspace } from './locations';
-import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord, mapItems, stringField } from './lineParser';
-import { TURN_STATES, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from './types';
+import { isInsideWorkspace } from '../locations';
+import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord, mapItems, stringField } from '../lineParser';
+import { TURN_STATES, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../types';
 
 const TODO_STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
 const TASK_STATUSES = ['pending', 'in_progress', 'completed', 'deleted'] as const;

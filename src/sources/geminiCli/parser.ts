@@ -7,9 +7,9 @@
 //   wins, so a call counts once its record shows it succeeded, and only once.
 // - Items are `{description, status}`; all five statuses (pending, in_progress, completed,
 //   cancelled, blocked) are kept as they are.
-import { geminiProjectHash, normalizeFolder } from './locations';
-import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from './lineParser';
-import type { ForeignStatus, SessionParser } from './types';
+import { geminiProjectHash, normalizeFolder } from '../locations';
+import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
+import type { ForeignStatus, SessionParser } from '../types';
 
 const STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed', 'cancelled', 'blocked'];
 

@@ -8,8 +8,8 @@
 //   ends it cancelled (reason "interrupted" or "replaced") or failed. Every other tool call
 //   (`function_call`, `custom_tool_call`, `local_shell_call`) after the turn's last
 //   update_plan counts as activity.
-import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from './lineParser';
-import { TURN_STATES, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from './types';
+import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
+import { TURN_STATES, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../types';
 
 const STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
 const TOOL_CALLS: ReadonlySet<unknown> = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);

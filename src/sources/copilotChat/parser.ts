@@ -49,16 +49,10 @@
 // It is VS Code's internal format: every field is checked, a shape not recognized is
 // reported once per file and skipped.
 import * as path from 'node:path';
-import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord } from './lineParser';
-import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from './types';
+import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord } from '../lineParser';
+import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../types';
 
-/** Copilot Chat's extension id, as VS Code saves a request's participant (compared without case). */
-const COPILOT_CHAT_EXTENSION = 'github.copilot-chat';
-
-/** Whether a chat participant's extension id is Copilot Chat's. */
-export function isCopilotParticipant(id: string): boolean {
-  return id.toLowerCase() === COPILOT_CHAT_EXTENSION;
-}
+export { isCopilotParticipant } from '../../core/participants';
 
 /** The tool whose lists are mirrored. */
 export const MANAGE_TODO_LIST = 'manage_todo_list';

@@ -1,0 +1,134 @@
+// What the timeline webview draws, built on the extension's side: every text (names for
+// screen readers, hover texts) is made here through the translator, so the webview only
+// lays out numbers and strings. Plain data: it crosses postMessage as JSON. No vscode.
+import type { HealthSignal } from './health';
+import { isWarning } from './health';
+import type { ItemStatus } from './plan';
+import { changeSummary, itemLabel, progressText, statusWord, type Translate } from './present';
+import { laneDurationText, spanText, type Timeline } from './timeline';
+
+export interface ViewSegment {
+  status: ItemStatus;
+  from: number;
+  to: number;
+}
+
+export interface ViewLane {
+  name: string;
+  /** Its accessible name: text, status, marks, durations. */
+  label: string;
+  /** A short note shown after the name: dropped, reworded, durations. */
+  note: string;
+  segments: ViewSegment[];
+  dropped: boolean;
+  /** "in progress 4 min · done after 6 min", drawn on the lane; empty when neither applies. */
+  durations: string;
+}
+
+export interface ViewMark {
+  time: number;
+  /** The version's byte offset: Compare takes it. */
+  at: number | undefined;
+  /** Hover and accessible name: time, progress, what changed. */
+  label: string;
+}
+
+export interface ViewTurn {
+  start: number | undefined;
+  end: number | undefined;
+  label: string;
+}
+
+export interface ViewSignal {
+  time: number;
+  label: string;
+  warning: boolean;
+}
+
+export interface TimelineViewModel {
+  title: string;
+  start: number;
+  end: number;
+  /** "Elapsed 12 min · longest: Fix the bug (4 min)". */
+  summary: string;
+  lanes: ViewLane[];
+  marks: ViewMark[];
+  turns: ViewTurn[];
+  signals: ViewSignal[];
+  /** Older versions exist before `start`. */
+  more: boolean;
+  strings: TimelineStrings;
+}
+
+/** The webview's own fixed texts, translated on the extension's side. */
+export interface TimelineStrings {
+  zoomIn: string;
+  zoomOut: string;
+  reset: string;
+  older: string;
+  empty: string;
+  lanes: string;
+  versions: string;
+  help: string;
+}
+
+export function timelineStrings(t: Translate): TimelineStrings {
+  return {
+    zoomIn: t('Zoom in'),
+    zoomOut: t('Zoom out'),
+    reset: t('Show all'),
+    older: t('Load older versions'),
+    empty: t('This session has no plan yet.'),
+    lanes: t('Items'),
+    versions: t('Versions'),
+    help: t('+ and − zoom, ← and → pan, Home shows all; Ctrl+wheel zooms. Enter on a version compares it with the previous one.'),
+  };
+}
+
+/** `clock` formats an epoch time for people (the extension passes the locale's time format). */
+export function timelineViewModel(
+  timeline: Timeline,
+  title: string,
+  more: boolean,
+  t: Translate,
+  clock: (ms: number) => string,
+  signalText: (signal: HealthSignal) => string,
+): TimelineViewModel {
+  const start = timeline.start ?? 0;
+  const end = Math.max(timeline.end ?? start, start + 1000);
+  const lanes = timeline.lanes.map((lane): ViewLane => {
+    const name = itemLabel(lane.content, t);
+    const notes: string[] = [];
+    if (lane.dropped) notes.push(t('dropped'));
+    if (lane.rewordedTo !== undefined) notes.push(t('reworded as “{0}”', itemLabel(lane.rewordedTo, t)));
+    if (lane.rewordedFrom !== undefined) notes.push(t('reworded from “{0}”', itemLabel(lane.rewordedFrom, t)));
+    const durations = laneDurationText(lane, t);
+    if (durations !== '') notes.push(durations);
+    const note = notes.join(' · ');
+    return {
+      name,
+      label: [name, statusWord(lane.status, t), note].filter((part) => part !== '').join(', '),
+      note,
+      segments: lane.segments.map((s) => ({ status: s.status, from: s.from, to: s.to })),
+      dropped: lane.dropped,
+      durations,
+    };
+  });
+  const marks = timeline.versions.map((version, index): ViewMark => {
+    const change = version.change ? changeSummary(version.change, t) : t('first version');
+    return { time: version.time, at: version.at, label: t('Version {0}, {1}: {2}; {3}', index + 1, clock(version.time), progressText(version.counts, t), change) };
+  });
+  const turns = timeline.turns.map((turn): ViewTurn => {
+    const how = turn.how === undefined ? t('running') : turn.how === 'ended' ? t('ended') : turn.how === 'cancelled' ? t('cancelled') : t('failed');
+    const from = turn.start === undefined ? '…' : clock(turn.start);
+    const to = turn.end === undefined ? '…' : clock(turn.end);
+    return { start: turn.start, end: turn.end, label: t('Turn {0}, {1} – {2}: {3}', turn.index + 1, from, to, how) };
+  });
+  const signals = timeline.signals.map((signal): ViewSignal => {
+    const time = Date.parse(signal.since);
+    return { time: Number.isNaN(time) ? end : time, label: signalText(signal), warning: isWarning(signal) };
+  });
+  const parts = [t('Elapsed {0}', spanText(timeline.elapsedMs, t))];
+  if (timeline.longest) parts.push(t('longest: {0} ({1})', itemLabel(timeline.longest.content, t), spanText(timeline.longest.inProgressMs, t)));
+  return { title, start, end, summary: parts.join(' · '), lanes, marks, turns, signals, more, strings: timelineStrings(t) };
+}

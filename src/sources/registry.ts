@@ -1,0 +1,23 @@
+// Every agent Agent Plan follows, in the order the settings and the README list them. The
+// follower, the settings, the Sessions view and the README's tables are driven by this list.
+// Adding an agent: its folder src/sources/<agent>/ (parser + index.ts with its descriptor),
+// one line here, its settings in package.json (+ package.nls*.json), its name in the l10n
+// bundles, its README rows and its recordings. Nothing else changes.
+import type { AgentDescriptor } from './agent';
+import { claudeCode } from './claudeCode';
+import { codex } from './codex';
+import { copilot } from './copilotChat';
+import { geminiCli } from './geminiCli';
+import { kilo } from './kilo';
+import { opencode } from './opencode';
+import { qwenCode } from './qwenCode';
+import type { AgentId } from './types';
+
+export const AGENTS: readonly AgentDescriptor[] = [copilot, claudeCode, codex, geminiCli, opencode, kilo, qwenCode];
+
+/** The descriptor of `id`; every AgentId has one (a unit test holds the list to AGENT_IDS). */
+export function agentById(id: AgentId): AgentDescriptor {
+  const found = AGENTS.find((agent) => agent.id === id);
+  if (found === undefined) throw new Error(`no agent ${id} in the registry`);
+  return found;
+}

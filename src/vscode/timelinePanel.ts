@@ -1,0 +1,247 @@
+// The Plan Timeline: an editor-area webview per session. It reads the newest page of the
+// session's versions (never the whole file), older pages as the user pans back, and the
+// newest page again as the agent writes. The page (src/webview/timeline.ts) only draws;
+// every text comes from here, translated.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { signalText } from '../core/healthText';
+import { sessionTitle } from '../core/present';
+import { isSessionKey } from '../core/sessionKey';
+import type { PlanStore } from '../core/store';
+import { buildTimeline, type TimelineLine } from '../core/timeline';
+import { readTimelinePage, type TimelineSource } from '../core/timelineRead';
+import { timelineViewModel } from '../core/timelineView';
+import type { TimelinePageMessage } from '../webview/timeline';
+import type { DisplayState } from '../core/display';
+import type { HealthBook } from '../core/healthBook';
+import { versionTime } from './agents';
+import { CommandId, TIMELINE_VIEW_TYPE } from './ids';
+import { logError, type Logger } from './log';
+import { snapshotUri } from './snapshotDocuments';
+
+const t = vscode.l10n.t;
+
+/** Versions a timeline reads at first and per older page. */
+export const TIMELINE_PAGE = 1000;
+
+/** What the page reports it drew, read from its DOM. */
+export interface TimelineRendered {
+  lanes: string[];
+  marks: number;
+  versions: string[];
+}
+
+class TimelinePanel implements vscode.Disposable {
+  private lines: TimelineLine[] = [];
+  private more = false;
+  private before: number | undefined;
+  private versions = TIMELINE_PAGE;
+  private ready = false;
+  private waiting: Array<(rendered: TimelineRendered) => void> = [];
+  private pending: NodeJS.Timeout | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    private readonly session: string,
+    private readonly deps: TimelineDeps,
+    onDispose: () => void,
+  ) {
+    this.subscriptions.push(
+      panel.onDidDispose(() => {
+        onDispose();
+        this.dispose();
+      }),
+      panel.webview.onDidReceiveMessage((message: TimelinePageMessage) => this.receive(message)),
+      deps.store.onDidWrite((event) => {
+        if (event.session === this.session) this.refreshSoon();
+      }),
+      // A turn's end or a signal comes in a session/info line or from the clock, not as a new version.
+      deps.health.onDidChange((change) => {
+        if (change.session === this.session) this.refreshSoon();
+      }),
+    );
+  }
+
+  /** The next report of what the page drew. */
+  nextRender(): Promise<TimelineRendered> {
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  async reload(): Promise<void> {
+    // An older page being read would be lost under the newest one: let it land first.
+    await this.loadingOlder;
+    const page = await readTimelinePage(this.deps.source, this.session, this.versions);
+    this.lines = page.lines;
+    this.more = page.more;
+    this.before = page.before;
+    this.post();
+  }
+
+  private loadingOlder: Promise<void> | undefined;
+
+  /** The page before the oldest version shown; asked again while it loads, the same load. */
+  private older(): Promise<void> {
+    this.loadingOlder ??= this.readOlder().finally(() => (this.loadingOlder = undefined));
+    return this.loadingOlder;
+  }
+
+  private async readOlder(): Promise<void> {
+    if (!this.more) return;
+    const page = await readTimelinePage(this.deps.source, this.session, TIMELINE_PAGE, this.before);
+    this.lines = [...page.lines, ...this.lines];
+    this.more = page.more;
+    this.before = page.before;
+    this.versions += TIMELINE_PAGE;
+    this.post();
+  }
+
+  private refreshSoon(): void {
+    if (this.pending) return;
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      void this.reload().catch((error: unknown) => logError(this.deps.logger, 'could not read the timeline', error));
+    }, 100);
+  }
+
+  private post(): void {
+    if (!this.ready) return;
+    const now = new Date();
+    const timeline = buildTimeline(this.lines, { now: now.getTime() });
+    const current = this.deps.store.get(this.session);
+    const title = current ? sessionTitle(current, t, this.deps.store.details(this.session).title) : this.session.slice(0, 8);
+    this.panel.title = t('Timeline: {0}', title);
+    const model = timelineViewModel(
+      timeline,
+      title,
+      this.more,
+      t,
+      (ms) => versionTime(new Date(ms).toISOString(), now),
+      (signal) => signalText(signal, now, t),
+    );
+    void this.panel.webview.postMessage({ type: 'model', model });
+  }
+
+  private receive(message: TimelinePageMessage): void {
+    const fail = (error: unknown) => logError(this.deps.logger, 'the timeline failed', error);
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.post();
+        return;
+      case 'older':
+        void this.older().catch(fail);
+        return;
+      case 'compare':
+        void this.compare(message.at).catch(fail);
+        return;
+      case 'rendered': {
+        const rendered = { lanes: message.lanes, marks: message.marks, versions: message.versions };
+        for (const resolve of this.waiting.splice(0)) resolve(rendered);
+        return;
+      }
+    }
+  }
+
+  /** Compare a version with the one before it, as the Plan view's Compare does. */
+  private async compare(at: number): Promise<void> {
+    const newer = await this.deps.store.versionAt(this.session, at);
+    if (!newer || !Number.isSafeInteger(at)) return;
+    const older = (await this.deps.store.page(this.session, 1, at)).versions[0];
+    if (!older) {
+      await vscode.window.showInformationMessage(t('This is the first version of the plan; there is nothing to compare it with.'));
+      return;
+    }
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      snapshotUri(this.session, older.at),
+      snapshotUri(this.session, at),
+      t('Plan: {0} ↔ {1}', versionTime(older.event.ts), versionTime(newer.ts)),
+      { preview: true },
+    );
+  }
+
+  dispose(): void {
+    if (this.pending) clearTimeout(this.pending);
+    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
+  }
+}
+
+export interface TimelineDeps {
+  extensionUri: vscode.Uri;
+  store: PlanStore;
+  display: DisplayState;
+  health: HealthBook;
+  source: TimelineSource;
+  logger: Logger;
+}
+
+/** The Show Timeline command and the open panels, one per session. */
+export function registerTimeline(deps: TimelineDeps): vscode.Disposable {
+  const panels = new Map<string, TimelinePanel>();
+
+  async function show(arg?: unknown): Promise<TimelineRendered | undefined> {
+    const session = sessionOf(arg) ?? deps.display.session;
+    if (session === undefined || deps.store.get(session) === undefined) {
+      await vscode.window.showInformationMessage(t('There is no agent plan yet in this workspace.'));
+      return undefined;
+    }
+    let open = panels.get(session);
+    if (open) {
+      open.panel.reveal();
+      const rendered = open.nextRender();
+      await open.reload();
+      return rendered;
+    }
+    const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, t('Timeline'), vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'dist'), vscode.Uri.joinPath(deps.extensionUri, 'media')],
+    });
+    panel.webview.html = pageHtml(panel.webview, deps.extensionUri);
+    open = new TimelinePanel(panel, session, deps, () => panels.delete(session));
+    panels.set(session, open);
+    const rendered = open.nextRender();
+    await open.reload();
+    return rendered;
+  }
+
+  const command = vscode.commands.registerCommand(CommandId.ShowTimeline, show);
+  return {
+    dispose() {
+      command.dispose();
+      for (const open of [...panels.values()]) open.panel.dispose();
+    },
+  };
+}
+
+function sessionOf(arg: unknown): string | undefined {
+  if (isSessionKey(arg)) return arg;
+  if (typeof arg === 'object' && arg !== null) {
+    const event = (arg as { event?: { session?: unknown } }).event;
+    if (isSessionKey(event?.session)) return event.session;
+    const session = (arg as { session?: unknown }).session;
+    if (isSessionKey(session)) return session;
+  }
+  return undefined;
+}
+
+/** The page: one script and one style sheet from the extension, a nonce, nothing remote, no inline handler. */
+function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+  const nonce = randomBytes(16).toString('base64');
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'timeline.js'));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'timeline.css'));
+  const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `img-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+  return `<!DOCTYPE html>
+<html lang="${vscode.env.language}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style.toString()}">
+</head>
+<body>
+<main id="root"></main>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+}

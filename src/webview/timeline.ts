@@ -1,0 +1,261 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// The Plan Timeline's page: draws the model the extension posts as plain SVG (a library
+// would add tens of KB for a time axis a few lines give), zooms and pans, and reports what
+// it drew so tests read the real DOM. Runs in the webview: no Node, no vscode module.
+import type { TimelineViewModel, ViewLane, ViewMark } from '../core/timelineView';
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+/** What the page posts back to the extension. */
+export type TimelinePageMessage =
+  | { type: 'ready' }
+  | { type: 'compare'; at: number }
+  | { type: 'older' }
+  | { type: 'rendered'; lanes: string[]; marks: number; versions: string[] };
+
+const vscodeApi = acquireVsCodeApi();
+const SVG = 'http://www.w3.org/2000/svg';
+const LANE_HEIGHT = 26;
+const AXIS_HEIGHT = 28;
+const TURN_HEIGHT = 14;
+const MARK_ROW = 18;
+const NAME_WIDTH = 240;
+const TICK_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400].map((s) => s * 1000);
+
+let model: TimelineViewModel | undefined;
+/** The visible range, in epoch ms; undefined shows everything. */
+let view: { from: number; to: number } | undefined = (vscodeApi.getState() as { view?: { from: number; to: number } } | undefined)?.view;
+
+const root = document.getElementById('root') as HTMLElement;
+
+window.addEventListener('message', (event: MessageEvent<{ type: string; model?: TimelineViewModel }>) => {
+  if (event.data.type === 'model' && event.data.model) {
+    model = event.data.model;
+    render();
+  }
+});
+
+function range(m: TimelineViewModel): { from: number; to: number } {
+  if (!view) return { from: m.start, to: m.end };
+  return view;
+}
+
+function setView(next: { from: number; to: number } | undefined): void {
+  view = next;
+  vscodeApi.setState({ view });
+  render();
+}
+
+function zoom(factor: number, centre?: number): void {
+  if (!model) return;
+  const { from, to } = range(model);
+  const mid = centre ?? (from + to) / 2;
+  const width = Math.max(1000, (to - from) * factor);
+  const left = mid - (mid - from) * (width / (to - from));
+  setView({ from: left, to: left + width });
+}
+
+function pan(fraction: number): void {
+  if (!model) return;
+  const { from, to } = range(model);
+  const shift = (to - from) * fraction;
+  setView({ from: from + shift, to: to + shift });
+  // Panning back past the first version read: ask for the page before it.
+  if (model.more && from + shift < model.start) vscodeApi.postMessage({ type: 'older' } satisfies TimelinePageMessage);
+}
+
+function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>, parent?: Element): SVGElementTagNameMap[K] {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  parent?.appendChild(node);
+  return node;
+}
+
+function html<K extends keyof HTMLElementTagNameMap>(name: K, attrs: Record<string, string>, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function tickStep(span: number, width: number): number {
+  const wanted = span / Math.max(2, width / 110);
+  return TICK_STEPS.find((step) => step >= wanted) ?? Math.ceil(wanted / 86_400_000) * 86_400_000;
+}
+
+function tickText(ms: number, step: number): string {
+  const date = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const hm = `${two(date.getHours())}:${two(date.getMinutes())}`;
+  if (step >= 86_400_000) return date.toLocaleDateString();
+  return step < 60_000 ? `${hm}:${two(date.getSeconds())}` : hm;
+}
+
+function render(): void {
+  const m = model;
+  if (!m) return;
+  root.replaceChildren();
+  const bar = html('div', { class: 'toolbar', role: 'toolbar' });
+  const button = (text: string, action: () => void, extra: Record<string, string> = {}) => {
+    const b = html('button', { type: 'button', ...extra }, text);
+    b.addEventListener('click', action);
+    bar.appendChild(b);
+  };
+  button('+', () => zoom(0.5), { 'aria-label': m.strings.zoomIn, title: m.strings.zoomIn, 'data-action': 'zoom-in' });
+  button('−', () => zoom(2), { 'aria-label': m.strings.zoomOut, title: m.strings.zoomOut, 'data-action': 'zoom-out' });
+  button(m.strings.reset, () => setView(undefined), { 'data-action': 'reset' });
+  if (m.more) button(m.strings.older, () => vscodeApi.postMessage({ type: 'older' } satisfies TimelinePageMessage), { 'data-action': 'older' });
+  bar.appendChild(html('span', { class: 'summary', 'data-summary': '' }, m.summary));
+  root.appendChild(bar);
+
+  if (m.lanes.length === 0) {
+    root.appendChild(html('p', { class: 'empty' }, m.strings.empty));
+    report();
+    return;
+  }
+
+  const { from, to } = range(m);
+  const width = Math.max(320, root.clientWidth - NAME_WIDTH - 16);
+  const x = (ms: number) => ((ms - from) / (to - from)) * width;
+  const clampX = (ms: number) => Math.min(width, Math.max(0, x(ms)));
+  const lanesTop = AXIS_HEIGHT + TURN_HEIGHT + MARK_ROW;
+  const height = lanesTop + m.lanes.length * LANE_HEIGHT + 4;
+
+  const frame = html('div', { class: 'frame' });
+  const names = html('div', { class: 'names' });
+  // CSSOM, not a style attribute: the page's CSP allows no inline style.
+  names.style.paddingTop = `${lanesTop}px`;
+  const svg = el('svg', { width, height, class: 'chart', role: 'group', 'aria-label': m.title, tabindex: 0, 'aria-describedby': 'help' });
+
+  // Time axis: readable ticks at a step that fits the width.
+  const axis = el('g', { class: 'axis', 'aria-hidden': 'true' }, svg);
+  const step = tickStep(to - from, width);
+  for (let tick = Math.ceil(from / step) * step; tick <= to; tick += step) {
+    el('line', { x1: x(tick), x2: x(tick), y1: AXIS_HEIGHT - 6, y2: height, class: 'grid' }, axis);
+    const label = el('text', { x: x(tick) + 3, y: AXIS_HEIGHT - 10, class: 'tick' }, axis);
+    label.textContent = tickText(tick, step);
+  }
+
+  // The agent's turns: a thin band each, from start to end (or to the right edge while running).
+  const turns = el('g', { class: 'turns', role: 'list', 'aria-label': 'turns' }, svg);
+  for (const turn of m.turns) {
+    const left = clampX(turn.start ?? from);
+    const right = clampX(turn.end ?? to);
+    const g = el('g', { role: 'listitem', 'aria-label': turn.label, 'data-turn': '' }, turns);
+    el('rect', { x: left, y: AXIS_HEIGHT, width: Math.max(2, right - left), height: TURN_HEIGHT - 4, class: `turn${turn.end === undefined ? ' running' : ''}` }, g);
+    el('title', {}, g).textContent = turn.label;
+  }
+
+  // A mark per version; Enter or a click compares it with the one before.
+  const marks = el('g', { class: 'marks', role: 'list', 'aria-label': m.strings.versions }, svg);
+  // One tab stop for all marks (the newest); ← → Home End move between them.
+  m.marks.forEach((mark, index) => drawMark(marks, mark, index, x(mark.time), lanesTop - MARK_ROW + 4, index === m.marks.length - 1));
+
+  // Health signals: a flag where each started.
+  for (const signal of m.signals) {
+    const g = el('g', { class: `signal${signal.warning ? ' warning' : ''}`, role: 'img', 'aria-label': signal.label, 'data-signal': '' }, svg);
+    el('path', { d: `M${clampX(signal.time)},${lanesTop} v${height - lanesTop} `, class: 'flag' }, g);
+    el('title', {}, g).textContent = signal.label;
+  }
+
+  const lanes = el('g', { class: 'lanes', role: 'list', 'aria-label': m.strings.lanes }, svg);
+  m.lanes.forEach((lane, index) => {
+    const y = lanesTop + index * LANE_HEIGHT;
+    drawLane(lanes, lane, y, x, clampX);
+    const name = html('div', { class: `name${lane.dropped ? ' dropped' : ''}`, title: lane.label }, lane.name);
+    if (lane.note !== '') name.appendChild(html('span', { class: 'note' }, ` ${lane.note}`));
+    names.appendChild(name);
+  });
+
+  svg.addEventListener('keydown', (event) => {
+    const keys: Record<string, () => void> = { '+': () => zoom(0.5), '=': () => zoom(0.5), '-': () => zoom(2), ArrowLeft: () => pan(-0.2), ArrowRight: () => pan(0.2), Home: () => setView(undefined) };
+    const action = keys[event.key];
+    if (action && event.target === svg) {
+      event.preventDefault();
+      action();
+      svg.focus();
+    }
+  });
+  svg.addEventListener(
+    'wheel',
+    (event) => {
+      if (event.ctrlKey) {
+        event.preventDefault();
+        const box = svg.getBoundingClientRect();
+        zoom(event.deltaY > 0 ? 1.25 : 0.8, from + ((event.clientX - box.left) / width) * (to - from));
+      } else if (event.shiftKey) {
+        event.preventDefault();
+        pan(event.deltaY > 0 ? 0.1 : -0.1);
+      }
+    },
+    { passive: false },
+  );
+
+  frame.append(names, svg);
+  root.appendChild(frame);
+  root.appendChild(html('p', { id: 'help', class: 'help' }, m.strings.help));
+  report();
+}
+
+function drawLane(parent: Element, lane: ViewLane, y: number, x: (ms: number) => number, clampX: (ms: number) => number): void {
+  const g = el('g', { role: 'listitem', 'aria-label': lane.label, 'data-lane': lane.name, class: lane.dropped ? 'lane dropped' : 'lane' }, parent);
+  el('title', {}, g).textContent = lane.label;
+  for (const segment of lane.segments) {
+    if (x(segment.to) < 0 || x(segment.from) > clampX(Number.POSITIVE_INFINITY)) continue;
+    const left = clampX(segment.from);
+    el('rect', { x: left, y: y + 5, width: Math.max(1, clampX(segment.to) - left), height: LANE_HEIGHT - 10, rx: 3, class: `seg ${segment.status}` }, g);
+  }
+  // The item's durations, on its in-progress stretch's first segment when it is in view.
+  const first = lane.segments.find((s) => s.status === 'in_progress') ?? lane.segments[0];
+  if (lane.durations !== '' && first) {
+    const label = el('text', { x: clampX(first.from) + 4, y: y + LANE_HEIGHT / 2 + 4, class: 'lane-time', 'aria-hidden': 'true' }, g);
+    label.textContent = lane.durations;
+  }
+}
+
+function drawMark(parent: Element, mark: ViewMark, index: number, cx: number, cy: number, tabStop: boolean): void {
+  const g = el('g', { role: 'listitem button', tabindex: tabStop ? 0 : -1, 'aria-label': mark.label, 'data-version': index, class: 'mark' }, parent);
+  el('circle', { cx, cy, r: 5 }, g);
+  el('title', {}, g).textContent = mark.label;
+  const compare = () => {
+    if (mark.at !== undefined) vscodeApi.postMessage({ type: 'compare', at: mark.at } satisfies TimelinePageMessage);
+  };
+  g.addEventListener('click', compare);
+  g.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      compare();
+      return;
+    }
+    const all = [...parent.querySelectorAll<SVGGElement>('[data-version]')];
+    const next = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: all.length - 1 }[event.key];
+    const target = next === undefined ? undefined : all[next];
+    if (target) {
+      event.preventDefault();
+      event.stopPropagation();
+      for (const other of all) other.setAttribute('tabindex', other === target ? '0' : '-1');
+      target.focus();
+    }
+  });
+}
+
+/** Tells the extension what is on the page, read from the DOM just drawn. */
+function report(): void {
+  const lanes = [...root.querySelectorAll('[data-lane]')].map((node) => node.getAttribute('data-lane') ?? '');
+  const versions = [...root.querySelectorAll('[data-version]')].map((node) => node.getAttribute('aria-label') ?? '');
+  vscodeApi.postMessage({ type: 'rendered', lanes, marks: versions.length, versions } satisfies TimelinePageMessage);
+}
+
+let resizeFrame = 0;
+window.addEventListener('resize', () => {
+  cancelAnimationFrame(resizeFrame);
+  resizeFrame = requestAnimationFrame(render);
+});
+
+vscodeApi.postMessage({ type: 'ready' } satisfies TimelinePageMessage);

