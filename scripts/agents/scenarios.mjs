@@ -262,6 +262,26 @@ const qwenTodos = [
   { text: 'Working on the off-by-one now.' },
 ];
 
+// Copilot CLI (1.0.102): its plan is the `todos` table of the session's own database,
+// written through its `sql` tool (the pinned release offers no `update_todo` tool). Its read
+// tool is `view` (absolute path). Statuses there: pending, in_progress, done, blocked.
+const copilotView = { calls: [{ name: 'view', input: { path: `${WORKSPACE}/src/parser.ts` } }] };
+const copilotSql = (description, query) => ({ calls: [{ name: 'sql', input: { description, query } }] });
+const copilotTodos = [
+  copilotSql(
+    'Insert plan todos',
+    "INSERT INTO todos (id, title, description) VALUES ('read-parser', 'Read the parser', 'Read src/parser.ts end to end'), ('fix-off-by-one', 'Fix the off-by-one', 'Fix the tokenizer loop'), ('regression-test', 'Write a regression test', 'Add a test for the empty input');",
+  ),
+  copilotSql('Start reading', "UPDATE todos SET status = 'in_progress' WHERE id = 'read-parser';"),
+  copilotView,
+  copilotSql('Query ready todos', "SELECT id, title, status FROM todos WHERE status != 'done';"),
+  copilotSql(
+    'Update todo statuses',
+    "UPDATE todos SET status = CASE id WHEN 'read-parser' THEN 'done' WHEN 'fix-off-by-one' THEN 'in_progress' ELSE 'blocked' END;",
+  ),
+  { text: 'Working on the off-by-one; the regression test waits on a fixture.' },
+];
+
 const answer = { text: 'The parser reads tokens in one pass; nothing needs to change.' };
 
 const fixPrompt = 'Fix the off-by-one in the parser and keep a plan as you go.';
@@ -288,6 +308,8 @@ export const SCENARIOS = [
   { agent: 'kilo', name: 'no-plan', prompt: askPrompt, env: {}, script: [opencodeRead, answer] },
   { agent: 'qwen', name: 'todo-write', prompt: fixPrompt, env: {}, script: qwenTodos },
   { agent: 'qwen', name: 'no-plan', prompt: askPrompt, env: {}, script: [qwenRead, answer] },
+  { agent: 'copilot', name: 'sql-todos', prompt: fixPrompt, env: {}, script: copilotTodos },
+  { agent: 'copilot', name: 'no-plan', prompt: askPrompt, env: {}, script: [copilotView, answer] },
 ].map((s) => ({ ...s, id: `${s.agent}/${s.name}` }));
 
 export function findScenario(id) {
