@@ -9,7 +9,7 @@
  * The programs Agent Plan follows, by the id their log lines carry in `source.agent`; the
  * registry (registry.ts) has one entry per id. The todo_write tool itself writes lines with no `source`.
  */
-export const AGENT_IDS = ['copilot', 'claude-code', 'codex', 'gemini-cli', 'opencode', 'kilo', 'qwen-code'] as const;
+export const AGENT_IDS = ['copilot', 'claude-code', 'codex', 'gemini-cli', 'opencode', 'kilo', 'qwen-code', 'copilot-cli'] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
 
 /**
