@@ -282,6 +282,27 @@ const copilotTodos = [
   { text: 'Working on the off-by-one; the regression test waits on a fixture.' },
 ];
 
+// Claude Code with a subagent (its `Agent` tool): the main session keeps a plan of its own and
+// hands the fix to a general-purpose subagent, which keeps its own TodoWrite plan. The
+// scripted server tells the two conversations apart by the marker in the subagent's prompt.
+const SUBAGENT_MARKER = 'SUBAGENT-TASK-7f3';
+export const claudeSubagent = {
+  marker: SUBAGENT_MARKER,
+  main: [
+    { calls: [{ name: 'ToolSearch', input: { query: 'select:TodoWrite' } }] },
+    claudeTodo([['Hand the fix to a subagent', 'in_progress'], ['Review the fix', 'pending']]),
+    { calls: [{ name: 'Agent', input: { description: 'Fix the tokenizer', prompt: `${SUBAGENT_MARKER}: fix the off-by-one in src/parser.ts and keep a plan.`, subagent_type: 'general-purpose' } }] },
+    { text: 'The subagent is fixing the tokenizer.' },
+  ],
+  subagent: [
+    { calls: [{ name: 'ToolSearch', input: { query: 'select:TodoWrite' } }] },
+    claudeTodo([['Read the tokenizer', 'in_progress'], ['Fix the loop bound', 'pending']]),
+    claudeRead,
+    claudeTodo([['Read the tokenizer', 'completed'], ['Fix the loop bound', 'in_progress']]),
+    { text: 'Working on the loop bound.' },
+  ],
+};
+
 const answer = { text: 'The parser reads tokens in one pass; nothing needs to change.' };
 
 const fixPrompt = 'Fix the off-by-one in the parser and keep a plan as you go.';
@@ -308,6 +329,7 @@ export const SCENARIOS = [
   { agent: 'kilo', name: 'no-plan', prompt: askPrompt, env: {}, script: [opencodeRead, answer] },
   { agent: 'qwen', name: 'todo-write', prompt: fixPrompt, env: {}, script: qwenTodos },
   { agent: 'qwen', name: 'no-plan', prompt: askPrompt, env: {}, script: [qwenRead, answer] },
+  { agent: 'claude', name: 'subagent', prompt: 'Hand the parser fix to a subagent.', env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, script: claudeSubagent },
   { agent: 'copilot', name: 'sql-todos', prompt: fixPrompt, env: {}, script: copilotTodos },
   { agent: 'copilot', name: 'no-plan', prompt: askPrompt, env: {}, script: [copilotView, answer] },
 ].map((s) => ({ ...s, id: `${s.agent}/${s.name}` }));
