@@ -83,6 +83,11 @@ export interface ForeignSessionInfo {
   turn?: { index: number; state: TurnState };
   /** Tool calls other than plan calls in the newest turn since its last plan call. */
   calls?: number;
+  /**
+   * A subagent's session: the program's own id of the session that started it (same agent).
+   * Its plan is its own; the views show it under that session.
+   */
+  parent?: string;
 }
 
 /** A line the parser did not recognize: reported once per file by the caller, then skipped. */

@@ -35,6 +35,10 @@ export interface SessionInfo {
   title: string | undefined;
   /** The plan is from an earlier turn than the session's latest request. */
   earlierTurn: boolean;
+  /** A subagent's session: the session that started it (the Sessions view lists it there). */
+  parent: string | undefined;
+  /** The session's newest turn is running, where its program records turns. */
+  running: boolean;
 }
 
 /** What the Plan view shows right now. */
