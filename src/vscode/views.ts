@@ -185,7 +185,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
     const title = sessionTitle(event, t, details.title);
     const subagents = this.children.get(event.session) ?? [];
     const item = new vscode.TreeItem(title, subagents.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-    item.id = event.session;
+    // VS Code keeps the state it first saw for an id: a row that gains subagents (a leaf until
+    // then) gets an id of its own, so it opens.
+    item.id = subagents.length > 0 ? `${event.session}/subagents` : event.session;
     const shown = this.display.session === event.session;
     const pinned = shown && !this.display.followingLatest;
     const icon = details.agent ? agentIcon(details.agent) : TOOL_SESSION_ICON;
