@@ -6,7 +6,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { infoRecord, parseLogRecord } from '../../src/core/logRecord';
+import { LogPlanSink, sessionKeyForForeign } from '../../src/core/planSink';
 import { nextFacts, sameFacts } from '../../src/core/sessionFacts';
+import { SessionLog } from '../../src/core/sessionLog';
+import { PlanStore } from '../../src/core/store';
+import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { claudeCodeLocator } from '../../src/node/sessionLocators';
 import { startTerminalSource } from '../../src/node/terminalSources';
 import { claudeSubagentSession, createClaudeCodeParser, isClaudeSubagentFile } from '../../src/sources/claudeCode/parser';
@@ -107,5 +111,26 @@ describe('the parent link in the log', () => {
     assert.equal(typeof back === 'string' ? back : back.type === 'session/info' ? back.parent : undefined, 'p');
     assert.match(String(parseLogRecord({ ...line, parent: 7 }, KEY_A)), /`parent` must be a string/);
     assert.match(String(parseLogRecord({ ...line, parent: '' }, KEY_A)), /`parent` must be a string/);
+  });
+});
+
+describe('the parent link after a reload', () => {
+  const tmp = useTempDir();
+  it("the store reads it from the log: the child names its parent's session, and runs while its turn does", async () => {
+    const log = new SessionLog(tmp.path, nodeFileSystem);
+    const sink = new LogPlanSink(log);
+    const child = { agent: 'claude-code' as const, tool: 'TodoWrite', session: 'p:agent-1', call: 'toolu_1' };
+    await sink.importPlans([{ source: child, items: [{ content: 'Read', status: 'in_progress' }] }]);
+    await sink.updateSession({ agent: 'claude-code', session: 'p:agent-1', parent: 'p', turn: { index: 0, state: 'running' } });
+    await sink.importPlans([{ source: { ...child, session: 'p', call: 'toolu_0' }, items: [{ content: 'Delegate', status: 'in_progress' }] }]);
+    const store = new PlanStore(new SessionLog(tmp.path, nodeFileSystem));
+    await store.load();
+    const childKey = sessionKeyForForeign('claude-code', 'p:agent-1');
+    const parentKey = sessionKeyForForeign('claude-code', 'p');
+    assert.equal(store.details(childKey).parent, parentKey);
+    assert.equal(store.details(childKey).running, true);
+    assert.equal(store.details(parentKey).parent, undefined);
+    assert.deepEqual(store.get(parentKey)?.todos.map((t) => t.content), ['Delegate']);
+    assert.deepEqual(store.get(childKey)?.todos.map((t) => t.content), ['Read']);
   });
 });
