@@ -16,8 +16,10 @@
 //   in rollback-journal mode. The events carry the SQL, not the rows: a completed `sql` call
 //   that changed the table is where the table is read (see ./index.ts).
 // - Older releases had an `update_todo` tool whose argument was a Markdown checklist; 1.0.102
-//   offers none. Its checklist is read as written (`- [ ]` pending, `- [x]` completed); any
-//   other mark makes the call an unknown shape rather than a guessed status.
+//   offers none. In 1.0.63's code the checklist is `arguments.todos` (a string) and its prompts
+//   name `- [x]` completed and `- [ ]` pending; its runtime also knows `in_progress`, with a mark
+//   not seen. The checklist is read as written; any other mark makes the call an unknown shape
+//   rather than a guessed status.
 import { type Batch, type JsonRecord, JsonLineParser, excerpt, isRecord, stringField } from '../lineParser';
 import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser, TurnState } from '../types';
 import { TURN_STATES } from '../types';
