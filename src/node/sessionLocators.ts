@@ -47,10 +47,13 @@ export function claudeCodeLocator(claudeDir: string, workspaceFolders: readonly 
         folders = [...fixed, ...long.map((name) => path.join(projects, name))];
       }
       const sessions = (await Promise.all(folders.map((folder) => jsonlFilesIn(folder)))).flat();
-      // Each session's subagents write their own transcripts in `<session id>/subagents/`.
+      // Each session's subagents write their own transcripts in `<session id>/subagents/`, before
+      // the parent's transcript says so: each such folder is watched, a missing one through its
+      // nearest existing parent (the project folder, already watched, for a session that has no
+      // folder of its own), so a session costs a watcher only once it has a folder.
       subagentFolders = sessions.map((file) => path.join(file.slice(0, -'.jsonl'.length), 'subagents'));
-      const subagents = (await Promise.all(subagentFolders.map((folder) => jsonlFilesIn(folder, (name) => name.startsWith('agent-'))))).flat();
-      return [...sessions, ...subagents];
+      const listed = await Promise.all(subagentFolders.map((folder) => jsonlFilesIn(folder, (name) => name.startsWith('agent-'))));
+      return [...sessions, ...listed.flat()];
     },
     watchFolders: () => [...(prefixes.length > 0 ? [projects, ...folders] : folders), ...subagentFolders],
   };

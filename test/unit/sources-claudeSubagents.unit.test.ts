@@ -68,6 +68,13 @@ describe('Claude Code subagents, over a recording of the real CLI', () => {
     const locator = claudeCodeLocator(rec.agentDir, [rec.workspace]);
     assert.deepEqual([...(await locator.list())].sort(), [...rec.sessionFiles].sort());
     assert.ok(locator.watchFolders().includes(path.dirname(child)));
+    // A session without a folder of its own is watched through its project folder: no watcher of its own.
+    const plain = recording('claude', 'todowrite');
+    const other = claudeCodeLocator(plain.agentDir, [plain.workspace]);
+    await other.list();
+    const project = path.dirname(plain.sessionFiles[0] ?? '');
+    const extra = other.watchFolders().filter((folder) => folder !== project);
+    assert.ok(extra.every((folder) => !fs.existsSync(path.dirname(folder)) && path.dirname(path.dirname(folder)) === project), JSON.stringify(extra));
   });
 
   describe('the source', () => {
