@@ -1,5 +1,5 @@
 // The pinned terminal agents (Claude Code, Codex, Gemini CLI, opencode, Kilo CLI,
-// Qwen Code), installed once from the
+// Qwen Code, Copilot CLI), installed once from the
 // npm registry into a cache folder keyed by their versions, like the VS Code host.
 // The install uses this folder's package.json and committed package-lock.json; their
 // native binaries come as npm optional dependencies.
@@ -20,6 +20,7 @@ const PACKAGES = {
   opencode: 'opencode-ai',
   kilo: '@kilocode/cli',
   qwen: '@qwen-code/qwen-code',
+  copilot: '@github/copilot',
 };
 
 /** The pinned version of each agent, read from package.json so there is one source. */
@@ -38,6 +39,7 @@ export const BINARIES = {
   opencode: bin('opencode'),
   kilo: bin('kilo'),
   qwen: bin('qwen'),
+  copilot: bin('copilot'),
 };
 
 function log(message) {

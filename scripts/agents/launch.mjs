@@ -22,6 +22,7 @@ export const SERVERS = {
   opencode: startChatServer,
   kilo: startChatServer,
   qwen: startChatServer,
+  copilot: startChatServer,
 };
 
 /**
@@ -183,6 +184,22 @@ export function prepare(scenario, dirs, url) {
         OPENAI_BASE_URL: `${url}/v1`,
         OPENAI_MODEL: CHAT_MODEL,
         QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
+        ...scenario.env,
+      }),
+    };
+  }
+  if (scenario.agent === 'copilot') {
+    // Copilot CLI with its own model provider: no GitHub sign-in, nothing but the scripted server.
+    return {
+      command: BINARIES.copilot,
+      args: ['-p', scenario.prompt, '--allow-all-tools', '--no-color'],
+      env: baseEnv(dirs, {
+        COPILOT_OFFLINE: 'true',
+        COPILOT_PROVIDER_BASE_URL: `${url}/v1`,
+        COPILOT_PROVIDER_TYPE: 'openai',
+        COPILOT_PROVIDER_API_KEY: FAKE_KEY,
+        COPILOT_MODEL: CHAT_MODEL,
+        COPILOT_AUTO_UPDATE: 'false',
         ...scenario.env,
       }),
     };

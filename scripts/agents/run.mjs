@@ -67,6 +67,12 @@ export function agentFiles(agent, dirs) {
     const data = path.join(dirs.xdgData, agent);
     return { databases: listFiles(data).filter((f) => /\.db(-wal|-shm)?$/.test(path.basename(f))) };
   }
+  if (agent === 'copilot') {
+    // Each session's folder: events.jsonl, workspace.yaml, plan.md, session.db (with -wal/-shm).
+    // (Its lock files, checkpoints and file snapshots are not read.)
+    const keep = /^(events\.jsonl|workspace\.yaml|plan\.md|session\.db(-wal|-shm|-journal)?)$/;
+    return { sessions: listFiles(path.join(dirs.home, '.copilot', 'session-state')).filter((f) => keep.test(path.basename(f))) };
+  }
   if (agent === 'qwen') {
     const qwen = path.join(dirs.home, '.qwen');
     return {

@@ -262,6 +262,47 @@ const qwenTodos = [
   { text: 'Working on the off-by-one now.' },
 ];
 
+// Copilot CLI (1.0.102): its plan is the `todos` table of the session's own database,
+// written through its `sql` tool (the pinned release offers no `update_todo` tool). Its read
+// tool is `view` (absolute path). Statuses there: pending, in_progress, done, blocked.
+const copilotView = { calls: [{ name: 'view', input: { path: `${WORKSPACE}/src/parser.ts` } }] };
+const copilotSql = (description, query) => ({ calls: [{ name: 'sql', input: { description, query } }] });
+const copilotTodos = [
+  copilotSql(
+    'Insert plan todos',
+    "INSERT INTO todos (id, title, description) VALUES ('read-parser', 'Read the parser', 'Read src/parser.ts end to end'), ('fix-off-by-one', 'Fix the off-by-one', 'Fix the tokenizer loop'), ('regression-test', 'Write a regression test', 'Add a test for the empty input');",
+  ),
+  copilotSql('Start reading', "UPDATE todos SET status = 'in_progress' WHERE id = 'read-parser';"),
+  copilotView,
+  copilotSql('Query ready todos', "SELECT id, title, status FROM todos WHERE status != 'done';"),
+  copilotSql(
+    'Update todo statuses',
+    "UPDATE todos SET status = CASE id WHEN 'read-parser' THEN 'done' WHEN 'fix-off-by-one' THEN 'in_progress' ELSE 'blocked' END;",
+  ),
+  { text: 'Working on the off-by-one; the regression test waits on a fixture.' },
+];
+
+// Claude Code with a subagent (its `Agent` tool): the main session keeps a plan of its own and
+// hands the fix to a general-purpose subagent, which keeps its own TodoWrite plan. The
+// scripted server tells the two conversations apart by the marker in the subagent's prompt.
+const SUBAGENT_MARKER = 'SUBAGENT-TASK-7f3';
+export const claudeSubagent = {
+  marker: SUBAGENT_MARKER,
+  main: [
+    { calls: [{ name: 'ToolSearch', input: { query: 'select:TodoWrite' } }] },
+    claudeTodo([['Hand the fix to a subagent', 'in_progress'], ['Review the fix', 'pending']]),
+    { calls: [{ name: 'Agent', input: { description: 'Fix the tokenizer', prompt: `${SUBAGENT_MARKER}: fix the off-by-one in src/parser.ts and keep a plan.`, subagent_type: 'general-purpose' } }] },
+    { text: 'The subagent is fixing the tokenizer.' },
+  ],
+  subagent: [
+    { calls: [{ name: 'ToolSearch', input: { query: 'select:TodoWrite' } }] },
+    claudeTodo([['Read the tokenizer', 'in_progress'], ['Fix the loop bound', 'pending']]),
+    claudeRead,
+    claudeTodo([['Read the tokenizer', 'completed'], ['Fix the loop bound', 'in_progress']]),
+    { text: 'Working on the loop bound.' },
+  ],
+};
+
 const answer = { text: 'The parser reads tokens in one pass; nothing needs to change.' };
 
 const fixPrompt = 'Fix the off-by-one in the parser and keep a plan as you go.';
@@ -288,6 +329,9 @@ export const SCENARIOS = [
   { agent: 'kilo', name: 'no-plan', prompt: askPrompt, env: {}, script: [opencodeRead, answer] },
   { agent: 'qwen', name: 'todo-write', prompt: fixPrompt, env: {}, script: qwenTodos },
   { agent: 'qwen', name: 'no-plan', prompt: askPrompt, env: {}, script: [qwenRead, answer] },
+  { agent: 'claude', name: 'subagent', prompt: 'Hand the parser fix to a subagent.', env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, script: claudeSubagent },
+  { agent: 'copilot', name: 'sql-todos', prompt: fixPrompt, env: {}, script: copilotTodos },
+  { agent: 'copilot', name: 'no-plan', prompt: askPrompt, env: {}, script: [copilotView, answer] },
 ].map((s) => ({ ...s, id: `${s.agent}/${s.name}` }));
 
 export function findScenario(id) {

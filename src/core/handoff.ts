@@ -8,23 +8,14 @@ import type { HealthSignal } from './health';
 import { signalText } from './healthText';
 import type { PlanItem } from './plan';
 import { changeSummary, diffPlans, planMarkdown, singleLine, type Translate } from './present';
-import type { AgentId } from '../sources/types';
 
-/** The agent's name as a prompt writes it (model-facing, so not translated). */
-export const AGENT_PROMPT_NAMES: Record<AgentId, string> = {
-  copilot: 'Copilot',
-  'claude-code': 'Claude Code',
-  codex: 'Codex',
-  'gemini-cli': 'Gemini CLI',
-  opencode: 'opencode',
-  kilo: 'Kilo CLI',
-  'qwen-code': 'Qwen Code',
-};
-
-/** Where the plan comes from: the session's title (when known) and its agent (undefined: a todo_write chat). */
+/**
+ * Where the plan comes from: the session's title (when known) and its agent's name as the
+ * registry gives it, in English (model-facing, so not translated); undefined: a todo_write chat.
+ */
 export interface PlanOrigin {
   title: string | undefined;
-  agent: AgentId | undefined;
+  agent: string | undefined;
 }
 
 /** Items still to do, in the plan's order: pending, in progress, blocked. */
@@ -33,7 +24,7 @@ export function openItems(todos: readonly PlanItem[]): PlanItem[] {
 }
 
 function originText(origin: PlanOrigin): string {
-  const agent = origin.agent ? AGENT_PROMPT_NAMES[origin.agent] : 'a VS Code chat';
+  const agent = origin.agent ?? 'a VS Code chat';
   const title = origin.title?.trim();
   return title ? `"${singleLine(title)}" (${agent})` : `a session of ${agent}`;
 }

@@ -4,7 +4,7 @@
 //   {"v":1,"type":"todo/write","ts":"<ISO 8601>","session":"<key>","todos":[...],"counts":{...}}
 //   {"v":1,"type":"todo/write",...,"source":{"agent","tool","session","call","turn"?},"at"?}   (mirrored)
 //   {"v":1,"type":"session/info","ts","session","source":{"agent","session"},"title"?,"latestTurn"?:{"index","planned"},"participant"?,
-//    "turn"?:{"index","state","since"},"activity"?:{"calls","at"}}
+//    "turn"?:{"index","state","since"},"activity"?:{"calls","at"},"parent"?}
 //
 // A `todo/write` line without `source` is the todo_write tool's and is held to the tool's
 // rules; with `source` it is a plan mirrored from another agent, held to the foreign rules
@@ -62,7 +62,12 @@ export interface SessionInfoRecord {
   turn?: TurnFact;
   /** The program's record since its last plan call: tool calls in the newest turn, and when this machine last saw it grow. */
   activity?: ActivityFact;
+  /** A subagent's session: the foreign session id of its parent (same agent); the views show it under that session. */
+  parent?: string;
 }
+
+/** Longest parent session id kept (the programs' ids are far shorter). */
+export const MAX_PARENT_LENGTH = 512;
 
 export interface TurnFact {
   index: number;
@@ -84,6 +89,8 @@ export interface SessionFacts {
   participant?: string | undefined;
   turn?: TurnFact | undefined;
   activity?: ActivityFact | undefined;
+  /** A subagent's session: the foreign session id of the session that started it (same agent). */
+  parent?: string | undefined;
 }
 
 /** A request the user added for the agent (Add a Request for the Agent…), or its withdrawal. */
@@ -159,7 +166,7 @@ export function planEvent(session: string, ts: string, todos: readonly PlanItem[
 }
 
 export function infoRecord(session: string, ts: string, source: { agent: AgentId; session: string }, facts: SessionFacts): SessionInfoRecord {
-  const { title, latestTurn, participant, turn, activity } = facts;
+  const { title, latestTurn, participant, turn, activity, parent } = facts;
   const record: SessionInfoRecord = {
     v: LOG_FORMAT_VERSION,
     type: SESSION_INFO_EVENT,
@@ -172,6 +179,7 @@ export function infoRecord(session: string, ts: string, source: { agent: AgentId
   if (participant !== undefined) record.participant = participant;
   if (turn) record.turn = { index: turn.index, state: turn.state, since: turn.since };
   if (activity) record.activity = { calls: activity.calls, at: activity.at };
+  if (parent !== undefined) record.parent = parent;
   return record;
 }
 
@@ -282,7 +290,11 @@ function parseInfo(value: Record<string, unknown>, session: string, ts: string):
     }
     activity = { calls: activityValue['calls'], at: activityValue['at'] };
   }
-  return infoRecord(session, ts, { agent: source['agent'], session: source['session'] }, { title, latestTurn, participant, turn, activity });
+  const parent = value['parent'];
+  if (parent !== undefined && (!nonEmpty(parent) || parent.length > MAX_PARENT_LENGTH)) {
+    return `\`parent\` must be a string of 1 to ${MAX_PARENT_LENGTH} characters`;
+  }
+  return infoRecord(session, ts, { agent: source['agent'], session: source['session'] }, { title, latestTurn, participant, turn, activity, parent });
 }
 
 /** Longest priority word kept in a mirrored plan's `source.priorities` (opencode's are high, medium, low). */

@@ -12,6 +12,7 @@ export function nextFacts(last: SessionFacts | undefined, info: ForeignSessionIn
     participant: info.participant ?? last?.participant,
     turn: last?.turn,
     activity: last?.activity,
+    parent: info.parent ?? last?.parent,
   };
   if (info.turn) {
     const before = last?.turn;
@@ -34,6 +35,7 @@ export function sameFacts(last: SessionFacts | undefined, next: SessionFacts): b
     last.turn?.state === next.turn?.state &&
     last.turn?.since === next.turn?.since &&
     last.activity?.calls === next.activity?.calls &&
-    last.activity?.at === next.activity?.at
+    last.activity?.at === next.activity?.at &&
+    last.parent === next.parent
   );
 }

@@ -4,6 +4,7 @@
 // The UI and the exported API read it and listen to it.
 // Data flows one way: write → log → reader → store → listeners.
 import { isCopilotParticipant } from './participants';
+import { foreignSessionKey } from './sessionKey';
 import type { AgentId } from '../sources/types';
 import { Emitter, type Disposable } from './emitter';
 import type { Todo } from './plan';
@@ -27,6 +28,10 @@ export interface SessionDetails {
    * line) made no plan call and comes after the turn of the current plan.
    */
   earlierTurn: boolean;
+  /** A subagent's session: the Agent Plan session of the session that started it. */
+  parent: string | undefined;
+  /** Whether the newest turn is running, where the program records turns (a subagent's "running"). */
+  running: boolean;
 }
 
 interface Entry {
@@ -165,6 +170,9 @@ export class PlanStore implements Disposable {
       // it that names a newer turn without a plan call says the same.
       earlierTurn:
         turn !== undefined && !turn.planned && (planTurn !== undefined ? turn.index > planTurn : event !== undefined && this.infoAfterPlan.has(session)),
+      // Subagents are a terminal agent's (never a VS Code chat's): their parent maps like them.
+      parent: info?.parent !== undefined && info.source.agent !== 'copilot' ? foreignSessionKey(info.source.agent, info.parent) : undefined,
+      running: info?.turn?.state === 'running',
     };
   }
 

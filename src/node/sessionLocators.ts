@@ -36,6 +36,7 @@ export function claudeCodeLocator(claudeDir: string, workspaceFolders: readonly 
   const fixed = [...new Set(workspaceFolders.flatMap((folder) => claudeProjectFolders(claudeDir, folder)))];
   const prefixes = workspaceFolders.map(claudeLongFolderPrefix).filter((p): p is string => p !== undefined);
   let folders = fixed;
+  let subagentFolders: string[] = [];
   return {
     async list() {
       folders = fixed;
@@ -45,9 +46,16 @@ export function claudeCodeLocator(claudeDir: string, workspaceFolders: readonly 
         const long = names.filter((name) => prefixes.some((prefix) => name.startsWith(prefix)));
         folders = [...fixed, ...long.map((name) => path.join(projects, name))];
       }
-      return (await Promise.all(folders.map((folder) => jsonlFilesIn(folder)))).flat();
+      const sessions = (await Promise.all(folders.map((folder) => jsonlFilesIn(folder)))).flat();
+      // Each session's subagents write their own transcripts in `<session id>/subagents/`, before
+      // the parent's transcript says so: each such folder is watched, a missing one through its
+      // nearest existing parent (the project folder, already watched, for a session that has no
+      // folder of its own), so a session costs a watcher only once it has a folder.
+      subagentFolders = sessions.map((file) => path.join(file.slice(0, -'.jsonl'.length), 'subagents'));
+      const listed = await Promise.all(subagentFolders.map((folder) => jsonlFilesIn(folder, (name) => name.startsWith('agent-'))));
+      return [...sessions, ...listed.flat()];
     },
-    watchFolders: () => (prefixes.length > 0 ? [projects, ...folders] : folders),
+    watchFolders: () => [...(prefixes.length > 0 ? [projects, ...folders] : folders), ...subagentFolders],
   };
 }
 

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Follower, type FollowerOptions } from './follower';
 import { claudeCodeLocator, codexLocator, geminiCliLocator } from './sessionLocators';
-import { createClaudeCodeParser } from '../sources/claudeCode/parser';
+import { createClaudeCodeParser, isClaudeSubagentFile } from '../sources/claudeCode/parser';
 import { createCodexParser } from '../sources/codex/parser';
 import { createGeminiCliParser } from '../sources/geminiCli/parser';
 import type { PlanSink, UnknownShape } from '../sources/types';
@@ -65,7 +65,7 @@ export function startTerminalSource(options: TerminalSourceOptions): Follower {
       follower = {
         ...common,
         locator: claudeCodeLocator(options.folder, folders),
-        createParser: (_file, state) => createClaudeCodeParser({ workspaceFolders: folders }, state),
+        createParser: (file, state) => createClaudeCodeParser({ workspaceFolders: folders, subagent: isClaudeSubagentFile(file) }, state),
       };
       break;
     case 'codex':

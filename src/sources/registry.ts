@@ -7,13 +7,14 @@ import type { AgentDescriptor } from './agent';
 import { claudeCode } from './claudeCode';
 import { codex } from './codex';
 import { copilot } from './copilotChat';
+import { copilotCli } from './copilotCli';
 import { geminiCli } from './geminiCli';
 import { kilo } from './kilo';
 import { opencode } from './opencode';
 import { qwenCode } from './qwenCode';
 import type { AgentId } from './types';
 
-export const AGENTS: readonly AgentDescriptor[] = [copilot, claudeCode, codex, geminiCli, opencode, kilo, qwenCode];
+export const AGENTS: readonly AgentDescriptor[] = [copilot, claudeCode, codex, geminiCli, opencode, kilo, qwenCode, copilotCli];
 
 /** The descriptor of `id`; every AgentId has one (a unit test holds the list to AGENT_IDS). */
 export function agentById(id: AgentId): AgentDescriptor {

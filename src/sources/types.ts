@@ -9,7 +9,7 @@
  * The programs Agent Plan follows, by the id their log lines carry in `source.agent`; the
  * registry (registry.ts) has one entry per id. The todo_write tool itself writes lines with no `source`.
  */
-export const AGENT_IDS = ['copilot', 'claude-code', 'codex', 'gemini-cli', 'opencode', 'kilo', 'qwen-code'] as const;
+export const AGENT_IDS = ['copilot', 'claude-code', 'codex', 'gemini-cli', 'opencode', 'kilo', 'qwen-code', 'copilot-cli'] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
 
 /**
@@ -83,6 +83,11 @@ export interface ForeignSessionInfo {
   turn?: { index: number; state: TurnState };
   /** Tool calls other than plan calls in the newest turn since its last plan call. */
   calls?: number;
+  /**
+   * A subagent's session: the program's own id of the session that started it (same agent).
+   * Its plan is its own; the views show it under that session.
+   */
+  parent?: string;
 }
 
 /** A line the parser did not recognize: reported once per file by the caller, then skipped. */

@@ -40,6 +40,10 @@ export interface SessionInfo {
   continuedFrom?: string;
   /** The sessions that continue this one's plan, once read. */
   continuedIn?: string[];
+  /** A subagent's session: the session that started it (the Sessions view lists it there). */
+  parent: string | undefined;
+  /** The session's newest turn is running, where its program records turns. */
+  running: boolean;
 }
 
 /** What the Plan view shows right now. */

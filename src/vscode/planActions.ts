@@ -2,6 +2,7 @@
 // dropped item, copy the hand-off prompt, export it. The texts come from src/core/handoff.ts.
 // Agent Plan only TYPES into a chat's input (`isPartialQuery`): the user decides what is sent.
 import * as vscode from 'vscode';
+import { agentById } from '../sources/registry';
 import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems, type PlanOrigin } from '../core/handoff';
 import type { HealthBook } from '../core/healthBook';
 import { requestTextProblem } from '../core/logRecord';
@@ -81,7 +82,7 @@ function unknownSession(): ActionError {
 export function registerPlanActions({ store, health, requests, logger, shownSession }: PlanActionsDeps): vscode.Disposable[] {
   function origin(session: string): PlanOrigin {
     const details = store.details(session);
-    return { title: details.title, agent: details.agent };
+    return { title: details.title, agent: details.agent ? agentById(details.agent).name : undefined };
   }
 
   /** The session a command acts on: its argument, else the user's pick (undefined: none picked). */

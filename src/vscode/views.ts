@@ -172,9 +172,27 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
     this.refresh();
   }
 
+  /** Subagent sessions by their parent's session, from the last listing of the top level. */
+  private children = new Map<string, LogEvent[]>();
+
   getChildren(element?: SessionElement | MoreSessionsElement): Array<SessionElement | MoreSessionsElement> {
-    if (element) return [];
+    if (element) return element.kind === 'session' ? (this.children.get(element.event.session) ?? []).map((event) => ({ kind: 'session', event })) : [];
     let sessions = this.store.list();
+    // A subagent's session is listed under its parent's, when the parent is listed; never mixed into it.
+    const present = new Set(sessions.map((event) => event.session));
+    this.children = new Map();
+    const top: LogEvent[] = [];
+    for (const event of sessions) {
+      const parent = this.store.details(event.session).parent;
+      if (parent !== undefined && parent !== event.session && present.has(parent)) {
+        const list = this.children.get(parent) ?? [];
+        list.push(event);
+        this.children.set(parent, list);
+      } else {
+        top.push(event);
+      }
+    }
+    sessions = top;
     if (this.attentionOnly) sessions = sessions.filter((event) => sessionMark(this.health.signals(event.session))?.warning === true);
     const rows: Array<SessionElement | MoreSessionsElement> = sessions.slice(0, this.listed).map((event) => ({ kind: 'session', event }));
     if (sessions.length > this.listed) rows.push({ kind: 'more', remaining: sessions.length - this.listed });
@@ -186,8 +204,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
     const { event } = element;
     const details = this.store.details(event.session);
     const title = sessionTitle(event, t, details.title);
-    const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
-    item.id = event.session;
+    const subagents = this.children.get(event.session) ?? [];
+    const item = new vscode.TreeItem(title, subagents.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    // VS Code keeps the state it first saw for an id: a row that gains subagents (a leaf until
+    // then) gets an id of its own, so it opens.
+    item.id = subagents.length > 0 ? `${event.session}/subagents` : event.session;
     const shown = this.display.session === event.session;
     const pinned = shown && !this.display.followingLatest;
     const icon = details.agent ? agentIcon(details.agent) : TOOL_SESSION_ICON;
@@ -195,7 +216,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
     item.iconPath = pinned ? new vscode.ThemeIcon('pinned') : shown ? new vscode.ThemeIcon('eye') : (mark?.icon ?? new vscode.ThemeIcon(icon));
     const when = relativeTime(event.ts, new Date(), t);
     const agent = details.agent ? agentName(details.agent) : undefined;
-    item.description = [mark?.word, agent, progressText(event.counts, t), when].filter((part) => part !== undefined).join(' · ');
+    const running = subagents.filter((child) => this.store.details(child.session).running).length;
+    const subagentText = subagents.length === 0 ? undefined : subagents.length === 1 ? t('1 subagent, {0} running', running) : t('{0} subagents, {1} running', subagents.length, running);
+    item.description = [mark?.word, agent, progressText(event.counts, t), subagentText, when].filter((part) => part !== undefined).join(' · ');
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(title);
     tooltip.appendMarkdown('\n\n');
@@ -209,7 +232,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
     const label = agent
       ? t('Session {0} of {1}, {2}, {3}', title, agent, progressText(event.counts, t), when)
       : t('Session {0}, {1}, {2}', title, progressText(event.counts, t), when);
-    item.accessibilityInformation = { label: mark ? `${label}, ${mark.word}` : label };
+    item.accessibilityInformation = { label: [label, subagentText, mark?.word].filter((part) => part !== undefined).join(', ') };
     item.command = { command: CommandId.SelectSession, title: t('Show this session'), arguments: [event.session] };
     return item;
   }

@@ -21,7 +21,9 @@ function filesUnder(dir, test) {
 
 /** The session files of `agent` under a home folder (and CODEX_HOME for Codex). */
 export function sessionFiles(agent, { home, codexHome }) {
-  if (agent === 'claude') return filesUnder(path.join(home, '.claude', 'projects'), (n) => n.endsWith('.jsonl'));
+  // A subagent's transcript (`<session>/subagents/agent-*.jsonl`) is not a session of its own here.
+  if (agent === 'claude') return filesUnder(path.join(home, '.claude', 'projects'), (n) => n.endsWith('.jsonl') && !n.startsWith('agent-'));
+  if (agent === 'copilot') return filesUnder(path.join(home, '.copilot', 'session-state'), (n) => n === 'events.jsonl');
   if (agent === 'codex') return filesUnder(path.join(codexHome, 'sessions'), (n) => n.endsWith('.jsonl'));
   // opencode and Kilo CLI: one database holds every session; the test reads its one session.
   if (agent === 'opencode' || agent === 'kilo') return filesUnder(path.join(home, '.local', 'share', agent), (n) => n === `${agent}.db`);
@@ -36,6 +38,9 @@ export function recordedCalls(agent, file) {
     return parts.map((p) => JSON.parse(p.data)).filter((d) => d.type === 'tool').map((d) => ({ name: d.tool, input: d.state.input }));
   }
   const lines = jsonLines(file);
+  if (agent === 'copilot') {
+    return lines.filter((l) => l.type === 'tool.execution_start').map((l) => ({ name: l.data.toolName, input: l.data.arguments }));
+  }
   if (agent === 'qwen') {
     return lines
       .filter((l) => l.type === 'assistant' && Array.isArray(l.message?.parts))
@@ -61,6 +66,11 @@ export function recordedCalls(agent, file) {
 export function recordedWorkspaces(agent, file, { home }) {
   if (agent === 'opencode' || agent === 'kilo') return queryRows(file, { s: 'SELECT directory FROM session' }).s.map((r) => r.directory);
   const lines = jsonLines(file);
+  if (agent === 'copilot') {
+    const yaml = fs.readFileSync(path.join(path.dirname(file), 'workspace.yaml'), 'utf8');
+    const fromYaml = /^cwd: (.*)$/m.exec(yaml)?.[1];
+    return [...new Set([...lines.filter((l) => l.type === 'session.start').map((l) => l.data.context.cwd), fromYaml])];
+  }
   if (agent === 'qwen') return [...new Set(lines.filter((l) => typeof l.cwd === 'string').map((l) => l.cwd))];
   if (agent === 'claude') return [...new Set(lines.filter((l) => typeof l.cwd === 'string').map((l) => l.cwd))];
   if (agent === 'codex') return lines.filter((l) => l.type === 'session_meta').map((l) => l.payload.cwd);
@@ -73,5 +83,12 @@ export function recordedWorkspaces(agent, file, { home }) {
 
 /** The calls a scenario's script makes in `workspace`, flattened in order. */
 export function scriptedCalls(script, workspace) {
-  return resolveScript(script, workspace).flatMap((turn) => turn.calls ?? []);
+  // A script with a subagent: the main session makes the main script's calls.
+  const turns = Array.isArray(script) ? script : script.main;
+  return resolveScript(turns, workspace).flatMap((turn) => turn.calls ?? []);
+}
+
+/** A Claude Code session's subagent transcripts (`<session>/subagents/agent-*.jsonl`). */
+export function subagentFiles(sessionFile) {
+  return filesUnder(path.join(sessionFile.slice(0, -'.jsonl'.length), 'subagents'), (n) => n.startsWith('agent-') && n.endsWith('.jsonl'));
 }

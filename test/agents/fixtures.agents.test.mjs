@@ -5,9 +5,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SCENARIOS } from '../../scripts/agents/scenarios.mjs';
+import { resolveScript, SCENARIOS } from '../../scripts/agents/scenarios.mjs';
 import { VERSIONS } from '../../scripts/agents/install.mjs';
-import { recordedCalls, recordedWorkspaces, scriptedCalls, sessionFiles } from './calls.mjs';
+import { recordedCalls, recordedWorkspaces, scriptedCalls, sessionFiles, subagentFiles } from './calls.mjs';
 
 const fixturesRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'agents');
 
@@ -42,6 +42,15 @@ describe('recorded agent sessions', () => {
         assert.equal(sessions.length, 1, sessions.join(', '));
         assert.deepEqual(recordedCalls(scenario.agent, sessions[0]), scriptedCalls(scenario.script, meta().workspace));
       });
+
+      if (!Array.isArray(scenario.script)) {
+        it("its subagent wrote its own transcript, with the subagent script's calls", () => {
+          const [session] = sessionFiles(scenario.agent, homes());
+          const subagents = subagentFiles(session);
+          assert.equal(subagents.length, 1, subagents.join(', '));
+          assert.deepEqual(recordedCalls(scenario.agent, subagents[0]), resolveScript(scenario.script.subagent, meta().workspace).flatMap((turn) => turn.calls ?? []));
+        });
+      }
 
       it('names the workspace the agent ran in', () => {
         const [session] = sessionFiles(scenario.agent, homes());

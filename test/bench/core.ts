@@ -399,7 +399,7 @@ export function handoffTexts(): Record<string, string> {
     { content: 'Update the changelog', status: 'pending' },
   ];
   return {
-    continuePrompt5: continuePrompt(plan, { title: 'Fix the build', agent: 'claude-code' }),
+    continuePrompt5: continuePrompt(plan, { title: 'Fix the build', agent: 'Claude Code' }),
     continuePromptWords: continuePrompt([], { title: undefined, agent: undefined }),
     askToContinue3: askToContinuePrompt(plan),
     askToRestore: askToRestorePrompt('Add a regression test'),

@@ -23,10 +23,11 @@ const AGENT_DIRS: Record<string, string> = {
   opencode: 'home/.local/share/opencode',
   kilo: 'home/.local/share/kilo',
   qwen: 'home/.qwen',
+  copilot: 'home/.copilot',
 };
 
 /** One recorded scenario; a missing one fails the test that asks for it, loudly. */
-export function recording(agent: 'claude' | 'codex' | 'gemini' | 'opencode' | 'kilo' | 'qwen', scenario: string): Recording {
+export function recording(agent: 'claude' | 'codex' | 'gemini' | 'opencode' | 'kilo' | 'qwen' | 'copilot', scenario: string): Recording {
   const dir = path.join(RECORDINGS, agent, scenario);
   const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')) as { workspace: string };
   const agentDir = path.join(dir, AGENT_DIRS[agent] ?? '');
@@ -36,6 +37,7 @@ export function recording(agent: 'claude' | 'codex' | 'gemini' | 'opencode' | 'k
     if (agent === 'codex') return rel[0] === 'sessions' && file.endsWith('.jsonl');
     if (agent === 'opencode' || agent === 'kilo') return file.endsWith('.db');
     if (agent === 'qwen') return rel[0] === 'projects' && file.endsWith('.jsonl');
+    if (agent === 'copilot') return rel[0] === 'session-state' && path.basename(file) === 'events.jsonl';
     return rel.includes('chats') && file.endsWith('.jsonl');
   });
   if (sessionFiles.length === 0) throw new Error(`no recorded session file in ${dir}`);

@@ -17,7 +17,7 @@ const plan: PlanItem[] = [
 describe('hand-off texts', () => {
   it('continue prompt: open items verbatim with statuses, done in one line, where the plan comes from', () => {
     assert.equal(
-      continuePrompt(plan, { title: 'Fix the build', agent: 'claude-code' }),
+      continuePrompt(plan, { title: 'Fix the build', agent: 'Claude Code' }),
       'Continue the plan of "Fix the build" (Claude Code).\n' +
         'Open items:\n' +
         '- [in_progress] Write the fix\n' +
@@ -35,14 +35,14 @@ describe('hand-off texts', () => {
         'Write this plan with your plan tool first (done items as completed), then carry on with the open items.',
     );
     assert.equal(
-      continuePrompt([{ content: 'x', status: 'completed' }], { title: '  Two\nlines ', agent: 'codex' }),
+      continuePrompt([{ content: 'x', status: 'completed' }], { title: '  Two\nlines ', agent: 'Codex' }),
       'Continue the plan of "Two lines" (Codex).\nOpen items: none.\nDone: x\n' +
         'Write this plan with your plan tool first (done items as completed), then carry on with the open items.',
     );
   });
 
   it('keeps an open item verbatim, even across lines', () => {
-    const prompt = continuePrompt([{ content: 'Step one\nand two', status: 'pending' }], { title: 't', agent: 'copilot' });
+    const prompt = continuePrompt([{ content: 'Step one\nand two', status: 'pending' }], { title: 't', agent: 'Copilot' });
     assert.ok(prompt.includes('- [pending] Step one\nand two\n'));
   });
 
@@ -66,7 +66,7 @@ describe('hand-off texts', () => {
     const markdown = exportMarkdown(
       {
         session: '0123456789abcdef0123456789abcdef',
-        origin: { title: 'Fix the build', agent: 'claude-code' },
+        origin: { title: 'Fix the build', agent: 'Claude Code' },
         agentName: 'Claude Code',
         versions: [
           { ts: '2026-12-03T10:02:00.000Z', todos: plan },
@@ -157,7 +157,7 @@ describe('hand-off texts in the README', () => {
   ];
 
   it('states the hand-off prompt and the two requests as the code builds them', () => {
-    assert.equal(block('text', 'The **hand-off prompt**'), continuePrompt(example, { title: 'Fix the build', agent: 'claude-code' }) + '\n');
+    assert.equal(block('text', 'The **hand-off prompt**'), continuePrompt(example, { title: 'Fix the build', agent: 'Claude Code' }) + '\n');
     assert.ok(section.includes(`**Ask to Continue:** \`${askToContinuePrompt(example)}\``));
     assert.ok(section.includes(`**Ask to Restore:** \`${askToRestorePrompt('Add a regression test')}\``));
   });
@@ -166,7 +166,7 @@ describe('hand-off texts in the README', () => {
     const markdown = exportMarkdown(
       {
         session: '0123456789abcdef0123456789abcdef',
-        origin: { title: 'Fix the build', agent: 'claude-code' },
+        origin: { title: 'Fix the build', agent: 'Claude Code' },
         agentName: 'Claude Code',
         versions: [
           { ts: '2026-12-03T10:02:00.000Z', todos: [{ content: 'Read the issue', status: 'completed' }, { content: 'Write the fix', status: 'in_progress' }] },

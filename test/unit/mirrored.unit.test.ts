@@ -88,7 +88,7 @@ describe('mirrored plans in the log', () => {
     assert.equal((await log.current(KEY_A))?.todos[0]?.content, 'plan');
     await store.load();
     assert.equal(store.get(KEY_A)?.todos[0]?.content, 'plan');
-    assert.deepEqual(store.details(KEY_A), { agent: 'claude-code', title: 'Fix the build', chat: undefined, earlierTurn: true });
+    assert.deepEqual(store.details(KEY_A), { agent: 'claude-code', title: 'Fix the build', chat: undefined, earlierTurn: true, parent: undefined, running: false });
     // A newer turn that made a plan call: not stale.
     fs.appendFileSync(log.fileFor(KEY_A), infoLine({ title: 'Fix the build', latestTurn: { index: 3, planned: true } }));
     await store.ingest(KEY_A);
@@ -102,7 +102,7 @@ describe('mirrored plans in the log', () => {
   it('a todo_write session has no agent and no title', async () => {
     const { log, store } = open();
     await store.write(KEY_A, [{ content: 'mine', status: 'pending' }]);
-    assert.deepEqual(store.details(KEY_A), { agent: undefined, title: undefined, chat: undefined, earlierTurn: false });
+    assert.deepEqual(store.details(KEY_A), { agent: undefined, title: undefined, chat: undefined, earlierTurn: false, parent: undefined, running: false });
     assert.equal((await log.current(KEY_A))?.source, undefined);
   });
 

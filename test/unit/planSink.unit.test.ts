@@ -114,7 +114,7 @@ describe('plan sink', () => {
         ['Fix the build', { index: 1, planned: false }],
       ],
     );
-    assert.deepEqual(store.details(key), { agent: 'copilot', title: 'Fix the build', chat: 'chat-1', earlierTurn: true });
+    assert.deepEqual(store.details(key), { agent: 'copilot', title: 'Fix the build', chat: 'chat-1', earlierTurn: true, parent: undefined, running: false });
     // A new instance knows the last info from the log and writes nothing for the same facts.
     const second = open();
     await second.sink.updateSession({ agent: 'copilot', session: 'chat-1', title: 'Fix the build', latestTurn: { index: 1, planned: false } });
@@ -126,7 +126,7 @@ describe('plan sink', () => {
     const key = copilotSessionKey('chat-2');
     await store.write(key, [{ content: 'mine', status: 'pending' }]);
     await sink.updateSession({ agent: 'copilot', session: 'chat-2', title: 'Demo chat', participant: 'agent-plan.demo' });
-    assert.deepEqual(store.details(key), { agent: undefined, title: 'Demo chat', chat: 'chat-2', earlierTurn: false });
+    assert.deepEqual(store.details(key), { agent: undefined, title: 'Demo chat', chat: 'chat-2', earlierTurn: false, parent: undefined, running: false });
     // The same facts again write nothing; a newer request answered by Copilot makes it a Copilot chat.
     await sink.updateSession({ agent: 'copilot', session: 'chat-2', title: 'Demo chat', participant: 'agent-plan.demo' });
     await sink.updateSession({ agent: 'copilot', session: 'chat-2', participant: 'GitHub.copilot-chat' });

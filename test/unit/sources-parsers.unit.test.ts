@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { createClaudeCodeParser } from '../../src/sources/claudeCode';
 import { createCodexParser } from '../../src/sources/codex';
 import { createGeminiCliParser } from '../../src/sources/geminiCli';
+import { createCopilotCliParser } from '../../src/sources/copilotCli/parser';
 import { createQwenCodeParser } from '../../src/sources/qwenCode/parser';
 import type { ForeignPlan, ParseOutput, SessionParser } from '../../src/sources/types';
 import { recordedLines, recording } from './agentRecordings';
@@ -31,6 +32,7 @@ const factories: [string, (state?: unknown) => SessionParser, string[][]][] = [
     (state) => createQwenCodeParser({ workspaceFolders: [qwenWorkspace] }, state),
     [recordedLines(recording('qwen', 'todo-write'))],
   ],
+  ['copilot-cli', (state) => createCopilotCliParser(state), [recordedLines(recording('copilot', 'sql-todos'))]],
 ];
 
 /** JSON-ish lines that reach into the fields the parsers look at. */

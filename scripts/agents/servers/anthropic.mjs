@@ -33,6 +33,23 @@ function stream(res, model, turn, serial) {
   res.end();
 }
 
+/** The text of a request's first user message. */
+function firstUserText(body) {
+  const first = (body?.messages ?? []).find((m) => m.role === 'user');
+  if (!first) return '';
+  return typeof first.content === 'string' ? first.content : (Array.isArray(first.content) ? first.content : []).map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+}
+
+/**
+ * A script is a list of turns, or `{ main, subagent, marker }` for a run with a subagent: a
+ * conversation whose first user message holds `marker` (the prompt the main script hands the
+ * subagent) plays `subagent`, every other one `main`.
+ */
+function scriptFor(script, body) {
+  if (Array.isArray(script)) return script;
+  return firstUserText(body).includes(script.marker) ? script.subagent : script.main;
+}
+
 /** Starts the server; the script's turns are played on requests that offer tools. */
 export function startAnthropicServer(script, options = {}) {
   let serial = 0;
@@ -45,7 +62,7 @@ export function startAnthropicServer(script, options = {}) {
       serial += 1;
       const body = request.body ?? {};
       // Side requests (titles, summaries) carry no tools: they get a short text.
-      const turn = Array.isArray(body.tools) && body.tools.length ? turnFor(script, toolResults(body)) : { text: 'Scripted session' };
+      const turn = Array.isArray(body.tools) && body.tools.length ? turnFor(scriptFor(script, body), toolResults(body)) : { text: 'Scripted session' };
       request.played = turn;
       if (body.stream === false) {
         res.writeHead(200, { 'content-type': 'application/json' });

@@ -13,7 +13,7 @@
 //   interrupted by user…" cancels it; an API error message (`isApiErrorMessage`) fails it.
 //   Every other tool_use after the last plan call of the turn counts as activity.
 import { isInsideWorkspace } from '../locations';
-import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord, mapItems, stringField } from '../lineParser';
+import { type Batch, type JsonRecord, JsonLineParser, describeValue, excerpt, isRecord, mapItems, stringField } from '../lineParser';
 import { TURN_STATES, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../types';
 
 const TODO_STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
@@ -48,6 +48,23 @@ interface Task {
 export interface ClaudeCodeParserOptions {
   /** The workspace folders: a session whose first recorded cwd is in none of them is skipped. */
   workspaceFolders?: readonly string[];
+  /**
+   * The file is a subagent's own transcript (`<session>/subagents/agent-<id>.jsonl`): its
+   * session is the subagent's, `<parent session id>:agent-<agent id>`, with its parent named.
+   */
+  subagent?: boolean;
+}
+
+/** The session id Agent Plan gives a Claude Code subagent: its parent's, and its own agent id. */
+export function claudeSubagentSession(parent: string, agentId: string): string {
+  return `${parent}:agent-${agentId}`;
+}
+
+/** Whether `file` is a subagent's transcript: `…/<session id>/subagents/agent-<id>.jsonl`. */
+export function isClaudeSubagentFile(file: string): boolean {
+  const parts = file.split(/[\\/]/);
+  const name = parts.at(-1) ?? '';
+  return parts.at(-2) === 'subagents' && name.startsWith('agent-') && name.endsWith('.jsonl');
 }
 
 export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}, state?: unknown): SessionParser {
@@ -58,6 +75,8 @@ class ClaudeCodeParser extends JsonLineParser {
   private readonly uses = new Map<string, PendingUse>();
   private readonly early = new Map<string, EarlyResult>();
   private tasks: Task[] = [];
+  /** A subagent's parent session id. */
+  private parent: string | undefined;
   private titles: Partial<Record<'customTitle' | 'aiTitle' | 'summary', string>> = {};
   /** Whether the session's first cwd was in the workspace; undefined until a cwd is seen. */
   private inWorkspace: boolean | undefined;
@@ -103,6 +122,7 @@ class ClaudeCodeParser extends JsonLineParser {
       );
     }
     if (typeof state['inWorkspace'] === 'boolean') this.inWorkspace = state['inWorkspace'];
+    if (typeof state['parent'] === 'string') this.parent = state['parent'];
     const turn = state['turn'];
     if (isRecord(turn) && typeof turn['index'] === 'number' && TURN_STATES.includes(turn['state'] as TurnState)) {
       this.turn = { index: turn['index'], state: turn['state'] as TurnState };
@@ -130,13 +150,15 @@ class ClaudeCodeParser extends JsonLineParser {
       titles: this.titles,
     };
     if (this.inWorkspace !== undefined) state['inWorkspace'] = this.inWorkspace;
+    if (this.parent !== undefined) state['parent'] = this.parent;
     if (this.turn) state['turn'] = this.turn;
     state['calls'] = this.calls;
     return state;
   }
 
   protected override info(): ForeignSessionInfo | undefined {
-    const info = super.info();
+    const base = super.info();
+    const info = base !== undefined && this.parent !== undefined ? { ...base, parent: this.parent } : base;
     if (info === undefined || this.turn === undefined) return info;
     return { ...info, turn: { ...this.turn }, calls: this.calls.length };
   }
@@ -174,6 +196,27 @@ class ClaudeCodeParser extends JsonLineParser {
   }
 
   protected handle(record: JsonRecord, line: number, batch: Batch): void {
+    // A subagent's own transcript: every line is its sidechain, and its lines are its own.
+    if (this.options.subagent === true) {
+      if (record['isSidechain'] !== true) return;
+      const parent = stringField(record, 'sessionId');
+      const agentId = stringField(record, 'agentId');
+      if (this.base.session === undefined && parent !== undefined && agentId !== undefined) {
+        this.parent = parent;
+        this.base.session = claudeSubagentSession(parent, agentId);
+      }
+      const message = record['message'];
+      if (this.base.title === undefined && record['type'] === 'user' && isRecord(message) && typeof message['content'] === 'string') {
+        this.base.title = excerpt(message['content'], 80);
+      }
+      if (this.base.session === undefined) return;
+      this.handleLine({ ...record, isSidechain: false, sessionId: this.base.session }, line, batch);
+      return;
+    }
+    this.handleLine(record, line, batch);
+  }
+
+  private handleLine(record: JsonRecord, line: number, batch: Batch): void {
     const type = record['type'];
     // Titles: one the user gave (/rename) wins over one Claude Code made, which wins over a summary.
     const titleField = type === 'custom-title' ? 'customTitle' : type === 'ai-title' ? 'aiTitle' : type === 'summary' ? 'summary' : undefined;

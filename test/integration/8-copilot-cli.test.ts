@@ -1,0 +1,93 @@
+// GitHub Copilot CLI runs for real in the workspace this window has open (offline, with its
+// own model provider pointed at the scripted chat-completions model, in a network namespace
+// with only loopback). Its plan lives in the `todos` table of the session's database, written
+// through its `sql` tool: Agent Plan shows the run as a session of its own, labelled Copilot
+// CLI, each change of the table as a version while the CLI runs, `done` as completed and
+// `blocked` kept, and plan health says it stopped with items open. Where the programs cannot
+// run, the launcher says why and these tests are not defined.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { PlanSnapshot } from '../../src/extension';
+import { api, bridge, runDir, waitFor } from './helpers';
+
+const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
+
+interface AgentsStatus {
+  skipped?: string;
+  versions?: Record<string, string>;
+}
+
+type Items = Array<[string, string]>;
+
+const status = JSON.parse(fs.readFileSync(path.join(runDir(), 'agents.json'), 'utf8')) as AgentsStatus;
+const itemsOf = (snapshot: PlanSnapshot | undefined): Items => (snapshot?.todos ?? []).map((t) => [t.content, t.status]);
+
+async function sessionsOf(): Promise<PlanSnapshot[]> {
+  return (await api()).listSessions().filter((s) => s.source?.agent === 'copilot-cli');
+}
+
+const INSERTED: Items = [['Read the parser', 'pending'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending']];
+const STARTED: Items = [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending']];
+const FINAL: Items = [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress'], ['Write a regression test', 'blocked']];
+
+if (status.skipped !== undefined) {
+  console.log(`SKIPPED: Copilot CLI: ${status.skipped}`);
+} else {
+  describe(`Copilot CLI (${status.versions?.['copilot'] ?? '?'})`, function () {
+    this.timeout(180_000);
+
+    before(async () => {
+      await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
+      await vscode.commands.executeCommand('agentPlan.followLatest');
+    });
+
+    it('its todos table: each change a version while it runs, done as completed, blocked kept, stopped with items open', async () => {
+      const known = (await sessionsOf()).map((s) => s.session);
+      let ended = false;
+      // Each model answer waits, so every change of the table is read while the CLI still runs.
+      const run = bridge<{ code: number; timedOut: boolean }>({ op: 'runAgent', scenario: 'copilot/sql-todos', delayMs: 1500 }, 120_000).finally(() => {
+        ended = true;
+      });
+      let seen: Items[] = [];
+      const first = await waitFor(
+        async () => {
+          const fresh = (await sessionsOf()).filter((s) => !known.includes(s.session));
+          seen = fresh.map(itemsOf);
+          return fresh[0];
+        },
+        'a new Copilot CLI session',
+        60_000,
+      );
+      assert.equal(ended, false, `the plan showed while Copilot CLI was still running (seen ${JSON.stringify(seen)})`);
+      const result = await run;
+      assert.equal(result.timedOut, false);
+      assert.equal(result.code, 0);
+      const plan = await api();
+      const session = await waitFor(
+        async () => (await sessionsOf()).find((s) => s.session === first.session && JSON.stringify(itemsOf(s)) === JSON.stringify(FINAL)),
+        'the final table',
+        30_000,
+      );
+      assert.deepEqual(session.counts, { pending: 0, inProgress: 1, completed: 1, cancelled: 0, blocked: 1 });
+      const history = (await plan.getHistory(session.session)).map(itemsOf);
+      assert.deepEqual(history, [INSERTED, STARTED, FINAL], 'each change of the table, live');
+      const latest = await plan.getHistory(session.session);
+      assert.equal(latest.at(-1)?.source?.tool, 'sql');
+      await waitFor(async () => (await bridge<string[]>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' })).some((l) => l?.includes('Copilot CLI') && l.includes('stopped with items open')), 'a Sessions row: Copilot CLI, stopped with items open');
+      const [stop] = plan.getHealth(session.session).signals;
+      assert.equal(stop?.kind, 'stopped-open');
+      assert.equal(stop?.how, 'ended');
+      assert.deepEqual(stop?.items, ['Fix the off-by-one', 'Write a regression test']);
+    });
+
+    it('a run that never plans adds no session', async () => {
+      const before = (await api()).listSessions().length;
+      const result = await bridge<{ code: number }>({ op: 'runAgent', scenario: 'copilot/no-plan' }, 120_000);
+      assert.equal(result.code, 0);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      assert.equal((await api()).listSessions().length, before);
+    });
+  });
+}
