@@ -26,6 +26,13 @@ let ok = true;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-test-'));
 let passed = 0;
 let failed = 0;
+// The VS Code host first: its Node (node:sqlite) serves the unit and agent levels too. Without
+// it those tests say SKIPPED and the integration level fails; the other levels still run.
+const hostInstalled = step('VS Code host', ['scripts/lib/install-host.mjs']);
+if (!hostInstalled) {
+  ok = false;
+  failed += 1;
+}
 const built = step('build', ['scripts/build.mjs']) && step('type check', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']) && step('lint', ['node_modules/eslint/bin/eslint.js', 'src']);
 if (!built) {
   console.log('0 passed, 1 failed');

@@ -8,6 +8,7 @@ import { claudeCodeLocator, codexLocator, geminiCliLocator } from './sessionLoca
 import { createClaudeCodeParser, isClaudeSubagentFile } from '../sources/claudeCode/parser';
 import { createCodexParser } from '../sources/codex/parser';
 import { createGeminiCliParser } from '../sources/geminiCli/parser';
+import type { AgentStartOptions } from '../sources/agent';
 import type { PlanSink, UnknownShape } from '../sources/types';
 
 export type TerminalAgent = 'claude-code' | 'codex' | 'gemini-cli';
@@ -88,3 +89,21 @@ export function startTerminalSource(options: TerminalSourceOptions): Follower {
   return started;
 }
 
+/** A terminal agent's `start` on the registry: its follower over the workspace folders (none: nothing to follow). */
+export function startTerminalAgent(agent: TerminalAgent): (options: AgentStartOptions) => Follower | undefined {
+  return (options) =>
+    options.workspaceFolders.length === 0
+      ? undefined
+      : startTerminalSource({
+          agent,
+          folder: options.folder,
+          workspaceFolders: options.workspaceFolders,
+          storageDir: options.storageDir,
+          sink: options.sink,
+          onUnknownShape: options.onUnknownShape,
+          onError: options.onError,
+          onPolling: options.onPolling,
+          ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
+          ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+        });
+}

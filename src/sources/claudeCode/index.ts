@@ -1,6 +1,6 @@
 // Claude Code: its TodoWrite and Task plans from its transcripts, read-only. Its pure parser is parser.ts; its files are found by
 // src/node/sessionLocators.ts and followed by the shared follower (src/node/terminalSources.ts).
-import { defaultAgentFolders, PARSER_VERSIONS, startTerminalSource } from '../../node/terminalSources';
+import { defaultAgentFolders, PARSER_VERSIONS, startTerminalAgent } from '../../node/terminalSources';
 import type { AgentDescriptor } from '../agent';
 
 export * from './parser';
@@ -12,19 +12,5 @@ export const claudeCode: AgentDescriptor = {
   settingKey: 'claudeCode',
   parserVersion: PARSER_VERSIONS['claude-code'],
   defaultFolder: (env, home) => defaultAgentFolders(env, home)['claude-code'],
-  start: (options) =>
-    options.workspaceFolders.length === 0
-      ? undefined
-      : startTerminalSource({
-          agent: 'claude-code',
-          folder: options.folder,
-          workspaceFolders: options.workspaceFolders,
-          storageDir: options.storageDir,
-          sink: options.sink,
-          onUnknownShape: options.onUnknownShape,
-          onError: options.onError,
-          onPolling: options.onPolling,
-          ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
-          ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
-        }),
+  start: startTerminalAgent('claude-code'),
 };

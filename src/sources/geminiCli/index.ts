@@ -1,6 +1,6 @@
 // Gemini CLI: its write_todos plans from its chat logs, read-only. Its pure parser is parser.ts; its files are found by
 // src/node/sessionLocators.ts and followed by the shared follower (src/node/terminalSources.ts).
-import { defaultAgentFolders, PARSER_VERSIONS, startTerminalSource } from '../../node/terminalSources';
+import { defaultAgentFolders, PARSER_VERSIONS, startTerminalAgent } from '../../node/terminalSources';
 import type { AgentDescriptor } from '../agent';
 
 export * from './parser';
@@ -12,19 +12,5 @@ export const geminiCli: AgentDescriptor = {
   settingKey: 'geminiCli',
   parserVersion: PARSER_VERSIONS['gemini-cli'],
   defaultFolder: (env, home) => defaultAgentFolders(env, home)['gemini-cli'],
-  start: (options) =>
-    options.workspaceFolders.length === 0
-      ? undefined
-      : startTerminalSource({
-          agent: 'gemini-cli',
-          folder: options.folder,
-          workspaceFolders: options.workspaceFolders,
-          storageDir: options.storageDir,
-          sink: options.sink,
-          onUnknownShape: options.onUnknownShape,
-          onError: options.onError,
-          onPolling: options.onPolling,
-          ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
-          ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
-        }),
+  start: startTerminalAgent('gemini-cli'),
 };

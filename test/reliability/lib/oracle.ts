@@ -120,7 +120,8 @@ export function classifyLine(bytes: Uint8Array, session: string): 'blank' | 'inv
   ) {
     return 'invalid';
   }
-  return { ts, session, todos: (todos as Item[]).map((t) => ({ content: t.content, status: t.status })) };
+  // The log's reader validates a line as the tool does, so another writer's content comes back trimmed.
+  return { ts, session, todos: (todos as Item[]).map((t) => ({ content: t.content.trim(), status: t.status })) };
 }
 
 export interface ParsedLog {
