@@ -8,7 +8,7 @@ import { claudeCodeLocator, codexLocator, geminiCliLocator } from './sessionLoca
 import { createClaudeCodeParser, isClaudeSubagentFile } from '../sources/claudeCode/parser';
 import { createCodexParser } from '../sources/codex/parser';
 import { createGeminiCliParser } from '../sources/geminiCli/parser';
-import type { AgentStartOptions } from '../sources/agent';
+import { followerReports, type AgentStartOptions } from '../sources/agent';
 import type { PlanSink, UnknownShape } from '../sources/types';
 
 export type TerminalAgent = 'claude-code' | 'codex' | 'gemini-cli';
@@ -100,10 +100,6 @@ export function startTerminalAgent(agent: TerminalAgent): (options: AgentStartOp
           workspaceFolders: options.workspaceFolders,
           storageDir: options.storageDir,
           sink: options.sink,
-          onUnknownShape: options.onUnknownShape,
-          onError: options.onError,
-          onPolling: options.onPolling,
-          ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
-          ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+          ...followerReports(options),
         });
 }

@@ -44,3 +44,14 @@ export interface AgentDescriptor {
   /** Starts following; undefined when there is nothing to follow (no workspace folder, say). */
   start(options: AgentStartOptions): RunningSource | undefined;
 }
+
+/** What every follower takes from the start options as they are: the reports, and the timings tests shorten. */
+export function followerReports(options: AgentStartOptions): Pick<AgentStartOptions, 'onUnknownShape' | 'onError' | 'onPolling' | 'throttleMs' | 'pollMs'> {
+  return {
+    onUnknownShape: options.onUnknownShape,
+    onError: options.onError,
+    onPolling: options.onPolling,
+    ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
+    ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+  };
+}

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { Follower, type SessionFileLocator } from '../../node/follower';
 import { isBusy, loadSqlite, type SqliteModule } from '../../node/sqliteFollower';
 import { isInsideWorkspace } from '../locations';
-import type { AgentDescriptor } from '../agent';
+import { followerReports, type AgentDescriptor } from '../agent';
 import type { ForeignPlan, PlanSink, UnknownShape } from '../types';
 import { COPILOT_TODOS_TOOL, createCopilotCliParser, itemsFromTodoRows, workspaceYamlCwd, type CopilotTodoRow } from './parser';
 
@@ -176,11 +176,7 @@ export const copilotCli: AgentDescriptor = {
       parserVersion: copilotCli.parserVersion,
       sink,
       cursorDir: path.join(options.storageDir, 'sources', 'copilot-cli', 'cursors'),
-      onUnknownShape: options.onUnknownShape,
-      onError: options.onError,
-      onPolling: options.onPolling,
-      ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
-      ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+      ...followerReports(options),
     });
     follower.start();
     return follower;

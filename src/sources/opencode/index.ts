@@ -1,7 +1,7 @@
 // opencode (`opencode-ai`): its plans from its SQLite database, read-only.
 import * as path from 'node:path';
 import { SqliteFollower } from '../../node/sqliteFollower';
-import type { AgentDescriptor, AgentStartOptions, RunningSource } from '../agent';
+import { followerReports, type AgentDescriptor, type AgentStartOptions, type RunningSource } from '../agent';
 import type { OpencodeAgent } from './parser';
 
 /** opencode's data folder: `$XDG_DATA_HOME/<name>` or `~/.local/share/<name>` (on every system). */
@@ -29,11 +29,7 @@ export function startOpencodeStyle(agent: OpencodeAgent, dbName: string, envVar:
     parserVersion,
     sink: options.sink,
     cursorFile: path.join(options.storageDir, 'sources', agent, 'cursor.json'),
-    onUnknownShape: options.onUnknownShape,
-    onError: options.onError,
-    onPolling: options.onPolling,
-    ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
-    ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+    ...followerReports(options),
   });
   follower.start();
   return follower;

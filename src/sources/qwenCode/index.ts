@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { Follower } from '../../node/follower';
 import { jsonlFilesIn } from '../../node/sessionLocators';
 import { normalizeFolder } from '../locations';
-import type { AgentDescriptor } from '../agent';
+import { followerReports, type AgentDescriptor } from '../agent';
 import type { ForeignItem, ForeignPlan, PlanSink } from '../types';
 import { createQwenCodeParser, qwenProjectFolderName, qwenTodosFileItems } from './parser';
 
@@ -77,11 +77,7 @@ export const qwenCode: AgentDescriptor = {
       parserVersion: qwenCode.parserVersion,
       sink: checkedSink(options.sink, options.folder, (file, detail) => options.onUnknownShape(file, { line: 0, detail })),
       cursorDir: path.join(options.storageDir, 'sources', 'qwen-code', 'cursors'),
-      onUnknownShape: options.onUnknownShape,
-      onError: options.onError,
-      onPolling: options.onPolling,
-      ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
-      ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+      ...followerReports(options),
     });
     follower.start();
     return follower;
