@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanViewState } from '../../src/extension';
-import { api, bridge, chat, domTexts, isItemRow, logLines, newChatSession, planItemLabels, runDir, todos, waitFor } from './helpers';
+import { api, bridge, chat, domTexts, logLines, newChatSession, planItemLabels, runDir, todos, waitFor } from './helpers';
 
 const LONG_HISTORY = 250;
 /** Rows the Sessions view lists at first (SESSIONS_PAGE in src/vscode/views.ts), and how many sessions the test adds. */
@@ -95,11 +95,13 @@ describe('the sidebar, rendered in the workbench', () => {
       ['Set up the theme, completed', 'Add the toggle, in progress', 'Persist the choice, in progress', 'Test both themes, pending'],
       'the Plan rows in the DOM',
     );
-    const labels = await rowLabels(PLAN_ROWS);
-    const icons = (await bridge<string[]>({ op: 'attributes', selector: `${PLAN_ROWS} .custom-view-tree-node-item-icon`, name: 'class' })).filter((_, i) => isItemRow(labels[i]));
-    assert.match(icons[0] ?? '', /codicon-pass-filled/);
-    assert.match(icons[1] ?? '', /codicon-sync/);
-    assert.match(icons[3] ?? '', /codicon-circle-large-outline/);
+    // Each row's icon is read by the row's own label, in one look: a health row that appears meanwhile
+    // (the chat's turn ended with items open) cannot shift the rows under the assertion.
+    const iconOf = async (label: string) =>
+      (await bridge<string[]>({ op: 'attributes', selector: `${PLAN_ROWS}[aria-label="${label}"] .custom-view-tree-node-item-icon`, name: 'class' }))[0] ?? '';
+    assert.match(await iconOf('Set up the theme, completed'), /codicon-pass-filled/);
+    assert.match(await iconOf('Add the toggle, in progress'), /codicon-sync/);
+    assert.match(await iconOf('Test both themes, pending'), /codicon-circle-large-outline/);
     assert.match((await bridge<string[]>({ op: 'attributes', selector: PLAN_HEADER, name: 'aria-label' }))[0] ?? '', /1\/4 done · 2 in progress/);
     assert.deepEqual(await domTexts(BADGE), ['3']);
     const status = await waitFor(async () => {
