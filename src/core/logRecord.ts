@@ -15,6 +15,9 @@
 // A fourth, `session/link`, ties a plan continued in a new chat to the session it came from:
 //   {"v":1,"type":"session/link","ts","session","from":"<key>"}  (in the new session's log)
 //   {"v":1,"type":"session/link","ts","session","to":"<key>"}    (in the old session's log)
+// A fifth, `file/write`, records the files one of an agent's tool calls wrote, and the items
+// in progress then (the evidence of what each item changed):
+//   {"v":1,"type":"file/write","ts","session","source":{"agent","session","call"},"files":[...],"items":[...],"at"?}
 import { AGENT_IDS as SOURCE_AGENT_IDS, MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from '../sources/types';
 import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from './plan';
 import { validateTodoInput } from './validate';
@@ -24,6 +27,12 @@ export const TODO_WRITE_EVENT = 'todo/write';
 export const SESSION_INFO_EVENT = 'session/info';
 export const USER_REQUEST_EVENT = 'user/request';
 export const SESSION_LINK_EVENT = 'session/link';
+export const FILE_WRITE_EVENT = 'file/write';
+/** The most files one file/write line names, and the longest path it keeps. */
+export const MAX_WRITE_FILES = 64;
+export const MAX_PATH_LENGTH = 4096;
+/** The most in-progress items one file/write line names (a plan with more names the first ones). */
+export const MAX_WRITE_ITEMS = 32;
 const LINKED_KEY = /^[0-9a-f]{32}$/;
 /** The longest request text a line may hold, in UTF-16 code units. */
 export const MAX_REQUEST_LENGTH = 500;
@@ -116,7 +125,28 @@ export interface SessionLinkRecord {
   to?: string;
 }
 
-export type LogRecord = LogEvent | SessionInfoRecord | UserRequestRecord | SessionLinkRecord;
+/**
+ * The files one tool call of an agent wrote, read from the agent's own record, and the items
+ * of the session's plan that were in progress then: one item, the file is that item's; several,
+ * each of theirs, shared; none, the session's.
+ */
+export interface FileWriteRecord {
+  v: 1;
+  type: 'file/write';
+  /** When this machine recorded it. */
+  ts: string;
+  session: string;
+  /** The agent, its session id and the tool call's id (with `session`, the key that makes importing idempotent). */
+  source: { agent: AgentId; session: string; call: string };
+  /** The paths as the agent named them (absolute, or relative to its workspace), each once, in order. */
+  files: string[];
+  /** The texts of the items in progress when the call wrote them, in plan order; empty: none was. */
+  items: string[];
+  /** The agent's own time of the call, when its record has one (shown, never used for order). */
+  at?: string;
+}
+
+export type LogRecord = LogEvent | SessionInfoRecord | UserRequestRecord | SessionLinkRecord | FileWriteRecord;
 
 export function sessionLinkRecord(session: string, ts: string, link: { from: string } | { to: string }): SessionLinkRecord {
   return 'from' in link
@@ -134,6 +164,41 @@ export function isInfoRecord(record: LogRecord): record is SessionInfoRecord {
 
 export function isUserRequest(record: LogRecord): record is UserRequestRecord {
   return record.type === USER_REQUEST_EVENT;
+}
+
+export function isFileWrite(record: LogRecord): record is FileWriteRecord {
+  return record.type === FILE_WRITE_EVENT;
+}
+
+/** Why a path cannot be recorded in a file/write line, or undefined when it can. */
+export function pathProblem(path: unknown): string | undefined {
+  if (typeof path !== 'string' || path.trim() === '') return 'a path must be a non-empty string';
+  if (path.length > MAX_PATH_LENGTH) return `a path is longer than ${MAX_PATH_LENGTH} characters`;
+  if (/[\0\r\n]/.test(path)) return 'a path holds a NUL or a line break';
+  return undefined;
+}
+
+/** A file/write line, ready to append (callers check the paths with pathProblem first). */
+export function fileWriteRecord(
+  session: string,
+  ts: string,
+  source: { agent: AgentId; session: string; call: string },
+  files: readonly string[],
+  items: readonly string[],
+  at?: string,
+): FileWriteRecord {
+  const unique = [...new Set(files)].slice(0, MAX_WRITE_FILES);
+  const record: FileWriteRecord = {
+    v: LOG_FORMAT_VERSION,
+    type: FILE_WRITE_EVENT,
+    ts,
+    session,
+    source: { agent: source.agent, session: source.session, call: source.call },
+    files: unique,
+    items: items.slice(0, MAX_WRITE_ITEMS),
+  };
+  if (at !== undefined) record.at = at;
+  return record;
 }
 
 /** Why a request's text cannot be recorded, or undefined when it can (after trimming). */
@@ -191,12 +256,15 @@ export function parseLogRecord(value: unknown, session: string): LogRecord | str
   if (!isObject(value)) return 'not a JSON object';
   if (value['v'] !== LOG_FORMAT_VERSION) return `unsupported format version ${JSON.stringify(value['v'])}`;
   const type = value['type'];
-  if (type !== TODO_WRITE_EVENT && type !== SESSION_INFO_EVENT && type !== USER_REQUEST_EVENT && type !== SESSION_LINK_EVENT) return `unknown event type ${JSON.stringify(type)}`;
+  if (type !== TODO_WRITE_EVENT && type !== SESSION_INFO_EVENT && type !== USER_REQUEST_EVENT && type !== SESSION_LINK_EVENT && type !== FILE_WRITE_EVENT) {
+    return `unknown event type ${JSON.stringify(type)}`;
+  }
   const ts = value['ts'];
   if (typeof ts !== 'string' || Number.isNaN(Date.parse(ts))) return '`ts` is not a timestamp';
   if (value['session'] !== session) return '`session` does not match the file name';
   if (type === USER_REQUEST_EVENT) return parseRequest(value, session, ts);
   if (type === SESSION_LINK_EVENT) return parseLink(value, session, ts);
+  if (type === FILE_WRITE_EVENT) return parseFileWrite(value, session, ts);
   return type === TODO_WRITE_EVENT ? parsePlan(value, session, ts) : parseInfo(value, session, ts);
 }
 
@@ -207,6 +275,27 @@ function parseLink(value: Record<string, unknown>, session: string, ts: string):
   const other = from ?? to;
   if (typeof other !== 'string' || !LINKED_KEY.test(other) || other === session) return 'the session of a session/link must be another session key (32 lowercase hex)';
   return sessionLinkRecord(session, ts, from !== undefined ? { from: other } : { to: other });
+}
+
+function parseFileWrite(value: Record<string, unknown>, session: string, ts: string): FileWriteRecord | string {
+  const source = value['source'];
+  if (!isObject(source) || !isAgent(source['agent']) || !nonEmpty(source['session']) || !nonEmpty(source['call'])) {
+    return '`source` of a file/write must be {"agent": a known agent, "session": string, "call": string}';
+  }
+  const files = value['files'];
+  if (!Array.isArray(files) || files.length === 0 || files.length > MAX_WRITE_FILES) return `\`files\` of a file/write must be a list of 1 to ${MAX_WRITE_FILES} paths`;
+  for (const file of files as unknown[]) {
+    const problem = pathProblem(file);
+    if (problem) return `\`files\` of a file/write: ${problem}`;
+  }
+  if (new Set(files).size !== files.length) return '`files` of a file/write names a path twice';
+  const items = value['items'];
+  if (!Array.isArray(items) || items.length > MAX_WRITE_ITEMS || !items.every((item) => typeof item === 'string')) {
+    return `\`items\` of a file/write must be a list of at most ${MAX_WRITE_ITEMS} strings`;
+  }
+  const at = value['at'];
+  if (at !== undefined && !isTimestamp(at)) return '`at` is not a timestamp';
+  return fileWriteRecord(session, ts, { agent: source['agent'], session: source['session'], call: source['call'] }, files as string[], items as string[], at);
 }
 
 function parseRequest(value: Record<string, unknown>, session: string, ts: string): UserRequestRecord | string {

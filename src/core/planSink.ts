@@ -8,10 +8,22 @@
 // check-and-append is then one step across them: it holds the session's lock
 // (sessionLock.ts), reads the file on past the reader's cursor, so another process's
 // line is seen, and only then checks and appends. A call lands once, whoever saw it first.
-import type { AgentId, ForeignPlan, ForeignSessionInfo, PlanSink } from '../sources/types';
+import type { AgentId, ForeignPlan, ForeignSessionInfo, ForeignWrite, PlanSink } from '../sources/types';
 import type { Disposable } from './emitter';
 import { FileQueue } from './fileQueue';
-import { AGENT_IDS, isInfoRecord, isPlanEvent, parseForeignItems, parseSource, type LogRecord, type SessionFacts, type SessionInfoRecord } from './logRecord';
+import {
+  AGENT_IDS,
+  isFileWrite,
+  isInfoRecord,
+  isPlanEvent,
+  parseForeignItems,
+  parseSource,
+  pathProblem,
+  type LogEvent,
+  type LogRecord,
+  type SessionFacts,
+  type SessionInfoRecord,
+} from './logRecord';
 import { nextFacts, sameFacts } from './sessionFacts';
 import { copilotSessionKey, foreignSessionKey } from './sessionKey';
 import type { SessionLocks } from './sessionLock';
@@ -48,6 +60,14 @@ interface SessionIndex {
    * the file (another window made it) brings no lines, so it is built again then.
    */
   blank: boolean;
+  /** `${agent}\n${session}\n${call}` of every file/write line in the log. */
+  writes: Set<string>;
+  /** Plan versions (every todo/write line) of the session read so far. */
+  versions: number;
+  /** The in-progress item texts of the newest plan versions, by 1-based version number (bounded). */
+  inProgress: Map<number, string[]>;
+  /** The newest version's in-progress texts. */
+  current: string[];
   /**
    * Info about a session with no plan yet: kept here, not written, so a chat that never
    * plans leaves no file; written as soon as the session's first plan is read.
@@ -56,6 +76,12 @@ interface SessionIndex {
 }
 
 const callId = (agent: string, session: string, call: string): string => `${agent}\n${session}\n${call}`;
+
+/** Plan versions whose in-progress items a session's index keeps, for writes a record puts after them. */
+const KEPT_VERSIONS = 512;
+
+/** The texts of a version's items in progress, in plan order. */
+const inProgressOf = (plan: LogEvent): string[] => plan.todos.filter((todo) => todo.status === 'in_progress').map((todo) => todo.content);
 
 export interface LogPlanSinkOptions {
   /** Locks shared with the other processes that import into the same log folder; without them, one process only. */
@@ -171,6 +197,48 @@ export class LogPlanSink implements PlanSink, Disposable {
   }
 
   /**
+   * Appends a file/write line for each write not in the log yet, in the order given, with the
+   * items in progress in the plan version the agent's record puts it after (`plansBefore`);
+   * when the log does not hold that version (yet), the current plan's. A write not in the
+   * shape of src/sources/types.ts rejects the call with a TypeError before anything is written.
+   */
+  async importWrites(writes: readonly ForeignWrite[]): Promise<void> {
+    const checked = writes.map((write, index) => {
+      const { source } = write;
+      if (!AGENT_IDS.includes(source?.agent) || typeof source.session !== 'string' || source.session === '' || typeof source.call !== 'string' || source.call === '') {
+        throw new TypeError(`importWrites: write ${index + 1}: \`source\` must name a known agent, a session and a call`);
+      }
+      if (!Array.isArray(write.files) || write.files.length === 0) throw new TypeError(`importWrites: write ${index + 1}: no files`);
+      for (const file of write.files) {
+        const problem = pathProblem(file);
+        if (problem) throw new TypeError(`importWrites: write ${index + 1}: ${problem}`);
+      }
+      if (!Number.isInteger(write.plansBefore) || write.plansBefore < 0) throw new TypeError(`importWrites: write ${index + 1}: \`plansBefore\` must be an integer ≥ 0`);
+      const at = write.at !== undefined && !Number.isNaN(Date.parse(write.at)) ? write.at : undefined;
+      return { key: sessionKeyForForeign(source.agent, source.session), write, at, id: callId(source.agent, source.session, source.call) };
+    });
+    const byKey = new Map<string, typeof checked>();
+    for (const write of checked) byKey.set(write.key, [...(byKey.get(write.key) ?? []), write]);
+    await Promise.all(
+      [...byKey].map(([key, list]) =>
+        this.step(key, (index) => {
+          const fresh = list.filter((write) => !index.writes.has(write.id));
+          if (fresh.length === 0) return undefined;
+          return async () => {
+            for (const { write, at, id } of fresh) {
+              if (index.writes.has(id)) continue;
+              const n = write.plansBefore;
+              const items = n === 0 ? [] : (index.inProgress.get(n) ?? index.current);
+              await this.log.appendWrite(key, write.source, write.files, items, at);
+              index.writes.add(id);
+            }
+          };
+        }),
+      ),
+    );
+  }
+
+  /**
    * One check-and-append for a session, in this process's queue. `check` looks at the
    * index and returns the append to make, if any. Most checks find nothing to write and
    * take no lock; when one does, it is made again holding the session's lock, after
@@ -204,6 +272,10 @@ export class LogPlanSink implements PlanSink, Disposable {
         ready: Promise.resolve(),
         planned: false,
         blank: true,
+        writes: new Set(),
+        versions: 0,
+        inProgress: new Map(),
+        current: [],
       };
       // In the map before the read starts, so lines the reader meets meanwhile are noted too.
       this.indexes.set(key, built);
@@ -211,9 +283,16 @@ export class LogPlanSink implements PlanSink, Disposable {
       let infoAfter: number | undefined;
       let newestPlan: number | undefined;
       let back = 0;
+      // The newest versions' in-progress texts, newest first; numbered once the count is known.
+      const newestFirst: string[][] = [];
+      let versionsBack = 0;
       built.ready = this.log.readRecordsBackward(key, (record) => {
         built.blank = false;
-        if (isPlanEvent(record)) {
+        if (isFileWrite(record)) {
+          built.writes.add(callId(record.source.agent, record.source.session, record.source.call));
+        } else if (isPlanEvent(record)) {
+          versionsBack++;
+          if (newestFirst.length < KEPT_VERSIONS) newestFirst.push(inProgressOf(record));
           built.planned = true;
           if (record.source) {
             const at = -++back;
@@ -227,6 +306,14 @@ export class LogPlanSink implements PlanSink, Disposable {
         }
         return false;
       }).then(() => {
+        // Lines the reader met meanwhile were numbered on from 0: they come after these.
+        const later = built.versions;
+        built.versions = versionsBack + later;
+        const moved = new Map<number, string[]>();
+        newestFirst.forEach((items, i) => moved.set(versionsBack - i, items));
+        for (const [n, items] of built.inProgress) moved.set(versionsBack + n, items);
+        built.inProgress = moved;
+        if (later === 0 && newestFirst[0]) built.current = newestFirst[0];
         if (built.info === undefined) {
           built.info = newestInfo;
           built.infoAfter = infoAfter;
@@ -241,8 +328,13 @@ export class LogPlanSink implements PlanSink, Disposable {
 
   private note(key: string, index: SessionIndex, record: LogRecord): void {
     index.blank = false;
-    if (isPlanEvent(record)) {
+    if (isFileWrite(record)) {
+      index.writes.add(callId(record.source.agent, record.source.session, record.source.call));
+    } else if (isPlanEvent(record)) {
       index.planned = true;
+      index.current = inProgressOf(record);
+      index.inProgress.set(++index.versions, index.current);
+      index.inProgress.delete(index.versions - KEPT_VERSIONS);
       if (record.source) {
         const id = callId(record.source.agent, record.source.session, record.source.call);
         const at = index.next++;

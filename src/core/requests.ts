@@ -69,7 +69,7 @@ export class SessionRequests {
       }
       return false;
     }
-    if (record.source?.superseded === true) return false;
+    if (record.type !== 'todo/write' || record.source?.superseded === true) return false;
     return this.plan(record.todos);
   }
 

@@ -22,7 +22,7 @@ import { logFileFor, logFolder, sessionOfFileName } from './logFiles';
 import { LogHistory, type HistoryPage } from './logHistory';
 import { LogLines, type Tail } from './logLines';
 import { RecentImports } from './logRepeats';
-import { infoRecord, isCurrentPlan, isInfoRecord, isPlanEvent, planEvent, sessionLinkRecord, userRequestRecord, type LogEvent, type LogRecord, type SessionFacts, type SessionInfoRecord, type UserRequestRecord } from './logRecord';
+import { fileWriteRecord, infoRecord, isCurrentPlan, isInfoRecord, isPlanEvent, planEvent, sessionLinkRecord, userRequestRecord, type FileWriteRecord, type LogEvent, type LogRecord, type SessionFacts, type SessionInfoRecord, type UserRequestRecord } from './logRecord';
 import { LogReports } from './logReports';
 import type { PlanItem, Todo } from './plan';
 import { isSessionKey } from './sessionKey';
@@ -200,6 +200,13 @@ export class SessionLog {
   /** Appends a session/link line: the session continues `from` another, or was continued `to` one. */
   async appendLink(session: string, link: { from: string } | { to: string }): Promise<void> {
     await this.appendRecord(this.fileFor(session), session, sessionLinkRecord(session, this.now().toISOString(), link));
+  }
+
+  /** Appends a file/write line: the files an agent's tool call wrote, and the items in progress then. */
+  async appendWrite(session: string, source: { agent: AgentId; session: string; call: string }, files: readonly string[], items: readonly string[], at?: string): Promise<FileWriteRecord> {
+    const record = fileWriteRecord(session, this.now().toISOString(), source, files, items, at);
+    const read = await this.appendRecord(this.fileFor(session), session, record);
+    return read.type === 'file/write' ? read : record;
   }
 
   /** Appends a user/request line (the text checked with requestTextProblem first). */

@@ -57,6 +57,27 @@ export interface ForeignPlan {
   at?: string;
 }
 
+/**
+ * The files one tool call wrote, found in the agent's own record of its calls (Claude Code's
+ * Edit/Write/MultiEdit/NotebookEdit, Codex's apply_patch, Gemini CLI's write_file/replace, the
+ * edits of a Copilot chat; see fileWrites.ts). Stored as a `file/write` line.
+ */
+export interface ForeignWrite {
+  /** The agent, its session id, and the call's id in its record (with `session`, the import's key). */
+  source: { agent: AgentId; session: string; call: string };
+  /** The paths as the record names them: absolute, or relative to the session's workspace. */
+  files: string[];
+  /**
+   * How many plan calls of this session the agent's record holds before this write, every
+   * todo tool counted (for a VS Code chat, todo_write's calls too). The log gives the write to
+   * the items in progress in that version; a count the log does not hold (yet) gives it to
+   * the items of the current plan.
+   */
+  plansBefore: number;
+  /** The record's own time of the call, when it has one. */
+  at?: string;
+}
+
 /** Longest chat participant id kept (extension ids, publisher.name, are far shorter). */
 export const MAX_PARTICIPANT_LENGTH = 256;
 
@@ -101,6 +122,8 @@ export interface UnknownShape {
 /** The result of feeding lines to a parser. */
 export interface ParseOutput {
   plans: ForeignPlan[];
+  /** The files the session's tool calls wrote, in record order (parsers that read none leave it out). */
+  writes?: ForeignWrite[];
   info?: ForeignSessionInfo;
   unknown: UnknownShape[];
 }
@@ -126,4 +149,9 @@ export interface PlanSink {
   importPlans(plans: readonly ForeignPlan[]): Promise<void>;
   /** Records what changed about a foreign session (its title, its newest turn). */
   updateSession(info: ForeignSessionInfo): Promise<void>;
+  /**
+   * Appends a `file/write` line for each write whose (agent, session, call) is not in the log
+   * yet, after the plans already imported, with the items in progress then. Idempotent.
+   */
+  importWrites(writes: readonly ForeignWrite[]): Promise<void>;
 }

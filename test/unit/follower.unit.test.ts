@@ -15,7 +15,7 @@ import {
 import { lookAt } from '../../src/node/followedFiles';
 import { claudeCodeLocator, jsonlFilesIn } from '../../src/node/sessionLocators';
 import { createClaudeCodeParser } from '../../src/sources/claudeCode';
-import type { ForeignPlan, ForeignSessionInfo, ParseOutput, PlanSink, SessionParser, UnknownShape } from '../../src/sources/types';
+import type { ForeignPlan, ForeignSessionInfo, ForeignWrite, ParseOutput, PlanSink, SessionParser, UnknownShape } from '../../src/sources/types';
 import { recording } from './agentRecordings';
 import { useTempDir } from './helpers';
 
@@ -48,6 +48,11 @@ function lineParser(state?: unknown): SessionParser {
 class RecordingSink implements PlanSink {
   plans: ForeignPlan[] = [];
   infos: ForeignSessionInfo[] = [];
+  writes: ForeignWrite[] = [];
+  importWrites(writes: readonly ForeignWrite[]): Promise<void> {
+    this.writes.push(...writes);
+    return Promise.resolve();
+  }
   failNext = 0;
   importPlans(plans: readonly ForeignPlan[]): Promise<void> {
     if (this.failNext > 0) {

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FileStamp, LogFileSystem } from '../../src/core/fileSystem';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import type { ForeignPlan, ForeignSessionInfo, PlanSink } from '../../src/sources/types';
+import type { ForeignPlan, ForeignSessionInfo, ForeignWrite, PlanSink } from '../../src/sources/types';
 
 /** A fresh folder under the OS temp dir, removed after the current suite. */
 export function useTempDir(): { readonly path: string } {
@@ -90,6 +90,11 @@ export const KEY_B = '0123456789abcdef0123456789abcdef';
 export class MemorySink implements PlanSink {
   plans: ForeignPlan[] = [];
   infos: ForeignSessionInfo[] = [];
+  writes: ForeignWrite[] = [];
+  importWrites(writes: readonly ForeignWrite[]): Promise<void> {
+    this.writes.push(...writes);
+    return Promise.resolve();
+  }
   importPlans(plans: readonly ForeignPlan[]): Promise<void> {
     this.plans.push(...plans);
     return Promise.resolve();

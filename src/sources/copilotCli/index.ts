@@ -114,6 +114,7 @@ export function tableSink(sink: PlanSink, options: TableSinkOptions): PlanSink {
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   return {
     updateSession: (info) => sink.updateSession(info),
+    importWrites: (writes) => sink.importWrites(writes),
     async importPlans(plans: readonly ForeignPlan[]) {
       const newest = new Map<string, ForeignPlan>();
       for (const plan of plans) if (plan.source.tool === COPILOT_TODOS_TOOL) newest.set(plan.source.session, plan);
@@ -168,7 +169,11 @@ export const copilotCli: AgentDescriptor = {
     const locator = copilotSessionLocator(options.folder, folders);
     const sink: PlanSink =
       typeof sqlite === 'string'
-        ? { updateSession: (info) => options.sink.updateSession(info), importPlans: (plans) => options.sink.importPlans(plans.filter((p) => p.source.tool !== COPILOT_TODOS_TOOL)) }
+        ? {
+            updateSession: (info) => options.sink.updateSession(info),
+            importWrites: (writes) => options.sink.importWrites(writes),
+            importPlans: (plans) => options.sink.importPlans(plans.filter((p) => p.source.tool !== COPILOT_TODOS_TOOL)),
+          }
         : tableSink(options.sink, { sqlite, sessionFolder: (id) => locator.sessionFolder(id), onUnknownShape: options.onUnknownShape });
     const follower = new Follower({
       locator,

@@ -28,6 +28,7 @@ export function checkedSink(sink: PlanSink, qwenDir: string, report: (file: stri
   const seen = new Map<string, Set<string>>();
   return {
     updateSession: (info) => sink.updateSession(info),
+    importWrites: (writes) => sink.importWrites(writes),
     async importPlans(plans: readonly ForeignPlan[]) {
       await sink.importPlans(plans);
       for (const plan of plans) {
