@@ -130,6 +130,17 @@ describe('file/write: imported from an agent’s record', () => {
     assert.deepEqual(files.peek(key)?.of('A').map((file) => file.path), ['/w/a.ts']);
   });
 
+  it('a run that edits but never plans leaves no file; its writes land once its first plan does', async () => {
+    const { log, sink } = open();
+    await sink.importWrites([write('w0', 0, '/w/setup.sh')]);
+    assert.equal(fs.existsSync(log.fileFor(key)), false, 'no session file for a run without a plan');
+    await sink.importPlans([plan('p1', ['A', 'in_progress'])]);
+    // The held write is appended once the reader has met the plan.
+    const deadline = Date.now() + 2000;
+    while (writeLines(log).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(writeLines(log), [[['/w/setup.sh'], []]]);
+  });
+
   it('a write not in the contract’s shape is refused before anything is written', async () => {
     const { log, sink } = open();
     await sink.importPlans([plan('p1', ['A', 'in_progress'])]);
