@@ -111,8 +111,6 @@ export function prepare(scenario, dirs, url) {
         '',
         '[features]',
         'plugins = false',
-        // A scenario may turn on more of Codex's features (its edits need apply_patch).
-        ...Object.entries(scenario.codexFeatures ?? {}).map(([name, on]) => `${name} = ${on}`),
         '',
         '[tools.update_plan]',
         'enabled = true',

@@ -375,8 +375,9 @@ export const SCENARIOS = [
   { agent: 'claude', name: 'subagent', prompt: 'Hand the parser fix to a subagent.', env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, script: claudeSubagent },
   { agent: 'copilot', name: 'sql-todos', prompt: fixPrompt, env: {}, script: copilotTodos },
   { agent: 'copilot', name: 'no-plan', prompt: askPrompt, env: {}, script: [copilotView, answer] },
-  // Edits need the agents' permission to write: Claude accepts edits, Codex runs without its
-  // sandbox (it has none in the recording's namespace) and offers apply_patch; Gemini runs in yolo.
+  // Edits need the agents' leave to write: Claude accepts edits; Codex, which cannot ask in exec
+  // mode, runs with approvals and its sandbox off, as a model its catalog gives apply_patch;
+  // Gemini's yolo mode already allows them.
   { agent: 'claude', name: 'edits', prompt: editPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'acceptEdits'], script: claudeEdits },
   { agent: 'codex', name: 'edits', prompt: editPrompt, env: {}, args: ['--dangerously-bypass-approvals-and-sandbox'], codexModel: 'gpt-5.5', script: codexEdits },
   { agent: 'gemini', name: 'edits', prompt: editPrompt, env: {}, script: geminiEdits },
