@@ -146,6 +146,38 @@ for (const c of CASES) {
   });
 }
 
+describe('a write that did not happen is none (variants of the recorded lines)', () => {
+  it('codex: an apply_patch whose output is an error (as 0.171.0 answers a model it offers no apply_patch) wrote nothing', () => {
+    const rec = recording('codex', 'edits');
+    const lines = recordedLines(rec);
+    const failed = lines.map((line) => {
+      const value = json(line);
+      const payload = value['payload'] as Record<string, unknown> | undefined;
+      if (payload?.['type'] !== 'custom_tool_call_output' || payload['call_id'] !== editCalls('codex', lines)[1]) return line;
+      return JSON.stringify({ ...value, payload: { ...payload, output: 'unsupported custom tool call: apply_patch' } });
+    });
+    assert.deepEqual((createCodexParser().push(failed).writes ?? []).map((w) => w.files), [['src/tokens.ts']]);
+    // An output that never came (a run cut short): nothing either, and the call waits in the state.
+    const cut = createCodexParser();
+    cut.push(lines.filter((line) => (json(line)['payload'] as Record<string, unknown> | undefined)?.['type'] !== 'custom_tool_call_output'));
+    assert.equal(Object.keys((cut.state() as { writes: object }).writes).length, 2);
+  });
+
+  it('gemini: a write_file or replace whose record says error wrote nothing', () => {
+    const rec = recording('gemini', 'edits');
+    const lines = recordedLines(rec);
+    const failed = lines.map((line) => {
+      const value = json(line);
+      if (!Array.isArray(value['toolCalls'])) return line;
+      const calls = (value['toolCalls'] as Array<Record<string, unknown>>).map((call) => (call['name'] === 'replace' ? { ...call, status: 'error' } : call));
+      return JSON.stringify({ ...value, toolCalls: calls });
+    });
+    const out = createGeminiCliParser({ workspaceFolders: [rec.workspace] }).push(failed);
+    assert.deepEqual((out.writes ?? []).map((w) => w.files), [[`${rec.workspace}/src/tokens.ts`]]);
+    assert.equal(out.plans.length, 3);
+  });
+});
+
 describe('claude parser: a subagent’s writes are its own session’s', () => {
   const rec = recording('claude', 'edits');
   const lines = recordedLines(rec);
