@@ -74,6 +74,18 @@ interface SessionIndex {
    */
   pendingWrites: Array<{ write: ForeignWrite; at: string | undefined; id: string }>;
   /**
+   * While the backward read runs, versions the reader meets are held here with their byte
+   * offsets: the backward read may have counted them already (another process appended them
+   * before it reached the end), so only those past its newest line are counted after it.
+   */
+  held: Array<{ at: number | undefined; items: string[] }> | undefined;
+  /**
+   * The byte offset of the newest line the backward read counted: it may have read past the
+   * reader's cursor (lines another process appended meanwhile), so the reader meets those
+   * lines again later, and they are not counted twice.
+   */
+  countedUpTo: number | undefined;
+  /**
    * Info about a session with no plan yet: kept here, not written, so a chat that never
    * plans leaves no file; written as soon as the session's first plan is read.
    */
@@ -124,7 +136,7 @@ export class LogPlanSink implements PlanSink, Disposable {
         this.indexes.delete(read.session);
         return;
       }
-      for (const record of read.records) this.note(read.session, index, record);
+      read.records.forEach((record, i) => this.note(read.session, index, record, read.offsets?.[i]));
     });
   }
 
@@ -288,6 +300,8 @@ export class LogPlanSink implements PlanSink, Disposable {
         inProgress: new Map(),
         current: [],
         pendingWrites: [],
+        held: [],
+        countedUpTo: undefined,
       };
       // In the map before the read starts, so lines the reader meets meanwhile are noted too.
       this.indexes.set(key, built);
@@ -298,8 +312,10 @@ export class LogPlanSink implements PlanSink, Disposable {
       // The newest versions' in-progress texts, newest first; numbered once the count is known.
       const newestFirst: string[][] = [];
       let versionsBack = 0;
-      built.ready = this.log.readRecordsBackward(key, (record) => {
+      let newestAt: number | undefined;
+      built.ready = this.log.readRecordsBackward(key, (record, at) => {
         built.blank = false;
+        newestAt ??= at;
         if (isFileWrite(record)) {
           built.writes.add(callId(record.source.agent, record.source.session, record.source.call));
         } else if (isPlanEvent(record)) {
@@ -318,14 +334,14 @@ export class LogPlanSink implements PlanSink, Disposable {
         }
         return false;
       }).then(() => {
-        // Lines the reader met meanwhile were numbered on from 0: they come after these.
-        const later = built.versions;
-        built.versions = versionsBack + later;
-        const moved = new Map<number, string[]>();
-        newestFirst.forEach((items, i) => moved.set(versionsBack - i, items));
-        for (const [n, items] of built.inProgress) moved.set(versionsBack + n, items);
-        built.inProgress = moved;
-        if (later === 0 && newestFirst[0]) built.current = newestFirst[0];
+        built.versions = versionsBack;
+        newestFirst.forEach((items, i) => built.inProgress.set(versionsBack - i, items));
+        if (newestFirst[0]) built.current = newestFirst[0];
+        // Versions the reader met meanwhile: those the backward read did not reach come after it.
+        const held = built.held ?? [];
+        built.held = undefined;
+        built.countedUpTo = newestAt;
+        for (const version of held) this.countVersion(built, version.items, version.at);
         if (built.info === undefined) {
           built.info = newestInfo;
           built.infoAfter = infoAfter;
@@ -338,15 +354,22 @@ export class LogPlanSink implements PlanSink, Disposable {
     return index;
   }
 
-  private note(key: string, index: SessionIndex, record: LogRecord): void {
+  /** One more plan version of the session (at byte `at`), with the texts of its items in progress; none if the backward read counted it. */
+  private countVersion(index: SessionIndex, items: string[], at: number | undefined): void {
+    if (at !== undefined && index.countedUpTo !== undefined && at <= index.countedUpTo) return;
+    index.current = items;
+    index.inProgress.set(++index.versions, items);
+    index.inProgress.delete(index.versions - KEPT_VERSIONS);
+  }
+
+  private note(key: string, index: SessionIndex, record: LogRecord, offset: number | undefined): void {
     index.blank = false;
     if (isFileWrite(record)) {
       index.writes.add(callId(record.source.agent, record.source.session, record.source.call));
     } else if (isPlanEvent(record)) {
       index.planned = true;
-      index.current = inProgressOf(record);
-      index.inProgress.set(++index.versions, index.current);
-      index.inProgress.delete(index.versions - KEPT_VERSIONS);
+      if (index.held) index.held.push({ at: offset, items: inProgressOf(record) });
+      else this.countVersion(index, inProgressOf(record), offset);
       if (record.source) {
         const id = callId(record.source.agent, record.source.session, record.source.call);
         const at = index.next++;

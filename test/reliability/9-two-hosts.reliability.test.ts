@@ -22,7 +22,9 @@ const SESSION = foreignSessionKey('claude-code', CLAUDE_SESSION);
 const callId = (step: number): string => `toolu_${String(step).padStart(5, '0')}`;
 const titleOf = (step: number): string => `Run ${step}`;
 
-/** One call of Claude Code's TodoWrite, its result, and a new title: what one step appends to the transcript. */
+const editId = (step: number): string => `toolu_edit_${String(step).padStart(5, '0')}`;
+
+/** One call of Claude Code's TodoWrite, an Edit, their results, and a new title: what one step appends to the transcript. */
 function stepLines(step: number, workspace: string): string {
   const base = { sessionId: CLAUDE_SESSION, cwd: workspace, timestamp: new Date(Date.UTC(2026, 11, 3, 12, 0, 0, step)).toISOString() };
   const todos = [
@@ -31,8 +33,11 @@ function stepLines(step: number, workspace: string): string {
   ];
   const use = { ...base, type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: callId(step), name: 'TodoWrite', input: { todos } }] } };
   const result = { ...base, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: callId(step), content: 'Todos have been modified successfully.' }] } };
+  const file = path.join(workspace, 'src', `step-${step}.ts`);
+  const edit = { ...base, type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: editId(step), name: 'Write', input: { file_path: file, content: `export const step = ${step};\n` } }] } };
+  const edited = { ...base, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: editId(step), content: `File created successfully at: ${file}` }] } };
   const title = { type: 'custom-title', customTitle: titleOf(step), sessionId: CLAUDE_SESSION };
-  return [use, result, title].map((line) => JSON.stringify(line)).join('\n') + '\n';
+  return [use, result, edit, edited, title].map((line) => JSON.stringify(line)).join('\n') + '\n';
 }
 
 interface HostsRun {
@@ -90,6 +95,7 @@ async function runHosts(label: string, hosts: number, calls: number, mode: 'lock
 }
 
 const planCalls = (records: readonly LogRecord[]): string[] => records.flatMap((record) => (record.type === 'todo/write' ? [record.source?.call ?? 'todo_write'] : []));
+const writes = (records: readonly LogRecord[]): Array<[string, string[]]> => records.flatMap((record) => (record.type === 'file/write' ? [[record.source.call, record.items] as [string, string[]]] : []));
 const infoTitles = (records: readonly LogRecord[]): string[] => records.flatMap((record) => (record.type === 'session/info' ? [record.title ?? ''] : []));
 
 describe('reliability: several windows on one workspace import each call once', () => {
@@ -97,13 +103,28 @@ describe('reliability: several windows on one workspace import each call once', 
     it(`${hosts} hosts following one Claude Code transcript, ${CALLS} calls: one plan line per call, in order, and one session/info line per update`, async () => {
       const { records, logDir, lockStats, settledUnderLock, ms } = await runHosts(`hosts-${hosts}`, hosts, CALLS, 'lock');
       const calls = planCalls(records);
+      const titles = infoTitles(records);
+      const sum = (key: 'taken' | 'waits' | 'takeovers' | 'unlocked'): number => lockStats.reduce((total, stats) => total + (stats?.[key] ?? 0), 0);
+      recordFigures(`${hosts} hosts, one transcript`, {
+        calls: CALLS,
+        'interval ms': INTERVAL_MS,
+        'plan lines': calls.length,
+        'plan lines per call': (calls.length / CALLS).toFixed(2),
+        'file/write lines': writes(records).length,
+        'session/info lines': titles.length,
+        'locks taken': sum('taken'),
+        'lock waits': sum('waits'),
+        'lock takeovers': sum('takeovers'),
+        'repeats kept out by the lock': settledUnderLock.reduce((a, b) => a + b, 0),
+        'steps without the lock': sum('unlocked'),
+        ms,
+      });
       const expected = Array.from({ length: CALLS }, (_, step) => callId(step));
       assert.equal(calls.length, CALLS, `one plan line per call (${calls.length} lines for ${CALLS} calls)`);
       assert.deepEqual(calls, expected, 'every call, once, in order');
 
       // A follower that reads several steps at once hands on only the newest title of them:
       // each title that reached the log is there once, in order, and the last one is there.
-      const titles = infoTitles(records);
       assert.equal(new Set(titles).size, titles.length, `no session/info update twice: ${titles.length} lines, ${new Set(titles).size} titles`);
       const steps = titles.map((title) => Number(title.slice('Run '.length)));
       assert.ok(
@@ -117,24 +138,17 @@ describe('reliability: several windows on one workspace import each call once', 
       assert.equal((await log.history(SESSION)).length, CALLS);
       assert.equal((await log.current(SESSION))?.source?.call, callId(CALLS - 1));
 
-      const sum = (key: 'taken' | 'waits' | 'takeovers' | 'unlocked'): number => lockStats.reduce((total, stats) => total + (stats?.[key] ?? 0), 0);
-      recordFigures(`${hosts} hosts, one transcript`, {
-        calls: CALLS,
-        'interval ms': INTERVAL_MS,
-        'plan lines': calls.length,
-        'plan lines per call': (calls.length / CALLS).toFixed(2),
-        'session/info lines': titles.length,
-        'locks taken': sum('taken'),
-        'lock waits': sum('waits'),
-        'lock takeovers': sum('takeovers'),
-        'repeats kept out by the lock': settledUnderLock.reduce((a, b) => a + b, 0),
-        ms,
-      });
       // The hosts really raced: each one went to write through the lock, and the lock settled
       // some race (a host found the lock held, or found under it the line it meant to write).
       assert.ok(lockStats.every((stats) => (stats?.taken ?? 0) > 0), 'every host imported through the lock');
       assert.equal(sum('unlocked'), 0, 'no step ran without the lock');
       assert.ok(sum('waits') + settledUnderLock.reduce((a, b) => a + b, 0) > 0, 'the hosts raced for the same calls');
+      // Each Edit once, given to the item its plan call had in progress.
+      assert.deepEqual(
+        writes(records),
+        Array.from({ length: CALLS }, (_, step) => [editId(step), [`step ${step}`]]),
+        'one file/write line per Edit, in order, with its item',
+      );
     });
   }
 
