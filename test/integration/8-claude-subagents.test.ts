@@ -5,24 +5,9 @@
 // in the Sessions view, and counts it in the parent's row; the two plans never mix. Where the
 // programs cannot run, the launcher says why and these tests are not defined.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, runDir, waitFor } from './helpers';
-
-const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
-
-interface AgentsStatus {
-  skipped?: string;
-  versions?: Record<string, string>;
-}
-
-type Items = Array<[string, string]>;
-
-const status = JSON.parse(fs.readFileSync(path.join(runDir(), 'agents.json'), 'utf8')) as AgentsStatus;
-const itemsOf = (snapshot: PlanSnapshot | undefined): Items => (snapshot?.todos ?? []).map((t) => [t.content, t.status]);
-const same = (a: Items, b: Items) => JSON.stringify(a) === JSON.stringify(b);
+import { api, bridge, waitFor } from './helpers';
+import { SESSION_ROWS, agentsStatus as status, itemsOf, sameItems as same, startAgent, type Items } from './terminalAgents';
 
 const PARENT: Items = [['Hand the fix to a subagent', 'in_progress'], ['Review the fix', 'pending']];
 const CHILD_FIRST: Items = [['Read the tokenizer', 'in_progress'], ['Fix the loop bound', 'pending']];
@@ -45,7 +30,7 @@ if (status.skipped !== undefined) {
       const fresh = () => plan.listSessions().filter((s) => s.source?.agent === 'claude-code' && !known.has(s.session));
       let ended = false;
       // Each model answer waits, so the subagent is still working when its first plan shows.
-      const run = bridge<{ code: number; timedOut: boolean }>({ op: 'runAgent', scenario: 'claude/subagent', delayMs: 1500 }, 150_000).finally(() => {
+      const run = startAgent('claude/subagent', 1500, 150_000).finally(() => {
         ended = true;
       });
       const child = await waitFor(() => fresh().find((s) => same(itemsOf(s), CHILD_FIRST)), "the subagent's first plan", 90_000);

@@ -6,27 +6,11 @@
 // `blocked` kept, and plan health says it stopped with items open. Where the programs cannot
 // run, the launcher says why and these tests are not defined.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, runDir, waitFor } from './helpers';
+import { api, bridge, waitFor } from './helpers';
+import { SESSION_ROWS, agentsStatus as status, itemsOf, sameItems, sessionsOf as sessionsOfAgent, startAgent, type Items } from './terminalAgents';
 
-const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
-
-interface AgentsStatus {
-  skipped?: string;
-  versions?: Record<string, string>;
-}
-
-type Items = Array<[string, string]>;
-
-const status = JSON.parse(fs.readFileSync(path.join(runDir(), 'agents.json'), 'utf8')) as AgentsStatus;
-const itemsOf = (snapshot: PlanSnapshot | undefined): Items => (snapshot?.todos ?? []).map((t) => [t.content, t.status]);
-
-async function sessionsOf(): Promise<PlanSnapshot[]> {
-  return (await api()).listSessions().filter((s) => s.source?.agent === 'copilot-cli');
-}
+const sessionsOf = () => sessionsOfAgent('copilot-cli');
 
 const INSERTED: Items = [['Read the parser', 'pending'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending']];
 const STARTED: Items = [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending']];
@@ -47,7 +31,7 @@ if (status.skipped !== undefined) {
       const known = (await sessionsOf()).map((s) => s.session);
       let ended = false;
       // Each model answer waits, so every change of the table is read while the CLI still runs.
-      const run = bridge<{ code: number; timedOut: boolean }>({ op: 'runAgent', scenario: 'copilot/sql-todos', delayMs: 1500 }, 120_000).finally(() => {
+      const run = startAgent('copilot/sql-todos', 1500, 120_000).finally(() => {
         ended = true;
       });
       let seen: Items[] = [];
@@ -66,7 +50,7 @@ if (status.skipped !== undefined) {
       assert.equal(result.code, 0);
       const plan = await api();
       const session = await waitFor(
-        async () => (await sessionsOf()).find((s) => s.session === first.session && JSON.stringify(itemsOf(s)) === JSON.stringify(FINAL)),
+        async () => (await sessionsOf()).find((s) => s.session === first.session && sameItems(itemsOf(s), FINAL)),
         'the final table',
         30_000,
       );
@@ -84,7 +68,7 @@ if (status.skipped !== undefined) {
 
     it('a run that never plans adds no session', async () => {
       const before = (await api()).listSessions().length;
-      const result = await bridge<{ code: number }>({ op: 'runAgent', scenario: 'copilot/no-plan' }, 120_000);
+      const result = await startAgent('copilot/no-plan', 0, 120_000);
       assert.equal(result.code, 0);
       await new Promise((resolve) => setTimeout(resolve, 2000));
       assert.equal((await api()).listSessions().length, before);

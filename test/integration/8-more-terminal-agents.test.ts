@@ -5,56 +5,13 @@
 // opencode still holds it open. Each run ends its turn with items open: plan health shows it
 // stopped. Where the programs cannot run, the launcher says why and these tests are not defined.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, runDir, waitFor } from './helpers';
+import { api, bridge, waitFor } from './helpers';
+import { SESSION_ROWS, agentsStatus as status, itemsOf, newSessionShowing, runAgent as run, sessionsOf, type Items } from './terminalAgents';
 
-const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
-
-interface AgentsStatus {
-  skipped?: string;
-  versions?: Record<string, string>;
-}
-
-interface AgentRun {
-  code: number;
-  timedOut: boolean;
-  requests: number;
-  files: Record<string, string[]>;
-}
-
-type Items = Array<[string, string]>;
-
-const status = JSON.parse(fs.readFileSync(path.join(runDir(), 'agents.json'), 'utf8')) as AgentsStatus;
-
-async function runAgent(scenario: string, delayMs = 0): Promise<AgentRun> {
-  // Kilo CLI starts slowly on a loaded machine (22 s seen): a run may take up to two minutes.
-  const run = await bridge<AgentRun>({ op: 'runAgent', scenario, delayMs }, 120_000);
-  assert.equal(run.timedOut, false, `${scenario} timed out`);
-  assert.equal(run.code, 0, `${scenario} exited ${run.code}`);
-  return run;
-}
-
-const itemsOf = (snapshot: PlanSnapshot | undefined): Items => (snapshot?.todos ?? []).map((t) => [t.content, t.status]);
-
-async function sessionsOf(agent: string): Promise<PlanSnapshot[]> {
-  return (await api()).listSessions().filter((s) => s.source?.agent === agent);
-}
-
-async function newSessionShowing(agent: string, known: readonly string[], items: Items): Promise<PlanSnapshot> {
-  let last: Items[] = [];
-  return waitFor(
-    async () => {
-      const fresh = (await sessionsOf(agent)).filter((s) => !known.includes(s.session));
-      last = fresh.map(itemsOf);
-      return fresh.find((s) => JSON.stringify(itemsOf(s)) === JSON.stringify(items));
-    },
-    `a new ${agent} session showing ${JSON.stringify(items)} (seen ${JSON.stringify(last)})`,
-    30_000,
-  );
-}
+/** Kilo CLI starts slowly on a loaded machine (22 s seen): a run may take up to two minutes. */
+const runAgent = (scenario: string, delayMs = 0) => run(scenario, delayMs, 120_000);
 
 /** The run ended its turn with these items open: plan health says so, in the API and on its Sessions row. */
 async function stoppedWithOpen(session: PlanSnapshot, agentName: string, open: string[]): Promise<void> {

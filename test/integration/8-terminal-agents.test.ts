@@ -9,54 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
 import { api, bridge, logLines, planItemLabels, runDir, waitFor } from './helpers';
-
-const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
-const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
-
-interface AgentsStatus {
-  skipped?: string;
-  versions?: Record<string, string>;
-}
-
-interface AgentRun {
-  code: number;
-  timedOut: boolean;
-  requests: number;
-  files: Record<string, string[]>;
-}
-
-type Items = Array<[string, string]>;
-
-const status = JSON.parse(fs.readFileSync(path.join(runDir(), 'agents.json'), 'utf8')) as AgentsStatus;
-
-/** Runs a scenario through the launcher and waits until it ends. */
-async function runAgent(scenario: string, delayMs = 0): Promise<AgentRun> {
-  const run = await bridge<AgentRun>({ op: 'runAgent', scenario, delayMs });
-  assert.equal(run.timedOut, false, `${scenario} timed out`);
-  assert.equal(run.code, 0, `${scenario} exited ${run.code}`);
-  return run;
-}
-
-const itemsOf = (snapshot: PlanSnapshot | undefined): Items => (snapshot?.todos ?? []).map((t) => [t.content, t.status]);
-
-/** Sessions of `agent` the API lists now. */
-async function sessionsOf(agent: string): Promise<PlanSnapshot[]> {
-  return (await api()).listSessions().filter((s) => s.source?.agent === agent);
-}
-
-/** Waits for a session of `agent` not in `known` to show `items`, and returns it. */
-async function newSessionShowing(agent: string, known: readonly string[], items: Items): Promise<PlanSnapshot> {
-  let last: Items[] = [];
-  return waitFor(
-    async () => {
-      const fresh = (await sessionsOf(agent)).filter((s) => !known.includes(s.session));
-      last = fresh.map(itemsOf);
-      return fresh.find((s) => JSON.stringify(itemsOf(s)) === JSON.stringify(items));
-    },
-    `a new ${agent} session showing ${JSON.stringify(items)} (seen ${JSON.stringify(last)})`,
-    20_000,
-  );
-}
+import { PLAN_ROWS, SESSION_ROWS, agentsStatus as status, itemsOf, newSessionShowing, runAgent, sessionsOf, versionsText } from './terminalAgents';
 
 async function sessionRowsMention(words: string): Promise<void> {
   const labels = () => bridge<string[]>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' });
@@ -67,7 +20,7 @@ if (status.skipped !== undefined) {
   // Said in the run's output; no test pretends to have run.
   console.log(`SKIPPED: terminal agents: ${status.skipped}`);
 } else {
-  describe(`terminal agents (${Object.entries(status.versions ?? {}).map(([a, v]) => `${a} ${v}`).join(', ')})`, function () {
+  describe(`terminal agents (${versionsText()})`, function () {
     this.timeout(120_000);
 
     before(async () => {

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
 import { api, bridge, isItemRow, logLines, runDir, waitFor } from './helpers';
+import { agentsStatus as status, startAgent } from './terminalAgents';
 
 const ACTIVITY = '.activitybar li.action-item a.action-label[aria-label^="Agent Plan"]';
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
@@ -17,7 +18,6 @@ const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-li
 const SESSIONS_HEADER = '.pane-header[aria-label^="Sessions"]';
 const PICKER_ROWS = '.quick-input-widget .monaco-list-row';
 
-const status = JSON.parse(fs.readFileSync(path.join(runDir(), 'agents.json'), 'utf8')) as { skipped?: string };
 
 interface LogLine {
   type: string;
@@ -100,7 +100,7 @@ if (status.skipped !== undefined) {
       });
       let session: PlanSnapshot;
       try {
-        const run = await bridge<{ code: number; timedOut: boolean }>({ op: 'runAgent', scenario: 'claude/tasks', delayMs: 300 });
+        const run = await startAgent('claude/tasks', 300);
         assert.equal(run.timedOut, false, 'claude/tasks timed out');
         assert.equal(run.code, 0, `claude/tasks exited ${run.code}`);
         session = await waitFor(
