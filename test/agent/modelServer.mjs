@@ -23,6 +23,10 @@
 // back with those calls' `role: "tool"` results. The last step should have no
 // calls: its `say` ends the turn.
 //
+// An argument string may hold `${workspaceFolder}`: it becomes the first folder the request's
+// `<workspace_info>` names (Copilot's edit tools want absolute paths, and a run's workspace
+// is a fresh folder each time).
+//
 // The server keeps no conversation state: the tool-call ids it hands out encode
 // which turn and step they belong to, and every request carries them back.
 //
@@ -169,6 +173,23 @@ function locate(messages) {
   return { userText, current: lastIssued, results };
 }
 
+/** The first workspace folder Copilot names in the request ("…with the following folders:\n- <path>"). */
+export function workspaceFolderOf(messages) {
+  for (const message of messages) {
+    const match = /with the following folders:\s*\n- (.+?)\s*\n/.exec(textOf(message.content));
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+/** A call's arguments as JSON, with `${workspaceFolder}` filled in when the request names one. */
+function argumentsJson(args, folder) {
+  const json = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+  if (folder === undefined) return json;
+  // The folder goes in as JSON string content (escaped), inside the string that holds the placeholder.
+  return json.split('${workspaceFolder}').join(JSON.stringify(folder).slice(1, -1));
+}
+
 function sse(response, chunk) {
   response.write(`data: ${JSON.stringify(chunk)}\n\n`);
 }
@@ -249,7 +270,7 @@ export async function startModelServer(options = {}) {
       calls: calls.map((call, index) => ({
         id: `call_ap${nonce}t${turn}s${step}c${index}`,
         name: call.tool,
-        arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
+        arguments: argumentsJson(call.arguments, workspaceFolderOf(messages)),
       })),
       delayMs: typeof chosen.delayMs === 'number' ? chosen.delayMs : 0,
       results: where.results,
