@@ -1,7 +1,7 @@
 // What every foreign-file parser shares: line numbers, JSON per line, each unknown shape
 // reported once per file, each plan call emitted once, session info handed on when it
 // changes, and a JSON state to resume from. Pure: no I/O.
-import type { ForeignItem, ForeignPlan, ForeignSessionInfo, ForeignStatus, ParseOutput, SessionParser, UnknownShape } from './types';
+import type { ForeignItem, ForeignPlan, ForeignSessionInfo, ForeignStatus, ForeignWrite, ParseOutput, SessionParser, UnknownShape } from './types';
 
 export type JsonRecord = Record<string, unknown>;
 
@@ -88,6 +88,7 @@ export function mapItems(
 /** One batch in progress: what `push` returns, built up line by line. */
 export class Batch {
   readonly plans: ForeignPlan[] = [];
+  readonly writes: ForeignWrite[] = [];
   readonly unknown: UnknownShape[] = [];
   constructor(
     private readonly base: BaseState,
@@ -113,6 +114,11 @@ export class Batch {
 
   emit(plan: ForeignPlan): void {
     this.plans.push(plan);
+  }
+
+  /** Hands on the files a tool call wrote, after the plans emitted before it. */
+  emitWrite(write: ForeignWrite): void {
+    this.writes.push(write);
   }
 }
 
@@ -159,6 +165,7 @@ export abstract class JsonLineParser implements SessionParser {
       }
     }
     const output: ParseOutput = { plans: batch.plans, unknown: batch.unknown };
+    if (batch.writes.length > 0) output.writes = batch.writes;
     const info = this.info();
     if (info && this.infoKey() !== infoBefore) output.info = info;
     return output;
