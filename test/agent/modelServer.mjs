@@ -17,7 +17,9 @@
 // (`sideReplies: [{ match, say }]` answers matching side requests, e.g. a chat's title). A turn
 // answers one user request: the first turn whose `match` (a case-insensitive
 // substring) occurs in the request's user text, else the next turn without `match`
-// not played yet (once all are played, the last of them again). A step is `{ say?, calls?: [{ tool, arguments }], delayMs? }`
+// not played yet (once all are played, the last of them again). A turn with
+// `stopOnToolError: true` ends, saying so, as soon as a call's result is Copilot's
+// "ERROR while calling tool: …" (its later steps would tell of work not done). A step is `{ say?, calls?: [{ tool, arguments }], delayMs? }`
 // (`tool`/`arguments` directly on the step are one call). A step with calls ends
 // with `finish_reason: "tool_calls"`; the next step is played when Copilot comes
 // back with those calls' `role: "tool"` results. The last step should have no
@@ -46,6 +48,8 @@ export const VENDOR = 'customendpoint';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const DEFAULT_SIDE_TEXT = 'Scripted plan';
 const ID_PATTERN = /^call_ap([0-9a-f]{6})t(\d+)s(\d+)c(\d+)$/;
+/** How Copilot Chat 0.67 begins the result of a tool call that threw. */
+const TOOL_ERROR = 'ERROR while calling tool:';
 
 /** The `User/chatLanguageModels.json` content that points Copilot at a server on `port`. */
 export function chatLanguageModels(port, { modelId = MODEL_ID, modelName = MODEL_NAME } = {}) {
@@ -256,6 +260,12 @@ export async function startModelServer(options = {}) {
     }
     const steps = turn >= 0 ? script.turns[turn].steps : undefined;
     if (!steps) return { turn, step, say: 'The scripted model has no turn for this request.', calls: [], note: 'no-turn' };
+    // A turn that claims its calls' effects stops at a failed call rather than tell of work not done.
+    const failed = script.turns[turn].stopOnToolError === true && step > 0 ? (where.results ?? []).find((result) => result.text.startsWith(TOOL_ERROR)) : undefined;
+    if (failed) {
+      const reason = failed.text.slice(TOOL_ERROR.length).split('\n')[0].trim();
+      return { turn, step, say: `A tool call failed (${reason}), so I'll stop here: the steps after it were not done.`, calls: [], note: 'tool-failed' };
+    }
     if (step >= steps.length) return { turn, step, say: 'The scripted model has nothing more to say.', calls: [], note: 'script-ended' };
     const chosen = steps[step];
     const calls = callsOf(chosen);
