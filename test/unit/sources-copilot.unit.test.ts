@@ -353,6 +353,31 @@ describe('copilot chat parser, over chat session files of the real host', () => 
     }
   });
 
+  it('edits: a todo_write call the tool turned down (its result an error) wrote no version, so it does not count', () => {
+    const { lines } = chat('edits');
+    const first = lines.findIndex((line) => line.includes('"toolId":"todo_write"'));
+    const parsed = JSON.parse(lines[first]!) as { v: Array<{ kind?: string; toolId?: string; resultDetails?: { output: Array<{ value: string }> } }> };
+    const part = parsed.v.find((p) => p.toolId === 'todo_write')!;
+    assert.match(part.resultDetails!.output[0]!.value, /^Updated todo list:/);
+    const rejected = structuredClone(parsed);
+    rejected.v.find((p) => p.toolId === 'todo_write')!.resultDetails!.output[0]!.value = 'Error: invalid todos: duplicate content "Write the notes"';
+    const turnedDown = [...lines.slice(0, first), JSON.stringify(rejected), ...lines.slice(first + 1)];
+    assert.deepEqual(
+      writeRows(createCopilotChatParser().push(turnedDown).writes).map((row) => row[2]),
+      [0, 0, 1, 1, 2],
+    );
+    // Its result may come only when the part is sent again: counted at first, then no more.
+    const running = structuredClone(parsed);
+    delete running.v.find((p) => p.toolId === 'todo_write')!.resultDetails;
+    const at = parsed.v.findIndex((p) => p.toolId === 'todo_write');
+    const resent = JSON.stringify({ kind: 2, k: ['requests', 0, 'response'], i: 0, v: rejected.v.slice(0, at + 1) });
+    const later = [...lines.slice(0, first), JSON.stringify(running), resent, ...lines.slice(first + 1)];
+    assert.deepEqual(
+      writeRows(createCopilotChatParser().push(later).writes).map((row) => row[2]),
+      [0, 0, 1, 1, 2],
+    );
+  });
+
   it('edits: an edit group with no tool call before it is named by its request, position and file; untitled documents are no file', () => {
     const { lines } = chat('edits');
     const uri = (scheme: string, p: string) => ({ $mid: 1, fsPath: p, path: p, scheme });

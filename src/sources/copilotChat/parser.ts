@@ -418,11 +418,13 @@ class CopilotChatParser extends JsonLineParser {
     // Still streaming or waiting for approval: it comes again once it runs.
     if (ran === 'not yet' || ran === 'no') return;
     this.markPlanned(index);
-    this.countPlan(part['toolCallId']);
     // A plan call: the calls before it were made with the plan in step.
     this.own.calls = { index, ids: [] };
     const call = part['toolCallId'];
     if (tool !== MANAGE_TODO_LIST) {
+      // A todo_write call the tool turned down wrote no version (its result may come in a later sending of the part).
+      if (todoWriteRejected(part)) this.uncountPlan(call);
+      else this.countPlan(call);
       if (typeof call === 'string') this.todoWriteSeen(call, batch);
       return;
     }
@@ -430,8 +432,10 @@ class CopilotChatParser extends JsonLineParser {
       batch.report(line, 'a manage_todo_list call without a toolCallId');
       return;
     }
-    if (batch.alreadyEmitted(call)) return;
     const items = mapTodoList(part['toolSpecificData']);
+    // Only a list that becomes a version in the log counts as one.
+    if (typeof items !== 'string') this.countPlan(call);
+    if (batch.alreadyEmitted(call)) return;
     if (typeof items === 'string') {
       batch.report(line, items);
       return;
@@ -463,12 +467,18 @@ class CopilotChatParser extends JsonLineParser {
 
   /** A todo call that ran, counted once however often its part is sent. */
   private countPlan(call: unknown): void {
-    if (typeof call === 'string' && call !== '') {
-      if (this.own.counted.includes(call)) return;
-      this.own.counted.push(call);
-      if (this.own.counted.length > MAX_REMEMBERED_CALLS) this.own.counted.shift();
-    }
+    // Without an id a part sent again could not be told from a new call.
+    if (typeof call !== 'string' || call === '' || this.own.counted.includes(call)) return;
+    this.own.counted.push(call);
+    if (this.own.counted.length > MAX_REMEMBERED_CALLS) this.own.counted.shift();
     this.own.plans++;
+  }
+
+  private uncountPlan(call: unknown): void {
+    const at = typeof call === 'string' ? this.own.counted.indexOf(call) : -1;
+    if (at < 0) return;
+    this.own.counted.splice(at, 1);
+    this.own.plans--;
   }
 
   private countCall(index: number, call: unknown): void {
@@ -507,6 +517,16 @@ function describe(value: unknown): string {
 
 function isTurnIndex(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/**
+ * True when a todo_write part's result (`resultDetails.output`, as VS Code 1.139 records it:
+ * `[{type: "embed", isText: true, value}]`) is the tool's error text: the call saved no plan.
+ */
+function todoWriteRejected(part: JsonRecord): boolean {
+  const details = part['resultDetails'];
+  const output = isRecord(details) ? details['output'] : undefined;
+  return Array.isArray(output) && output.some((entry) => isRecord(entry) && typeof entry['value'] === 'string' && entry['value'].startsWith('Error:'));
 }
 
 /** Whether a call ran, from its `isConfirmed`: undefined for a value not recognized. */
