@@ -51,6 +51,9 @@
 //   between them). The group carries no toolCallId: it belongs to the tool call before it in the
 //   response. A second call on the same file in the same request gets a group of its own. The
 //   file on disk is written when the tool runs (the chat's Keep/Undo can revert it later).
+//   Each group is one write, after the todo calls (both tools) that ran before it in the chat;
+//   a todo_write part whose result (`resultDetails.output[].value`) is the tool's `Error: …`
+//   text saved no plan and is not counted.
 // - The chat's uuid is also what todo_write's invocation token names: `sessionResource` is
 //   `vscode-chat-session://local/<unpadded base64url of the uuid>`.
 //
