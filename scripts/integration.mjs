@@ -11,7 +11,7 @@ import { cleanupStack, log, repoRoot } from './lib/host.mjs';
 import { openWorkbench } from './lib/workbench.mjs';
 import { agentsForWorkbench } from './agents/workbench.mjs';
 import { scriptedAgentService } from '../test/agent/launch.mjs';
-import { demoAgentScript } from '../demo/agentScript.mjs';
+import { demoAgentScript, demoDarkModeTurn } from '../demo/agentScript.mjs';
 
 // AGENT_PLAN_TEST_GREP runs only the matching tests of the first phase, for quick iteration.
 const GREP = process.env.AGENT_PLAN_TEST_GREP;
@@ -21,6 +21,12 @@ const LOCALE = process.env.AGENT_PLAN_LOCALE;
 const PHASE_TIMEOUT_MS = Number(process.env.AGENT_PLAN_PHASE_TIMEOUT_MS ?? 10 * 60_000);
 
 const cleanups = cleanupStack();
+
+/** The tests' script, and the demo's dark mode turn with its real edits (test/integration/7-copilot-files.test.ts). */
+function integrationScript() {
+  const script = JSON.parse(fs.readFileSync(path.join(repoRoot, 'test', 'agent', 'scripts', 'integration.json'), 'utf8'));
+  return { ...script, turns: [...script.turns, demoDarkModeTurn({ stepDelayMs: 100, match: '[ap:demo-edits]' })] };
+}
 
 async function main() {
   const workbench = await openWorkbench({
@@ -36,7 +42,7 @@ async function main() {
     },
     // The real Copilot agent talks to a scripted model on 127.0.0.1 for the whole run.
     // The pictures show the demo's plan played by the real Copilot agent, as `npm start` does.
-    services: [scriptedAgentService({ script: PHASES.includes('screenshot') ? demoAgentScript({ stepDelayMs: 1500 }) : path.join(repoRoot, 'test', 'agent', 'scripts', 'integration.json') })],
+    services: [scriptedAgentService({ script: PHASES.includes('screenshot') ? demoAgentScript({ stepDelayMs: 1500 }) : integrationScript() })],
   });
   const { runDir } = workbench;
   // Claude Code, Codex and Gemini CLI, run for real by the tests that ask for them.

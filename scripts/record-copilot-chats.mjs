@@ -213,6 +213,47 @@ CHATS.push(
   },
 );
 
+// Edits: Copilot's own edit tools between plan calls of both todo tools, so the file shows
+// which edit came while which item was in progress (and the edit parts VS Code sends again).
+CHATS.push({
+  name: 'edits',
+  what: 'files edited between plan calls: todo_write (item 1 in progress), create_file notes.md, replace_string_in_file README.md, manage_todo_list (item 2 in progress), replace_string_in_file README.md again, create_file docs/CHANGES.md, todo_write (all completed); then a second request that edits README.md before any plan call of its own',
+  requests: [
+    {
+      query: 'edits-a1: write the notes and update the readme',
+      steps: [
+        { say: 'Planning.', tool: 'todo_write', arguments: { todos: [{ content: 'Write the notes', status: 'in_progress' }, { content: 'Update the readme', status: 'pending' }] } },
+        { say: 'Writing the notes.', tool: 'create_file', arguments: { filePath: '${workspaceFolder}/notes.md', content: '# Notes\n\nThe parser reads edits.\n' } },
+        {
+          say: 'Pointing the readme at them.',
+          tool: 'replace_string_in_file',
+          arguments: { filePath: '${workspaceFolder}/README.md', oldString: '# Agent Plan test workspace', newString: '# Agent Plan test workspace\n\nSee notes.md.' },
+        },
+        { say: 'Notes written; the readme next.', tool: 'manage_todo_list', arguments: list(['Write the notes', 'completed'], ['Update the readme', 'in-progress']) },
+        {
+          say: 'Updating the readme again.',
+          tool: 'replace_string_in_file',
+          arguments: { filePath: '${workspaceFolder}/README.md', oldString: 'See notes.md.', newString: 'See notes.md for what the parser reads.' },
+        },
+        { say: 'And a changelog beside it.', tool: 'create_file', arguments: { filePath: '${workspaceFolder}/docs/CHANGES.md', content: '- notes.md added\n' } },
+        { say: 'Both done.', tool: 'todo_write', arguments: { todos: [{ content: 'Write the notes', status: 'completed' }, { content: 'Update the readme', status: 'completed' }] } },
+        { say: 'edits-a1 finished: notes.md, docs/CHANGES.md and README.md written.' },
+      ],
+    },
+    {
+      query: 'edits-a2: one more line in the readme',
+      steps: [
+        {
+          say: 'Adding it.',
+          tool: 'replace_string_in_file',
+          arguments: { filePath: '${workspaceFolder}/README.md', oldString: 'See notes.md for what the parser reads.', newString: 'See notes.md and docs/CHANGES.md.' },
+        },
+        { say: 'edits-a2 finished: README.md updated.' },
+      ],
+    },
+  ],
+});
+
 // Each step after the first answers a little later, so VS Code writes the session file
 // while the request runs and the recordings hold the incremental lines (parts pushed
 // again as a call moves on), not only one line per finished request.

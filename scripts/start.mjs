@@ -1,6 +1,7 @@
 // `npm start`: set-up as for the tests, then the extension in a local VS Code
 // (code-server) on 127.0.0.1 with the demo workspace and the demo participant,
 // through the workbench runner. Runs until Ctrl-C and then stops every process it started.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureDependencies, repoRoot, runNode } from './lib/setup.mjs';
 
@@ -15,12 +16,17 @@ const cleanups = cleanupStack();
 
 // State lives in .demo/ so plans survive a restart of `npm start`, as they would for a user.
 const home = path.join(repoRoot, '.demo');
+// The scripted agent edits the demo workspace: every start begins from a fresh copy of
+// demo/workspace (never the repository's own files), in the same folder, so VS Code keeps
+// its workspace storage and the plans of earlier runs.
+const workspace = path.join(home, 'workspace');
+fs.rmSync(workspace, { recursive: true, force: true });
 const workbench = await openWorkbench({
   runDir: path.join(home, 'run'),
   cleanups,
   userDataDir: path.join(home, 'user-data'),
   extensionsDir: path.join(home, 'extensions'),
-  workspace: { from: path.join(repoRoot, 'demo', 'workspace'), to: path.join(home, 'workspace') },
+  workspace: { from: path.join(repoRoot, 'demo', 'workspace'), to: workspace },
   extensions: { 'agent-plan': repoRoot, 'agent-plan-demo': path.join(repoRoot, 'demo', 'extension') },
   // The real Copilot agent, offline: a scripted model on 127.0.0.1 plays the demo's plans.
   services: [

@@ -75,7 +75,9 @@ function nextTurn(messages, tools) {
   }
   const done = results.filter((result) => result.name === TOOL && result.text.startsWith(SUCCESS)).length;
   const { steps } = scriptFor(request);
-  return steps[Math.min(done, steps.length - 1)];
+  const step = steps[Math.min(done, steps.length - 1)];
+  // This model has no edit tools: where a script's text tells of edits, it says what it really did.
+  return step.sayWithoutEdits !== undefined ? { ...step, say: step.sayWithoutEdits } : step;
 }
 
 function sleep(ms, token) {

@@ -26,7 +26,7 @@ export interface CopilotChatSourceOptions {
 }
 
 /** Bumped when the parser changes what it reads: every chat file is read again once. */
-export const COPILOT_PARSER_VERSION = 'copilot/1';
+export const COPILOT_PARSER_VERSION = 'copilot/2';
 
 /** A started follower of this workspace's Copilot chats; dispose it to stop. */
 export function startCopilotChatSource(options: CopilotChatSourceOptions): Follower {

@@ -127,6 +127,11 @@ export class Batch {
   write(write: Omit<ForeignWrite, 'plansBefore'>): void {
     this.writes.push({ ...write, plansBefore: this.base.plans });
   }
+
+  /** Hands on the files a tool call wrote, after the plans emitted before it. */
+  emitWrite(write: ForeignWrite): void {
+    this.writes.push(write);
+  }
 }
 
 /**

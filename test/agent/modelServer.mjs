@@ -17,11 +17,17 @@
 // (`sideReplies: [{ match, say }]` answers matching side requests, e.g. a chat's title). A turn
 // answers one user request: the first turn whose `match` (a case-insensitive
 // substring) occurs in the request's user text, else the next turn without `match`
-// not played yet (once all are played, the last of them again). A step is `{ say?, calls?: [{ tool, arguments }], delayMs? }`
+// not played yet (once all are played, the last of them again). A turn with
+// `stopOnToolError: true` ends, saying so, as soon as a call's result is Copilot's
+// "ERROR while calling tool: …" (its later steps would tell of work not done). A step is `{ say?, calls?: [{ tool, arguments }], delayMs? }`
 // (`tool`/`arguments` directly on the step are one call). A step with calls ends
 // with `finish_reason: "tool_calls"`; the next step is played when Copilot comes
 // back with those calls' `role: "tool"` results. The last step should have no
 // calls: its `say` ends the turn.
+//
+// An argument string may hold `${workspaceFolder}`: it becomes the first folder the request's
+// `<workspace_info>` names (Copilot's edit tools want absolute paths, and a run's workspace
+// is a fresh folder each time).
 //
 // The server keeps no conversation state: the tool-call ids it hands out encode
 // which turn and step they belong to, and every request carries them back.
@@ -42,6 +48,8 @@ export const VENDOR = 'customendpoint';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const DEFAULT_SIDE_TEXT = 'Scripted plan';
 const ID_PATTERN = /^call_ap([0-9a-f]{6})t(\d+)s(\d+)c(\d+)$/;
+/** How Copilot Chat 0.67 begins the result of a tool call that threw. */
+const TOOL_ERROR = 'ERROR while calling tool:';
 
 /** The `User/chatLanguageModels.json` content that points Copilot at a server on `port`. */
 export function chatLanguageModels(port, { modelId = MODEL_ID, modelName = MODEL_NAME } = {}) {
@@ -169,6 +177,23 @@ function locate(messages) {
   return { userText, current: lastIssued, results };
 }
 
+/** The first workspace folder Copilot names in the request ("…with the following folders:\n- <path>"). */
+export function workspaceFolderOf(messages) {
+  for (const message of messages) {
+    const match = /with the following folders:\s*\n- (.+?)\s*\n/.exec(textOf(message.content));
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+/** A call's arguments as JSON, with `${workspaceFolder}` filled in when the request names one. */
+function argumentsJson(args, folder) {
+  const json = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+  if (folder === undefined) return json;
+  // The folder goes in as JSON string content (escaped), inside the string that holds the placeholder.
+  return json.split('${workspaceFolder}').join(JSON.stringify(folder).slice(1, -1));
+}
+
 function sse(response, chunk) {
   response.write(`data: ${JSON.stringify(chunk)}\n\n`);
 }
@@ -235,6 +260,12 @@ export async function startModelServer(options = {}) {
     }
     const steps = turn >= 0 ? script.turns[turn].steps : undefined;
     if (!steps) return { turn, step, say: 'The scripted model has no turn for this request.', calls: [], note: 'no-turn' };
+    // A turn that claims its calls' effects stops at a failed call rather than tell of work not done.
+    const failed = script.turns[turn].stopOnToolError === true && step > 0 ? (where.results ?? []).find((result) => result.text.startsWith(TOOL_ERROR)) : undefined;
+    if (failed) {
+      const reason = failed.text.slice(TOOL_ERROR.length).split('\n')[0].trim();
+      return { turn, step, say: `A tool call failed (${reason}), so I'll stop here: the steps after it were not done.`, calls: [], note: 'tool-failed' };
+    }
     if (step >= steps.length) return { turn, step, say: 'The scripted model has nothing more to say.', calls: [], note: 'script-ended' };
     const chosen = steps[step];
     const calls = callsOf(chosen);
@@ -249,7 +280,7 @@ export async function startModelServer(options = {}) {
       calls: calls.map((call, index) => ({
         id: `call_ap${nonce}t${turn}s${step}c${index}`,
         name: call.tool,
-        arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
+        arguments: argumentsJson(call.arguments, workspaceFolderOf(messages)),
       })),
       delayMs: typeof chosen.delayMs === 'number' ? chosen.delayMs : 0,
       results: where.results,

@@ -109,7 +109,7 @@ export function turnRecords(turn: number, since = 0): ModelRecord[] {
  * Sends `query` to the Copilot agent in the chat view (in agent mode, with the
  * scripted model) and waits until the model has played the whole turn.
  */
-export async function askAgent(match: string, query = `${match} please`): Promise<ModelRecord[]> {
+export async function askAgent(match: string, query = `${match} please`, timeoutMs = 30_000): Promise<ModelRecord[]> {
   await copilotReady();
   const turn = turnIndex(match);
   const steps = scriptTurns()[turn]!.steps.length;
@@ -129,7 +129,7 @@ export async function askAgent(match: string, query = `${match} please`): Promis
       return played.length >= steps ? played : undefined;
     },
     `the agent to play all ${steps} steps of "${match}"`,
-    30_000,
+    timeoutMs,
   );
 }
 

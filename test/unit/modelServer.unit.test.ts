@@ -115,6 +115,36 @@ describe('the scripted model server', () => {
     }
   });
 
+  it('fills ${workspaceFolder} in call arguments from the request, and a stopOnToolError turn stops at a failed call', async () => {
+    const { startModelServer } = await load();
+    const EDIT = [{ type: 'function', function: { name: 'create_file', description: 'd', parameters: { type: 'object' } } }];
+    const script = {
+      turns: [
+        {
+          match: '[edit]',
+          stopOnToolError: true,
+          steps: [{ say: 'Writing.', tool: 'create_file', arguments: { filePath: '${workspaceFolder}/a "b".md', content: 'x' } }, { say: 'Wrote it.' }],
+        },
+      ],
+    };
+    const server = await startModelServer({ script, recordFile: path.join(dir, 'r.jsonl') });
+    try {
+      const user = { role: 'user', content: '<workspace_info>\nI am working in a workspace with the following folders:\n- /tmp/run x/workspace \nI am working in a workspace that has the following structure:\n</workspace_info>\n<userRequest>[edit]</userRequest>' };
+      const first = await post(server, { stream: true, tools: EDIT, messages: [user] });
+      assert.deepEqual(JSON.parse(first.calls[0]!.arguments), { filePath: '/tmp/run x/workspace/a "b".md', content: 'x' });
+      const id = first.calls[0]!.id;
+      const asked = (result: string) =>
+        post(server, { stream: true, tools: EDIT, messages: [user, { role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name: 'create_file', arguments: '{}' } }] }, { role: 'tool', tool_call_id: id, content: result }] });
+      assert.equal((await asked('The following files were successfully edited: a.md')).text, 'Wrote it.');
+      const failed = await asked('ERROR while calling tool: File already exists. You must use an edit tool to modify it.\nPlease check your input and try again.');
+      assert.equal(failed.text, "A tool call failed (File already exists. You must use an edit tool to modify it.), so I'll stop here: the steps after it were not done.");
+      assert.deepEqual(failed.calls, []);
+      assert.equal(server.records().at(-1)?.reply?.note, 'tool-failed');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('listens on 127.0.0.1 only and closes itself after its request limit and its lifetime', async () => {
     const { startModelServer } = await load();
     const limited = await startModelServer({ script: SCRIPT, maxRequests: 2 });

@@ -6,7 +6,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { LogPlanSink } from '../../src/core/planSink';
+import { copilotSessionKey } from '../../src/core/sessionKey';
+import { SessionLog } from '../../src/core/sessionLog';
 import { Follower } from '../../src/node/follower';
+import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { locateCopilotChats } from '../../src/node/copilotChats';
 import { copilotChatParserFactory, createCopilotChatParser } from '../../src/sources/copilotChat';
 import type { ForeignPlan, PlanSink, UnknownShape } from '../../src/sources/types';
@@ -125,5 +129,54 @@ describe('copilot chats through the follower', () => {
     ]);
     assert.deepEqual(sink.latest(uuidOf(name))?.latestTurn, { index: 2, planned: true });
     assert.deepEqual(unknown, []);
+  });
+  it('the recorded chat with edits: one file/write line per edit, in the chat’s session log, given to the items in progress then', async () => {
+    const storage = path.join(tmp.path, 'workspaceStorage', 'abc123');
+    const folder = path.join(storage, 'chatSessions');
+    await fsp.mkdir(folder, { recursive: true });
+    const log = new SessionLog(path.join(tmp.path, 'sessions'), new NodeFileSystem());
+    const sink = new LogPlanSink(log);
+    const uuid = uuidOf('edits');
+    const key = copilotSessionKey(uuid);
+    const lines = recordedLines('edits');
+    const file = path.join(folder, `${uuid}.jsonl`);
+    const todoWrite = (status: [string, string]) => log.append(key, [{ content: 'Write the notes', status: status[0] }, { content: 'Update the readme', status: status[1] }] as never);
+    // As it happened: todo_write saves its line when it runs; VS Code saves the chat a moment later.
+    await todoWrite(['in_progress', 'pending']);
+    const second = lines.findIndex((line) => /"toolId":"todo_write"[^]*t0s6c0/.test(line) || /t0s6c0[^]*"toolId":"todo_write"/.test(line));
+    assert.ok(second > 0, 'the second todo_write call is in the recording');
+    await fsp.writeFile(file, lines.slice(0, second).join('\n') + '\n');
+    const reader = follower(storage, sink);
+    await reader.refresh();
+    await todoWrite(['completed', 'completed']);
+    await fsp.appendFile(file, lines.slice(second).join('\n') + '\n');
+    await reader.refresh();
+    await reader.refresh();
+
+    const records = fs.readFileSync(log.fileFor(key), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; source?: { call: string }; files?: string[]; items?: string[] });
+    const writes = records.filter((record) => record.type === 'file/write');
+    assert.deepEqual(
+      writes.map((write) => [/t\d+s\d+c\d+$/.exec(write.source!.call)?.[0], write.files, write.items]),
+      [
+        ['t0s1c0', ['/WORKSPACE/notes.md'], ['Write the notes']],
+        ['t0s2c0', ['/WORKSPACE/README.md'], ['Write the notes']],
+        ['t0s4c0', ['/WORKSPACE/README.md'], ['Update the readme']],
+        ['t0s5c0', ['/WORKSPACE/docs/CHANGES.md'], ['Update the readme']],
+        ['t1s0c0', ['/WORKSPACE/README.md'], []],
+      ],
+    );
+    // Read again from the start (another parser version): nothing is written twice.
+    const again = new Follower({
+      locator: locateCopilotChats(storage),
+      createParser: copilotChatParserFactory(),
+      parserVersion: 'copilot-test/2',
+      sink,
+      cursorDir: path.join(tmp.path, 'agent-plan-storage', 'cursors'),
+      pollMs: 0,
+      onError: (error) => assert.fail(String(error)),
+    });
+    followers.push(again);
+    await again.refresh();
+    assert.equal(fs.readFileSync(log.fileFor(key), 'utf8').trim().split('\n').length, records.length);
   });
 });

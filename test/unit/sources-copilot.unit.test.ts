@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { copilotChatFolder, copilotChatParserFactory, createCopilotChatParser, mapTodoList } from '../../src/sources/copilotChat';
-import type { ForeignPlan, ParseOutput } from '../../src/sources/types';
+import type { ForeignPlan, ForeignWrite, ParseOutput } from '../../src/sources/types';
 import { replayChatLog, rewrittenChatLog } from './helpers';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
@@ -50,6 +50,11 @@ function rows(plan: ForeignPlan | undefined): [string, string][] {
 /** The scripted model's call ids: `call_ap<run>t<turn>s<step>c<n>`; the step part says which call it was. */
 function steps(plans: readonly ForeignPlan[]): string[] {
   return plans.map((plan) => /t\d+s\d+c\d+$/.exec(plan.source.call)?.[0] ?? plan.source.call);
+}
+
+/** Writes as [step of the call id, file, plansBefore]. */
+function writeRows(writes: readonly ForeignWrite[] | undefined): [string, string, number][] {
+  return (writes ?? []).map((write) => [/t\d+s\d+c\d+$/.exec(write.source.call)?.[0] ?? write.source.call, write.files.join(), write.plansBefore]);
 }
 
 const replay = replayChatLog;
@@ -294,6 +299,94 @@ describe('copilot chat parser, over chat session files of the real host', () => 
     assert.equal(mapTodoList(list([{ title: 3, status: 'completed' }])), 'a manage_todo_list item without a title');
     assert.equal(mapTodoList({ kind: 'input' }), 'a manage_todo_list call without a todo list');
     assert.equal(mapTodoList(undefined), 'a manage_todo_list call without a todo list');
+  });
+
+  it('edits: one write per edit group, named by the edit tool call before it, after the todo calls (both tools) that ran before it', () => {
+    const { lines, uuid } = chat('edits');
+    const out = createCopilotChatParser().push(lines);
+    assert.deepEqual(out.unknown, []);
+    assert.ok((out.writes ?? []).every((write) => write.source.agent === 'copilot' && write.source.session === uuid));
+    // todo_write (s0), create_file notes.md (s1), replace README.md (s2), manage_todo_list (s3),
+    // replace README.md again (s4), create_file docs/CHANGES.md (s5), todo_write (s6); then the
+    // second request's replace (t1s0), after all three plan calls of the chat.
+    assert.deepEqual(writeRows(out.writes), [
+      ['t0s1c0', '/WORKSPACE/notes.md', 1],
+      ['t0s2c0', '/WORKSPACE/README.md', 1],
+      ['t0s4c0', '/WORKSPACE/README.md', 2],
+      ['t0s5c0', '/WORKSPACE/docs/CHANGES.md', 2],
+      ['t1s0c0', '/WORKSPACE/README.md', 3],
+    ]);
+    // The chats without edits write nothing.
+    for (const name of ['manage-todo-list', 'both-tools', 'titled', 'health-stall']) assert.equal(createCopilotChatParser().push(chat(name).lines).writes, undefined, name);
+  });
+
+  it('edits: any cut, resumed from its JSON state, gives the same writes; parts sent again and a file read twice give none twice', () => {
+    const { lines } = chat('edits');
+    const whole = createCopilotChatParser().push(lines).writes;
+    for (let cut = 0; cut <= lines.length; cut++) {
+      const head = createCopilotChatParser();
+      const first = head.push(lines.slice(0, cut));
+      const rest = resume(head.state()).push(lines.slice(cut));
+      assert.deepEqual([...(first.writes ?? []), ...(rest.writes ?? [])], whole, `cut at line ${cut}`);
+    }
+    const parser = createCopilotChatParser();
+    parser.push(lines);
+    assert.equal(parser.push(lines).writes, undefined, 'read twice');
+    // VS Code sends a response again from the first part that changed: from every position.
+    const response = (replay(lines) as { requests: { response: unknown[] }[] }).requests[0]!.response;
+    for (let from = 0; from < response.length; from++) {
+      const again = parser.push([JSON.stringify({ kind: 2, k: ['requests', 0, 'response'], i: from, v: response.slice(from) })]);
+      assert.equal(again.writes, undefined, `parts sent again from ${from}`);
+      assert.deepEqual(again.plans, []);
+    }
+  });
+
+  it('edits: a rewritten file gives the same writes with the same ids, and a follower re-emits none', () => {
+    const { lines } = chat('edits');
+    const incremental = createCopilotChatParser().push(lines).writes;
+    assert.deepEqual(createCopilotChatParser().push([rewritten(lines)]).writes, incremental);
+    for (let half = 1; half < lines.length; half++) {
+      const factory = copilotChatParserFactory();
+      const before = factory('/chats/x.jsonl').push(lines.slice(0, half)).writes ?? [];
+      const after = factory('/chats/x.jsonl').push([rewritten(lines)]).writes ?? [];
+      assert.deepEqual([...before, ...after], incremental, `rewritten after line ${half}`);
+    }
+  });
+
+  it('edits: a todo_write call the tool turned down (its result an error) wrote no version, so it does not count', () => {
+    const { lines } = chat('edits');
+    const first = lines.findIndex((line) => line.includes('"toolId":"todo_write"'));
+    const parsed = JSON.parse(lines[first]!) as { v: Array<{ kind?: string; toolId?: string; resultDetails?: { output: Array<{ value: string }> } }> };
+    const part = parsed.v.find((p) => p.toolId === 'todo_write')!;
+    assert.match(part.resultDetails!.output[0]!.value, /^Updated todo list:/);
+    const rejected = structuredClone(parsed);
+    rejected.v.find((p) => p.toolId === 'todo_write')!.resultDetails!.output[0]!.value = 'Error: invalid todos: duplicate content "Write the notes"';
+    const turnedDown = [...lines.slice(0, first), JSON.stringify(rejected), ...lines.slice(first + 1)];
+    assert.deepEqual(
+      writeRows(createCopilotChatParser().push(turnedDown).writes).map((row) => row[2]),
+      [0, 0, 1, 1, 2],
+    );
+    // Its result may come only when the part is sent again: counted at first, then no more.
+    const running = structuredClone(parsed);
+    delete running.v.find((p) => p.toolId === 'todo_write')!.resultDetails;
+    const at = parsed.v.findIndex((p) => p.toolId === 'todo_write');
+    const resent = JSON.stringify({ kind: 2, k: ['requests', 0, 'response'], i: 0, v: rejected.v.slice(0, at + 1) });
+    const later = [...lines.slice(0, first), JSON.stringify(running), resent, ...lines.slice(first + 1)];
+    assert.deepEqual(
+      writeRows(createCopilotChatParser().push(later).writes).map((row) => row[2]),
+      [0, 0, 1, 1, 2],
+    );
+  });
+
+  it('edits: an edit group with no tool call before it is named by its request, position and file; untitled documents are no file', () => {
+    const { lines } = chat('edits');
+    const uri = (scheme: string, p: string) => ({ $mid: 1, fsPath: p, path: p, scheme });
+    const parser = createCopilotChatParser();
+    parser.push(lines.slice(0, 1));
+    const out = parser.push([
+      JSON.stringify({ kind: 2, k: ['requests'], v: [{ requestId: 'r', message: { text: 'x' }, response: [{ value: 'hi' }, { kind: 'textEditGroup', uri: uri('file', '/w/a.ts'), edits: [], done: true }, { kind: 'textEditGroup', uri: uri('untitled', 'Untitled-1'), edits: [], done: true }] }] }),
+    ]);
+    assert.deepEqual(out.writes?.map((write) => [write.source.call, write.files, write.plansBefore]), [['request 1 part 1 /w/a.ts', ['/w/a.ts'], 0]]);
   });
 
   it('the chat folder is chatSessions in the workspace storage folder', () => {

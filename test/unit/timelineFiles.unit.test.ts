@@ -106,13 +106,22 @@ describe('files written, over the recordings of the real programs', () => {
       }
     }
     const chats = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
-    for (const name of fs.readdirSync(chats).filter((n) => n.endsWith('.jsonl'))) {
+    for (const name of fs.readdirSync(chats).filter((n) => n.endsWith('.jsonl') && n !== 'edits.jsonl')) {
       for (const line of fs.readFileSync(path.join(chats, name), 'utf8').split('\n').filter((l) => l !== '')) {
         lines++;
         assert.deepEqual(filesWritten('copilot', JSON.parse(line)), [], name);
       }
     }
     assert.ok(lines > 200, `${lines} lines`);
+  });
+
+  it('Copilot: the recorded chat with edits names each edited file, as VS Code 1.139 records the groups', () => {
+    const text = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'copilot-chats', 'edits.jsonl'), 'utf8');
+    const named = text
+      .split('\n')
+      .filter((l) => l !== '')
+      .flatMap((line) => filesWritten('copilot', JSON.parse(line)).map((write) => write.path));
+    assert.deepEqual(named, ['/WORKSPACE/notes.md', '/WORKSPACE/README.md', '/WORKSPACE/README.md', '/WORKSPACE/docs/CHANGES.md', '/WORKSPACE/README.md']);
   });
 });
 

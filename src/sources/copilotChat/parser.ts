@@ -43,12 +43,24 @@
 //   last todo call counts as activity without a plan update.
 // - A request names the participant that answered it: `agent: {extensionId: {value}, id, …}`
 //   ("GitHub.copilot-chat" for Copilot; another extension's id for its own chat participant).
+// - Edits (measured with Copilot Chat 0.67.0): an edit tool's call (`copilot_createFile`,
+//   `copilot_replaceString`, `copilot_insertEdit`, `copilot_applyPatch`, … — the model knows them
+//   as create_file, replace_string_in_file, …) is a toolInvocationSerialized part, followed by a
+//   `{kind: "textEditGroup", uri, edits, done}` part for each file it edited (`notebookEditGroup`
+//   for a notebook; a replace also puts a markdown fence, an `undoStop` and a `codeblockUri`
+//   between them). The group carries no toolCallId: it belongs to the tool call before it in the
+//   response. A second call on the same file in the same request gets a group of its own. The
+//   file on disk is written when the tool runs (the chat's Keep/Undo can revert it later).
+//   Each group is one write, after the todo calls (both tools) that ran before it in the chat;
+//   a todo_write part whose result (`resultDetails.output[].value`) is the tool's `Error: …`
+//   text saved no plan and is not counted.
 // - The chat's uuid is also what todo_write's invocation token names: `sessionResource` is
 //   `vscode-chat-session://local/<unpadded base64url of the uuid>`.
 //
 // It is VS Code's internal format: every field is checked, a shape not recognized is
 // reported once per file and skipped.
 import * as path from 'node:path';
+import { copilotEditFile } from '../fileWrites';
 import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord } from '../lineParser';
 import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../types';
 
@@ -64,6 +76,9 @@ const KNOWN_VERSION = 3;
 const MAX_REMEMBERED_CALLS = 2000;
 /** Planned turns remembered (the newest ones). */
 const MAX_PLANNED_TURNS = 256;
+
+/** Tool calls remembered, with the files they edited, in the response read last (to give an edit group its call). */
+const MAX_RESPONSE_TOOLS = 500;
 
 /** Tool call ids remembered per newest request, to count its calls since the last plan call. */
 const MAX_COUNTED_CALLS = 1000;
@@ -131,6 +146,21 @@ interface CopilotState {
   turn?: { index: number; state: TurnState };
   /** Ids of the tool calls (not todo tools) of request `index` after its last todo call. */
   calls?: { index: number; ids: string[] };
+  /** Todo tool calls that ran, both tools, the whole chat: what a write comes after. */
+  plans: number;
+  /** Their toolCallIds (the newest ones), so a part sent again is counted once. */
+  counted: string[];
+  /**
+   * The response read last: its request, how many parts it has, and its tool calls (not todo
+   * tools) by part position, each with the files its edit groups named, in order.
+   */
+  response?: { index: number; length: number; tools: ResponseTool[] };
+}
+
+interface ResponseTool {
+  at: number;
+  call: string;
+  files: string[];
 }
 
 class CopilotChatParser extends JsonLineParser {
@@ -251,11 +281,15 @@ class CopilotChatParser extends JsonLineParser {
     if (path.length === 3) {
       this.forgetPlanned(index, index + 1);
       this.own.requests = Math.max(this.own.requests, index + 1);
-      if (value !== undefined) this.scanParts(index, value, line, batch);
+      if (value !== undefined) this.scanParts(index, value, 0, line, batch);
       return;
     }
-    // One part replaced in place: not written by VS Code 1.139, read all the same.
-    if (value !== undefined) this.scanParts(index, [value], line, batch);
+    // One part replaced in place: not written by VS Code 1.139, read all the same (its position
+    // is not a cut: the parts after it stay).
+    if (value !== undefined && path.length === 4 && isTurnIndex(path[3])) {
+      const response = this.own.response;
+      this.scanPart(index, value, path[3], response?.index === index ? response.tools : undefined, line, batch);
+    }
   }
 
   /** Kind 2: an array at `path` cut to `i` (when given), then `v` appended. */
@@ -280,7 +314,7 @@ class CopilotChatParser extends JsonLineParser {
     if (path.length !== 3 || field !== 'response') return;
     // Parts before the cut stay as they were, so what they planned stays too.
     this.own.requests = Math.max(this.own.requests, index + 1);
-    this.scanParts(index, values, line, batch);
+    this.scanParts(index, values, cut, line, batch);
   }
 
   /** Requests from `start` on replaced by `requests`. */
@@ -300,17 +334,76 @@ class CopilotChatParser extends JsonLineParser {
     if (participant !== undefined && index >= (this.own.participant?.index ?? -1)) this.own.participant = { index, id: participant };
     this.modelState(index, request['modelState']);
     const response = request['response'];
-    if (response !== undefined) this.scanParts(index, response, line, batch);
+    if (response !== undefined) this.scanParts(index, response, 0, line, batch);
   }
 
-  private scanParts(index: number, parts: unknown, line: number, batch: Batch): void {
+  /**
+   * Parts of request `index`'s response from position `start` on (undefined: where the
+   * response read last ended, when it is this request's). Parts at `start` and after
+   * replace what was there.
+   */
+  private scanParts(index: number, parts: unknown, start: number | undefined, line: number, batch: Batch): void {
     if (!Array.isArray(parts)) {
       batch.report(line, 'a chat response that is not a list');
       return;
     }
-    for (const part of parts) {
-      if (isRecord(part) && part['kind'] === 'toolInvocationSerialized') this.toolCall(index, part, line, batch);
+    const response = this.responseFrom(index, start);
+    for (const part of parts) this.scanPart(index, part, response.length++, response.tools, line, batch);
+  }
+
+  /** One part at position `at`: a tool call (kept in `tools` when not a todo tool), or an edit group. */
+  private scanPart(index: number, part: unknown, at: number, tools: ResponseTool[] | undefined, line: number, batch: Batch): void {
+    if (!isRecord(part)) return;
+    if (part['kind'] === 'toolInvocationSerialized') {
+      this.toolCall(index, part, line, batch);
+      const call = part['toolCallId'];
+      if (tools !== undefined && typeof call === 'string' && call !== '' && !TODO_TOOLS.has(part['toolId'] as string)) {
+        const same = tools.find((tool) => tool.at === at);
+        if (same === undefined) tools.push({ at, call, files: [] });
+        else if (same.call !== call) Object.assign(same, { call, files: [] });
+        if (tools.length > MAX_RESPONSE_TOOLS) tools.shift();
+      }
+      return;
     }
+    const file = copilotEditFile(part);
+    if (file !== undefined) this.editGroup(index, at, file, tools ?? [], batch);
+  }
+
+  /** The response model for parts of request `index` from `start` on. */
+  private responseFrom(index: number, start: number | undefined): NonNullable<CopilotState['response']> {
+    let response = this.own.response;
+    if (response === undefined || response.index !== index) {
+      response = { index, length: start ?? 0, tools: [] };
+      this.own.response = response;
+      return response;
+    }
+    if (start !== undefined) {
+      response.length = start;
+      response.tools = response.tools.filter((tool) => tool.at < start);
+    }
+    return response;
+  }
+
+  /**
+   * An edit group at position `at`: one write for the tool call before it, named by that call's
+   * id (its second file and later by the id and a number), or, with no call before it, by the
+   * request, the position and the file. A group sent again names the same write, emitted once.
+   */
+  private editGroup(index: number, at: number, file: string, tools: ResponseTool[], batch: Batch): void {
+    const session = this.base.session;
+    if (session === undefined) return;
+    let call: string;
+    let tool: ResponseTool | undefined;
+    for (const entry of tools) if (entry.at < at && (tool === undefined || entry.at > tool.at)) tool = entry;
+    if (tool !== undefined) {
+      let n = tool.files.indexOf(file);
+      if (n < 0) n = tool.files.push(file) - 1;
+      call = n === 0 ? tool.call : `${tool.call}#${n + 1}`;
+    } else {
+      call = `request ${index} part ${at} ${file}`;
+    }
+    if (batch.alreadyEmitted(`write\n${call}`)) return;
+    batch.emitWrite({ source: { agent: 'copilot', session, call }, files: [file], plansBefore: this.own.plans });
   }
 
   private toolCall(index: number, part: JsonRecord, line: number, batch: Batch): void {
@@ -332,6 +425,9 @@ class CopilotChatParser extends JsonLineParser {
     this.own.calls = { index, ids: [] };
     const call = part['toolCallId'];
     if (tool !== MANAGE_TODO_LIST) {
+      // A todo_write call the tool turned down wrote no version (its result may come in a later sending of the part).
+      if (todoWriteRejected(part)) this.uncountPlan(call);
+      else this.countPlan(call);
       if (typeof call === 'string') this.todoWriteSeen(call, batch);
       return;
     }
@@ -339,8 +435,10 @@ class CopilotChatParser extends JsonLineParser {
       batch.report(line, 'a manage_todo_list call without a toolCallId');
       return;
     }
-    if (batch.alreadyEmitted(call)) return;
     const items = mapTodoList(part['toolSpecificData']);
+    // Only a list that becomes a version in the log counts as one.
+    if (typeof items !== 'string') this.countPlan(call);
+    if (batch.alreadyEmitted(call)) return;
     if (typeof items === 'string') {
       batch.report(line, items);
       return;
@@ -368,6 +466,22 @@ class CopilotChatParser extends JsonLineParser {
     const state = MODEL_STATES[value['value']];
     if (state === undefined || index < (this.own.turn?.index ?? -1)) return;
     this.own.turn = { index, state };
+  }
+
+  /** A todo call that ran, counted once however often its part is sent. */
+  private countPlan(call: unknown): void {
+    // Without an id a part sent again could not be told from a new call.
+    if (typeof call !== 'string' || call === '' || this.own.counted.includes(call)) return;
+    this.own.counted.push(call);
+    if (this.own.counted.length > MAX_REMEMBERED_CALLS) this.own.counted.shift();
+    this.own.plans++;
+  }
+
+  private uncountPlan(call: unknown): void {
+    const at = typeof call === 'string' ? this.own.counted.indexOf(call) : -1;
+    if (at < 0) return;
+    this.own.counted.splice(at, 1);
+    this.own.plans--;
   }
 
   private countCall(index: number, call: unknown): void {
@@ -408,6 +522,16 @@ function isTurnIndex(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
+/**
+ * True when a todo_write part's result (`resultDetails.output`, as VS Code 1.139 records it:
+ * `[{type: "embed", isText: true, value}]`) is the tool's error text: the call saved no plan.
+ */
+function todoWriteRejected(part: JsonRecord): boolean {
+  const details = part['resultDetails'];
+  const output = isRecord(details) ? details['output'] : undefined;
+  return Array.isArray(output) && output.some((entry) => isRecord(entry) && typeof entry['value'] === 'string' && entry['value'].startsWith('Error:'));
+}
+
 /** Whether a call ran, from its `isConfirmed`: undefined for a value not recognized. */
 function hasRun(confirmed: unknown): 'yes' | 'no' | 'not yet' | undefined {
   if (confirmed === undefined || confirmed === null) return 'not yet';
@@ -436,7 +560,7 @@ export function mapTodoList(data: unknown): ForeignItem[] | string {
 }
 
 function readOwnState(state: unknown): CopilotState {
-  const own: CopilotState = { started: false, skipping: false, requests: 0, planned: [], todoWrites: [] };
+  const own: CopilotState = { started: false, skipping: false, requests: 0, planned: [], todoWrites: [], plans: 0, counted: [] };
   if (!isRecord(state)) return own;
   own.started = state['started'] === true;
   own.skipping = state['skipping'] === true;
@@ -454,6 +578,17 @@ function readOwnState(state: unknown): CopilotState {
   const calls = state['calls'];
   if (isRecord(calls) && isTurnIndex(calls['index']) && Array.isArray(calls['ids'])) {
     own.calls = { index: calls['index'], ids: calls['ids'].filter((id): id is string => typeof id === 'string').slice(0, MAX_COUNTED_CALLS) };
+  }
+  if (isTurnIndex(state['plans'])) own.plans = state['plans'];
+  const counted = state['counted'];
+  if (Array.isArray(counted)) own.counted = counted.filter((id): id is string => typeof id === 'string').slice(-MAX_REMEMBERED_CALLS);
+  const response = state['response'];
+  if (isRecord(response) && isTurnIndex(response['index']) && isTurnIndex(response['length']) && Array.isArray(response['tools'])) {
+    const tools = response['tools'].filter(
+      (tool): tool is ResponseTool =>
+        isRecord(tool) && isTurnIndex(tool['at']) && typeof tool['call'] === 'string' && Array.isArray(tool['files']) && tool['files'].every((file) => typeof file === 'string'),
+    );
+    own.response = { index: response['index'], length: response['length'], tools: tools.slice(-MAX_RESPONSE_TOOLS).map((tool) => ({ at: tool.at, call: tool.call, files: [...tool.files] })) };
   }
   const todoWrites = state['todoWrites'];
   if (Array.isArray(todoWrites)) own.todoWrites = todoWrites.filter((id): id is string => typeof id === 'string').slice(-MAX_REMEMBERED_CALLS);

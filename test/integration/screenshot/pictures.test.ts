@@ -1,6 +1,7 @@
 // Run by `npm run screenshot` (phase `screenshot`): plays the `npm start` demo through
 // the real Copilot agent (its scripted model plays the demo's plan) and, midway, saves a
-// picture of the workbench into docs/ for the README.
+// picture of the workbench into docs/ for the README. The plan's edits land in the run's
+// copy of the workspace, into which Brewlog's files are copied first.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -24,6 +25,9 @@ describe('pictures for the README', function () {
     await chat(todos(['Reproduce the login timeout', 'completed'], ['Write a failing test', 'in_progress'], ['Fix the session refresh', 'pending']));
 
     await copilotReady();
+    // The demo's plan edits Brewlog's files, as in `npm start`: they go into this run's workspace.
+    const workspace = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    for (const name of ['index.html', 'src']) fs.cpSync(path.join(extension.extensionPath, 'demo', 'workspace', name), path.join(workspace, name), { recursive: true });
     await newChatSession();
     const writes: string[] = [];
     const subscription = plan.onDidWritePlan((snapshot) => writes.push(snapshot.session));
