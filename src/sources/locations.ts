@@ -4,6 +4,12 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 
 /** A workspace path without a trailing separator (the root stays as it is). */
+/** An agent's own folder: the one its variable names (an absolute path), else `~/<name>`. */
+export function agentHomeFolder(env: NodeJS.ProcessEnv, variable: string, home: string, name: string): string {
+  const own = env[variable];
+  return own !== undefined && own !== '' && path.isAbsolute(own) ? own : path.join(home, name);
+}
+
 export function normalizeFolder(folder: string): string {
   const resolved = path.resolve(folder);
   return resolved.length > 1 && resolved.endsWith(path.sep) ? resolved.slice(0, -1) : resolved;

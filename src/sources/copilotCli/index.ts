@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Follower, type SessionFileLocator } from '../../node/follower';
 import { isBusy, loadSqlite, type SqliteModule } from '../../node/sqliteFollower';
-import { isInsideWorkspace } from '../locations';
+import { agentHomeFolder, isInsideWorkspace } from '../locations';
 import { followerReports, type AgentDescriptor } from '../agent';
 import type { ForeignPlan, PlanSink, UnknownShape } from '../types';
 import { COPILOT_TODOS_TOOL, createCopilotCliParser, itemsFromTodoRows, workspaceYamlCwd, type CopilotTodoRow } from './parser';
@@ -157,10 +157,7 @@ export const copilotCli: AgentDescriptor = {
   icon: 'github',
   settingKey: 'copilotCli',
   parserVersion: 'copilot-cli/1',
-  defaultFolder: (env, home) => {
-    const own = env['COPILOT_HOME'];
-    return own !== undefined && own !== '' && path.isAbsolute(own) ? own : path.join(home, '.copilot');
-  },
+  defaultFolder: (env, home) => agentHomeFolder(env, 'COPILOT_HOME', home, '.copilot'),
   start(options) {
     const folders = options.workspaceFolders;
     if (folders.length === 0) return undefined;

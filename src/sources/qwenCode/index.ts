@@ -3,7 +3,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { Follower } from '../../node/follower';
 import { jsonlFilesIn } from '../../node/sessionLocators';
-import { normalizeFolder } from '../locations';
+import { agentHomeFolder, normalizeFolder } from '../locations';
 import { followerReports, type AgentDescriptor } from '../agent';
 import type { ForeignItem, ForeignPlan, PlanSink } from '../types';
 import { createQwenCodeParser, qwenProjectFolderName, qwenTodosFileItems } from './parser';
@@ -61,10 +61,7 @@ export const qwenCode: AgentDescriptor = {
   icon: 'hubot',
   settingKey: 'qwenCode',
   parserVersion: 'qwen-code/1',
-  defaultFolder: (env, home) => {
-    const own = env['QWEN_HOME'];
-    return own !== undefined && own !== '' && path.isAbsolute(own) ? own : path.join(home, '.qwen');
-  },
+  defaultFolder: (env, home) => agentHomeFolder(env, 'QWEN_HOME', home, '.qwen'),
   start(options) {
     const folders = options.workspaceFolders;
     if (folders.length === 0) return undefined;
