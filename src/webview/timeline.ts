@@ -248,7 +248,7 @@ function render(): void {
 
 function drawLane(parent: Element, lane: ViewLane, y: number, x: (ms: number) => number, clampX: (ms: number) => number): void {
   const g = el('g', { role: 'listitem', 'aria-label': lane.label, 'data-lane': lane.name, class: lane.dropped ? 'lane dropped' : 'lane' }, parent);
-  el('title', {}, g).textContent = lane.label;
+  el('title', {}, g).textContent = laneTitle(lane);
   for (const segment of lane.segments) {
     if (x(segment.to) < 0 || x(segment.from) > clampX(Number.POSITIVE_INFINITY)) continue;
     const left = clampX(segment.from);

@@ -164,6 +164,9 @@ describe('the Plan Timeline', function () {
 
       // The lane's count opens its list; a click on a file opens it in an editor.
       await bridge({ op: 'frameClick', selector: '[data-files-of="Write a test"]' });
+      const shot = path.join(runDir(), 'timeline-files.png');
+      await bridge({ op: 'screenshot', file: shot });
+      assert.ok(fs.statSync(shot).size > 1000);
       await bridge({ op: 'frameClick', selector: '[data-owner="Write a test"][data-file$="parser.test.ts"]' });
       const editor = await waitFor(() => {
         const active = vscode.window.activeTextEditor;
