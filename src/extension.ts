@@ -10,6 +10,7 @@ import { SessionLog } from './core/sessionLog';
 import { PlanStore } from './core/store';
 import { HealthBook } from './core/healthBook';
 import { RequestBook } from './core/requests';
+import { FileBook } from './core/itemFiles';
 import { nodeLockOwner } from './node/lockOwner';
 import { sharedWorkspaceStorage } from './node/sharedStorage';
 import { NodeFileSystem } from './node/nodeFileSystem';
@@ -24,6 +25,7 @@ import { createStatusBar } from './vscode/statusBar';
 import { TodoWriteTool } from './vscode/todoTool';
 import { Sources } from './vscode/sources';
 import { createViews } from './vscode/views';
+import { registerOpenChangedFile } from './vscode/fileViews';
 import { registerTimeline } from './vscode/timelinePanel';
 import { watchHealth } from './vscode/healthWatch';
 import { recallShownSession, rememberShownSession } from './vscode/viewMemory';
@@ -62,7 +64,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   const sources = new Sources({ sink, storageFolder, workspaceStorageFolder, logger });
   // The user's requests, followed until a plan takes them in; their signal joins the health signals.
   const requests = new RequestBook(log);
-  const views = createViews(display, store, health, log, requests);
+  // What each item changed: the files of the agents' tool calls, read from the log by item.
+  const files = new FileBook(log);
+  const views = createViews(display, store, health, log, requests, files);
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);
   const watcher = watchLogFolder(logFolder, {
@@ -97,6 +101,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, new SnapshotDocuments(store)),
     ...registerCommands({ store, display, health, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
     requests,
+    files,
+    registerOpenChangedFile(),
     health.include(requests),
     requests.onDidTake(({ texts }) => {
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Taken into the plan: {0}', texts.join('; ')), 5000);

@@ -63,12 +63,20 @@ function baseEnv(dirs, extra) {
   });
 }
 
+/**
+ * The model Codex is told it runs: its own catalog decides which tools it offers, and only a
+ * model listed there with an apply_patch type gets apply_patch (gpt-5-codex is not listed).
+ */
+export function codexModel(scenario) {
+  return scenario.codexModel ?? 'gpt-5-codex';
+}
+
 /** Returns { command, args, env } for one run of `scenario` with its dirs prepared. */
 export function prepare(scenario, dirs, url) {
   if (scenario.agent === 'claude') {
     return {
       command: BINARIES.claude,
-      args: ['-p', scenario.prompt, '--output-format', 'stream-json', '--verbose', '--model', CLAUDE_MODEL],
+      args: ['-p', scenario.prompt, '--output-format', 'stream-json', '--verbose', '--model', CLAUDE_MODEL, ...(scenario.args ?? [])],
       env: baseEnv(dirs, {
         ANTHROPIC_BASE_URL: url,
         ANTHROPIC_API_KEY: FAKE_KEY,
@@ -85,7 +93,7 @@ export function prepare(scenario, dirs, url) {
     fs.writeFileSync(
       path.join(dirs.codexHome, 'config.toml'),
       [
-        'model = "gpt-5-codex"',
+        `model = "${codexModel(scenario)}"`,
         'model_provider = "fake"',
         'check_for_update_on_startup = false',
         '',
@@ -111,7 +119,7 @@ export function prepare(scenario, dirs, url) {
     );
     return {
       command: BINARIES.codex,
-      args: ['exec', '--skip-git-repo-check', scenario.prompt],
+      args: ['exec', '--skip-git-repo-check', ...(scenario.args ?? []), scenario.prompt],
       env: baseEnv(dirs, { CODEX_HOME: dirs.codexHome, SCRIPTED_MODEL_KEY: FAKE_KEY, ...scenario.env }),
     };
   }

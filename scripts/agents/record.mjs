@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHAT_MODEL, CLAUDE_MODEL, GEMINI_MODEL } from './launch.mjs';
+import { CHAT_MODEL, CLAUDE_MODEL, codexModel, GEMINI_MODEL } from './launch.mjs';
 import { cannotRunReason, runScenario } from './run.mjs';
 import { SCENARIOS } from './scenarios.mjs';
 
@@ -69,7 +69,7 @@ async function record(scenario) {
     agent: scenario.agent,
     scenario: scenario.name,
     version: run.version,
-    model: { claude: CLAUDE_MODEL, gemini: GEMINI_MODEL, codex: 'gpt-5-codex' }[scenario.agent] ?? CHAT_MODEL,
+    model: { claude: CLAUDE_MODEL, gemini: GEMINI_MODEL, codex: codexModel(scenario) }[scenario.agent] ?? CHAT_MODEL,
     command: [result.command, ...result.args],
     env: scenario.env,
     workspace: dirs.workspace,

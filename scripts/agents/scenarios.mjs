@@ -303,9 +303,52 @@ export const claudeSubagent = {
   ],
 };
 
+// Edits: a plan with item A in progress, A's file written with the agent's own edit tool,
+// the plan moved on (A completed, B in progress), B's file edited, the plan completed. Each
+// agent's edit tools: Claude Code Write (a new file) then Edit (after a Read, which Edit
+// needs); Codex apply_patch (a freeform tool: its input is the patch text), adding a file
+// then updating one; Gemini CLI write_file then replace. Claude's script also makes one Edit
+// that fails (its text is not in the file): no file was written by it. (Claude adds
+// `replace_all: false` to an Edit's input; the script says it too, so the recorded calls match.)
+const EDIT_A = 'Add the separator constant';
+const EDIT_B = 'Use it in the parser';
+const editPlan = (a, b) => [[EDIT_A, a], [EDIT_B, b]];
+const TOKENS = 'export const SEPARATOR = /\\s+/;\n';
+const OLD_LINE = '  return input.split(/\\s+/).filter(Boolean);';
+const NEW_LINE = '  return input.split(SEPARATOR).filter(Boolean);';
+const claudeEdits = [
+  { calls: [{ name: 'ToolSearch', input: { query: 'select:TodoWrite' } }] },
+  claudeTodo(editPlan('in_progress', 'pending')),
+  { calls: [{ name: 'Write', input: { file_path: `${WORKSPACE}/src/tokens.ts`, content: TOKENS } }] },
+  claudeTodo(editPlan('completed', 'in_progress')),
+  claudeRead,
+  { calls: [{ name: 'Edit', input: { file_path: `${WORKSPACE}/src/parser.ts`, old_string: 'no such text', new_string: 'nothing', replace_all: false } }] },
+  { calls: [{ name: 'Edit', input: { file_path: `${WORKSPACE}/src/parser.ts`, old_string: OLD_LINE, new_string: NEW_LINE, replace_all: false } }] },
+  claudeTodo(editPlan('completed', 'completed')),
+  { text: 'The parser uses the separator constant now.' },
+];
+const patch = (body) => `*** Begin Patch\n${body}*** End Patch\n`;
+const codexEdits = [
+  codexPlanOf(editPlan('in_progress', 'pending')),
+  { calls: [{ name: 'apply_patch', input: patch(`*** Add File: src/tokens.ts\n+${TOKENS}`) }] },
+  codexPlanOf(editPlan('completed', 'in_progress')),
+  { calls: [{ name: 'apply_patch', input: patch(`*** Update File: src/parser.ts\n@@\n-${OLD_LINE}\n+${NEW_LINE}\n`) }] },
+  codexPlanOf(editPlan('completed', 'completed')),
+  { text: 'The parser uses the separator constant now.' },
+];
+const geminiEdits = [
+  geminiTodosOf(editPlan('in_progress', 'pending')),
+  { calls: [{ name: 'write_file', input: { file_path: `${WORKSPACE}/src/tokens.ts`, content: TOKENS } }] },
+  geminiTodosOf(editPlan('completed', 'in_progress')),
+  { calls: [{ name: 'replace', input: { file_path: `${WORKSPACE}/src/parser.ts`, instruction: 'Use the separator constant', old_string: OLD_LINE, new_string: NEW_LINE } }] },
+  geminiTodosOf(editPlan('completed', 'completed')),
+  { text: 'The parser uses the separator constant now.' },
+];
+
 const answer = { text: 'The parser reads tokens in one pass; nothing needs to change.' };
 
 const fixPrompt = 'Fix the off-by-one in the parser and keep a plan as you go.';
+const editPrompt = 'Add a separator constant and use it in the parser; keep a plan as you go.';
 const askPrompt = 'How does the parser read its input? Answer briefly.';
 
 /** Every scenario, by name `<agent>/<scenario>`. */
@@ -332,6 +375,12 @@ export const SCENARIOS = [
   { agent: 'claude', name: 'subagent', prompt: 'Hand the parser fix to a subagent.', env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, script: claudeSubagent },
   { agent: 'copilot', name: 'sql-todos', prompt: fixPrompt, env: {}, script: copilotTodos },
   { agent: 'copilot', name: 'no-plan', prompt: askPrompt, env: {}, script: [copilotView, answer] },
+  // Edits need the agents' leave to write: Claude accepts edits; Codex, which cannot ask in exec
+  // mode, runs with approvals and its sandbox off, as a model its catalog gives apply_patch;
+  // Gemini's yolo mode already allows them.
+  { agent: 'claude', name: 'edits', prompt: editPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'acceptEdits'], script: claudeEdits },
+  { agent: 'codex', name: 'edits', prompt: editPrompt, env: {}, args: ['--dangerously-bypass-approvals-and-sandbox'], codexModel: 'gpt-5.5', script: codexEdits },
+  { agent: 'gemini', name: 'edits', prompt: editPrompt, env: {}, script: geminiEdits },
 ].map((s) => ({ ...s, id: `${s.agent}/${s.name}` }));
 
 export function findScenario(id) {

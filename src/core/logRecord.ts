@@ -295,7 +295,7 @@ function parseFileWrite(value: Record<string, unknown>, session: string, ts: str
   }
   const at = value['at'];
   if (at !== undefined && !isTimestamp(at)) return '`at` is not a timestamp';
-  return fileWriteRecord(session, ts, { agent: source['agent'], session: source['session'], call: source['call'] }, files as string[], items as string[], at);
+  return fileWriteRecord(session, ts, { agent: source['agent'], session: source['session'], call: source['call'] }, files as string[], items, at);
 }
 
 function parseRequest(value: Record<string, unknown>, session: string, ts: string): UserRequestRecord | string {

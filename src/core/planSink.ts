@@ -69,6 +69,11 @@ interface SessionIndex {
   /** The newest version's in-progress texts. */
   current: string[];
   /**
+   * Writes of a session with no plan yet: kept here (bounded), not written, so a run that
+   * edits but never plans leaves no file; written as soon as the session's first plan is read.
+   */
+  pendingWrites: Array<{ write: ForeignWrite; at: string | undefined; id: string }>;
+  /**
    * Info about a session with no plan yet: kept here, not written, so a chat that never
    * plans leaves no file; written as soon as the session's first plan is read.
    */
@@ -79,6 +84,8 @@ const callId = (agent: string, session: string, call: string): string => `${agen
 
 /** Plan versions whose in-progress items a session's index keeps, for writes a record puts after them. */
 const KEPT_VERSIONS = 512;
+/** Writes kept for a session that has no plan yet (the oldest go first past it). */
+const MAX_PENDING_WRITES = 256;
 
 /** The texts of a version's items in progress, in plan order. */
 const inProgressOf = (plan: LogEvent): string[] => plan.todos.filter((todo) => todo.status === 'in_progress').map((todo) => todo.content);
@@ -219,23 +226,27 @@ export class LogPlanSink implements PlanSink, Disposable {
     });
     const byKey = new Map<string, typeof checked>();
     for (const write of checked) byKey.set(write.key, [...(byKey.get(write.key) ?? []), write]);
-    await Promise.all(
-      [...byKey].map(([key, list]) =>
-        this.step(key, (index) => {
-          const fresh = list.filter((write) => !index.writes.has(write.id));
-          if (fresh.length === 0) return undefined;
-          return async () => {
-            for (const { write, at, id } of fresh) {
-              if (index.writes.has(id)) continue;
-              const n = write.plansBefore;
-              const items = n === 0 ? [] : (index.inProgress.get(n) ?? index.current);
-              await this.log.appendWrite(key, write.source, write.files, items, at);
-              index.writes.add(id);
-            }
-          };
-        }),
-      ),
-    );
+    await Promise.all([...byKey].map(([key, list]) => this.step(key, (index) => this.writeStep(key, index, list))));
+  }
+
+  /** The append of the writes not in the log yet; none while the session has no plan (they wait for it). */
+  private writeStep(key: string, index: SessionIndex, list: SessionIndex['pendingWrites']): (() => Promise<void>) | undefined {
+    const fresh = list.filter((write) => !index.writes.has(write.id));
+    if (fresh.length === 0) return undefined;
+    if (!index.planned) {
+      for (const write of fresh) if (!index.pendingWrites.some((known) => known.id === write.id)) index.pendingWrites.push(write);
+      index.pendingWrites.splice(0, Math.max(0, index.pendingWrites.length - MAX_PENDING_WRITES));
+      return undefined;
+    }
+    return async () => {
+      for (const { write, at, id } of fresh) {
+        if (index.writes.has(id)) continue;
+        const n = write.plansBefore;
+        const items = n === 0 ? [] : (index.inProgress.get(n) ?? index.current);
+        await this.log.appendWrite(key, write.source, write.files, items, at);
+        index.writes.add(id);
+      }
+    };
   }
 
   /**
@@ -276,6 +287,7 @@ export class LogPlanSink implements PlanSink, Disposable {
         versions: 0,
         inProgress: new Map(),
         current: [],
+        pendingWrites: [],
       };
       // In the map before the read starts, so lines the reader meets meanwhile are noted too.
       this.indexes.set(key, built);
@@ -340,6 +352,10 @@ export class LogPlanSink implements PlanSink, Disposable {
         const at = index.next++;
         if (!index.calls.has(id)) index.calls.set(id, at);
         index.lastPlan = at;
+      }
+      if (index.pendingWrites.length > 0) {
+        const waiting = index.pendingWrites.splice(0);
+        void this.step(key, (current) => this.writeStep(key, current, waiting)).catch(() => undefined);
       }
       const pending = index.pending;
       if (pending) {

@@ -10,11 +10,12 @@
 //   (a newer turn ends, or the turn that was running when it was made ends) and no version
 //   since holds it. A later version that holds it still takes it.
 // - A `user/request` line with `withdrawn: true` takes it back: it goes, whatever its state.
-import { Emitter, type Disposable } from './emitter';
+import { Emitter, type Disposable, type Event } from './emitter';
+import { SessionBook } from './sessionBook';
 import type { HealthSignal } from './health';
 import { isUserRequest, requestTextProblem, type LogRecord, type SessionInfoRecord, type UserRequestRecord } from './logRecord';
 import type { PlanItem } from './plan';
-import type { LogRead, SessionLog } from './sessionLog';
+import type { SessionLog } from './sessionLog';
 
 export interface UserRequest {
   id: string;
@@ -132,13 +133,11 @@ export const REQUEST_BACKFILL_VERSIONS = 100;
  * once, when it is first asked for (bounded: its newest 100 plan versions and what came after).
  */
 export class RequestBook implements Disposable {
-  private readonly sessions = new Map<string, { state: SessionRequests; fedUpTo: number; ready: Promise<void>; buffered: LogRead[] | undefined }>();
-  private readonly changeEmitter = new Emitter<string>();
-  private readonly subscription: Disposable;
+  private readonly book: SessionBook<SessionRequests>;
   private counter = 0;
   private readonly takeEmitter = new Emitter<{ session: string; texts: string[] }>();
   /** Fires with a session's key when its requests changed. */
-  readonly onDidChange = this.changeEmitter.event;
+  readonly onDidChange: Event<string>;
   /** Fires when a plan written in this window's life took requests in (not for what a first read finds). */
   readonly onDidTake = this.takeEmitter.event;
 
@@ -146,36 +145,39 @@ export class RequestBook implements Disposable {
     private readonly log: SessionLog,
     private readonly newId: () => string = () => `${Date.now().toString(36)}-${(this.counter++).toString(36)}`,
   ) {
-    this.subscription = log.onDidRead((read) => this.take(read));
+    this.book = new SessionBook(
+      log,
+      () => new SessionRequests(),
+      () => {
+        let versions = 0;
+        return (record) => record.type === 'todo/write' && ++versions >= REQUEST_BACKFILL_VERSIONS;
+      },
+      (session, state, past) => {
+        const texts = state.drainTaken();
+        if (!past && texts.length > 0) this.takeEmitter.fire({ session, texts });
+      },
+    );
+    this.onDidChange = this.book.onDidChange;
   }
 
   /** The session's requests still shown (reads its past the first time). */
   async list(session: string): Promise<UserRequest[]> {
-    return (await this.entry(session)).list();
+    return (await this.book.get(session)).list();
   }
 
   /** Requests already read, for views that paint now; the first ask starts reading the past (a change follows). */
   known(session: string): UserRequest[] {
-    const entry = this.sessions.get(session);
-    if (!entry) {
-      this.entry(session).catch(() => undefined);
-      return [];
-    }
-    return entry.buffered ? [] : entry.state.list();
+    return this.book.known(session)?.list() ?? [];
   }
 
   signals(session: string): HealthSignal[] {
-    return this.sessions.get(session)?.state.signals() ?? [];
+    return this.book.peek(session)?.signals() ?? [];
   }
 
   /** The hand-off links known so far (the first ask starts reading the session's past). */
   links(session: string): { from: string | undefined; to: string[] } {
-    const entry = this.sessions.get(session);
-    if (!entry || entry.buffered) {
-      this.known(session);
-      return { from: undefined, to: [] };
-    }
-    return { from: entry.state.from, to: [...entry.state.to] };
+    const state = this.book.known(session);
+    return state ? { from: state.from, to: [...state.to] } : { from: undefined, to: [] };
   }
 
   /** Records that `to` continues the plan of `from`, in both logs. */
@@ -188,7 +190,7 @@ export class RequestBook implements Disposable {
   async add(session: string, text: string): Promise<UserRequest> {
     const problem = requestTextProblem(text);
     if (problem) throw new Error(problem);
-    await this.entry(session);
+    await this.book.get(session);
     const record = await this.log.appendRequest(session, this.newId(), text);
     return { id: record.id, text: record.text, ts: record.ts };
   }
@@ -200,70 +202,8 @@ export class RequestBook implements Disposable {
     return true;
   }
 
-  private async entry(session: string): Promise<SessionRequests> {
-    let entry = this.sessions.get(session);
-    if (!entry) {
-      const state = new SessionRequests();
-      const created = { state, fedUpTo: -1, ready: Promise.resolve(), buffered: [] as LogRead[] | undefined };
-      entry = created;
-      this.sessions.set(session, created);
-      created.ready = this.backfill(session, created);
-    }
-    await entry.ready;
-    return entry.state;
-  }
-
-  private async backfill(session: string, entry: { state: SessionRequests; fedUpTo: number; buffered: LogRead[] | undefined }): Promise<void> {
-    const past: Array<{ record: LogRecord; at: number }> = [];
-    let versions = 0;
-    await this.log.readRecordsBackward(session, (record, at) => {
-      past.push({ record, at });
-      if (record.type === 'todo/write') versions++;
-      return versions >= REQUEST_BACKFILL_VERSIONS;
-    });
-    let changed = false;
-    for (const { record, at } of past.reverse()) {
-      changed = entry.state.feed(record) || changed;
-      entry.fedUpTo = Math.max(entry.fedUpTo, at);
-    }
-    const buffered = entry.buffered ?? [];
-    entry.buffered = undefined;
-    for (const read of buffered) changed = this.feed(entry, read) || changed;
-    entry.state.drainTaken();
-    if (changed) this.changeEmitter.fire(session);
-  }
-
-  private take(read: LogRead): void {
-    const entry = this.sessions.get(read.session);
-    if (!entry) return;
-    if (read.gone || read.sync?.reset) {
-      this.sessions.delete(read.session);
-      this.changeEmitter.fire(read.session);
-      return;
-    }
-    if (entry.buffered) {
-      entry.buffered.push(read);
-      return;
-    }
-    if (this.feed(entry, read)) this.changeEmitter.fire(read.session);
-    const texts = entry.state.drainTaken();
-    if (texts.length > 0) this.takeEmitter.fire({ session: read.session, texts });
-  }
-
-  private feed(entry: { state: SessionRequests; fedUpTo: number }, read: LogRead): boolean {
-    let changed = false;
-    read.records.forEach((record, i) => {
-      const at = read.offsets?.[i];
-      if (at !== undefined && at <= entry.fedUpTo) return;
-      changed = entry.state.feed(record) || changed;
-      if (at !== undefined) entry.fedUpTo = at;
-    });
-    return changed;
-  }
-
   dispose(): void {
-    this.subscription.dispose();
-    this.changeEmitter.dispose();
+    this.book.dispose();
     this.takeEmitter.dispose();
   }
 }

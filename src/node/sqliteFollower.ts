@@ -12,14 +12,16 @@
 //   immutable (the main file alone holds every committed page then); with one of the two,
 //   the scan waits for the agent to finish creating or removing them.
 // - Idle is idle: the database's folder is watched; a change is queried only when the size or
-//   time of the database or its `-wal` differ from the last scan. A slow stat-only check
-//   covers missed events. Queries ask only for what changed (a cursor on `time_updated`).
+//   time of the database or its `-wal` differ from the last scan. With working events nothing
+//   runs on a timer; where the folder's events may not arrive (a network or shared file
+//   system), a stat-only poll runs every 5 s and backs off to once a minute while nothing changes. Queries ask only for what changed (a cursor on `time_updated`).
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Disposable } from '../core/emitter';
 import { FolderWatch } from './folderWatch';
+import { Backoff, eventsUnreliable } from './eventSupport';
 import {
   followTurn,
   plansFromParts,
@@ -70,8 +72,16 @@ export interface SqliteFollowerOptions {
   onPolling?(reason: string): void;
   /** Minimum time between two queries. Default 250 ms. */
   throttleMs?: number;
-  /** The stat-only check's interval; 0 turns it off. Default 30 s. */
+  /**
+   * Where the database's folder raises no file events (a network or shared file system): the
+   * first interval of the stat-only poll, which backs off to `maxPollMs` while nothing
+   * changes. Default 5 s; 0 turns polling off. With working events nothing runs on a timer.
+   */
   pollMs?: number;
+  /** The longest interval of the poll. Default 60 s. */
+  maxPollMs?: number;
+  /** Poll, for this reason, whatever the file system (tests). */
+  pollReason?: string;
   /** How soon a busy or locked database is asked again. Default 1000 ms. */
   busyRetryMs?: number;
   sqlite?: SqliteModule | string;
@@ -112,6 +122,7 @@ export class SqliteFollower implements Disposable {
   private lastLook: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private poll: NodeJS.Timeout | undefined;
+  private polling: Backoff | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private lastScan = 0;
@@ -133,17 +144,30 @@ export class SqliteFollower implements Disposable {
 
   start(): void {
     if (this.sqlite === undefined || this.disposed) return;
-    this.watch.reconcile([path.dirname(this.options.dbFile)]);
-    const pollMs = this.options.pollMs ?? 30_000;
-    if (pollMs > 0) {
-      this.poll = setInterval(() => {
-        // A missed event (or a folder made later): re-watch, and scan when the files moved.
-        this.watch.reconcile([path.dirname(this.options.dbFile)]);
-        this.schedule();
-      }, pollMs);
-      this.poll.unref();
+    const folder = path.dirname(this.options.dbFile);
+    // Each scan re-watches the folder (made later, or re-created); events drive the scans.
+    this.watch.reconcile([folder]);
+    const pollMs = this.options.pollMs ?? 5000;
+    const reason = pollMs > 0 ? (this.options.pollReason ?? eventsUnreliable(folder)) : undefined;
+    if (reason !== undefined) {
+      const maxMs = Math.max(pollMs, this.options.maxPollMs ?? 60_000);
+      this.polling = new Backoff(pollMs, maxMs);
+      this.options.onPolling?.(`polling ${this.options.dbFile} every ${pollMs / 1000} s, backing off to ${maxMs / 1000} s while nothing changes: ${reason}`);
+      this.pollAfter(pollMs);
     }
     this.schedule();
+  }
+
+  /** One stat-only look after `ms`, then the next one, sooner when it found a change. */
+  private pollAfter(ms: number): void {
+    this.poll = setTimeout(() => {
+      this.poll = undefined;
+      const before = this.lastLook;
+      void this.scanNow().then(() => {
+        if (!this.disposed && this.polling) this.pollAfter(this.polling.next(this.lastLook !== before));
+      });
+    }, ms);
+    this.poll.unref();
   }
 
   /** Queries now even when nothing seems changed; resolves when caught up. */
@@ -157,7 +181,7 @@ export class SqliteFollower implements Disposable {
     this.disposed = true;
     this.watch.dispose();
     if (this.timer) clearTimeout(this.timer);
-    if (this.poll) clearInterval(this.poll);
+    if (this.poll) clearTimeout(this.poll);
   }
 
   private schedule(delay?: number): void {

@@ -15,9 +15,10 @@ export type TerminalAgent = 'claude-code' | 'codex' | 'gemini-cli';
 
 /** Bumped when a parser changes what it reads: every file of that agent is read again once. */
 export const PARSER_VERSIONS: Record<TerminalAgent, string> = {
-  'claude-code': 'claude-code/1',
-  codex: 'codex/1',
-  'gemini-cli': 'gemini-cli/1',
+  // 2: the parsers read the files each tool call wrote (file/write lines); plans are imported once, so only those are new.
+  'claude-code': 'claude-code/2',
+  codex: 'codex/2',
+  'gemini-cli': 'gemini-cli/2',
 };
 
 /** The agents' default folders: `~/.claude`, `$CODEX_HOME` or `~/.codex`, `~/.gemini`. */

@@ -1,7 +1,7 @@
 // What every foreign-file parser shares: line numbers, JSON per line, each unknown shape
 // reported once per file, each plan call emitted once, session info handed on when it
 // changes, and a JSON state to resume from. Pure: no I/O.
-import type { ForeignItem, ForeignPlan, ForeignSessionInfo, ForeignStatus, ParseOutput, SessionParser, UnknownShape } from './types';
+import type { ForeignItem, ForeignPlan, ForeignSessionInfo, ForeignStatus, ForeignWrite, ParseOutput, SessionParser, UnknownShape } from './types';
 
 export type JsonRecord = Record<string, unknown>;
 
@@ -33,17 +33,20 @@ export interface BaseState {
   lines: number;
   /** Unknown-shape details already reported for this file. */
   reported: string[];
-  /** Plan call ids already emitted. */
+  /** Plan and write call ids already emitted. */
   emitted: string[];
+  /** Plans emitted from this file so far: a write emitted now comes after that many plan versions. */
+  plans: number;
   session?: string;
   cwd?: string;
   title?: string;
 }
 
 export function readBaseState(state: unknown): BaseState {
-  const base: BaseState = { lines: 0, reported: [], emitted: [] };
+  const base: BaseState = { lines: 0, reported: [], emitted: [], plans: 0 };
   if (!isRecord(state)) return base;
   if (Number.isSafeInteger(state['lines']) && (state['lines'] as number) >= 0) base.lines = state['lines'] as number;
+  if (Number.isSafeInteger(state['plans']) && (state['plans'] as number) >= 0) base.plans = state['plans'] as number;
   base.reported = stringArray(state['reported']);
   base.emitted = stringArray(state['emitted']);
   for (const key of ['session', 'cwd', 'title'] as const) {
@@ -88,6 +91,7 @@ export function mapItems(
 /** One batch in progress: what `push` returns, built up line by line. */
 export class Batch {
   readonly plans: ForeignPlan[] = [];
+  readonly writes: ForeignWrite[] = [];
   readonly unknown: UnknownShape[] = [];
   constructor(
     private readonly base: BaseState,
@@ -113,6 +117,15 @@ export class Batch {
 
   emit(plan: ForeignPlan): void {
     this.plans.push(plan);
+    this.base.plans++;
+  }
+
+  /**
+   * A write of the session, in record order: it comes after every plan emitted so far. Its
+   * call id must not have been emitted before (see `alreadyEmitted`).
+   */
+  write(write: Omit<ForeignWrite, 'plansBefore'>): void {
+    this.writes.push({ ...write, plansBefore: this.base.plans });
   }
 }
 
@@ -159,6 +172,7 @@ export abstract class JsonLineParser implements SessionParser {
       }
     }
     const output: ParseOutput = { plans: batch.plans, unknown: batch.unknown };
+    if (batch.writes.length > 0) output.writes = batch.writes;
     const info = this.info();
     if (info && this.infoKey() !== infoBefore) output.info = info;
     return output;

@@ -27,6 +27,8 @@ export const CommandId = {
   RevealPlan: 'agentPlan.revealPlan',
   /** The Sessions view's last row: lists the next page of older sessions. */
   ShowMoreSessions: 'agentPlan.showMoreSessions',
+  /** A changed file's row in the Plan view: opens it (a Uri). */
+  OpenChangedFile: 'agentPlan.openChangedFile',
   /** A health signal's row: opens the diff of the version that started it. */
   CompareSignalVersion: 'agentPlan.compareSignalVersion',
   /** A dropped item's row: takes it off the list. */
@@ -103,4 +105,8 @@ export const ItemContext = {
   Request: 'agentPlan.request.user',
   /** "Continued from …" / "Continued in …" above the plan. */
   Link: 'agentPlan.link.handoff',
+  /** A file an item changed, under the item. */
+  File: 'agentPlan.file.changed',
+  /** The row of files changed while no item was in progress. */
+  OutsideFiles: 'agentPlan.file.outside',
 } as const;

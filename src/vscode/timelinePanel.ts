@@ -181,7 +181,7 @@ class TimelinePanel implements vscode.Disposable {
     if (typeof recorded !== 'string' || !this.files.has(recorded)) return;
     const uri = await writtenFile(recorded, vscode.workspace.workspaceFolders ?? []);
     if (!uri) {
-      await vscode.window.showInformationMessage(t('{0} is not there any more (or is not a file).', recorded));
+      await vscode.window.showInformationMessage(t('{0} no longer exists.', recorded));
       return;
     }
     await vscode.commands.executeCommand('vscode.open', uri);

@@ -22,6 +22,8 @@ import { TOOL_SESSION_ICON, agentIcon, agentName, dateTimeText, timeText, versio
 import { CommandId, ContextKey, ItemContext, ViewId } from './ids';
 import { itemDurations } from './timelineText';
 import type { TimelineSource } from '../core/timelineRead';
+import type { FileBook, SessionFiles } from '../core/itemFiles';
+import { fileRows, filesCount, filesTooltipLine, fileTreeItem, outsideFilesTreeItem, type FileElement, type OutsideFilesElement } from './fileViews';
 
 const t = vscode.l10n.t;
 
@@ -40,11 +42,15 @@ export interface TodoElement {
   readonly todo: PlanItem;
 }
 
-/** A plan row, built from the data alone; the id is stable across updates so selection survives. */
-export function todoTreeItem(element: TodoElement): vscode.TreeItem {
+/**
+ * A plan row, built from the data alone; the id is stable across updates so selection survives.
+ * An item that changed files opens to a row per file, and says how many.
+ */
+export function todoTreeItem(element: TodoElement, files = 0): vscode.TreeItem {
   const { todo } = element;
   const label = itemLabel(todo.content, t);
-  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(label, files > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  if (files > 0) item.description = filesCount(files);
   // Mirrored plans may repeat an item: the position keeps those ids apart.
   item.id = `${element.session}/${todo.content}/${element.index}`;
   const icon = STATUS_ICONS[todo.status];
@@ -54,7 +60,7 @@ export function todoTreeItem(element: TodoElement): vscode.TreeItem {
   return item;
 }
 
-export type PlanElement = TodoElement | SignalElement | DroppedElement | RequestElement | LinkElement;
+export type PlanElement = TodoElement | SignalElement | DroppedElement | RequestElement | LinkElement | FileElement | OutsideFilesElement;
 
 export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -66,6 +72,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     private readonly health: HealthBook,
     private readonly timelines?: TimelineSource,
     private readonly requests?: RequestBook,
+    private readonly files?: FileBook,
   ) {}
 
   refresh(): void {
@@ -73,6 +80,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
   }
 
   getChildren(element?: PlanElement): PlanElement[] {
+    if (element?.kind === 'todo') return fileRows(element.session, element.todo.content, this.filesOf(element.session)?.of(element.todo.content) ?? []);
+    if (element?.kind === 'outside') return fileRows(element.session, undefined, element.files);
     if (element) return [];
     const event = this.display.event;
     if (!event) return [];
@@ -82,7 +91,14 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     const { above, below } = healthRows(event.session, this.health.signals(event.session));
     const requests = requestRows(event.session, this.requests?.known(event.session) ?? []);
     const links = this.requests ? linkRows(event.session, this.requests.links(event.session), (other) => this.titleOf(other)) : [];
-    return [...links, ...above, ...todos, ...requests, ...below];
+    const outside = this.filesOf(event.session)?.session() ?? [];
+    const outsideRow: OutsideFilesElement[] = outside.length > 0 ? [{ kind: 'outside', session: event.session, files: [...outside] }] : [];
+    return [...links, ...above, ...todos, ...outsideRow, ...requests, ...below];
+  }
+
+  /** The session's files by item, once its past is read (the first ask starts the read; a refresh follows). */
+  private filesOf(session: string): SessionFiles | undefined {
+    return this.files?.known(session);
   }
 
   private titleOf(session: string): string {
@@ -95,7 +111,9 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     if (element.kind === 'dropped') return droppedTreeItem(element);
     if (element.kind === 'request') return requestTreeItem(element);
     if (element.kind === 'link') return linkTreeItem(element);
-    return todoTreeItem(element);
+    if (element.kind === 'file') return fileTreeItem(element);
+    if (element.kind === 'outside') return outsideFilesTreeItem(element);
+    return todoTreeItem(element, this.filesOf(element.session)?.of(element.todo.content).length ?? 0);
   }
 
   async resolveTreeItem(item: vscode.TreeItem, element: PlanElement, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
@@ -125,6 +143,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
       if (token.isCancellationRequested) return item;
       if (durations) tooltip.appendMarkdown('\n\n$(watch) ').appendText(durations);
     }
+    const files = this.filesOf(element.session)?.of(element.todo.content) ?? [];
+    if (files.length > 0) tooltip.appendMarkdown('\n\n$(files) ').appendText(filesTooltipLine(files));
     item.tooltip = tooltip;
     return item;
   }
@@ -283,8 +303,9 @@ export function createViews(
   health: HealthBook,
   timelines?: TimelineSource,
   requests?: RequestBook,
+  files?: FileBook,
 ): vscode.Disposable & { plan: vscode.TreeView<PlanElement>; update(): void } {
-  const planProvider = new PlanTreeProvider(display, store, health, timelines, requests);
+  const planProvider = new PlanTreeProvider(display, store, health, timelines, requests, files);
   const sessionsProvider = new SessionsTreeProvider(display, store, health);
   const plan = vscode.window.createTreeView(ViewId.Plan, { treeDataProvider: planProvider, showCollapseAll: false });
   const sessions = vscode.window.createTreeView(ViewId.Sessions, { treeDataProvider: sessionsProvider });
@@ -331,6 +352,9 @@ export function createViews(
     sessionsProvider.refresh();
     if (session === display.session) planProvider.refresh();
   });
+  const filesSubscription = files?.onDidChange((session) => {
+    if (session === display.session) planProvider.refresh();
+  });
   // "5 min ago" ages: redraw the session rows each minute while they are on screen.
   const clock = setInterval(() => {
     if (sessions.visible && store.size > 0) sessionsProvider.refresh();
@@ -345,6 +369,7 @@ export function createViews(
       for (const toggle of toggles) toggle.dispose();
       subscription.dispose();
       healthSubscription.dispose();
+      filesSubscription?.dispose();
       plan.dispose();
       sessions.dispose();
       planProvider.dispose();

@@ -53,8 +53,9 @@ export function recordedCalls(agent, file) {
   }
   if (agent === 'codex') {
     return lines
-      .filter((l) => l.type === 'response_item' && l.payload?.type === 'function_call')
-      .map((l) => ({ name: l.payload.name, input: JSON.parse(l.payload.arguments) }));
+      .filter((l) => l.type === 'response_item' && (l.payload?.type === 'function_call' || l.payload?.type === 'custom_tool_call'))
+      // A freeform tool's (apply_patch's) input is its text.
+      .map((l) => ({ name: l.payload.name, input: l.payload.type === 'custom_tool_call' ? l.payload.input : JSON.parse(l.payload.arguments) }));
   }
   // Gemini writes a turn again (same id) once it has its tool calls: keep the last.
   const byId = new Map();

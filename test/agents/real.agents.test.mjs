@@ -42,6 +42,11 @@ if (reason) {
         assert.deepEqual(recordedCalls(scenario.agent, sessions[0]), scriptedCalls(scenario.script, run.dirs.workspace));
         assert.deepEqual(recordedWorkspaces(scenario.agent, sessions[0], run.dirs), [run.dirs.workspace]);
         assert.ok(run.result.requests > 0, 'the agent called the scripted model');
+        if (scenario.name === 'edits') {
+          // The edit tools really wrote: the new file, and the parser changed to use it.
+          assert.equal(fs.readFileSync(path.join(run.dirs.workspace, 'src', 'tokens.ts'), 'utf8'), 'export const SEPARATOR = /\\s+/;\n');
+          assert.match(fs.readFileSync(path.join(run.dirs.workspace, 'src', 'parser.ts'), 'utf8'), /input\.split\(SEPARATOR\)/);
+        }
         // Nothing of the run is still alive: no process has the run folder as its cwd.
         const left = fs.readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
           try {

@@ -91,6 +91,20 @@ describe('scripted model servers', () => {
     assert.equal(item.content[0].text, 'The end.');
   });
 
+  it('OpenAI Responses: a call whose input is text is a custom_tool_call (apply_patch), and its output counts as a result', async () => {
+    const patch = '*** Begin Patch\n*** Add File: a.ts\n+x\n*** End Patch\n';
+    const server = await startResponsesServer([{ calls: [{ name: 'apply_patch', input: patch }] }, { text: 'Patched.' }]);
+    servers.push(server);
+    const first = events((await post(`${server.url}/v1/responses`, { input: [] })).text);
+    const added = first.find((e) => e.event === 'response.output_item.added').data.item;
+    const done = first.find((e) => e.event === 'response.output_item.done').data.item;
+    assert.deepEqual([added.type, added.input], ['custom_tool_call', '']);
+    assert.deepEqual([done.type, done.name, done.input], ['custom_tool_call', 'apply_patch', patch]);
+    assert.ok(done.call_id);
+    const next = events((await post(`${server.url}/v1/responses`, { input: [{ type: 'custom_tool_call_output', call_id: done.call_id, output: 'Success.' }] })).text);
+    assert.equal(next.find((e) => e.event === 'response.output_item.done').data.item.content[0].text, 'Patched.');
+  });
+
   it('Gemini streamGenerateContent: functionCall parts, then text', async () => {
     const server = await start(startGeminiServer);
     const url = `${server.url}/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse`;

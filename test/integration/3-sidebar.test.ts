@@ -221,6 +221,39 @@ describe('the sidebar, rendered in the workbench', () => {
     );
   });
 
+  it('an item that changed files opens to a row per file; a click opens the file', async () => {
+    const plan = await api();
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(folder, 'the test window has a workspace folder');
+    const changed = path.join(folder, 'src', 'toggle-from-another-process.ts');
+    fs.mkdirSync(path.dirname(changed), { recursive: true });
+    fs.writeFileSync(changed, 'export const toggle = true;\n');
+    // A follower's import, as another process appends it: the file is the in-progress item's.
+    const record = {
+      v: 1,
+      type: 'file/write',
+      ts: new Date().toISOString(),
+      session: sessionB,
+      source: { agent: 'claude-code', session: 'run-files', call: 'toolu_files_1' },
+      files: [changed],
+      items: ['Written by another process'],
+    };
+    const result = spawnSync(process.execPath, ['-e', `require('fs').appendFileSync(process.argv[1], process.argv[2] + '\\n')`, plan.logFile(sessionB), JSON.stringify(record)]);
+    assert.equal(result.status, 0, String(result.stderr));
+    const row = `${PLAN_ROWS}[aria-label="Written by another process, in progress"]`;
+    await waitFor(async () => (await domTexts(row))[0]?.includes('1 file'), 'the item row to say it changed 1 file', 10_000);
+    assert.deepEqual(await bridge<string[]>({ op: 'attributes', selector: row, name: 'aria-expanded' }), ['false']);
+    await bridge({ op: 'click', selector: `${row} .monaco-tl-twistie` });
+    const fileRow = `${PLAN_ROWS}[aria-label="Changed file toggle-from-another-process.ts in src"]`;
+    await waitFor(async () => (await domTexts(fileRow)).length === 1, 'the file row under the item').catch(async (error: Error) => {
+      throw new Error(`${error.message}; the rows: ${JSON.stringify(await rowLabels(PLAN_ROWS))}`);
+    });
+    await bridge({ op: 'click', selector: fileRow });
+    const editor = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.fsPath === changed ? vscode.window.activeTextEditor : undefined), 'the changed file in an editor');
+    assert.equal(editor.document.getText(), 'export const toggle = true;\n');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('opens the shown session\'s log in an editor', async () => {
     const plan = await api();
     await vscode.commands.executeCommand('agentPlan.openSessionLog');

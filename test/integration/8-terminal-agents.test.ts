@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, planItemLabels, runDir, waitFor } from './helpers';
+import { api, bridge, logLines, planItemLabels, runDir, waitFor } from './helpers';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
 const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
@@ -149,6 +149,47 @@ if (status.skipped !== undefined) {
       assert.equal((await (await api()).getHistory(session.session)).length, 2);
       await sessionRowsMention('Gemini CLI');
     });
+
+    // Each agent's own edit tool writes a new file while item A is in progress and changes
+    // another while item B is: the log names each file with the item in progress then.
+    for (const [scenario, agent] of [
+      ['claude/edits', 'claude-code'],
+      ['codex/edits', 'codex'],
+      ['gemini/edits', 'gemini-cli'],
+    ] as const) {
+      it(`${scenario}: each file the agent wrote is in the session log, with the item in progress then`, async () => {
+        // The file the scripted edit changes, as a scratch run has it (scripts/agents/run.mjs); no tokens.ts yet.
+        const src = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'src');
+        fs.mkdirSync(src, { recursive: true });
+        fs.writeFileSync(path.join(src, 'parser.ts'), 'export function parse(input: string): string[] {\n  return input.split(/\\s+/).filter(Boolean);\n}\n');
+        fs.rmSync(path.join(src, 'tokens.ts'), { force: true });
+        const known = (await sessionsOf(agent)).map((s) => s.session);
+        try {
+          await runAgent(scenario);
+          assert.match(fs.readFileSync(path.join(src, 'parser.ts'), 'utf8'), /split\(SEPARATOR\)/, 'the agent edited the parser');
+        } finally {
+          // The test workspace has no src folder of its own (test/fixtures/workspace): leave it so.
+          fs.rmSync(src, { recursive: true, force: true });
+        }
+        const session = await newSessionShowing(agent, known, [
+          ['Add the separator constant', 'completed'],
+          ['Use it in the parser', 'completed'],
+        ]);
+        const file = (await api()).logFile(session.session);
+        const writes = await waitFor(() => {
+          const found = logLines(file).map((line) => JSON.parse(line) as { type: string; files: string[]; items: string[] }).filter((r) => r.type === 'file/write');
+          return found.length >= 2 ? found : undefined;
+        }, `two file/write lines in ${file}`);
+        // Claude's failed Edit (its text not in the file) wrote nothing and has no line.
+        assert.deepEqual(
+          writes.map((w) => [w.files.map((f) => f.split('/').slice(-2).join('/')), w.items]),
+          [
+            [['src/tokens.ts'], ['Add the separator constant']],
+            [['src/parser.ts'], ['Use it in the parser']],
+          ],
+        );
+      });
+    }
 
     it('the plans outlive the agents\' own clean-up: deleted transcripts leave every version in Agent Plan', async () => {
       const plan = await api();

@@ -15,9 +15,9 @@ import {
 import { lookAt } from '../../src/node/followedFiles';
 import { claudeCodeLocator, jsonlFilesIn } from '../../src/node/sessionLocators';
 import { createClaudeCodeParser } from '../../src/sources/claudeCode';
-import type { ForeignPlan, ForeignSessionInfo, ForeignWrite, ParseOutput, PlanSink, SessionParser, UnknownShape } from '../../src/sources/types';
+import type { ForeignPlan, ParseOutput, SessionParser, UnknownShape } from '../../src/sources/types';
 import { recording } from './agentRecordings';
-import { useTempDir } from './helpers';
+import { MemorySink, useTempDir } from './helpers';
 
 /** A tiny line format for these tests: {"call":"c1","items":["a","b"]} per line. */
 function lineParser(state?: unknown): SessionParser {
@@ -45,26 +45,15 @@ function lineParser(state?: unknown): SessionParser {
   };
 }
 
-class RecordingSink implements PlanSink {
-  plans: ForeignPlan[] = [];
-  infos: ForeignSessionInfo[] = [];
-  writes: ForeignWrite[] = [];
-  importWrites(writes: readonly ForeignWrite[]): Promise<void> {
-    this.writes.push(...writes);
-    return Promise.resolve();
-  }
+/** A MemorySink whose next imports can fail as a full disk does. */
+class RecordingSink extends MemorySink {
   failNext = 0;
-  importPlans(plans: readonly ForeignPlan[]): Promise<void> {
+  override importPlans(plans: readonly ForeignPlan[]): Promise<void> {
     if (this.failNext > 0) {
       this.failNext--;
       return Promise.reject(new Error('ENOSPC: no space left on device'));
     }
-    this.plans.push(...plans);
-    return Promise.resolve();
-  }
-  updateSession(info: ForeignSessionInfo): Promise<void> {
-    this.infos.push(info);
-    return Promise.resolve();
+    return super.importPlans(plans);
   }
   calls(): string[] {
     return this.plans.map((plan) => plan.source.call);

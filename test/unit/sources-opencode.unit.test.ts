@@ -208,6 +208,26 @@ if (typeof sqlite === 'string') {
       });
     }
 
+    it('runs no timer where the folder raises events; polls, and says why, where it may not', async () => {
+      const dir = path.join(tmp.path, 'db');
+      fs.mkdirSync(dir);
+      const { file, workspace } = copyDatabase('opencode', 'todowrite', dir);
+      const reasons: string[] = [];
+      const local = follow('opencode', file, workspace, { pollMs: undefined, onPolling: (reason) => reasons.push(reason) });
+      local.follower.start();
+      await local.follower.refresh();
+      local.follower.dispose();
+      assert.equal(reasons.length, 0, 'a local folder: events only');
+      fs.rmSync(path.join(tmp.path, 'storage'), { recursive: true, force: true });
+      const polled = follow('opencode', file, workspace, { pollMs: 20, maxPollMs: 40, pollReason: 'a file system whose events may not arrive', onPolling: (reason) => reasons.push(reason) });
+      polled.follower.start();
+      const deadline = Date.now() + 5000;
+      while (polled.sink.plans.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      polled.follower.dispose();
+      assert.deepEqual(reasons, [`polling ${file} every 0.02 s, backing off to 0.04 s while nothing changes: a file system whose events may not arrive`]);
+      assert.deepEqual(polled.sink.plans.map(rows), [PLAN_1, PLAN_2]);
+    });
+
     it('a database without -wal and -shm is read as immutable: no file is created beside it', async () => {
       const dir = path.join(tmp.path, 'db');
       fs.mkdirSync(dir);

@@ -103,12 +103,12 @@ describe('files an agent wrote, from its own record', () => {
 });
 
 describe('files written, over the recordings of the real programs', () => {
-  it('names no file where the agents only read, ran commands and wrote plans (the recorded runs edit nothing)', () => {
+  it('names no file where the agents only read, ran commands and wrote plans (every recorded run but the edits)', () => {
     const agents = { claude: 'claude-code', codex: 'codex', gemini: 'gemini-cli' } as const;
     let lines = 0;
     for (const [folder, agent] of Object.entries(agents)) {
       for (const scenario of fs.readdirSync(path.join(__dirname, '..', 'fixtures', 'agents', folder))) {
-        if (!fs.statSync(path.join(__dirname, '..', 'fixtures', 'agents', folder, scenario)).isDirectory()) continue;
+        if (scenario === 'edits' || !fs.statSync(path.join(__dirname, '..', 'fixtures', 'agents', folder, scenario)).isDirectory()) continue;
         const rec = recording(folder as keyof typeof agents, scenario);
         if (rec.sessionFiles.length !== 1) continue;
         for (const line of recordedLines(rec)) {
@@ -125,6 +125,25 @@ describe('files written, over the recordings of the real programs', () => {
       }
     }
     assert.ok(lines > 200, `${lines} lines`);
+  });
+});
+
+describe('files written, over the recorded edits of the real programs', () => {
+  it('names the file of each edit call, with the call id, and nothing on any other line', () => {
+    const cases = [
+      ['claude', 'claude-code', ['src/tokens.ts', 'src/parser.ts', 'src/parser.ts']],
+      ['codex', 'codex', ['src/tokens.ts', 'src/parser.ts']],
+      ['gemini', 'gemini-cli', ['src/tokens.ts', 'src/parser.ts']],
+    ] as const;
+    for (const [folder, agent, files] of cases) {
+      const rec = recording(folder, 'edits');
+      // Gemini writes a message again once its calls ran: a call is named on each copy.
+      const found = new Map<string, string>();
+      for (const line of recordedLines(rec)) for (const write of filesWritten(agent, JSON.parse(line))) found.set(write.call ?? '', write.path);
+      assert.ok(![...found.keys()].includes(''), `${folder}: every write has its call id`);
+      const relative = [...found.values()].map((file) => (file.startsWith(`${rec.workspace}/`) ? file.slice(rec.workspace.length + 1) : file));
+      assert.deepEqual(relative, files, folder);
+    }
   });
 });
 

@@ -3,7 +3,7 @@
 import { sendEvent, startModelServer, startSse, turnFor } from './sse.mjs';
 
 function toolResults(body) {
-  return (Array.isArray(body?.input) ? body.input : []).filter((item) => item.type === 'function_call_output').length;
+  return (Array.isArray(body?.input) ? body.input : []).filter((item) => item.type === 'function_call_output' || item.type === 'custom_tool_call_output').length;
 }
 
 /** Starts the server; the script's turns are played in order of tool results seen. */
@@ -23,14 +23,13 @@ export function startResponsesServer(script, options = {}) {
       sendEvent(res, { type: 'response.created', response: { id: responseId } }, 'response.created');
       const calls = turn.calls ?? [];
       calls.forEach((call, index) => {
-        const item = {
-          type: 'function_call',
-          id: `fc_scripted_${serial}_${index}`,
-          call_id: `call_scripted_${String(serial).padStart(3, '0')}_${index}`,
-          name: call.name,
-          arguments: JSON.stringify(call.input),
-        };
-        sendEvent(res, { type: 'response.output_item.added', output_index: index, item: { ...item, arguments: '' } }, 'response.output_item.added');
+        const call_id = `call_scripted_${String(serial).padStart(3, '0')}_${index}`;
+        // A call whose input is text is a freeform (custom) tool's, as apply_patch is.
+        const item = typeof call.input === 'string'
+          ? { type: 'custom_tool_call', id: `ctc_scripted_${serial}_${index}`, call_id, name: call.name, input: call.input }
+          : { type: 'function_call', id: `fc_scripted_${serial}_${index}`, call_id, name: call.name, arguments: JSON.stringify(call.input) };
+        const empty = item.type === 'function_call' ? { ...item, arguments: '' } : { ...item, input: '' };
+        sendEvent(res, { type: 'response.output_item.added', output_index: index, item: empty }, 'response.output_item.added');
         sendEvent(res, { type: 'response.output_item.done', output_index: index, item }, 'response.output_item.done');
       });
       if (calls.length === 0) {

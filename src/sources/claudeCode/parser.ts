@@ -12,6 +12,10 @@
 //   starts one; an assistant message with `stop_reason: "end_turn"` ends it; "[Request
 //   interrupted by user…" cancels it; an API error message (`isApiErrorMessage`) fails it.
 //   Every other tool_use after the last plan call of the turn counts as activity.
+// - Files: an Edit, Write, MultiEdit or NotebookEdit call wrote its file once its tool_result
+//   came back without `is_error` (a failed Edit, its text not found, wrote nothing); the
+//   write comes after the plans emitted before that result.
+import { filesWritten } from '../fileWrites';
 import { isInsideWorkspace } from '../locations';
 import { type Batch, type JsonRecord, JsonLineParser, describeValue, excerpt, isRecord, mapItems, stringField } from '../lineParser';
 import { TURN_STATES, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../types';
@@ -21,6 +25,8 @@ const TASK_STATUSES = ['pending', 'in_progress', 'completed', 'deleted'] as cons
 const PLAN_TOOLS = ['TodoWrite', 'TaskCreate', 'TaskUpdate'] as const;
 /** Tool call ids remembered for the count of calls since the last plan call. */
 const MAX_COUNTED_CALLS = 1000;
+/** Write calls kept while their result has not come (a run cut short never sends some). */
+const MAX_PENDING_WRITES = 1000;
 type PlanTool = (typeof PLAN_TOOLS)[number];
 
 /** A plan tool call whose result has not been seen yet. */
@@ -28,6 +34,12 @@ interface PendingUse {
   name: PlanTool;
   input: unknown;
   line: number;
+}
+
+/** A file-writing call whose result has not been seen yet. */
+interface PendingWrite {
+  files: string[];
+  at?: string;
 }
 
 /** A result seen before its call (parallel calls out of order). */
@@ -74,6 +86,7 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}, st
 class ClaudeCodeParser extends JsonLineParser {
   private readonly uses = new Map<string, PendingUse>();
   private readonly early = new Map<string, EarlyResult>();
+  private readonly writes = new Map<string, PendingWrite>();
   private tasks: Task[] = [];
   /** A subagent's parent session id. */
   private parent: string | undefined;
@@ -108,6 +121,15 @@ class ClaudeCodeParser extends JsonLineParser {
           if (typeof result['at'] === 'string') entry.at = result['at'];
           this.early.set(id, entry);
         }
+      }
+    }
+    const writes = state['writes'];
+    if (isRecord(writes)) {
+      for (const [id, write] of Object.entries(writes)) {
+        if (!isRecord(write) || !Array.isArray(write['files'])) continue;
+        const files = write['files'].filter((file): file is string => typeof file === 'string');
+        if (files.length === 0) continue;
+        this.writes.set(id, typeof write['at'] === 'string' ? { files, at: write['at'] } : { files });
       }
     }
     const tasks = state['tasks'];
@@ -146,6 +168,7 @@ class ClaudeCodeParser extends JsonLineParser {
     const state: JsonRecord = {
       uses: Object.fromEntries(this.uses),
       early: Object.fromEntries(this.early),
+      writes: Object.fromEntries(this.writes),
       tasks: this.tasks,
       titles: this.titles,
     };
@@ -247,6 +270,8 @@ class ClaudeCodeParser extends JsonLineParser {
     if (!Array.isArray(content)) return; // a user prompt as plain text
     const at = stringField(record, 'timestamp');
     if (type === 'assistant') {
+      // A sidechain line in the main transcript is a subagent's: its writes are its own session's.
+      if (record['isSidechain'] !== true) this.noteWrites(record, at);
       for (const block of content) {
         if (isRecord(block) && block['type'] === 'tool_use' && record['isSidechain'] !== true) this.countCall(block['name'], stringField(block, 'id'));
         if (!isRecord(block) || block['type'] !== 'tool_use' || !isPlanTool(block['name'])) continue;
@@ -273,8 +298,29 @@ class ClaudeCodeParser extends JsonLineParser {
       const result: EarlyResult = { isError: block['is_error'] === true, result: results.length === 1 ? record['toolUseResult'] : undefined };
       if (typeof block['content'] === 'string') result.text = block['content'].slice(0, 200);
       if (at !== undefined) result.at = at;
+      const write = this.writes.get(id);
+      if (write) {
+        this.writes.delete(id);
+        if (!result.isError && this.accepted() && this.base.session !== undefined && !batch.alreadyEmitted(id)) {
+          batch.write({ source: { agent: 'claude-code', session: this.base.session, call: id }, files: write.files, ...(write.at !== undefined ? { at: write.at } : {}) });
+        }
+      }
       if (this.uses.has(id)) this.settle(id, result, line, batch);
       else if (!this.base.emitted.includes(id) && looksLikePlanResult(result)) this.early.set(id, result);
+    }
+  }
+
+  /** The line's file-writing calls, held until their results say whether they wrote. */
+  private noteWrites(record: JsonRecord, at: string | undefined): void {
+    for (const { path, call } of filesWritten('claude-code', record)) {
+      if (call === undefined || this.base.emitted.includes(call)) continue;
+      const pending = this.writes.get(call);
+      if (pending) {
+        if (!pending.files.includes(path)) pending.files.push(path);
+        continue;
+      }
+      if (this.writes.size >= MAX_PENDING_WRITES) this.writes.delete(this.writes.keys().next().value as string);
+      this.writes.set(call, at !== undefined ? { files: [path], at } : { files: [path] });
     }
   }
 

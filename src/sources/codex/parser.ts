@@ -8,11 +8,25 @@
 //   ends it cancelled (reason "interrupted" or "replaced") or failed. Every other tool call
 //   (`function_call`, `custom_tool_call`, `local_shell_call`) after the turn's last
 //   update_plan counts as activity.
+// - Files: an apply_patch call (a `custom_tool_call` whose input is the patch, or an older
+//   `function_call` with it in its arguments) wrote the files its patch names once its output
+//   says "Success. Updated the following files"; a patch that did not apply wrote nothing.
+//   The write comes after the plans emitted before that output.
+import { filesWritten } from '../fileWrites';
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
 import { TURN_STATES, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../types';
 
 const STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
 const TOOL_CALLS: ReadonlySet<unknown> = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);
+const CALL_OUTPUTS: ReadonlySet<unknown> = new Set(['function_call_output', 'custom_tool_call_output']);
+/** apply_patch calls kept while their output has not come (a run cut short never sends some). */
+const MAX_PENDING_WRITES = 1000;
+
+/** A file-writing call whose output has not been seen yet. */
+interface PendingWrite {
+  files: string[];
+  at?: string;
+}
 
 export function createCodexParser(state?: unknown): SessionParser {
   return new CodexParser(state);
@@ -23,10 +37,20 @@ class CodexParser extends JsonLineParser {
   private turn: { index: number; state: TurnState } | undefined;
   /** Tool calls of the newest turn since its last update_plan. */
   private calls = 0;
+  /** apply_patch calls waiting for their output, by call id. */
+  private readonly writes = new Map<string, PendingWrite>();
 
   constructor(state: unknown) {
     super('codex', state);
     if (!isRecord(state)) return;
+    const writes = state['writes'];
+    if (isRecord(writes)) {
+      for (const [id, write] of Object.entries(writes)) {
+        if (!isRecord(write) || !Array.isArray(write['files'])) continue;
+        const files = write['files'].filter((file): file is string => typeof file === 'string');
+        if (files.length > 0) this.writes.set(id, typeof write['at'] === 'string' ? { files, at: write['at'] } : { files });
+      }
+    }
     const turn = state['turn'];
     if (isRecord(turn) && typeof turn['index'] === 'number' && TURN_STATES.includes(turn['state'] as TurnState)) {
       this.turn = { index: turn['index'], state: turn['state'] as TurnState };
@@ -35,7 +59,9 @@ class CodexParser extends JsonLineParser {
   }
 
   protected ownState(): JsonRecord {
-    return this.turn ? { turn: this.turn, calls: this.calls } : { calls: this.calls };
+    const state: JsonRecord = { calls: this.calls, writes: Object.fromEntries(this.writes) };
+    if (this.turn) state['turn'] = this.turn;
+    return state;
   }
 
   protected override info(): ForeignSessionInfo | undefined {
@@ -82,6 +108,14 @@ class CodexParser extends JsonLineParser {
     }
     if (type !== 'response_item' || !isRecord(payload)) return;
     if (TOOL_CALLS.has(payload['type'])) this.calls = payload['name'] === 'update_plan' ? 0 : this.calls + 1;
+    if (payload['name'] === 'apply_patch') {
+      this.noteWrite(record);
+      return;
+    }
+    if (CALL_OUTPUTS.has(payload['type'])) {
+      this.settleWrite(payload, batch);
+      return;
+    }
     if (payload['type'] !== 'function_call' || payload['name'] !== 'update_plan') return;
     const call = stringField(payload, 'call_id');
     if (call === undefined) {
@@ -113,4 +147,40 @@ class CodexParser extends JsonLineParser {
       ...(at !== undefined ? { at } : {}),
     });
   }
+
+  /** An apply_patch call: the files its patch names, held until its output says it applied. */
+  private noteWrite(record: JsonRecord): void {
+    const found = filesWritten('codex', record);
+    const call = found[0]?.call;
+    if (call === undefined || this.base.emitted.includes(call) || this.writes.has(call)) return;
+    if (this.writes.size >= MAX_PENDING_WRITES) this.writes.delete(this.writes.keys().next().value as string);
+    const at = stringField(record, 'timestamp');
+    const files = found.map((write) => write.path);
+    this.writes.set(call, at !== undefined ? { files, at } : { files });
+  }
+
+  /** A call's output: an apply_patch that applied wrote its files. */
+  private settleWrite(payload: JsonRecord, batch: Batch): void {
+    const call = stringField(payload, 'call_id');
+    const write = call === undefined ? undefined : this.writes.get(call);
+    if (call === undefined || write === undefined) return;
+    this.writes.delete(call);
+    if (!patchApplied(payload['output']) || this.base.session === undefined || batch.alreadyEmitted(call)) return;
+    batch.write({ source: { agent: 'codex', session: this.base.session, call }, files: write.files, ...(write.at !== undefined ? { at: write.at } : {}) });
+  }
+}
+
+/**
+ * Whether an apply_patch output says the patch applied: Codex answers "Success. Updated the
+ * following files: …" (in 0.171.0 after "Exit code: 0 … Output:"; older releases wrapped it in
+ * JSON, or in `{content, success}`), and an error text otherwise.
+ */
+function patchApplied(output: unknown): boolean {
+  if (isRecord(output)) {
+    if (output['success'] === false) return false;
+    output = output['content'];
+  }
+  // Output as content items ({type: "input_text", text}).
+  if (Array.isArray(output)) output = output.map((item) => (isRecord(item) && typeof item['text'] === 'string' ? item['text'] : '')).join('\n');
+  return typeof output === 'string' && /\bSuccess\. Updated the following files\b/.test(output);
 }

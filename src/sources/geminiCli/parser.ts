@@ -7,6 +7,9 @@
 //   wins, so a call counts once its record shows it succeeded, and only once.
 // - Items are `{description, status}`; all five statuses (pending, in_progress, completed,
 //   cancelled, blocked) are kept as they are.
+// - Files: a write_file or replace call whose record shows it succeeded wrote its `file_path`;
+//   it comes after the write_todos calls before it, in record order (its own message's calls too).
+import { filesWritten } from '../fileWrites';
 import { geminiProjectHash, normalizeFolder } from '../locations';
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
 import type { ForeignStatus, SessionParser } from '../types';
@@ -54,7 +57,7 @@ class GeminiCliParser extends JsonLineParser {
     this.readMessage(record, line, batch);
   }
 
-  /** A message record: its successful write_todos calls. */
+  /** A message record: its successful write_todos, write_file and replace calls, in order. */
   private readMessage(record: JsonRecord, line: number, batch: Batch): void {
     const calls = record['toolCalls'];
     if (calls === undefined) return;
@@ -63,6 +66,10 @@ class GeminiCliParser extends JsonLineParser {
       return;
     }
     for (const call of calls) {
+      if (isRecord(call) && (call['name'] === 'write_file' || call['name'] === 'replace')) {
+        this.readWrite(record, call, batch);
+        continue;
+      }
       if (!isRecord(call) || call['name'] !== 'write_todos') continue;
       // Only a call that ran: a scheduled, cancelled or failed one changed nothing.
       if (call['status'] !== 'success') continue;
@@ -89,6 +96,15 @@ class GeminiCliParser extends JsonLineParser {
         ...(at !== undefined ? { at } : {}),
       });
     }
+  }
+
+  /** A write_file or replace call: once its record shows it succeeded, the file it wrote. */
+  private readWrite(record: JsonRecord, call: JsonRecord, batch: Batch): void {
+    // filesWritten reads a message's calls; only a call that succeeded names its file.
+    const [write] = filesWritten('gemini-cli', { toolCalls: [call] });
+    if (write?.call === undefined || this.base.session === undefined || batch.alreadyEmitted(write.call)) return;
+    const at = stringField(call, 'timestamp') ?? stringField(record, 'timestamp');
+    batch.write({ source: { agent: 'gemini-cli', session: this.base.session, call: write.call }, files: [write.path], ...(at !== undefined ? { at } : {}) });
   }
 
   /** The session line, or a patch of it: its id, its workspace (by hash), its summary. */

@@ -1,0 +1,106 @@
+// What each item changed, in the Plan view: an item with files opens to a row per file (a
+// click opens it), and the files written while no item was in progress sit in one row below
+// the plan. Rows come from the data alone (itemFiles.ts); paths are the agents' own, shown
+// and opened, never used to build another file's name.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ItemFile } from '../core/itemFiles';
+import { CommandId, ItemContext } from './ids';
+
+const t = vscode.l10n.t;
+
+/** A file an item changed (`owner` its text), or one the session changed outside any item. */
+export interface FileElement {
+  readonly kind: 'file';
+  readonly session: string;
+  readonly owner: string | undefined;
+  readonly file: ItemFile;
+}
+
+/** The row below the plan that holds the files written while no item was in progress. */
+export interface OutsideFilesElement {
+  readonly kind: 'outside';
+  readonly session: string;
+  readonly files: readonly ItemFile[];
+}
+
+export function fileRows(session: string, owner: string | undefined, files: readonly ItemFile[]): FileElement[] {
+  return files.map((file): FileElement => ({ kind: 'file', session, owner, file }));
+}
+
+/** "1 file" / "3 files": the description of an item that changed files. */
+export function filesCount(count: number): string {
+  return count === 1 ? t('1 file') : t('{0} files', count);
+}
+
+/** The file an agent named: absolute as it is, relative against the first workspace folder. */
+export function fileUri(agentPath: string): vscode.Uri {
+  if (path.isAbsolute(agentPath)) return vscode.Uri.file(agentPath);
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  return folder ? vscode.Uri.joinPath(folder.uri, agentPath) : vscode.Uri.file(path.resolve(agentPath));
+}
+
+/** Where a file is, for its row: its folder relative to the workspace when it is inside one. */
+function folderText(uri: vscode.Uri): string {
+  const relative = vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+  const folder = path.posix.dirname(relative.split(path.sep).join('/'));
+  return folder === '.' ? '' : folder;
+}
+
+export function fileTreeItem(element: FileElement): vscode.TreeItem {
+  const { file } = element;
+  const uri = fileUri(file.path);
+  const name = path.basename(file.path);
+  const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
+  item.id = `${element.session}/file/${element.owner ?? ''}/${file.path}`;
+  item.resourceUri = uri;
+  item.iconPath = vscode.ThemeIcon.File;
+  const folder = folderText(uri);
+  item.description = file.shared ? (folder ? t('{0} · shared', folder) : t('shared')) : folder;
+  item.contextValue = ItemContext.File;
+  const where = folder ? t('{0} in {1}', name, folder) : name;
+  item.accessibilityInformation = {
+    label: file.shared ? t('Changed file {0}, also while another item was in progress', where) : t('Changed file {0}', where),
+  };
+  const tooltip = new vscode.MarkdownString(undefined, true);
+  tooltip.supportThemeIcons = true;
+  tooltip.appendMarkdown('$(file) ').appendText(file.path);
+  tooltip.appendMarkdown('\n\n');
+  tooltip.appendText(file.writes === 1 ? t('Written once by the agent.') : t('Written {0} times by the agent.', file.writes));
+  if (file.shared) tooltip.appendMarkdown('\n\n').appendText(t('Another item was in progress too when it was written.'));
+  item.tooltip = tooltip;
+  item.command = { command: CommandId.OpenChangedFile, title: t('Open File'), arguments: [uri] };
+  return item;
+}
+
+export function outsideFilesTreeItem(element: OutsideFilesElement): vscode.TreeItem {
+  const label = t('Changed while no item was in progress');
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `${element.session}/outside-files`;
+  item.iconPath = new vscode.ThemeIcon('files');
+  item.description = filesCount(element.files.length);
+  item.contextValue = ItemContext.OutsideFiles;
+  item.accessibilityInformation = { label: t('{0}, {1}', label, filesCount(element.files.length)) };
+  return item;
+}
+
+/** The tooltip's line of an item's files: their names, the first ten. */
+export function filesTooltipLine(files: readonly ItemFile[]): string {
+  const names = files.slice(0, 10).map((file) => path.basename(file.path));
+  const more = files.length > 10 ? ` ${t('and {0} more', files.length - 10)}` : '';
+  return t('Changed: {0}', names.join(', ') + more);
+}
+
+/** Opens a changed file; one that is gone since gets a message instead of an empty editor. */
+export function registerOpenChangedFile(): vscode.Disposable {
+  return vscode.commands.registerCommand(CommandId.OpenChangedFile, async (uri: unknown) => {
+    if (!(uri instanceof vscode.Uri)) return;
+    try {
+      await vscode.workspace.fs.stat(uri);
+    } catch {
+      void vscode.window.showWarningMessage(t('{0} no longer exists.', uri.fsPath));
+      return;
+    }
+    await vscode.commands.executeCommand('vscode.open', uri);
+  });
+}
