@@ -82,6 +82,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     onError: (error) => logError(logger, 'watching the log folder failed', error),
   });
 
+  // Settles when the first load is done: a timeline panel restored at start waits for it.
+  let loadDone = (): void => {};
+  const loaded = new Promise<void>((resolve) => (loadDone = resolve));
+
   context.subscriptions.push(
     logger,
     sink,
@@ -105,7 +109,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     }),
     ...registerPlanActions({ store, health, requests, logger, shownSession: () => display.session }),
     sources,
-    registerTimeline({ extensionUri: context.extensionUri, store, display, health, source: log, logger }),
+    registerTimeline({ extensionUri: context.extensionUri, store, display, health, source: log, logger, loaded }),
   );
 
   try {
@@ -113,6 +117,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   } catch (error) {
     // An unreadable log never breaks activation: the view starts empty and says why in the log.
     logError(logger, `could not read the session logs in ${logFolder}`, error);
+  } finally {
+    loadDone();
   }
   // A pinned session whose log is gone since: back to what the settings say.
   if (shownBefore?.pinned && store.get(shownBefore.session) === undefined && following) display.followLatest();

@@ -7,12 +7,17 @@
 // whatever the agent wrote. A lane's state holds from the version that set it to the next
 // version that changed it; the newest state of an item still in the plan runs to `end`.
 //
+// The files each item changed come from the file/write lines among those read: each names
+// the items in progress when an agent's tool call wrote (timelineFiles.ts). A lane keeps its
+// files when the item is later reworded or dropped (the lane is the old text's).
+//
 // Same item = same trimmed text (as health.ts). With repeated texts (mirrored plans allow
 // them), one lane, and an open status wins over a closed one, as in health.
 import { isOpen, SessionHealth, type HealthSettings, type HealthSignal, type StopHow } from './health';
-import { isCurrentPlan, isPlanEvent, type LogRecord } from './logRecord';
+import { isCurrentPlan, isFileWrite, isPlanEvent, type FileWriteRecord, type LogRecord } from './logRecord';
 import type { ItemStatus, PlanCounts, PlanItem } from './plan';
 import { diffPlans, type PlanChange, type Translate } from './present';
+import { collectFiles, type FilesOf, type ItemFile } from './timelineFiles';
 
 /** A span of one status on a lane, in epoch milliseconds; `to` is exclusive. */
 export interface Segment {
@@ -40,6 +45,10 @@ export interface Lane {
   inProgressMs: number;
   /** From first seen to the version that last made it completed; undefined while it is not completed. */
   toDoneMs: number | undefined;
+  /** The files written while it was in progress, each once, in the order first written. */
+  files: ItemFile[];
+  /** When each of those writes happened (epoch ms), oldest first. */
+  writes: number[];
 }
 
 export interface VersionMark {
@@ -75,6 +84,8 @@ export interface Timeline {
   elapsedMs: number;
   /** The lane with the most time in progress (ties: the earlier lane), when any item was in progress. */
   longest: Lane | undefined;
+  /** The files written while no item was in progress. */
+  sessionFiles: FilesOf;
 }
 
 /** A log line and its byte offset, oldest first. */
@@ -111,6 +122,7 @@ export function buildTimeline(lines: Iterable<TimelineLine>, options: TimelineOp
   const versions: VersionMark[] = [];
   const turns = new Map<number, TurnSpan>();
   const health = new SessionHealth();
+  const fileWrites: FileWriteRecord[] = [];
   let previous: readonly PlanItem[] | undefined;
   let latest: readonly PlanItem[] = [];
   let start: number | undefined;
@@ -129,7 +141,7 @@ export function buildTimeline(lines: Iterable<TimelineLine>, options: TimelineOp
         let built = lanes.get(content);
         if (built === undefined) {
           built = {
-            lane: { content, position: undefined, segments: [], firstSeen: time, status, dropped: false, inProgressMs: 0, toDoneMs: undefined },
+            lane: { content, position: undefined, segments: [], firstSeen: time, status, dropped: false, inProgressMs: 0, toDoneMs: undefined, files: [], writes: [] },
             order: order++,
             current: undefined,
             since: time,
@@ -169,6 +181,8 @@ export function buildTimeline(lines: Iterable<TimelineLine>, options: TimelineOp
         turns.set(turn.index, span);
       }
       health.info(record);
+    } else if (isFileWrite(record)) {
+      fileWrites.push(record);
     }
   }
 
@@ -177,6 +191,15 @@ export function buildTimeline(lines: Iterable<TimelineLine>, options: TimelineOp
   latest.forEach((item, index) => {
     if (!positions.has(item.content)) positions.set(item.content, index);
   });
+  const files = collectFiles(fileWrites);
+  // An item no version read names (its versions are on an older page) has no lane to show them.
+  for (const [content, of] of files.items) {
+    const lane = lanes.get(content)?.lane;
+    if (lane) {
+      lane.files = of.files;
+      lane.writes = of.writes;
+    }
+  }
   const built = [...lanes.values()];
   for (const b of built) {
     if (end !== undefined) close(b, end);
@@ -203,6 +226,7 @@ export function buildTimeline(lines: Iterable<TimelineLine>, options: TimelineOp
     end,
     elapsedMs: start === undefined || end === undefined ? 0 : end - start,
     longest,
+    sessionFiles: files.session,
   };
 }
 

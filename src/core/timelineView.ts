@@ -6,6 +6,7 @@ import { isWarning } from './health';
 import type { ItemStatus } from './plan';
 import { changeSummary, itemLabel, progressText, statusWord, type Translate } from './present';
 import { laneDurationText, spanText, type Timeline } from './timeline';
+import type { ItemFile } from './timelineFiles';
 
 export interface ViewSegment {
   status: ItemStatus;
@@ -23,6 +24,23 @@ export interface ViewLane {
   dropped: boolean;
   /** "in progress 4 min · done after 6 min", drawn on the lane; empty when neither applies. */
   durations: string;
+  /** The files written while it was in progress, in the order first written. */
+  files: ViewFile[];
+  /** "3 files"; empty when it has none. */
+  filesText: string;
+  /** When each write happened: a small mark on the lane. */
+  writes: number[];
+}
+
+export interface ViewFile {
+  /** The path as recorded: what the page sends back to open it. */
+  path: string;
+  /** The file's name, and the folder it is in as the path names it (empty for none). */
+  name: string;
+  folder: string;
+  shared: boolean;
+  /** Its accessible name: "Open parser.ts in src, shared with another item". */
+  label: string;
 }
 
 export interface ViewMark {
@@ -46,6 +64,8 @@ export interface ViewSignal {
 }
 
 export interface TimelineViewModel {
+  /** The session's key: the page keeps it in its state, so the panel comes back after a reload. */
+  session: string;
   title: string;
   start: number;
   end: number;
@@ -55,6 +75,9 @@ export interface TimelineViewModel {
   marks: ViewMark[];
   turns: ViewTurn[];
   signals: ViewSignal[];
+  /** Files written while no item was in progress. */
+  sessionFiles: ViewFile[];
+  sessionWrites: number[];
   /** Older versions exist before `start`. */
   more: boolean;
   strings: TimelineStrings;
@@ -70,6 +93,11 @@ export interface TimelineStrings {
   lanes: string;
   versions: string;
   help: string;
+  /** The heading of the lanes' file lists. */
+  files: string;
+  /** The heading of the files written while no item was in progress. */
+  sessionFiles: string;
+  shared: string;
 }
 
 export function timelineStrings(t: Translate): TimelineStrings {
@@ -82,11 +110,15 @@ export function timelineStrings(t: Translate): TimelineStrings {
     lanes: t('Items'),
     versions: t('Versions'),
     help: t('+ and − zoom, ← and → pan, Home shows all; Ctrl+wheel zooms. Enter on a version compares it with the previous one.'),
+    files: t('Files each item changed'),
+    sessionFiles: t('Files written while no item was in progress'),
+    shared: t('shared'),
   };
 }
 
 /** `clock` formats an epoch time for people (the extension passes the locale's time format). */
 export function timelineViewModel(
+  session: string,
   timeline: Timeline,
   title: string,
   more: boolean,
@@ -105,13 +137,17 @@ export function timelineViewModel(
     const durations = laneDurationText(lane, t);
     if (durations !== '') notes.push(durations);
     const note = notes.join(' · ');
+    const filesText = filesCount(lane.files.length, t);
     return {
       name,
-      label: [name, statusWord(lane.status, t), note].filter((part) => part !== '').join(', '),
+      label: [name, statusWord(lane.status, t), note, filesText].filter((part) => part !== '').join(', '),
       note,
       segments: lane.segments.map((s) => ({ status: s.status, from: s.from, to: s.to })),
       dropped: lane.dropped,
       durations,
+      files: lane.files.map((file) => viewFile(file, t)),
+      filesText,
+      writes: [...lane.writes],
     };
   });
   const marks = timeline.versions.map((version, index): ViewMark => {
@@ -130,5 +166,37 @@ export function timelineViewModel(
   });
   const parts = [t('Elapsed {0}', spanText(timeline.elapsedMs, t))];
   if (timeline.longest) parts.push(t('longest: {0} ({1})', itemLabel(timeline.longest.content, t), spanText(timeline.longest.inProgressMs, t)));
-  return { title, start, end, summary: parts.join(' · '), lanes, marks, turns, signals, more, strings: timelineStrings(t) };
+  const sessionFiles = timeline.sessionFiles.files.map((file) => viewFile(file, t));
+  return {
+    session,
+    title,
+    start,
+    end,
+    summary: parts.join(' · '),
+    lanes,
+    marks,
+    turns,
+    signals,
+    sessionFiles,
+    sessionWrites: [...timeline.sessionFiles.writes],
+    more,
+    strings: timelineStrings(t),
+  };
+}
+
+function filesCount(count: number, t: Translate): string {
+  return count === 0 ? '' : count === 1 ? t('1 file') : t('{0} files', count);
+}
+
+/** A file's name and folder, split at the last / or \\ of the path as recorded. */
+export function fileParts(path: string): { name: string; folder: string } {
+  const trimmed = path.replace(/[\\/]+$/, '');
+  const cut = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
+  return cut < 0 ? { name: trimmed, folder: '' } : { name: trimmed.slice(cut + 1), folder: trimmed.slice(0, cut) || trimmed.slice(0, cut + 1) };
+}
+
+function viewFile(file: ItemFile, t: Translate): ViewFile {
+  const { name, folder } = fileParts(file.path);
+  const where = folder === '' ? t('Open {0}', name) : t('Open {0} in {1}', name, folder);
+  return { path: file.path, name, folder, shared: file.shared, label: file.shared ? t('{0}, shared with another item', where) : where };
 }

@@ -1,13 +1,17 @@
 // The Plan Timeline: an editor-area webview per session. It reads the newest page of the
 // session's versions (never the whole file), older pages as the user pans back, and the
-// newest page again as the agent writes. The page (src/webview/timeline.ts) only draws;
-// every text comes from here, translated.
+// newest page again as the agent writes (a plan, or a file/write line). The page
+// (src/webview/timeline.ts) only draws; every text comes from here, translated. A panel
+// open when the window reloads comes back on the same session (the page keeps the
+// session's key in its state; the serializer reads it).
 import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { signalText } from '../core/healthText';
 import { sessionTitle } from '../core/present';
 import { isSessionKey } from '../core/sessionKey';
 import type { PlanStore } from '../core/store';
+import { isFileWrite } from '../core/logRecord';
 import { buildTimeline, type TimelineLine } from '../core/timeline';
 import { readTimelinePage, type TimelineSource } from '../core/timelineRead';
 import { timelineViewModel } from '../core/timelineView';
@@ -39,6 +43,8 @@ class TimelinePanel implements vscode.Disposable {
   private ready = false;
   private waiting: Array<(rendered: TimelineRendered) => void> = [];
   private pending: NodeJS.Timeout | undefined;
+  /** The paths the page shows, as recorded: the only ones it may ask to open. */
+  private files = new Set<string>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
@@ -55,6 +61,10 @@ class TimelinePanel implements vscode.Disposable {
       panel.webview.onDidReceiveMessage((message: TimelinePageMessage) => this.receive(message)),
       deps.store.onDidWrite((event) => {
         if (event.session === this.session) this.refreshSoon();
+      }),
+      // A file/write line is no plan: the store does not announce it; the log's reader does.
+      deps.store.log.onDidRead((read) => {
+        if (read.session === this.session && read.records.some(isFileWrite)) this.refreshSoon();
       }),
       // A turn's end or a signal comes in a session/info line or from the clock, not as a new version.
       deps.health.onDidChange((change) => {
@@ -112,6 +122,7 @@ class TimelinePanel implements vscode.Disposable {
     const title = current ? sessionTitle(current, t, this.deps.store.details(this.session).title) : this.session.slice(0, 8);
     this.panel.title = t('Timeline: {0}', title);
     const model = timelineViewModel(
+      this.session,
       timeline,
       title,
       this.more,
@@ -119,6 +130,7 @@ class TimelinePanel implements vscode.Disposable {
       (ms) => versionTime(new Date(ms).toISOString(), now),
       (signal) => signalText(signal, now, t),
     );
+    this.files = new Set([...model.sessionFiles, ...model.lanes.flatMap((lane) => lane.files)].map((file) => file.path));
     void this.panel.webview.postMessage({ type: 'model', model });
   }
 
@@ -134,6 +146,9 @@ class TimelinePanel implements vscode.Disposable {
         return;
       case 'compare':
         void this.compare(message.at).catch(fail);
+        return;
+      case 'open':
+        void this.open(message.path).catch(fail);
         return;
       case 'rendered': {
         const rendered = { lanes: message.lanes, marks: message.marks, versions: message.versions };
@@ -161,6 +176,17 @@ class TimelinePanel implements vscode.Disposable {
     );
   }
 
+  /** Opens a file the page lists (nothing else), when it exists. */
+  private async open(recorded: unknown): Promise<void> {
+    if (typeof recorded !== 'string' || !this.files.has(recorded)) return;
+    const uri = await writtenFile(recorded, vscode.workspace.workspaceFolders ?? []);
+    if (!uri) {
+      await vscode.window.showInformationMessage(t('{0} no longer exists.', recorded));
+      return;
+    }
+    await vscode.commands.executeCommand('vscode.open', uri);
+  }
+
   dispose(): void {
     if (this.pending) clearTimeout(this.pending);
     for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
@@ -174,6 +200,8 @@ export interface TimelineDeps {
   health: HealthBook;
   source: TimelineSource;
   logger: Logger;
+  /** Settles when the store's first load is done (a panel revived at start waits for it). */
+  loaded: Promise<void>;
 }
 
 /** The Show Timeline command and the open panels, one per session. */
@@ -186,32 +214,89 @@ export function registerTimeline(deps: TimelineDeps): vscode.Disposable {
       await vscode.window.showInformationMessage(t('There is no agent plan yet in this workspace.'));
       return undefined;
     }
-    let open = panels.get(session);
+    const open = panels.get(session);
     if (open) {
       open.panel.reveal();
       const rendered = open.nextRender();
       await open.reload();
       return rendered;
     }
-    const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, t('Timeline'), vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'dist'), vscode.Uri.joinPath(deps.extensionUri, 'media')],
-    });
+    const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, t('Timeline'), vscode.ViewColumn.Active, webviewOptions(deps.extensionUri));
+    return attach(panel, session);
+  }
+
+  function attach(panel: vscode.WebviewPanel, session: string): Promise<TimelineRendered> {
     panel.webview.html = pageHtml(panel.webview, deps.extensionUri);
-    open = new TimelinePanel(panel, session, deps, () => panels.delete(session));
+    const open = new TimelinePanel(panel, session, deps, () => {
+      if (panels.get(session) === open) panels.delete(session);
+    });
     panels.set(session, open);
     const rendered = open.nextRender();
-    await open.reload();
-    return rendered;
+    return open.reload().then(() => rendered);
+  }
+
+  /** A panel open before the window reloaded: the same session again, or a message when it is gone. */
+  async function revive(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    panel.webview.options = webviewOptions(deps.extensionUri);
+    const session = sessionOf(state);
+    await deps.loaded;
+    if (session === undefined || deps.store.get(session) === undefined) {
+      panel.title = t('Timeline');
+      panel.webview.html = messageHtml(panel.webview, deps.extensionUri, t('The session this timeline showed is no longer in the log (it was deleted, or the workspace changed).'));
+      return;
+    }
+    const known = panels.get(session);
+    if (known) {
+      // Shown already (Show Timeline ran first): one panel per session.
+      panel.dispose();
+      known.panel.reveal();
+      return;
+    }
+    // The page reports its first drawing when it is visible; a tab in the background draws later.
+    void attach(panel, session).catch((error: unknown) => logError(deps.logger, 'could not restore the timeline', error));
   }
 
   const command = vscode.commands.registerCommand(CommandId.ShowTimeline, show);
+  const serializer = vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, {
+    deserializeWebviewPanel: (panel, state) => revive(panel, state),
+  });
   return {
     dispose() {
       command.dispose();
+      serializer.dispose();
       for (const open of [...panels.values()]) open.panel.dispose();
     },
   };
+}
+
+function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
+/**
+ * The file a file/write line names, when it exists as a file: an absolute path as it is
+ * (on the workspace's file system), a relative one against the first workspace folder.
+ * Nothing else is tried: the path is never used to build other names.
+ */
+export async function writtenFile(recorded: string, folders: readonly vscode.WorkspaceFolder[]): Promise<vscode.Uri | undefined> {
+  const folder = folders[0]?.uri;
+  let uri: vscode.Uri;
+  if (path.isAbsolute(recorded) || path.win32.isAbsolute(recorded)) {
+    const file = vscode.Uri.file(recorded);
+    uri = folder === undefined || folder.scheme === 'file' ? file : folder.with({ path: file.path });
+  } else {
+    if (folder === undefined) return undefined;
+    uri = vscode.Uri.joinPath(folder, recorded);
+  }
+  try {
+    const stat = await vscode.workspace.fs.stat(uri);
+    return (stat.type & vscode.FileType.File) !== 0 ? uri : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function sessionOf(arg: unknown): string | undefined {
@@ -242,6 +327,24 @@ function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
 <body>
 <main id="root"></main>
 <script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+}
+
+/** A page with one message and no script: the same CSP, the same style sheet. */
+function messageHtml(webview: vscode.Webview, extensionUri: vscode.Uri, message: string): string {
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'timeline.css'));
+  const policy = `default-src 'none'; style-src ${webview.cspSource}`;
+  const escaped = message.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return `<!DOCTYPE html>
+<html lang="${vscode.env.language}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${policy}">
+<link rel="stylesheet" href="${style.toString()}">
+</head>
+<body>
+<p class="empty" role="status" data-gone="">${escaped}</p>
 </body>
 </html>`;
 }

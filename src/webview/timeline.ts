@@ -3,7 +3,7 @@
 // The Plan Timeline's page: draws the model the extension posts as plain SVG (a library
 // would add tens of KB for a time axis a few lines give), zooms and pans, and reports what
 // it drew so tests read the real DOM. Runs in the webview: no Node, no vscode module.
-import type { TimelineViewModel, ViewLane, ViewMark } from '../core/timelineView';
+import type { TimelineViewModel, ViewFile, ViewLane, ViewMark } from '../core/timelineView';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -17,7 +17,14 @@ export type TimelinePageMessage =
   | { type: 'ready' }
   | { type: 'compare'; at: number }
   | { type: 'older' }
+  | { type: 'open'; path: string }
   | { type: 'rendered'; lanes: string[]; marks: number; versions: string[] };
+
+/** What the page keeps across a reload (vscode.setState): the session, for the panel to come back to, and the range shown. */
+export interface TimelinePageState {
+  session?: string;
+  view?: { from: number; to: number } | undefined;
+}
 
 const vscodeApi = acquireVsCodeApi();
 const SVG = 'http://www.w3.org/2000/svg';
@@ -26,17 +33,23 @@ const AXIS_HEIGHT = 28;
 const TURN_HEIGHT = 14;
 const MARK_ROW = 18;
 const NAME_WIDTH = 240;
+/** A line break for hover texts, not written as an escape: esbuild would turn it into a literal one, and the bundle stays one line. */
+const LINE_BREAK = String.fromCharCode(10);
 const TICK_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400].map((s) => s * 1000);
 
 let model: TimelineViewModel | undefined;
+const saved = vscodeApi.getState() as TimelinePageState | undefined;
 /** The visible range, in epoch ms; undefined shows everything. */
-let view: { from: number; to: number } | undefined = (vscodeApi.getState() as { view?: { from: number; to: number } } | undefined)?.view;
+let view: { from: number; to: number } | undefined = saved?.view;
+/** The file lists open (by kind and owner), kept across redraws. */
+const openFiles = new Set<string>();
 
 const root = document.getElementById('root') as HTMLElement;
 
 window.addEventListener('message', (event: MessageEvent<{ type: string; model?: TimelineViewModel }>) => {
   if (event.data.type === 'model' && event.data.model) {
     model = event.data.model;
+    saveState();
     render();
   }
 });
@@ -46,9 +59,13 @@ function range(m: TimelineViewModel): { from: number; to: number } {
   return view;
 }
 
+function saveState(): void {
+  vscodeApi.setState({ session: model?.session ?? saved?.session, view } satisfies TimelinePageState);
+}
+
 function setView(next: { from: number; to: number } | undefined): void {
   view = next;
-  vscodeApi.setState({ view });
+  saveState();
   render();
 }
 
@@ -113,6 +130,7 @@ function render(): void {
   if (m.more) button(m.strings.older, () => vscodeApi.postMessage({ type: 'older' } satisfies TimelinePageMessage), { 'data-action': 'older' });
   bar.appendChild(html('span', { class: 'summary', 'data-summary': '' }, m.summary));
   root.appendChild(bar);
+  if (m.sessionFiles.length > 0) root.appendChild(fileList('', m.strings.sessionFiles, m.sessionFiles, m.strings.shared, 'session-files'));
 
   if (m.lanes.length === 0) {
     root.appendChild(html('p', { class: 'empty' }, m.strings.empty));
@@ -164,12 +182,31 @@ function render(): void {
     el('title', {}, g).textContent = signal.label;
   }
 
+  // Files written while no item was in progress: ticks above the lanes.
+  for (const time of m.sessionWrites) {
+    if (time >= from && time <= to) el('rect', { x: x(time) - 1, y: lanesTop - 4, width: 2, height: 4, class: 'write', 'aria-hidden': 'true' }, svg);
+  }
+
   const lanes = el('g', { class: 'lanes', role: 'list', 'aria-label': m.strings.lanes }, svg);
+  const lists: HTMLDetailsElement[] = [];
   m.lanes.forEach((lane, index) => {
     const y = lanesTop + index * LANE_HEIGHT;
     drawLane(lanes, lane, y, x, clampX);
-    const name = html('div', { class: `name${lane.dropped ? ' dropped' : ''}`, title: lane.label }, lane.name);
-    if (lane.note !== '') name.appendChild(html('span', { class: 'note' }, ` ${lane.note}`));
+    const name = html('div', { class: `name${lane.dropped ? ' dropped' : ''}`, title: laneTitle(lane) });
+    const text = html('span', { class: 'text' }, lane.name);
+    if (lane.note !== '') text.appendChild(html('span', { class: 'note' }, ` ${lane.note}`));
+    name.appendChild(text);
+    if (lane.files.length > 0) {
+      const list = fileList(lane.name, lane.name, lane.files, m.strings.shared, 'lane-files');
+      lists.push(list);
+      // The lane's count opens its list below the chart, and moves the focus into it.
+      const count = html('button', { type: 'button', class: 'files-count', 'data-files-of': lane.name, 'aria-label': `${lane.name}: ${lane.filesText}`, title: lane.filesText }, lane.filesText);
+      count.addEventListener('click', () => {
+        list.open = true;
+        list.querySelector<HTMLElement>('[data-file]')?.focus();
+      });
+      name.appendChild(count);
+    }
     names.appendChild(name);
   });
 
@@ -199,17 +236,28 @@ function render(): void {
 
   frame.append(names, svg);
   root.appendChild(frame);
+  if (lists.length > 0) {
+    const section = html('section', { class: 'files', 'aria-label': m.strings.files });
+    section.appendChild(html('h2', {}, m.strings.files));
+    section.append(...lists);
+    root.appendChild(section);
+  }
   root.appendChild(html('p', { id: 'help', class: 'help' }, m.strings.help));
   report();
 }
 
 function drawLane(parent: Element, lane: ViewLane, y: number, x: (ms: number) => number, clampX: (ms: number) => number): void {
   const g = el('g', { role: 'listitem', 'aria-label': lane.label, 'data-lane': lane.name, class: lane.dropped ? 'lane dropped' : 'lane' }, parent);
-  el('title', {}, g).textContent = lane.label;
+  el('title', {}, g).textContent = laneTitle(lane);
   for (const segment of lane.segments) {
     if (x(segment.to) < 0 || x(segment.from) > clampX(Number.POSITIVE_INFINITY)) continue;
     const left = clampX(segment.from);
     el('rect', { x: left, y: y + 5, width: Math.max(1, clampX(segment.to) - left), height: LANE_HEIGHT - 10, rx: 3, class: `seg ${segment.status}` }, g);
+  }
+  // A tick at each write of a file while the item was in progress.
+  for (const time of lane.writes) {
+    const at = x(time);
+    if (at >= 0 && at <= clampX(Number.POSITIVE_INFINITY)) el('rect', { x: at - 1, y: y + LANE_HEIGHT - 5, width: 2, height: 5, class: 'write', 'aria-hidden': 'true' }, g);
   }
   // The item's durations, on its in-progress stretch's first segment when it is in view.
   const first = lane.segments.find((s) => s.status === 'in_progress') ?? lane.segments[0];
@@ -243,6 +291,39 @@ function drawMark(parent: Element, mark: ViewMark, index: number, cx: number, cy
       target.focus();
     }
   });
+}
+
+/** The lane's hover text: its accessible name, then its files, one a line. */
+function laneTitle(lane: ViewLane): string {
+  return [lane.label, ...lane.files.map((file) => `  ${file.folder === '' ? file.name : `${file.name} — ${file.folder}`}`)].join(LINE_BREAK);
+}
+
+/**
+ * A list of files, closed until asked: each a button (click or Enter opens the file in an
+ * editor) named for screen readers; `owner` is the lane's name, or empty for the session's.
+ */
+function fileList(owner: string, heading: string, files: readonly ViewFile[], shared: string, kind: string): HTMLDetailsElement {
+  const details = html('details', { class: kind, 'data-files': owner });
+  const key = `${kind}:${owner}`;
+  details.open = openFiles.has(key);
+  details.addEventListener('toggle', () => {
+    if (details.open) openFiles.add(key);
+    else openFiles.delete(key);
+  });
+  details.appendChild(html('summary', {}, `${heading} (${files.length})`));
+  const list = html('ul', {});
+  for (const file of files) {
+    const item = html('li', {});
+    const button = html('button', { type: 'button', class: 'file', 'data-file': file.path, 'data-owner': owner, 'aria-label': file.label, title: file.path });
+    button.appendChild(html('span', { class: 'file-name' }, file.name));
+    if (file.folder !== '') button.appendChild(html('span', { class: 'file-folder' }, file.folder));
+    if (file.shared) button.appendChild(html('span', { class: 'file-shared' }, shared));
+    button.addEventListener('click', () => vscodeApi.postMessage({ type: 'open', path: file.path } satisfies TimelinePageMessage));
+    item.appendChild(button);
+    list.appendChild(item);
+  }
+  details.appendChild(list);
+  return details;
 }
 
 /** Tells the extension what is on the page, read from the DOM just drawn. */

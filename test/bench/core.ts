@@ -730,7 +730,7 @@ export async function benchTimeline(dir: string, versions: number, page: number,
   const log = new SessionLog(folder, new NodeFileSystem());
   const fileBytes = writeHistory(log.fileFor(BENCH_SESSION), BENCH_SESSION, versions);
   const model = (lines: Parameters<typeof buildTimeline>[0], more: boolean) =>
-    timelineViewModel(buildTimeline(lines), 'bench', more, formatOnly, (ms) => new Date(ms).toISOString(), (signal) => signal.kind);
+    timelineViewModel(BENCH_SESSION, buildTimeline(lines), 'bench', more, formatOnly, (ms) => new Date(ms).toISOString(), (signal) => signal.kind);
   const firstPaint = await measure(async () => {
     const read = await readTimelinePage(log, BENCH_SESSION, page);
     const view = model(read.lines, read.more);

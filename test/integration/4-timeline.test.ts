@@ -1,11 +1,12 @@
 // The Plan Timeline in the real workbench: plans written through the real todo_write tool
 // by a real chat request, the timeline's page read in its own DOM (webviews are nested
-// iframes: the bridge searches every frame), live updates, and Compare from a mark.
+// iframes: the bridge searches every frame), live updates, Compare from a mark, and the
+// files each item changed (file/write lines another program appends), opened from the page.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, chat, newChatSession, runDir, todos, waitFor } from './helpers';
+import { api, bridge, chat, newChatSession, planLine, runDir, todos, waitFor, writeLine } from './helpers';
 
 interface Rendered {
   lanes: string[];
@@ -14,6 +15,7 @@ interface Rendered {
 }
 
 const frameLabels = (selector: string) => bridge<Array<string | null>>({ op: 'frameAttributes', selector, name: 'aria-label' });
+const frameAttribute = (selector: string, name: string) => bridge<Array<string | null>>({ op: 'frameAttributes', selector, name });
 
 describe('the Plan Timeline', function () {
   this.timeout(60_000);
@@ -103,5 +105,89 @@ describe('the Plan Timeline', function () {
     // Gone again, so the tests after this one find the sessions they expect.
     fs.rmSync(path.join(plan.logFolder, `${key}.jsonl`));
     await waitFor(() => !plan.listSessions().some((s) => s.session === key), 'the appended session to be gone');
+  });
+
+  it('lists the files each item changed on its lane, opens one in an editor, and shows a new write', async () => {
+    const plan = await api();
+    const key = 'b2'.repeat(16);
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const files = ['timeline-files/notes.md', 'timeline-files/src/parser.ts', 'timeline-files/test/parser.test.ts', 'timeline-files/CHANGELOG.md', 'timeline-files/docs/guide.md'];
+    for (const file of files) {
+      fs.mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
+      fs.writeFileSync(path.join(folder, file), `// ${file}\n`);
+    }
+    const absolute = path.join(folder, 'timeline-files', 'test', 'parser.test.ts');
+    const start = Date.now() - 10 * 60_000;
+    const at = (minutes: number) => start + minutes * 60_000;
+    const lines = [
+      planLine(key, at(0), [['Read the code', 'in_progress'], ['Fix the parser', 'pending'], ['Write a test', 'pending']]),
+      writeLine(key, at(1), 'c1', ['timeline-files/notes.md'], ['Read the code']),
+      planLine(key, at(2), [['Read the code', 'completed'], ['Fix the parser', 'in_progress'], ['Write a test', 'in_progress']]),
+      writeLine(key, at(3), 'c2', ['timeline-files/src/parser.ts'], ['Fix the parser', 'Write a test']),
+      writeLine(key, at(3.5), 'c2b', [absolute], ['Write a test']),
+      writeLine(key, at(4), 'c3', ['timeline-files/src/parser.ts'], ['Fix the parser']),
+      planLine(key, at(5), [['Read the code', 'completed'], ['Fix the parser', 'completed'], ['Write a test', 'completed']]),
+      writeLine(key, at(6), 'c4', ['timeline-files/CHANGELOG.md'], []),
+    ];
+    fs.writeFileSync(path.join(plan.logFolder, `${key}.jsonl`), lines.join('\n') + '\n');
+    try {
+      await waitFor(() => plan.listSessions().some((s) => s.session === key), 'the appended session to be listed');
+      await vscode.commands.executeCommand<Rendered>('agentPlan.showTimeline', key);
+      let seen: unknown;
+      const owners = await waitFor(async () => {
+        const found = await frameAttribute('[data-file]', 'data-owner');
+        seen = { found, lanes: await frameLabels('[data-lane]') };
+        return found.length === 5 ? found : undefined;
+      }, 'the files in the webview DOM').catch((error: unknown) => assert.fail(`${String(error)}: ${JSON.stringify(seen)}`));
+      // The session's files in the header first, then each lane's, in the order first written.
+      assert.deepEqual(owners, ['', 'Read the code', 'Fix the parser', 'Write a test', 'Write a test']);
+      assert.deepEqual(await frameAttribute('[data-file]', 'data-file'), [
+        'timeline-files/CHANGELOG.md',
+        'timeline-files/notes.md',
+        'timeline-files/src/parser.ts',
+        'timeline-files/src/parser.ts',
+        absolute,
+      ]);
+      assert.deepEqual(await frameLabels('[data-file]'), [
+        'Open CHANGELOG.md in timeline-files',
+        'Open notes.md in timeline-files',
+        'Open parser.ts in timeline-files/src, shared with another item',
+        'Open parser.ts in timeline-files/src, shared with another item',
+        `Open parser.test.ts in ${path.dirname(absolute)}`,
+      ]);
+      // Each lane says its count, on the lane's name and in its accessible name.
+      assert.deepEqual(await frameAttribute('[data-files-of]', 'aria-label'), ['Read the code: 1 file', 'Fix the parser: 1 file', 'Write a test: 2 files']);
+      const lanes = await frameLabels('[data-lane]');
+      assert.match(lanes[2] ?? '', /^Write a test, completed, .*2 files$/);
+      // A tick per write on the lanes, and one for the session's.
+      assert.equal((await frameAttribute('rect.write', 'class')).length, 6);
+
+      // The lane's count opens its list; a click on a file opens it in an editor.
+      await bridge({ op: 'frameClick', selector: '[data-files-of="Write a test"]' });
+      const shot = path.join(runDir(), 'timeline-files.png');
+      await bridge({ op: 'screenshot', file: shot });
+      assert.ok(fs.statSync(shot).size > 1000);
+      await bridge({ op: 'frameClick', selector: '[data-owner="Write a test"][data-file$="parser.test.ts"]' });
+      const editor = await waitFor(() => {
+        const active = vscode.window.activeTextEditor;
+        return active?.document.uri.fsPath === absolute ? active : undefined;
+      }, 'the written file in an editor');
+      assert.equal(editor.document.getText(), '// timeline-files/test/parser.test.ts\n');
+      await vscode.commands.executeCommand('agentPlan.showTimeline', key);
+      await bridge({ op: 'frameClick', selector: '[data-files-of="Fix the parser"]' });
+      await bridge({ op: 'frameClick', selector: '[data-owner="Fix the parser"][data-file="timeline-files/src/parser.ts"]' });
+      await waitFor(() => vscode.window.activeTextEditor?.document.uri.fsPath === path.join(folder, 'timeline-files', 'src', 'parser.ts'), 'a relative path opened against the workspace folder');
+
+      // Live: a write appended while the panel is open shows on its lane.
+      await vscode.commands.executeCommand('agentPlan.showTimeline', key);
+      fs.appendFileSync(path.join(plan.logFolder, `${key}.jsonl`), writeLine(key, Date.now(), 'c5', ['timeline-files/docs/guide.md'], ['Write a test']) + '\n');
+      await waitFor(async () => (await frameAttribute('[data-owner="Write a test"]', 'data-file')).includes('timeline-files/docs/guide.md'), 'the new write on its lane');
+      assert.deepEqual(await frameAttribute('[data-files-of]', 'aria-label'), ['Read the code: 1 file', 'Fix the parser: 1 file', 'Write a test: 3 files']);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(path.join(folder, 'timeline-files'), { recursive: true, force: true });
+      fs.rmSync(path.join(plan.logFolder, `${key}.jsonl`), { force: true });
+      await waitFor(() => !plan.listSessions().some((s) => s.session === key), 'the appended session to be gone');
+    }
   });
 });

@@ -1,12 +1,41 @@
 // Runs last in the main phase: records every session's plan, as the logs on disk
-// hold it, and pins a session, for the restart phase to find again.
+// hold it, and pins a session, for the restart phase to find again; leaves two Plan
+// Timelines open (one on a session deleted since) for the restart phase to see restored.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, logFiles, planLines, runDir, waitFor } from './helpers';
+import { api, logFiles, planLine, planLines, runDir, waitFor, writeLine } from './helpers';
 
 describe('before the restart', () => {
+  // First, so the sessions recorded below include the one it leaves.
+  it('leaves two Plan Timelines open, one on a session with file writes, one on a session deleted since', async () => {
+    const plan = await api();
+    const key = 'c3'.repeat(16);
+    const gone = 'd4'.repeat(16);
+    const start = Date.now() - 5 * 60_000;
+    fs.writeFileSync(
+      path.join(plan.logFolder, `${key}.jsonl`),
+      [
+        planLine(key, start, [['Restore the panel', 'in_progress'], ['Check the state', 'pending']]),
+        writeLine(key, start + 60_000, 'r1', ['timeline-restored/panel.ts'], ['Restore the panel']),
+        planLine(key, start + 120_000, [['Restore the panel', 'completed'], ['Check the state', 'in_progress']]),
+      ].join('\n') + '\n',
+    );
+    fs.writeFileSync(path.join(plan.logFolder, `${gone}.jsonl`), planLine(gone, start, [['Be deleted', 'pending']]) + '\n');
+    await waitFor(() => plan.listSessions().some((s) => s.session === key) && plan.listSessions().some((s) => s.session === gone), 'both sessions listed');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('agentPlan.showTimeline', gone);
+    // A second group, so both panels are visible (and restored at once) after the restart.
+    await vscode.commands.executeCommand('workbench.action.newGroupRight');
+    await vscode.commands.executeCommand('agentPlan.showTimeline', key);
+    fs.rmSync(path.join(plan.logFolder, `${gone}.jsonl`));
+    await waitFor(() => !plan.listSessions().some((s) => s.session === gone), 'the deleted session gone');
+    fs.writeFileSync(path.join(runDir(), 'timeline-before-restart.json'), JSON.stringify({ key, gone }));
+    // The web workbench saves its editors' state (the pages' state with it) every 5 s.
+    await new Promise((resolve) => setTimeout(resolve, 8000));
+  });
+
   it('the API lists exactly the sessions whose logs are on disk, with their last lines', async () => {
     const plan = await api();
     const sessions = plan.listSessions();

@@ -120,3 +120,16 @@ export function isItemRow(label: string | null | undefined): boolean {
 export async function planItemLabels(selector: string): Promise<string[]> {
   return (await bridge<Array<string | null>>({ op: 'attributes', selector, name: 'aria-label' })).flatMap((label) => (isItemRow(label) ? [label ?? ''] : []));
 }
+
+type Status = 'pending' | 'in_progress' | 'completed';
+/** A todo/write line as another program appends it, in the documented format. */
+export function planLine(session: string, ts: number, items: Array<[string, Status]>): string {
+  const todos = items.map(([content, status]) => ({ content, status }));
+  const counts = { pending: 0, inProgress: 0, completed: 0 };
+  for (const todo of todos) counts[todo.status === 'in_progress' ? 'inProgress' : todo.status]++;
+  return JSON.stringify({ v: 1, type: 'todo/write', ts: new Date(ts).toISOString(), session, todos, counts });
+}
+/** A file/write line: the files one of an agent's tool calls wrote, and the items in progress then. */
+export function writeLine(session: string, ts: number, call: string, files: string[], items: string[]): string {
+  return JSON.stringify({ v: 1, type: 'file/write', ts: new Date(ts).toISOString(), session, source: { agent: 'claude-code', session: 'files-run', call }, files, items });
+}

@@ -1,19 +1,31 @@
 // The files each item changed: what each agent's record of a tool call says it wrote, and
-// the item a write belongs to by the timeline's lanes.
+// the lane each file/write line gives them to (the items it names as in progress then).
 import * as assert from 'node:assert/strict';
-import { planEvent } from '../../src/core/logRecord';
+import { fileWriteRecord, planEvent } from '../../src/core/logRecord';
 import type { PlanItem } from '../../src/core/plan';
-import { buildTimeline } from '../../src/core/timeline';
-import { attributeFiles } from '../../src/core/timelineFiles';
+import { formatOnly } from '../../src/core/present';
+import { SessionLog } from '../../src/core/sessionLog';
+import { buildTimeline, type TimelineLine } from '../../src/core/timeline';
+import { collectFiles } from '../../src/core/timelineFiles';
+import { readTimelinePage } from '../../src/core/timelineRead';
+import { fileParts, timelineViewModel } from '../../src/core/timelineView';
+import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { filesWritten, patchFiles } from '../../src/sources/fileWrites';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { recordedLines, recording } from './agentRecordings';
+import { useTempDir } from './helpers';
 
 const T0 = Date.UTC(2026, 11, 3, 9, 0, 0);
 const SOURCE = { agent: 'codex' as const, tool: 'update_plan', session: 's', call: 'c' };
-const version = (seconds: number, todos: PlanItem[]) => ({ record: planEvent('k', new Date(T0 + seconds * 1000).toISOString(), todos, SOURCE) });
+const iso = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
+const version = (seconds: number, todos: PlanItem[]): TimelineLine => ({ record: planEvent('k', iso(seconds), todos, SOURCE) });
 const at = (seconds: number) => T0 + seconds * 1000;
+let calls = 0;
+/** A file/write line: the files one call wrote, and the items it names as in progress. */
+const write = (seconds: number, files: string[], items: string[]): TimelineLine => ({
+  record: fileWriteRecord('k', iso(seconds), { agent: 'codex', session: 's', call: `call-${++calls}` }, files, items),
+});
 
 describe('files an agent wrote, from its own record', () => {
   it('Claude Code: Edit, Write, MultiEdit and NotebookEdit tool_use blocks; not Read or TodoWrite', () => {
@@ -144,34 +156,131 @@ describe('files written, over the recorded edits of the real programs', () => {
   });
 });
 
-describe('the item each file belongs to', () => {
+describe('the files each lane changed, from file/write lines', () => {
   const w = (content: string): PlanItem => ({ content, status: 'in_progress' });
   const p = (content: string): PlanItem => ({ content, status: 'pending' });
   const d = (content: string): PlanItem => ({ content, status: 'completed' });
-  const timeline = buildTimeline([
-    version(0, [p('Read'), p('Fix'), p('Test')]),
-    version(10, [w('Read'), p('Fix'), p('Test')]),
-    version(20, [d('Read'), w('Fix'), w('Test')]),
-    version(30, [d('Read'), d('Fix'), w('Test')]),
-    version(40, [d('Read'), d('Fix'), d('Test')]),
-  ]);
 
-  it('one item in progress: its own; several: each, marked shared; none: the session', () => {
-    const files = attributeFiles(timeline, [
-      { time: at(5), path: 'notes.md' },
-      { time: at(12), path: 'src/a.ts' },
-      { time: at(25), path: 'src/b.ts' },
-      { time: at(35), path: 'test/b.test.ts' },
-      { time: at(36), path: 'src/b.ts' },
-      { time: at(40), path: 'CHANGELOG.md' },
+  it('one item named: its lane’s; two: each lane’s, marked shared; none: the session’s', () => {
+    const timeline = buildTimeline([
+      version(0, [p('Read'), p('Fix'), p('Test')]),
+      write(5, ['notes.md'], []),
+      version(10, [w('Read'), p('Fix'), p('Test')]),
+      write(12, ['src/a.ts'], ['Read']),
+      version(20, [d('Read'), w('Fix'), w('Test')]),
+      write(25, ['src/b.ts'], ['Fix', 'Test']),
+      version(30, [d('Read'), d('Fix'), w('Test')]),
+      write(35, ['/w/test/b.test.ts'], ['Test']),
+      version(40, [d('Read'), d('Fix'), d('Test')]),
+      write(41, ['CHANGELOG.md'], []),
     ]);
-    assert.deepEqual(files.items.get('Read'), [{ path: 'src/a.ts', shared: false }]);
-    assert.deepEqual(files.items.get('Fix'), [{ path: 'src/b.ts', shared: true }]);
-    assert.deepEqual(files.items.get('Test'), [
+    const [read, fix, test] = timeline.lanes;
+    assert.deepEqual(read?.files, [{ path: 'src/a.ts', shared: false }]);
+    assert.deepEqual(fix?.files, [{ path: 'src/b.ts', shared: true }]);
+    assert.deepEqual(test?.files, [
       { path: 'src/b.ts', shared: true },
-      { path: 'test/b.test.ts', shared: false },
+      { path: '/w/test/b.test.ts', shared: false },
     ]);
-    // Before any item started, and at the instant the last one was done: the session's.
-    assert.deepEqual(files.session, ['notes.md', 'CHANGELOG.md']);
+    assert.deepEqual(read?.writes, [at(12)]);
+    assert.deepEqual(test?.writes, [at(25), at(35)]);
+    assert.deepEqual(timeline.sessionFiles, { files: [{ path: 'notes.md', shared: false }, { path: 'CHANGELOG.md', shared: false }], writes: [at(5), at(41)] });
+    // The line's own attribution is taken as written, whatever the versions around it say.
+    assert.equal(timeline.start, at(0));
+    assert.equal(timeline.end, at(41));
+  });
+
+  it('lists each file once, in the order first written; a later shared write marks it shared', () => {
+    const files = collectFiles(
+      [
+        write(1, ['b.ts', 'a.ts'], ['Fix']),
+        write(2, ['a.ts', 'c.ts'], ['Fix']),
+        write(3, ['b.ts'], ['Fix', 'Test', 'Fix']),
+        write(4, ['a.ts'], []),
+        write(5, ['a.ts'], []),
+      ].map((line) => line.record as ReturnType<typeof fileWriteRecord>),
+    );
+    assert.deepEqual(files.items.get('Fix')?.files, [
+      { path: 'b.ts', shared: true },
+      { path: 'a.ts', shared: false },
+      { path: 'c.ts', shared: false },
+    ]);
+    assert.deepEqual(files.items.get('Fix')?.writes, [at(1), at(2), at(3)], 'an item named twice in one line is one write');
+    assert.deepEqual(files.items.get('Test')?.files, [{ path: 'b.ts', shared: true }]);
+    assert.deepEqual(files.session.files, [{ path: 'a.ts', shared: false }]);
+    assert.deepEqual(files.session.writes, [at(4), at(5)]);
+  });
+
+  it('a reworded item’s lane and a dropped item’s lane keep the files written under their old text', () => {
+    const timeline = buildTimeline([
+      version(0, [w('Fix the parser'), w('Update docs')]),
+      write(5, ['src/parser.ts'], ['Fix the parser']),
+      write(6, ['README.md'], ['Update docs']),
+      // Reworded (same place, same status, new text), and the docs item dropped while open.
+      version(10, [w('Fix the parser and the lexer')]),
+      write(15, ['src/lexer.ts'], ['Fix the parser and the lexer']),
+    ]);
+    const byName = new Map(timeline.lanes.map((lane) => [lane.content, lane]));
+    assert.equal(byName.get('Fix the parser')?.rewordedTo, 'Fix the parser and the lexer');
+    assert.deepEqual(byName.get('Fix the parser')?.files, [{ path: 'src/parser.ts', shared: false }]);
+    assert.deepEqual(byName.get('Fix the parser and the lexer')?.files, [{ path: 'src/lexer.ts', shared: false }]);
+    assert.equal(byName.get('Update docs')?.dropped, true);
+    assert.deepEqual(byName.get('Update docs')?.files, [{ path: 'README.md', shared: false }]);
+  });
+
+  it('a lane without writes has no files; an item no version read names gets no lane', () => {
+    const timeline = buildTimeline([version(0, [w('Fix')]), write(1, ['x.ts'], ['Something older'])]);
+    assert.deepEqual(timeline.lanes.map((lane) => [lane.content, lane.files]), [['Fix', []]]);
+    assert.deepEqual(timeline.sessionFiles.files, []);
+  });
+
+  it('the view gives each lane its files (name, folder, shared, an accessible name) and the session’s', () => {
+    const timeline = buildTimeline([
+      version(0, [w('Fix'), w('Test')]),
+      write(1, ['src/core/a.ts'], ['Fix']),
+      write(2, ['C:\\w\\b.ts', 'top.md'], ['Fix', 'Test']),
+      write(3, ['notes.md'], []),
+    ]);
+    const view = timelineViewModel('k'.repeat(32), timeline, 'title', false, formatOnly, String, () => '');
+    assert.equal(view.session, 'k'.repeat(32));
+    const fix = view.lanes[0]!;
+    assert.equal(fix.filesText, '3 files');
+    assert.match(fix.label, /, 3 files$/);
+    assert.deepEqual(
+      fix.files.map((f) => [f.name, f.folder, f.shared, f.label]),
+      [
+        ['a.ts', 'src/core', false, 'Open a.ts in src/core'],
+        ['b.ts', 'C:\\w', true, 'Open b.ts in C:\\w, shared with another item'],
+        ['top.md', '', true, 'Open top.md, shared with another item'],
+      ],
+    );
+    assert.equal(view.lanes[1]!.filesText, '2 files');
+    assert.deepEqual(view.sessionFiles.map((f) => f.path), ['notes.md']);
+    assert.deepEqual(view.sessionWrites, [at(3)]);
+    assert.deepEqual(fileParts('/abs/x.ts'), { name: 'x.ts', folder: '/abs' });
+    assert.deepEqual(fileParts('/x.ts'), { name: 'x.ts', folder: '/' });
+  });
+});
+
+describe('file/write lines read a page at a time', () => {
+  const tmp = useTempDir();
+
+  it('come with the versions of their page; one older than the page’s oldest version comes with the older page', async () => {
+    const log = new SessionLog(tmp.path, nodeFileSystem);
+    const key = 'ab'.repeat(16);
+    const src = { agent: 'claude-code' as const, session: 's' };
+    await log.append(key, [{ content: 'One', status: 'in_progress' }]);
+    await log.appendWrite(key, { ...src, call: '1' }, ['one.ts'], ['One']);
+    await log.append(key, [{ content: 'One', status: 'completed' }, { content: 'Two', status: 'in_progress' }]);
+    await log.appendWrite(key, { ...src, call: '2' }, ['two.ts', 'one.ts'], ['Two']);
+    const newest = await readTimelinePage(log, key, 1);
+    assert.equal(newest.more, true);
+    assert.deepEqual(newest.lines.map((l) => l.record.type), ['todo/write', 'file/write']);
+    const older = await readTimelinePage(log, key, 1, newest.before);
+    assert.deepEqual(older.lines.map((l) => l.record.type), ['todo/write', 'file/write']);
+    const timeline = buildTimeline([...older.lines, ...newest.lines]);
+    assert.deepEqual(timeline.lanes.map((lane) => [lane.content, lane.files.map((f) => f.path)]), [
+      ['One', ['one.ts']],
+      ['Two', ['two.ts', 'one.ts']],
+    ]);
   });
 });
