@@ -33,11 +33,40 @@ export function filesCount(count: number): string {
   return count === 1 ? t('1 file') : t('{0} files', count);
 }
 
-/** The file an agent named: absolute as it is, relative against the first workspace folder. */
-export function fileUri(agentPath: string): vscode.Uri {
-  if (path.isAbsolute(agentPath)) return vscode.Uri.file(agentPath);
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  return folder ? vscode.Uri.joinPath(folder.uri, agentPath) : vscode.Uri.file(path.resolve(agentPath));
+/**
+ * The file a `file/write` line names: an absolute path as it is (on the workspace's file
+ * system), a relative one against the first workspace folder. Nothing else is tried: the
+ * path is never used to build other names.
+ */
+export function recordedFileUri(recorded: string, folders: readonly vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders ?? []): vscode.Uri | undefined {
+  const folder = folders[0]?.uri;
+  if (path.isAbsolute(recorded) || path.win32.isAbsolute(recorded)) {
+    const file = vscode.Uri.file(recorded);
+    return folder === undefined || folder.scheme === 'file' ? file : folder.with({ path: file.path });
+  }
+  return folder === undefined ? undefined : vscode.Uri.joinPath(folder, recorded);
+}
+
+/** recordedFileUri, when that is an existing file. */
+export async function writtenFile(recorded: string, folders: readonly vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders ?? []): Promise<vscode.Uri | undefined> {
+  const uri = recordedFileUri(recorded, folders);
+  if (uri === undefined) return undefined;
+  try {
+    const stat = await vscode.workspace.fs.stat(uri);
+    return (stat.type & vscode.FileType.File) !== 0 ? uri : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Opens a file a `file/write` line names; one that is gone since gets a message instead of an empty editor. */
+export async function openWrittenFile(recorded: string): Promise<void> {
+  const uri = await writtenFile(recorded);
+  if (!uri) {
+    await vscode.window.showInformationMessage(t('{0} no longer exists.', recorded));
+    return;
+  }
+  await vscode.commands.executeCommand('vscode.open', uri);
 }
 
 /** Where a file is, for its row: its folder relative to the workspace when it is inside one. */
@@ -49,13 +78,13 @@ function folderText(uri: vscode.Uri): string {
 
 export function fileTreeItem(element: FileElement): vscode.TreeItem {
   const { file } = element;
-  const uri = fileUri(file.path);
+  const uri = recordedFileUri(file.path);
   const name = path.basename(file.path);
   const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
   item.id = `${element.session}/file/${element.owner ?? ''}/${file.path}`;
-  item.resourceUri = uri;
+  if (uri) item.resourceUri = uri;
   item.iconPath = vscode.ThemeIcon.File;
-  const folder = folderText(uri);
+  const folder = uri ? folderText(uri) : path.dirname(file.path) === '.' ? '' : path.dirname(file.path);
   item.description = file.shared ? (folder ? t('{0} · shared', folder) : t('shared')) : folder;
   item.contextValue = ItemContext.File;
   const where = folder ? t('{0} in {1}', name, folder) : name;
@@ -69,7 +98,7 @@ export function fileTreeItem(element: FileElement): vscode.TreeItem {
   tooltip.appendText(file.writes === 1 ? t('Written once by the agent.') : t('Written {0} times by the agent.', file.writes));
   if (file.shared) tooltip.appendMarkdown('\n\n').appendText(t('Another item was in progress too when it was written.'));
   item.tooltip = tooltip;
-  item.command = { command: CommandId.OpenChangedFile, title: t('Open File'), arguments: [uri] };
+  item.command = { command: CommandId.OpenChangedFile, title: t('Open File'), arguments: [file.path] };
   return item;
 }
 
@@ -91,16 +120,9 @@ export function filesTooltipLine(files: readonly ItemFile[]): string {
   return t('Changed: {0}', names.join(', ') + more);
 }
 
-/** Opens a changed file; one that is gone since gets a message instead of an empty editor. */
+/** The Plan view's file rows open their file through this command (the path as the line names it). */
 export function registerOpenChangedFile(): vscode.Disposable {
-  return vscode.commands.registerCommand(CommandId.OpenChangedFile, async (uri: unknown) => {
-    if (!(uri instanceof vscode.Uri)) return;
-    try {
-      await vscode.workspace.fs.stat(uri);
-    } catch {
-      void vscode.window.showWarningMessage(t('{0} no longer exists.', uri.fsPath));
-      return;
-    }
-    await vscode.commands.executeCommand('vscode.open', uri);
+  return vscode.commands.registerCommand(CommandId.OpenChangedFile, async (recorded: unknown) => {
+    if (typeof recorded === 'string' && recorded !== '') await openWrittenFile(recorded);
   });
 }

@@ -5,8 +5,8 @@
 // open when the window reloads comes back on the same session (the page keeps the
 // session's key in its state; the serializer reads it).
 import { randomBytes } from 'node:crypto';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { openWrittenFile } from './fileViews';
 import { signalText } from '../core/healthText';
 import { sessionTitle } from '../core/present';
 import { isSessionKey } from '../core/sessionKey';
@@ -179,12 +179,7 @@ class TimelinePanel implements vscode.Disposable {
   /** Opens a file the page lists (nothing else), when it exists. */
   private async open(recorded: unknown): Promise<void> {
     if (typeof recorded !== 'string' || !this.files.has(recorded)) return;
-    const uri = await writtenFile(recorded, vscode.workspace.workspaceFolders ?? []);
-    if (!uri) {
-      await vscode.window.showInformationMessage(t('{0} no longer exists.', recorded));
-      return;
-    }
-    await vscode.commands.executeCommand('vscode.open', uri);
+    await openWrittenFile(recorded);
   }
 
   dispose(): void {
@@ -274,29 +269,6 @@ function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & 
     enableScripts: true,
     localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
   };
-}
-
-/**
- * The file a file/write line names, when it exists as a file: an absolute path as it is
- * (on the workspace's file system), a relative one against the first workspace folder.
- * Nothing else is tried: the path is never used to build other names.
- */
-export async function writtenFile(recorded: string, folders: readonly vscode.WorkspaceFolder[]): Promise<vscode.Uri | undefined> {
-  const folder = folders[0]?.uri;
-  let uri: vscode.Uri;
-  if (path.isAbsolute(recorded) || path.win32.isAbsolute(recorded)) {
-    const file = vscode.Uri.file(recorded);
-    uri = folder === undefined || folder.scheme === 'file' ? file : folder.with({ path: file.path });
-  } else {
-    if (folder === undefined) return undefined;
-    uri = vscode.Uri.joinPath(folder, recorded);
-  }
-  try {
-    const stat = await vscode.workspace.fs.stat(uri);
-    return (stat.type & vscode.FileType.File) !== 0 ? uri : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function sessionOf(arg: unknown): string | undefined {
