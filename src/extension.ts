@@ -30,7 +30,7 @@ import { registerTimeline } from './vscode/timelinePanel';
 import { watchHealth } from './vscode/healthWatch';
 import { recallShownSession, rememberShownSession } from './vscode/viewMemory';
 
-export type { AgentPlanApi, PlanHealth, PlanSnapshot, PlanViewState } from './vscode/api';
+export type { AgentPlanApi, ChangedFiles, PlanHealth, PlanSnapshot, PlanViewState } from './vscode/api';
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentPlanApi> {
   const logger = createLogger();
@@ -125,7 +125,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Followers start once the log is loaded: what they import is read back like any write.
   sources.start();
   logger.info(`Agent Plan active; session logs in ${logFolder}`);
-  return createApi(store, display, health, logFolder, (session) => log.fileFor(session), requests);
+  return createApi(store, display, health, logFolder, (session) => log.fileFor(session), requests, files);
 }
 
 export function deactivate(): void {}

@@ -6,6 +6,7 @@ import type { ItemStatus, PlanCounts, PlanItem } from '../core/plan';
 import type { LogEvent } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
 import type { HealthBook } from '../core/healthBook';
+import type { FileBook, ItemFile } from '../core/itemFiles';
 import type { RequestBook, UserRequest } from '../core/requests';
 import type { HealthKind, StopHow } from '../core/health';
 import type { AgentId, PlanSource } from '../sources/types';
@@ -105,7 +106,27 @@ export interface AgentPlanApi {
   readonly onDidChangeHealth: Event<string>;
   /** The user's requests of a session not yet taken into a plan, oldest first (reads its past once). */
   getRequests(session: string): Promise<UserRequest[]>;
+  /** What each item of the session's current plan changed, and the files written while none was in progress (reads its past once). */
+  getChangedFiles(session: string): Promise<ChangedFiles>;
 }
+
+export interface ChangedFile {
+  /** As the agent named it: absolute, or relative to its workspace. */
+  path: string;
+  /** Another item was in progress too when it was written. */
+  shared: boolean;
+  /** The tool calls that wrote it. */
+  writes: number;
+}
+
+export interface ChangedFiles {
+  /** The current plan's items, in order, each with its files in the order first written. */
+  items: Array<{ content: string; files: ChangedFile[] }>;
+  /** Files written while no item was in progress. */
+  session: ChangedFile[];
+}
+
+const changedFile = (file: ItemFile): ChangedFile => ({ path: file.path, shared: file.shared, writes: file.writes });
 
 function snapshot(event: LogEvent): PlanSnapshot {
   const result: PlanSnapshot = {
@@ -125,6 +146,7 @@ export function createApi(
   logFolder: string,
   logFile: (session: string) => string,
   requests: RequestBook,
+  files: FileBook,
 ): AgentPlanApi {
   return {
     onDidWritePlan: (listener) => store.onDidWrite((event) => listener(snapshot(event))),
@@ -169,5 +191,10 @@ export function createApi(
     }),
     onDidChangeHealth: (listener) => health.onDidChange(({ session }) => listener(session)),
     getRequests: (session) => requests.list(session),
+    getChangedFiles: async (session) => {
+      const book = await files.get(session);
+      const todos = store.get(session)?.todos ?? [];
+      return { items: todos.map((todo) => ({ content: todo.content, files: book.of(todo.content).map(changedFile) })), session: book.session().map(changedFile) };
+    },
   };
 }

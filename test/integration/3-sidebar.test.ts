@@ -240,6 +240,21 @@ describe('the sidebar, rendered in the workbench', () => {
     };
     const result = spawnSync(process.execPath, ['-e', `require('fs').appendFileSync(process.argv[1], process.argv[2] + '\\n')`, plan.logFile(sessionB), JSON.stringify(record)]);
     assert.equal(result.status, 0, String(result.stderr));
+    // The API gives the same: the item's file, in the current plan's order.
+    const files = await waitFor(async () => {
+      const changedFiles = await plan.getChangedFiles(sessionB);
+      return changedFiles.items.some((item) => item.files.length > 0) ? changedFiles : undefined;
+    }, 'the API to give the item its file');
+    assert.deepEqual(
+      files.items.map((item) => [item.content, item.files]),
+      [
+        ['Set up the theme', []],
+        ['Add the toggle', []],
+        ['Persist the choice', []],
+        ['Written by another process', [{ path: changed, shared: false, writes: 1 }]],
+      ],
+    );
+    assert.deepEqual(files.session, []);
     const row = `${PLAN_ROWS}[aria-label="Written by another process, in progress"]`;
     await waitFor(async () => (await domTexts(row))[0]?.includes('1 file'), 'the item row to say it changed 1 file', 10_000);
     assert.deepEqual(await bridge<string[]>({ op: 'attributes', selector: row, name: 'aria-expanded' }), ['false']);
