@@ -286,8 +286,19 @@ function sessionOf(arg: unknown): string | undefined {
 function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const nonce = randomBytes(16).toString('base64');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'timeline.js'));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'timeline.css'));
   const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `img-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+  return htmlPage(webview, extensionUri, csp, `<main id="root"></main>\n<script nonce="${nonce}" src="${script.toString()}"></script>`);
+}
+
+/** A page with one message and no script: the same style sheet, no script allowed. */
+function messageHtml(webview: vscode.Webview, extensionUri: vscode.Uri, message: string): string {
+  const escaped = message.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return htmlPage(webview, extensionUri, `default-src 'none'; style-src ${webview.cspSource}`, `<p class="empty" role="status" data-gone="">${escaped}</p>`);
+}
+
+/** The document around a body: the policy, the viewport, the extension's style sheet. */
+function htmlPage(webview: vscode.Webview, extensionUri: vscode.Uri, csp: string, body: string): string {
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'timeline.css'));
   return `<!DOCTYPE html>
 <html lang="${vscode.env.language}">
 <head>
@@ -297,26 +308,7 @@ function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
 <link rel="stylesheet" href="${style.toString()}">
 </head>
 <body>
-<main id="root"></main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
-}
-
-/** A page with one message and no script: the same CSP, the same style sheet. */
-function messageHtml(webview: vscode.Webview, extensionUri: vscode.Uri, message: string): string {
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'timeline.css'));
-  const policy = `default-src 'none'; style-src ${webview.cspSource}`;
-  const escaped = message.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return `<!DOCTYPE html>
-<html lang="${vscode.env.language}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${policy}">
-<link rel="stylesheet" href="${style.toString()}">
-</head>
-<body>
-<p class="empty" role="status" data-gone="">${escaped}</p>
+${body}
 </body>
 </html>`;
 }
