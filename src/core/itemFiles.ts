@@ -23,48 +23,78 @@ export const MAX_FILES_PER_ITEM = 200;
 /** Plan versions the first read of a session's past walks back over, at most. */
 export const FILES_BACKFILL_VERSIONS = 1000;
 
+/** What one owner (an item, or the session) changed: its files, and when each of its writes was recorded. */
+export interface OwnerFiles {
+  /** Each file once, in the order first written (the oldest dropped past the bound). */
+  files: ItemFile[];
+  /** This machine's time (ms) of each write that named this owner, in file order; kept only when asked for. */
+  times: number[];
+}
+
+export interface SessionFilesOptions {
+  /** Files kept per owner; default MAX_FILES_PER_ITEM. */
+  maxFiles?: number;
+  /** Keep each write's time (the timeline draws them). */
+  keepTimes?: boolean;
+}
+
 /** One session's files by item, fed its records in file order. */
 export class SessionFiles {
-  private readonly items = new Map<string, ItemFile[]>();
-  private readonly outside: ItemFile[] = [];
+  private readonly items = new Map<string, OwnerFiles>();
+  private readonly outside: OwnerFiles = { files: [], times: [] };
+  private readonly maxFiles: number;
+  private readonly keepTimes: boolean;
+
+  constructor(options: SessionFilesOptions = {}) {
+    this.maxFiles = options.maxFiles ?? MAX_FILES_PER_ITEM;
+    this.keepTimes = options.keepTimes ?? false;
+  }
 
   feed(record: LogRecord): boolean {
     if (!isFileWrite(record)) return false;
     const owners = [...new Set(record.items)];
     const shared = owners.length > 1;
-    if (owners.length === 0) {
-      for (const path of record.files) note(this.outside, path, false, record.ts);
-      return true;
-    }
-    for (const owner of owners) {
-      let files = this.items.get(owner);
-      if (!files) this.items.set(owner, (files = []));
-      for (const path of record.files) note(files, path, shared, record.ts);
+    const time = Date.parse(record.ts);
+    const targets = owners.length === 0 ? [this.outside] : owners.map((owner) => this.ownerOf(owner));
+    for (const target of targets) {
+      if (this.keepTimes && !Number.isNaN(time)) target.times.push(time);
+      for (const path of record.files) this.note(target.files, path, shared, record.ts);
     }
     return true;
   }
 
   /** The files of the item with this text, in the order first written. */
   of(item: string): readonly ItemFile[] {
-    return this.items.get(item) ?? [];
+    return this.items.get(item)?.files ?? [];
   }
 
   /** Files written while no item was in progress. */
   session(): readonly ItemFile[] {
-    return this.outside;
+    return this.outside.files;
   }
-}
 
-function note(files: ItemFile[], path: string, shared: boolean, ts: string): void {
-  const known = files.find((file) => file.path === path);
-  if (known) {
-    known.shared ||= shared;
-    known.writes++;
-    known.last = ts;
-    return;
+  /** Every item that changed files, by text, and the session's own. */
+  owners(): { items: ReadonlyMap<string, OwnerFiles>; session: OwnerFiles } {
+    return { items: this.items, session: this.outside };
   }
-  files.push({ path, shared, writes: 1, last: ts });
-  if (files.length > MAX_FILES_PER_ITEM) files.shift();
+
+  private ownerOf(item: string): OwnerFiles {
+    let owner = this.items.get(item);
+    if (!owner) this.items.set(item, (owner = { files: [], times: [] }));
+    return owner;
+  }
+
+  private note(files: ItemFile[], path: string, shared: boolean, ts: string): void {
+    const known = files.find((file) => file.path === path);
+    if (known) {
+      known.shared ||= shared;
+      known.writes++;
+      known.last = ts;
+      return;
+    }
+    files.push({ path, shared, writes: 1, last: ts });
+    if (files.length > this.maxFiles) files.shift();
+  }
 }
 
 /** Every session's files by item, in step with the log; a session's past is read when it is first asked for. */

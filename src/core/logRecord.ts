@@ -170,6 +170,18 @@ export function isFileWrite(record: LogRecord): record is FileWriteRecord {
   return record.type === FILE_WRITE_EVENT;
 }
 
+const WRITE_SOURCE_PROBLEM = '`source` of a file/write must be {"agent": a known agent, "session": string, "call": string}';
+
+/** A file/write line's `source`: a known agent, its session id and the call's id. */
+function isWriteSource(value: unknown): value is { agent: AgentId; session: string; call: string } {
+  return isObject(value) && isAgent(value['agent']) && nonEmpty(value['session']) && nonEmpty(value['call']);
+}
+
+/** Why a file/write's `source` cannot be recorded, or undefined when it can. */
+export function writeSourceProblem(value: unknown): string | undefined {
+  return isWriteSource(value) ? undefined : WRITE_SOURCE_PROBLEM;
+}
+
 /** Why a path cannot be recorded in a file/write line, or undefined when it can. */
 export function pathProblem(path: unknown): string | undefined {
   if (typeof path !== 'string' || path.trim() === '') return 'a path must be a non-empty string';
@@ -279,9 +291,7 @@ function parseLink(value: Record<string, unknown>, session: string, ts: string):
 
 function parseFileWrite(value: Record<string, unknown>, session: string, ts: string): FileWriteRecord | string {
   const source = value['source'];
-  if (!isObject(source) || !isAgent(source['agent']) || !nonEmpty(source['session']) || !nonEmpty(source['call'])) {
-    return '`source` of a file/write must be {"agent": a known agent, "session": string, "call": string}';
-  }
+  if (!isWriteSource(source)) return WRITE_SOURCE_PROBLEM;
   const files = value['files'];
   if (!Array.isArray(files) || files.length === 0 || files.length > MAX_WRITE_FILES) return `\`files\` of a file/write must be a list of 1 to ${MAX_WRITE_FILES} paths`;
   for (const file of files as unknown[]) {

@@ -19,6 +19,7 @@ import {
   parseForeignItems,
   parseSource,
   pathProblem,
+  writeSourceProblem,
   type LogEvent,
   type LogRecord,
   type SessionFacts,
@@ -224,9 +225,8 @@ export class LogPlanSink implements PlanSink, Disposable {
   async importWrites(writes: readonly ForeignWrite[]): Promise<void> {
     const checked = writes.map((write, index) => {
       const { source } = write;
-      if (!AGENT_IDS.includes(source?.agent) || typeof source.session !== 'string' || source.session === '' || typeof source.call !== 'string' || source.call === '') {
-        throw new TypeError(`importWrites: write ${index + 1}: \`source\` must name a known agent, a session and a call`);
-      }
+      const sourceProblem = writeSourceProblem(source);
+      if (sourceProblem) throw new TypeError(`importWrites: write ${index + 1}: ${sourceProblem}`);
       if (!Array.isArray(write.files) || write.files.length === 0) throw new TypeError(`importWrites: write ${index + 1}: no files`);
       for (const file of write.files) {
         const problem = pathProblem(file);

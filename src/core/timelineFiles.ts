@@ -1,7 +1,9 @@
-// Which item changed which file, as the log's file/write lines say: each line names the
-// items in progress when the agent's tool call wrote its files. One item: the files are
-// its own; several: each item's, marked shared; none: the session's. No times are compared
-// here (the line carries its attribution). Pure; no vscode.
+// Which item changed which file on the timeline's page, as the log's file/write lines say:
+// the one rule of itemFiles.ts (a line names the items in progress when the agent's tool
+// call wrote its files; one item: the files are its own; several: each item's, marked
+// shared; none: the session's), with every file of the page and the time of each write.
+// Pure; no vscode.
+import { SessionFiles, type OwnerFiles } from './itemFiles';
 import type { FileWriteRecord } from './logRecord';
 
 export interface ItemFile {
@@ -27,27 +29,12 @@ export interface FileAttribution {
 
 /** Collects the files of file/write lines given oldest first; a line with an unreadable `ts` counts no write time. */
 export function collectFiles(writes: Iterable<FileWriteRecord>): FileAttribution {
-  const items = new Map<string, FilesOf>();
-  const session: FilesOf = { files: [], writes: [] };
-  for (const write of writes) {
-    const time = Date.parse(write.ts);
-    const owners = [...new Set(write.items)];
-    const shared = owners.length > 1;
-    const targets = owners.length === 0 ? [session] : owners.map((item) => items.get(item) ?? set(items, item));
-    for (const target of targets) {
-      if (!Number.isNaN(time)) target.writes.push(time);
-      for (const path of write.files) {
-        const known = target.files.find((file) => file.path === path);
-        if (known) known.shared ||= shared;
-        else target.files.push({ path, shared });
-      }
-    }
-  }
-  return { items, session };
+  const book = new SessionFiles({ maxFiles: Infinity, keepTimes: true });
+  for (const write of writes) book.feed(write);
+  const { items, session } = book.owners();
+  return { items: new Map([...items].map(([item, owner]) => [item, filesOf(owner)])), session: filesOf(session) };
 }
 
-function set(items: Map<string, FilesOf>, item: string): FilesOf {
-  const files: FilesOf = { files: [], writes: [] };
-  items.set(item, files);
-  return files;
+function filesOf(owner: OwnerFiles): FilesOf {
+  return { files: owner.files.map(({ path, shared }) => ({ path, shared })), writes: [...owner.times] };
 }

@@ -3,7 +3,7 @@
 // sessions of this workspace. Each agent is one folder, src/sources/<agent>/, whose
 // index.ts exports one AgentDescriptor; its parser there is pure.
 import type { Disposable } from '../core/emitter';
-import type { AgentId, PlanSink, UnknownShape } from './types';
+import type { AgentId, ForeignPlan, PlanSink, UnknownShape } from './types';
 
 export interface AgentStartOptions {
   /** The agent's folder: the `folder` setting, or the descriptor's defaultFolder(). */
@@ -53,5 +53,14 @@ export function followerReports(options: AgentStartOptions): Pick<AgentStartOpti
     onPolling: options.onPolling,
     ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
     ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+  };
+}
+
+/** A sink that hands plans to `importPlans` and everything else on to `sink` as it is (an agent's own check or filter of its plans). */
+export function withImportPlans(sink: PlanSink, importPlans: (plans: readonly ForeignPlan[]) => Promise<void>): PlanSink {
+  return {
+    importPlans,
+    updateSession: (info) => sink.updateSession(info),
+    importWrites: (writes) => sink.importWrites(writes),
   };
 }

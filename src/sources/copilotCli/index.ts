@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { Follower, type SessionFileLocator } from '../../node/follower';
 import { isBusy, loadSqlite, type SqliteModule } from '../../node/sqliteFollower';
 import { agentHomeFolder, isInsideWorkspace } from '../locations';
-import { followerReports, type AgentDescriptor } from '../agent';
+import { followerReports, withImportPlans, type AgentDescriptor } from '../agent';
 import type { ForeignPlan, PlanSink, UnknownShape } from '../types';
 import { COPILOT_TODOS_TOOL, createCopilotCliParser, itemsFromTodoRows, workspaceYamlCwd, type CopilotTodoRow } from './parser';
 
@@ -112,43 +112,39 @@ export interface TableSinkOptions {
  */
 export function tableSink(sink: PlanSink, options: TableSinkOptions): PlanSink {
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  return {
-    updateSession: (info) => sink.updateSession(info),
-    importWrites: (writes) => sink.importWrites(writes),
-    async importPlans(plans: readonly ForeignPlan[]) {
-      const newest = new Map<string, ForeignPlan>();
-      for (const plan of plans) if (plan.source.tool === COPILOT_TODOS_TOOL) newest.set(plan.source.session, plan);
-      const out: ForeignPlan[] = [];
-      for (const plan of plans) {
-        if (plan.source.tool !== COPILOT_TODOS_TOOL) {
-          out.push(plan);
-          continue;
-        }
-        if (newest.get(plan.source.session) !== plan) continue;
-        const folder = options.sessionFolder(plan.source.session);
-        if (folder === undefined) continue;
-        const dbFile = path.join(folder, 'session.db');
-        let rows: CopilotTodoRow[] | undefined;
-        for (let attempt = 0; ; attempt++) {
-          try {
-            rows = await readTodoRows(options.sqlite, dbFile);
-            break;
-          } catch (error) {
-            if (!(error instanceof DatabaseBusyError) || attempt >= (options.retries ?? 10)) throw error;
-            await wait(options.retryMs ?? 100);
-          }
-        }
-        if (rows === undefined) continue;
-        const items = itemsFromTodoRows(rows);
-        if (typeof items === 'string') {
-          options.onUnknownShape(dbFile, { line: 0, detail: items });
-          continue;
-        }
-        out.push({ ...plan, items });
+  return withImportPlans(sink, async (plans) => {
+    const newest = new Map<string, ForeignPlan>();
+    for (const plan of plans) if (plan.source.tool === COPILOT_TODOS_TOOL) newest.set(plan.source.session, plan);
+    const out: ForeignPlan[] = [];
+    for (const plan of plans) {
+      if (plan.source.tool !== COPILOT_TODOS_TOOL) {
+        out.push(plan);
+        continue;
       }
-      if (out.length > 0) await sink.importPlans(out);
-    },
-  };
+      if (newest.get(plan.source.session) !== plan) continue;
+      const folder = options.sessionFolder(plan.source.session);
+      if (folder === undefined) continue;
+      const dbFile = path.join(folder, 'session.db');
+      let rows: CopilotTodoRow[] | undefined;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          rows = await readTodoRows(options.sqlite, dbFile);
+          break;
+        } catch (error) {
+          if (!(error instanceof DatabaseBusyError) || attempt >= (options.retries ?? 10)) throw error;
+          await wait(options.retryMs ?? 100);
+        }
+      }
+      if (rows === undefined) continue;
+      const items = itemsFromTodoRows(rows);
+      if (typeof items === 'string') {
+        options.onUnknownShape(dbFile, { line: 0, detail: items });
+        continue;
+      }
+      out.push({ ...plan, items });
+    }
+    if (out.length > 0) await sink.importPlans(out);
+  });
 }
 
 export const copilotCli: AgentDescriptor = {
@@ -166,11 +162,7 @@ export const copilotCli: AgentDescriptor = {
     const locator = copilotSessionLocator(options.folder, folders);
     const sink: PlanSink =
       typeof sqlite === 'string'
-        ? {
-            updateSession: (info) => options.sink.updateSession(info),
-            importWrites: (writes) => options.sink.importWrites(writes),
-            importPlans: (plans) => options.sink.importPlans(plans.filter((p) => p.source.tool !== COPILOT_TODOS_TOOL)),
-          }
+        ? withImportPlans(options.sink, (plans) => options.sink.importPlans(plans.filter((p) => p.source.tool !== COPILOT_TODOS_TOOL)))
         : tableSink(options.sink, { sqlite, sessionFolder: (id) => locator.sessionFolder(id), onUnknownShape: options.onUnknownShape });
     const follower = new Follower({
       locator,

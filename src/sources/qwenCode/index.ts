@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import { Follower } from '../../node/follower';
 import { jsonlFilesIn } from '../../node/sessionLocators';
 import { agentHomeFolder, normalizeFolder } from '../locations';
-import { followerReports, type AgentDescriptor } from '../agent';
-import type { ForeignItem, ForeignPlan, PlanSink } from '../types';
+import { followerReports, withImportPlans, type AgentDescriptor } from '../agent';
+import type { ForeignItem, PlanSink } from '../types';
 import { createQwenCodeParser, qwenProjectFolderName, qwenTodosFileItems } from './parser';
 
 /** `<qwenDir>/projects/<workspace path, every non-alphanumeric "-">/chats`: one folder per workspace folder. */
@@ -26,29 +26,25 @@ const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,127}$/;
 export function checkedSink(sink: PlanSink, qwenDir: string, report: (file: string, detail: string) => void, settleMs = 10_000): PlanSink {
   const reported = new Set<string>();
   const seen = new Map<string, Set<string>>();
-  return {
-    updateSession: (info) => sink.updateSession(info),
-    importWrites: (writes) => sink.importWrites(writes),
-    async importPlans(plans: readonly ForeignPlan[]) {
-      await sink.importPlans(plans);
-      for (const plan of plans) {
-        const lists = seen.get(plan.source.session) ?? new Set<string>();
-        if (lists.size < 1000) lists.add(listKey(plan.items));
-        seen.set(plan.source.session, lists);
-      }
-      for (const session of new Set(plans.map((p) => p.source.session))) {
-        if (!SESSION_ID.test(session) || reported.has(session)) continue;
-        const file = path.join(qwenDir, 'todos', `${session}.json`);
-        const [text, stat] = await Promise.all([fsp.readFile(file, 'utf8').catch(() => undefined), fsp.stat(file).catch(() => undefined)]);
-        if (text === undefined || stat === undefined) continue; // Not written (yet), or removed: nothing to compare.
-        const stored = qwenTodosFileItems(text);
-        if (stored !== undefined && seen.get(session)?.has(listKey(stored))) continue;
-        if (stored !== undefined && Date.now() - stat.mtimeMs < settleMs) continue;
-        reported.add(session);
-        report(file, stored === undefined ? 'a todos file in a shape Agent Plan does not know' : 'the todos file holds a list no todo_write call in the chat has');
-      }
-    },
-  };
+  return withImportPlans(sink, async (plans) => {
+    await sink.importPlans(plans);
+    for (const plan of plans) {
+      const lists = seen.get(plan.source.session) ?? new Set<string>();
+      if (lists.size < 1000) lists.add(listKey(plan.items));
+      seen.set(plan.source.session, lists);
+    }
+    for (const session of new Set(plans.map((p) => p.source.session))) {
+      if (!SESSION_ID.test(session) || reported.has(session)) continue;
+      const file = path.join(qwenDir, 'todos', `${session}.json`);
+      const [text, stat] = await Promise.all([fsp.readFile(file, 'utf8').catch(() => undefined), fsp.stat(file).catch(() => undefined)]);
+      if (text === undefined || stat === undefined) continue; // Not written (yet), or removed: nothing to compare.
+      const stored = qwenTodosFileItems(text);
+      if (stored !== undefined && seen.get(session)?.has(listKey(stored))) continue;
+      if (stored !== undefined && Date.now() - stat.mtimeMs < settleMs) continue;
+      reported.add(session);
+      report(file, stored === undefined ? 'a todos file in a shape Agent Plan does not know' : 'the todos file holds a list no todo_write call in the chat has');
+    }
+  });
 }
 
 function listKey(items: readonly ForeignItem[]): string {
