@@ -105,7 +105,7 @@ export function isOpen(status: ItemStatus): boolean {
 }
 
 /** Status per text: with repeated texts (mirrored plans), an open one wins. */
-function statusMap(todos: readonly PlanItem[]): Map<string, ItemStatus> {
+export function statusMap(todos: readonly PlanItem[]): Map<string, ItemStatus> {
   const map = new Map<string, ItemStatus>();
   for (const todo of todos) {
     const known = map.get(todo.content);

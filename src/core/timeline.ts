@@ -13,7 +13,7 @@
 //
 // Same item = same trimmed text (as health.ts). With repeated texts (mirrored plans allow
 // them), one lane, and an open status wins over a closed one, as in health.
-import { isOpen, SessionHealth, type HealthSettings, type HealthSignal, type StopHow } from './health';
+import { isOpen, SessionHealth, statusMap, type HealthSettings, type HealthSignal, type StopHow } from './health';
 import { isCurrentPlan, isFileWrite, isPlanEvent, type FileWriteRecord, type LogRecord } from './logRecord';
 import type { ItemStatus, PlanCounts, PlanItem } from './plan';
 import { diffPlans, type PlanChange, type Translate } from './present';
@@ -256,16 +256,6 @@ function markRewording(before: readonly PlanItem[], after: readonly PlanItem[], 
     gone.rewordedTo = there.content;
     came.rewordedFrom = item.content;
   });
-}
-
-/** Status per text: with repeated texts, an open one wins. */
-function statusMap(todos: readonly PlanItem[]): Map<string, ItemStatus> {
-  const map = new Map<string, ItemStatus>();
-  for (const todo of todos) {
-    const known = map.get(todo.content);
-    if (known === undefined || (!isOpen(known) && isOpen(todo.status))) map.set(todo.content, todo.status);
-  }
-  return map;
 }
 
 /** "under 1 s", "42 s", "4 min 12 s", "1 h 5 min", "2 d 3 h": a span, to the two largest units. */
