@@ -11,6 +11,16 @@ export function isSessionKey(value: unknown): value is string {
   return typeof value === 'string' && SESSION_KEY_PATTERN.test(value);
 }
 
+/** The session a command's argument names: a key, or a row of a view that carries one (`event.session`, `session`). */
+export function sessionNamedBy(arg: unknown): string | undefined {
+  if (isSessionKey(arg)) return arg;
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const event = (arg as { event?: { session?: unknown } }).event;
+  if (isSessionKey(event?.session)) return event.session;
+  const session = (arg as { session?: unknown }).session;
+  return isSessionKey(session) ? session : undefined;
+}
+
 /** The session key for a tool invocation token, or undefined when it names no session. Never throws. */
 export function sessionKeyFromToken(token: unknown): string | undefined {
   try {

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { DisplayState } from '../core/display';
 import { planMarkdown, progressText, sessionTitle, relativeTime } from '../core/present';
-import { copilotChatResource, isSessionKey } from '../core/sessionKey';
+import { copilotChatResource, isSessionKey, sessionNamedBy } from '../core/sessionKey';
 import type { PlanVersion } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
 import type { HealthBook } from '../core/healthBook';
@@ -16,14 +16,7 @@ const t = vscode.l10n.t;
 
 /** A command's session argument: a key (API, tests), a Sessions row, or nothing (the shown session). */
 function sessionFrom(arg: unknown, display: DisplayState): string | undefined {
-  if (isSessionKey(arg)) return arg;
-  if (typeof arg === 'object' && arg !== null) {
-    const event = (arg as { event?: { session?: unknown } }).event;
-    if (isSessionKey(event?.session)) return event.session;
-    const session = (arg as { session?: unknown }).session;
-    if (isSessionKey(session)) return session;
-  }
-  return display.session;
+  return sessionNamedBy(arg) ?? display.session;
 }
 
 export interface CommandDeps {

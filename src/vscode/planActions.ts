@@ -8,7 +8,7 @@ import type { HealthBook } from '../core/healthBook';
 import { requestTextProblem } from '../core/logRecord';
 import type { RequestBook } from '../core/requests';
 import { progressText, relativeTime, sessionTitle } from '../core/present';
-import { copilotChatResource, isSessionKey } from '../core/sessionKey';
+import { copilotChatResource, sessionNamedBy } from '../core/sessionKey';
 import type { PlanStore } from '../core/store';
 import { agentName } from './agents';
 import { CommandId } from './ids';
@@ -65,14 +65,7 @@ export interface ActionOutcome {
 /** A key given directly, a row of a view (Sessions row, signal, dropped item), or nothing; null: neither. */
 function sessionArgument(arg: unknown): string | undefined | null {
   if (arg === undefined || arg === null) return undefined;
-  if (isSessionKey(arg)) return arg;
-  if (typeof arg === 'object') {
-    const event = (arg as { event?: { session?: unknown } }).event;
-    if (isSessionKey(event?.session)) return event.session;
-    const session = (arg as { session?: unknown }).session;
-    if (isSessionKey(session)) return session;
-  }
-  return null;
+  return sessionNamedBy(arg) ?? null;
 }
 
 function unknownSession(): ActionError {

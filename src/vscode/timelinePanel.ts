@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { openWrittenFile } from './fileViews';
 import { signalText } from '../core/healthText';
 import { sessionTitle } from '../core/present';
-import { isSessionKey } from '../core/sessionKey';
+import { sessionNamedBy } from '../core/sessionKey';
 import type { PlanStore } from '../core/store';
 import { isFileWrite } from '../core/logRecord';
 import { buildTimeline, type TimelineLine } from '../core/timeline';
@@ -204,7 +204,7 @@ export function registerTimeline(deps: TimelineDeps): vscode.Disposable {
   const panels = new Map<string, TimelinePanel>();
 
   async function show(arg?: unknown): Promise<TimelineRendered | undefined> {
-    const session = sessionOf(arg) ?? deps.display.session;
+    const session = sessionNamedBy(arg) ?? deps.display.session;
     if (session === undefined || deps.store.get(session) === undefined) {
       await vscode.window.showInformationMessage(t('There is no agent plan yet in this workspace.'));
       return undefined;
@@ -233,7 +233,7 @@ export function registerTimeline(deps: TimelineDeps): vscode.Disposable {
   /** A panel open before the window reloaded: the same session again, or a message when it is gone. */
   async function revive(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     panel.webview.options = webviewOptions(deps.extensionUri);
-    const session = sessionOf(state);
+    const session = sessionNamedBy(state);
     await deps.loaded;
     if (session === undefined || deps.store.get(session) === undefined) {
       panel.title = t('Timeline');
@@ -269,17 +269,6 @@ function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & 
     enableScripts: true,
     localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
   };
-}
-
-function sessionOf(arg: unknown): string | undefined {
-  if (isSessionKey(arg)) return arg;
-  if (typeof arg === 'object' && arg !== null) {
-    const event = (arg as { event?: { session?: unknown } }).event;
-    if (isSessionKey(event?.session)) return event.session;
-    const session = (arg as { session?: unknown }).session;
-    if (isSessionKey(session)) return session;
-  }
-  return undefined;
 }
 
 /** The page: one script and one style sheet from the extension, a nonce, nothing remote, no inline handler. */

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { SESSION_KEY_PATTERN, copilotSessionKey, foreignSessionKey, hashIdentity, isSessionKey, sessionKeyFromToken } from '../../src/core/sessionKey';
+import { SESSION_KEY_PATTERN, copilotSessionKey, foreignSessionKey, hashIdentity, isSessionKey, sessionKeyFromToken, sessionNamedBy } from '../../src/core/sessionKey';
 
 const KEY = /^[0-9a-f]{32}$/;
 
@@ -183,5 +183,15 @@ describe('sessionKey: foreign sessions', () => {
     assert.equal(foreignSessionKey('claude-code', 'abc'), hashIdentity('claude-code:abc'));
     assert.notEqual(foreignSessionKey('codex', 'abc'), foreignSessionKey('gemini-cli', 'abc'));
     assert.ok(isSessionKey(foreignSessionKey('codex', '../../etc/passwd')));
+  });
+});
+
+describe('sessionNamedBy: the session a command argument names', () => {
+  const key = 'ab'.repeat(16);
+  it('a key, a Sessions row (event.session) or a Plan row (session); anything else names none', () => {
+    assert.equal(sessionNamedBy(key), key);
+    assert.equal(sessionNamedBy({ kind: 'session', event: { session: key } }), key);
+    assert.equal(sessionNamedBy({ kind: 'signal', session: key }), key);
+    for (const other of [undefined, null, 'not a key', key.toUpperCase(), 42, {}, { session: 'x' }, { event: { session: 3 } }]) assert.equal(sessionNamedBy(other), undefined);
   });
 });
