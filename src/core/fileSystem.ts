@@ -21,6 +21,8 @@ export interface LogFileSystem {
    * ENOENT when the folder is missing. Without it, the log takes no cross-process locks.
    */
   createExclusive?(path: string, text: string): Promise<boolean>;
+  /** Sets the file's modification time to now (a lock holder's sign of life); rejects with ENOENT when it does not exist. */
+  touch?(path: string): Promise<void>;
   /** Deletes the file; rejects with ENOENT when it does not exist. */
   remove(path: string): Promise<void>;
   /** When the file (or folder) was last written (ms since the epoch, this machine's clock), or undefined. */

@@ -56,11 +56,6 @@ interface SessionIndex {
   ready: Promise<void>;
   /** The log holds a plan for this session (from any source). */
   planned: boolean;
-  /**
-   * Built when the file held nothing, and nothing read since: the reader's first look at
-   * the file (another window made it) brings no lines, so it is built again then.
-   */
-  blank: boolean;
   /** `${agent}\n${session}\n${call}` of every file/write line in the log. */
   writes: Set<string>;
   /** Plan versions (every todo/write line) of the session read so far. */
@@ -122,6 +117,8 @@ export class LogPlanSink implements PlanSink, Disposable {
    * written meanwhile (by another window): each one a repeat the lock kept out.
    */
   readonly stats = { settledUnderLock: 0 };
+  /** What a dropped index held for its session's first plan, handed to the index built next. */
+  private readonly waiting = new Map<string, Pick<SessionIndex, 'pending' | 'pendingWrites'>>();
 
   constructor(
     private readonly log: SessionLog,
@@ -132,9 +129,13 @@ export class LogPlanSink implements PlanSink, Disposable {
     this.subscription = log.onDidRead((read) => {
       const index = this.indexes.get(read.session);
       if (!index) return;
-      // A file deleted or cut short no longer holds what the index says: build it again when asked.
-      if (read.gone || read.sync?.reset || (read.sync && index.blank)) {
+      // A file deleted or cut short no longer holds what the index says, and a first look
+      // (a sync) skips to the file's end: lines another process appended between the index's
+      // backward read and that look were never noted. Either way the index is built again
+      // when asked, keeping what waits for the session's first plan.
+      if (read.gone || read.sync) {
         this.indexes.delete(read.session);
+        if (index.pending || index.pendingWrites.length > 0) this.waiting.set(read.session, { pending: index.pending, pendingWrites: index.pendingWrites });
         return;
       }
       read.records.forEach((record, i) => this.note(read.session, index, record, read.offsets?.[i]));
@@ -294,7 +295,6 @@ export class LogPlanSink implements PlanSink, Disposable {
         handed: undefined,
         ready: Promise.resolve(),
         planned: false,
-        blank: true,
         writes: new Set(),
         versions: 0,
         inProgress: new Map(),
@@ -303,6 +303,12 @@ export class LogPlanSink implements PlanSink, Disposable {
         held: [],
         countedUpTo: undefined,
       };
+      const waiting = this.waiting.get(key);
+      if (waiting) {
+        this.waiting.delete(key);
+        built.pendingWrites = waiting.pendingWrites;
+        if (waiting.pending) built.pending = waiting.pending;
+      }
       // In the map before the read starts, so lines the reader meets meanwhile are noted too.
       this.indexes.set(key, built);
       let newestInfo: SessionInfoRecord | undefined;
@@ -314,7 +320,6 @@ export class LogPlanSink implements PlanSink, Disposable {
       let versionsBack = 0;
       let newestAt: number | undefined;
       built.ready = this.log.readRecordsBackward(key, (record, at) => {
-        built.blank = false;
         newestAt ??= at;
         if (isFileWrite(record)) {
           built.writes.add(callId(record.source.agent, record.source.session, record.source.call));
@@ -363,7 +368,6 @@ export class LogPlanSink implements PlanSink, Disposable {
   }
 
   private note(key: string, index: SessionIndex, record: LogRecord, offset: number | undefined): void {
-    index.blank = false;
     if (isFileWrite(record)) {
       index.writes.add(callId(record.source.agent, record.source.session, record.source.call));
     } else if (isPlanEvent(record)) {
@@ -404,5 +408,6 @@ export class LogPlanSink implements PlanSink, Disposable {
   dispose(): void {
     this.subscription.dispose();
     this.indexes.clear();
+    this.waiting.clear();
   }
 }

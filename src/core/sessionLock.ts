@@ -4,22 +4,31 @@
 //
 // The lock is a file `<folder>/<session key>.lock` made with an exclusive create and
 // removed as soon as the step is done (a read past the reader's cursor and an append:
-// milliseconds). It never blocks a writer for long: a lock whose owner process is gone
-// (same host), or that is older than `staleMs` whoever holds it, is taken over; a lock that
-// cannot be had within `waitMs` is taken over too, and a step that still has none after
-// twice that goes on without it. Two processes taking over the same stale lock at the
-// same moment can both go on; replay reads a repeated import as one version
-// (logRepeats.ts), so that rare case costs a line, never a wrong plan.
+// milliseconds). Time never frees a lock whose holder is alive on this machine: a holder
+// that the machine's load keeps from running for seconds still holds it, and the others
+// wait (a lock passed on by a timeout is how two windows came to write the same call).
+// What frees a lock is its holder's end:
+// - on this machine, the holder's process is gone (its pid, checked as the waiter waits);
+// - a holder on another machine (a folder shared by two machines) refreshes its lock
+//   file's time while it works; a lock whose file has not changed for `remoteStaleMs`, as
+//   this waiter's own clock sees it (no two machines' clocks are compared), is gone.
+//   A file that cannot be read as a lock is judged the same way.
+// A lock judged gone is removed by one waiter only: the one that creates the takeover
+// marker named after that lock's exact content (`<key>.<digest>.takeover`, an exclusive
+// create), which then removes the lock if it still reads the same, and then the marker.
+// A lock's content is unique to one holding, so a later lock is never removed for an
+// earlier one. A marker left by a waiter that died in those microseconds is judged like a
+// lock (its owner's process gone) and removed.
 // The todo_write tool does not use it: each chat has one writer.
 import * as path from 'node:path';
 import { errorCode, type LogFileSystem } from './fileSystem';
-import { isSessionKey } from './sessionKey';
+import { hashIdentity, isSessionKey } from './sessionKey';
 
-/** Who holds a lock, as written in the lock file. */
+/** Who holds a lock (or a takeover marker), as written in its file. */
 interface LockOwner {
   pid: number;
   host: string;
-  /** When it was taken, ms since the epoch (the owner's clock). */
+  /** When it was taken, ms since the epoch (the owner's clock; informative only). */
   at: number;
   /** Tells this holding apart from a later one of the same process. */
   token: string;
@@ -31,10 +40,13 @@ export interface SessionLockOptions {
   host: string;
   /** Whether a process of this host still runs (a dead owner's lock is taken over at once). */
   isAlive(pid: number): boolean;
-  /** A lock older than this is taken over whoever holds it. Default 2000 ms. */
-  staleMs?: number;
-  /** The longest a step waits for a lock before taking it over. Default 2000 ms. */
-  waitMs?: number;
+  /**
+   * A lock of another machine (or one that cannot be read) whose file has not changed for
+   * this long, by this process's clock, is judged gone. Default 10,000 ms.
+   */
+  remoteStaleMs?: number;
+  /** How often a holder refreshes its lock file's time while its step runs. Default 1,000 ms. */
+  heartbeatMs?: number;
   now?: () => number;
 }
 
@@ -43,18 +55,35 @@ export interface LockStats {
   taken: number;
   /** Times a step found the lock held and waited. */
   waits: number;
-  /** Locks taken over from a dead, stale or too slow owner. */
+  /** Locks taken over: their holder's process was gone, or (another machine's) they stopped changing. */
   takeovers: number;
-  /** Steps run without a lock (the file system offers no exclusive create, or it failed). */
+  /** Of the takeovers, the locks judged gone because they stopped changing (another machine's, or unreadable). */
+  staleTakeovers: number;
+  /** Steps run without a lock (the file system offers no exclusive create, or the lock cannot be made or removed). */
   unlocked: number;
 }
 
-const MAX_PAUSE_MS = 8;
+/** A lock or marker file as read: its exact text, its owner when it reads as one, and its time. */
+interface Seen {
+  text: string;
+  owner: LockOwner | undefined;
+  modifiedMs: number | undefined;
+}
+
+/** What a waiter has watched of one holding: since when (its own clock) the file has not changed. */
+interface Watched {
+  text: string;
+  modifiedMs: number | undefined;
+  since: number;
+}
+
+const MIN_PAUSE_MS = 1;
+const MAX_PAUSE_MS = 16;
 
 export class SessionLocks {
-  readonly stats: LockStats = { taken: 0, waits: 0, takeovers: 0, unlocked: 0 };
-  private readonly staleMs: number;
-  private readonly waitMs: number;
+  readonly stats: LockStats = { taken: 0, waits: 0, takeovers: 0, staleTakeovers: 0, unlocked: 0 };
+  private readonly remoteStaleMs: number;
+  private readonly heartbeatMs: number;
   private readonly now: () => number;
   private holdings = 0;
 
@@ -64,8 +93,8 @@ export class SessionLocks {
     private readonly dir: string,
     private readonly options: SessionLockOptions,
   ) {
-    this.staleMs = options.staleMs ?? 2000;
-    this.waitMs = options.waitMs ?? 2000;
+    this.remoteStaleMs = options.remoteStaleMs ?? 10_000;
+    this.heartbeatMs = options.heartbeatMs ?? 1000;
     this.now = options.now ?? Date.now;
   }
 
@@ -79,11 +108,17 @@ export class SessionLocks {
   async run<T>(session: string, task: () => Promise<T>): Promise<T> {
     const file = this.fileFor(session);
     const owner = await this.acquire(file);
+    const heartbeat = owner && this.fs.touch ? setInterval(() => void this.fs.touch?.(file).catch(() => undefined), this.heartbeatMs) : undefined;
     try {
       return await task();
     } finally {
+      if (heartbeat) clearInterval(heartbeat);
       if (owner) await this.release(file, owner);
     }
+  }
+
+  private newOwner(): LockOwner {
+    return { pid: this.options.pid, host: this.options.host, at: this.now(), token: `${this.options.pid}.${++this.holdings}.${Math.random().toString(36).slice(2, 10)}` };
   }
 
   private async acquire(file: string): Promise<LockOwner | undefined> {
@@ -92,10 +127,11 @@ export class SessionLocks {
       this.stats.unlocked++;
       return undefined;
     }
-    const started = this.now();
     let waited = false;
+    let watched: Watched | undefined;
+    let pauseMs = MIN_PAUSE_MS;
     for (let attempt = 0; ; attempt++) {
-      const owner: LockOwner = { pid: this.options.pid, host: this.options.host, at: this.now(), token: `${this.options.pid}.${++this.holdings}` };
+      const owner = this.newOwner();
       let created: boolean;
       try {
         created = await create(file, JSON.stringify(owner));
@@ -116,77 +152,147 @@ export class SessionLocks {
         this.stats.taken++;
         return owner;
       }
-      const elapsed = this.now() - started;
-      if (elapsed >= 2 * this.waitMs) {
-        // A lock that outlives its takeovers (one that cannot be removed): the step goes on without it.
-        this.stats.unlocked++;
-        return undefined;
-      }
-      const held = await this.readOwner(file);
-      if (held === 'gone') continue;
-      if (elapsed >= this.waitMs || this.isStale(held)) {
-        // Taken over: removed only if it is still the lock judged (a fresh one stays).
-        const again = await this.readOwner(file);
-        if (again === 'gone' || (again.token === held.token && again.pid === held.pid)) {
-          this.stats.takeovers++;
-          if (await this.removeQuietly(file)) continue;
+      const held = await this.read(file);
+      if (held) {
+        watched = this.watch(watched, held);
+        const verdict = this.judge(held, watched);
+        if (verdict !== 'alive') {
+          const outcome = await this.takeOver(file, held);
+          if (outcome === 'failed') {
+            // A lock that cannot be removed (a folder in its place): the step goes on without it.
+            this.stats.unlocked++;
+            return undefined;
+          }
+          if (outcome === 'removed') {
+            this.stats.takeovers++;
+            if (verdict === 'stale') this.stats.staleTakeovers++;
+            watched = undefined;
+            continue;
+          }
         }
       }
+      if (!held) continue; // released between the create and the read: try again at once
       if (!waited) {
         waited = true;
         this.stats.waits++;
       }
-      await pause(1 + Math.floor(Math.random() * MAX_PAUSE_MS));
+      await pause(pauseMs + Math.floor(Math.random() * pauseMs));
+      pauseMs = Math.min(MAX_PAUSE_MS, pauseMs * 2);
     }
   }
 
-  private isStale(owner: LockOwner): boolean {
-    if (owner.host === this.options.host && owner.pid !== this.options.pid && !this.options.isAlive(owner.pid)) return true;
-    return Math.abs(this.now() - owner.at) > this.staleMs;
+  /** The waiter's watch of a holding: restarted whenever the file changes. */
+  private watch(watched: Watched | undefined, seen: Seen): Watched {
+    if (watched && watched.text === seen.text && watched.modifiedMs === seen.modifiedMs) return watched;
+    return { text: seen.text, modifiedMs: seen.modifiedMs, since: this.now() };
   }
 
   /**
-   * The owner written in the lock file, or 'gone'. A lock file just made and not yet
-   * written reads empty (its owner is busy, not gone), and one that cannot be read as an
-   * owner is judged by its age alone: an owner of no process, dated when it was written.
+   * Whether a lock's (or marker's) holder is alive. On this machine the process alone
+   * tells; another machine's holding, or a file that reads as no owner, is gone once it
+   * has not changed for `remoteStaleMs`.
    */
-  private async readOwner(file: string): Promise<LockOwner | 'gone'> {
+  private judge(seen: Seen, watched: Watched): 'alive' | 'dead' | 'stale' {
+    const owner = seen.owner;
+    if (owner && owner.host === this.options.host) {
+      if (owner.pid === this.options.pid) return 'alive';
+      return this.options.isAlive(owner.pid) ? 'alive' : 'dead';
+    }
+    // A file just created and not yet written reads empty: it changes as soon as it is written.
+    return this.now() - watched.since >= this.remoteStaleMs ? 'stale' : 'alive';
+  }
+
+  /**
+   * Removes a lock judged gone, if this waiter is the one to do it: it holds the marker of
+   * that exact lock. 'removed' (or found gone), 'busy' (another waiter is at it, or the
+   * lock changed), 'failed' (the lock cannot be removed).
+   */
+  private async takeOver(file: string, judged: Seen): Promise<'removed' | 'busy' | 'failed'> {
+    const create = this.fs.createExclusive?.bind(this.fs);
+    if (!create) return 'failed';
+    const marker = path.join(this.dir, `${path.basename(file, '.lock')}.${hashIdentity(`lock\n${judged.text}`).slice(0, 16)}.takeover`);
+    const mine = this.newOwner();
+    let created: boolean;
+    try {
+      created = await create(marker, JSON.stringify(mine));
+    } catch {
+      return 'failed';
+    }
+    if (!created) {
+      await this.clearDeadMarker(marker);
+      return 'busy';
+    }
+    try {
+      const now = await this.read(file);
+      if (!now) return 'removed';
+      if (now.text !== judged.text || now.modifiedMs !== judged.modifiedMs) return 'busy';
+      try {
+        await this.fs.remove(file);
+        return 'removed';
+      } catch (error) {
+        return errorCode(error) === 'ENOENT' ? 'removed' : 'failed';
+      }
+    } finally {
+      await this.removeQuietly(marker);
+    }
+  }
+
+  /** A marker whose owner process is gone (this machine) is removed, so the lock it names can be taken over. */
+  private async clearDeadMarker(marker: string): Promise<void> {
+    const seen = await this.read(marker);
+    const owner = seen?.owner;
+    if (!seen || !owner) return;
+    if (owner.host === this.options.host && owner.pid !== this.options.pid && !this.options.isAlive(owner.pid)) await this.removeQuietly(marker);
+  }
+
+  /**
+   * The file's text, its owner when it reads as one, and its time; undefined when it is
+   * gone. A file that cannot be read (a folder in its place) reads as empty.
+   */
+  private async read(file: string): Promise<Seen | undefined> {
     let text = '';
     try {
       text = new TextDecoder().decode(await this.fs.readRange(file, 0, 1024));
-      const value = JSON.parse(text) as Partial<LockOwner>;
-      if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.at === 'number' && typeof value.token === 'string') {
-        return { pid: value.pid, host: value.host, at: value.at, token: value.token };
-      }
     } catch (error) {
-      if (errorCode(error) === 'ENOENT') return 'gone';
+      if (errorCode(error) === 'ENOENT') return undefined;
     }
-    let at: number | undefined;
+    let modifiedMs: number | undefined;
     try {
-      at = await this.fs.modifiedMs?.(file);
+      modifiedMs = await this.fs.modifiedMs?.(file);
+      if (modifiedMs === undefined && this.fs.modifiedMs) return undefined;
     } catch {
-      // judged as new
+      // judged by its text alone
     }
-    if (at === undefined && this.fs.modifiedMs) return 'gone';
-    return { pid: -1, host: '', at: at ?? this.now(), token: `unreadable:${text}` };
+    return { text, owner: parseOwner(text), modifiedMs };
   }
 
   private async release(file: string, owner: LockOwner): Promise<void> {
-    // Only our own lock: if a slow step was overtaken, the lock is someone else's now.
-    const held = await this.readOwner(file);
-    if (held !== 'gone' && held.token === owner.token && held.pid === owner.pid) await this.removeQuietly(file);
+    // Only our own lock: if it was judged gone meanwhile (another machine's waiter), it is someone else's now.
+    const held = await this.read(file);
+    if (held?.owner && held.owner.token === owner.token && held.owner.pid === owner.pid) await this.removeQuietly(file);
   }
 
-  /** Removes the lock file; false when it could not be (gone already counts as removed). */
+  /** Removes a file; false when it could not be (gone already counts as removed). */
   private async removeQuietly(file: string): Promise<boolean> {
     try {
       await this.fs.remove(file);
       return true;
     } catch (error) {
-      // Not removable (a folder in its place, permissions): the next taker judges it.
       return errorCode(error) === 'ENOENT';
     }
   }
+}
+
+function parseOwner(text: string): LockOwner | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<LockOwner>;
+    if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.at === 'number' && typeof value.token === 'string') {
+      return { pid: value.pid, host: value.host, at: value.at, token: value.token };
+    }
+  } catch {
+    // not an owner
+  }
+  return undefined;
 }
 
 function pause(ms: number): Promise<void> {

@@ -81,6 +81,11 @@ export class NodeFileSystem implements LogFileSystem {
     return fs.readdir(dir);
   }
 
+  async touch(path: string): Promise<void> {
+    const now = new Date();
+    await fs.utimes(path, now, now);
+  }
+
   remove(path: string): Promise<void> {
     return fs.unlink(path);
   }

@@ -1,10 +1,15 @@
 // Two (and four) extension hosts on one workspace: each a process with its own log reader,
 // sink and the real Claude Code follower over the same transcript and the same storage
-// folder, reacting to the same new call at the same moment. Each call must land in the
-// log once, and each session/info update once; and a log that holds repeats anyway (an
-// older version, or a sink without the locks) must replay with each call once.
+// folder, reacting to the same new call at the same moment, on a machine whose cores are
+// kept busy by other processes and with event loops kept half busy (as CI and a busy
+// laptop run them). Each call must land in the log once, each write once, and each
+// session/info update once; a live holder of a lock is never overtaken; a holder killed
+// while it holds the lock is replaced at once. A log that holds repeats anyway (an older
+// version, or a sink without the locks) must replay with each call once.
 import * as assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { foreignSessionKey } from '../../src/core/sessionKey';
 import { SessionLog, type LogRecord } from '../../src/core/sessionLog';
@@ -40,17 +45,45 @@ function stepLines(step: number, workspace: string): string {
   return [use, result, edit, edited, title].map((line) => JSON.stringify(line)).join('\n') + '\n';
 }
 
+type Stats = { taken: number; waits: number; takeovers: number; staleTakeovers: number; unlocked: number };
+
 interface HostsRun {
   records: LogRecord[];
   logDir: string;
-  lockStats: Array<{ taken: number; waits: number; takeovers: number; unlocked: number } | undefined>;
+  lockStats: Array<Stats | undefined>;
+  /** With a holder killed: ms from the kill to the next line in the log. */
+  resumedMs: number | undefined;
   /** Per host: imports its check wanted to write that, under the lock, another host had written. */
   settledUnderLock: number[];
   ms: number;
 }
 
+interface RunOptions {
+  /** Keep every core busy with other processes, and each host's event loop half busy. */
+  load?: boolean;
+  /** At this step, a window takes the session's lock and is killed (SIGKILL) while it holds it. */
+  killHolderAt?: number;
+}
+
+/** One process per core spinning for the whole run: other work on the machine. */
+async function busyCores(): Promise<ChildProcess[]> {
+  const script = await childScript('busy');
+  const children = Array.from({ length: os.cpus().length }, () => startNode(script, ['600']));
+  await Promise.all(children.map((child) => waitForOutput(child, 'busy')));
+  return children;
+}
+
 /** Starts `hosts` importer processes over one storage folder, appends `calls` steps to one transcript, and reads the log. */
-async function runHosts(label: string, hosts: number, calls: number, mode: 'lock' | 'nolock'): Promise<HostsRun> {
+async function runHosts(label: string, hosts: number, calls: number, mode: 'lock' | 'nolock', options: RunOptions = {}): Promise<HostsRun> {
+  const load = options.load ? await busyCores() : [];
+  try {
+    return await runHostsLoaded(label, hosts, calls, mode, options);
+  } finally {
+    for (const child of load) child.kill('SIGKILL');
+  }
+}
+
+async function runHostsLoaded(label: string, hosts: number, calls: number, mode: 'lock' | 'nolock', options: RunOptions): Promise<HostsRun> {
   const root = tempDir(label);
   const workspace = path.join(root, 'work');
   const claudeDir = path.join(root, 'claude');
@@ -64,12 +97,31 @@ async function runHosts(label: string, hosts: number, calls: number, mode: 'lock
   fs.writeFileSync(transcript, '');
 
   const script = await childScript('importer');
-  const children = Array.from({ length: hosts }, () => startNode(script, [logDir, storageDir, claudeDir, workspace, mode]));
+  const children = Array.from({ length: hosts }, () => startNode(script, [logDir, storageDir, claudeDir, workspace, mode, options.load ? 'busy' : 'idle']));
   const exits = children.map((child) => collect(child));
   await Promise.all(children.map((child) => waitForOutput(child, 'ready')));
   const started = Date.now();
   let next = started;
+  const file = path.join(logDir, `${SESSION}.jsonl`);
+  let resumedMs: number | undefined;
   for (let step = 0; step < calls; step++) {
+    if (step === options.killHolderAt) {
+      const holder = startNode(await childScript('lockHolder'), [logDir, SESSION]);
+      const holderExit = collect(holder);
+      await waitForOutput(holder, 'held');
+      // The hosts meet the held lock for a while (the steps go on), then the holder dies.
+      for (let more = 0; more < 20 && step < calls - 1; more++) {
+        fs.appendFileSync(transcript, stepLines(step++, workspace));
+        await sleep(INTERVAL_MS);
+      }
+      const sizeAtKill = fs.statSync(file).size;
+      const killed = Date.now();
+      holder.kill('SIGKILL');
+      await holderExit;
+      while (fs.statSync(file).size === sizeAtKill && Date.now() - killed < 30_000) await sleep(1);
+      resumedMs = Date.now() - killed;
+      next = Date.now();
+    }
     fs.appendFileSync(transcript, stepLines(step, workspace));
     next += INTERVAL_MS;
     await sleep(Math.max(0, next - Date.now()));
@@ -85,72 +137,88 @@ async function runHosts(label: string, hosts: number, calls: number, mode: 'lock
     settledUnderLock.push(report.sink?.settledUnderLock ?? 0);
   }
   const ms = Date.now() - started;
-  const file = path.join(logDir, `${SESSION}.jsonl`);
   const records = fs
     .readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as LogRecord);
-  return { records, logDir, lockStats, settledUnderLock, ms };
+  return { records, logDir, lockStats, settledUnderLock, ms, resumedMs };
 }
 
 const planCalls = (records: readonly LogRecord[]): string[] => records.flatMap((record) => (record.type === 'todo/write' ? [record.source?.call ?? 'todo_write'] : []));
 const writes = (records: readonly LogRecord[]): Array<[string, string[]]> => records.flatMap((record) => (record.type === 'file/write' ? [[record.source.call, record.items] as [string, string[]]] : []));
 const infoTitles = (records: readonly LogRecord[]): string[] => records.flatMap((record) => (record.type === 'session/info' ? [record.title ?? ''] : []));
 
+/** Every check of a run with the locks: each call, write and title once, in order; figures first. */
+async function checkRun(name: string, run: HostsRun): Promise<void> {
+  const { records, logDir, lockStats, settledUnderLock, ms, resumedMs } = run;
+  const calls = planCalls(records);
+  const titles = infoTitles(records);
+  const sum = (key: keyof Stats): number => lockStats.reduce((total, stats) => total + (stats?.[key] ?? 0), 0);
+  recordFigures(name, {
+    calls: CALLS,
+    'interval ms': INTERVAL_MS,
+    'busy cores': os.cpus().length,
+    'plan lines': calls.length,
+    'plan lines per call': (calls.length / CALLS).toFixed(2),
+    'file/write lines': writes(records).length,
+    'session/info lines': titles.length,
+    'locks taken': sum('taken'),
+    'lock waits': sum('waits'),
+    'lock takeovers': sum('takeovers'),
+    'takeovers of a lock that stopped changing': sum('staleTakeovers'),
+    'repeats kept out by the lock': settledUnderLock.reduce((a, b) => a + b, 0),
+    'steps without the lock': sum('unlocked'),
+    ...(resumedMs === undefined ? {} : { 'ms from the kill to the next line': resumedMs }),
+    ms,
+  });
+  const expected = Array.from({ length: CALLS }, (_, step) => callId(step));
+  assert.equal(calls.length, CALLS, `one plan line per call (${calls.length} lines for ${CALLS} calls)`);
+  assert.deepEqual(calls, expected, 'every call, once, in order');
+  // Each Edit once, given to the item its plan call had in progress.
+  assert.deepEqual(
+    writes(records),
+    Array.from({ length: CALLS }, (_, step) => [editId(step), [`step ${step}`]]),
+    'one file/write line per Edit, in order, with its item',
+  );
+
+  // A follower that reads several steps at once hands on only the newest title of them:
+  // each title that reached the log is there once, in order, and the last one is there.
+  assert.equal(new Set(titles).size, titles.length, `no session/info update twice: ${titles.length} lines, ${new Set(titles).size} titles`);
+  const steps = titles.map((title) => Number(title.slice('Run '.length)));
+  assert.ok(
+    steps.every((step, i) => i === 0 || step > (steps[i - 1] ?? -1)),
+    'session/info titles in order',
+  );
+  assert.equal(titles[titles.length - 1], titleOf(CALLS - 1), 'the newest title is in the log');
+
+  // The log reads the same: each version once, the last call current.
+  const log = new SessionLog(logDir, nodeFileSystem);
+  assert.equal((await log.history(SESSION)).length, CALLS);
+  assert.equal((await log.current(SESSION))?.source?.call, callId(CALLS - 1));
+
+  // The hosts really raced: each one went to write through the lock, and the lock settled
+  // some race (a host found the lock held, or found under it the line it meant to write).
+  assert.ok(lockStats.every((stats) => (stats?.taken ?? 0) > 0), 'every host imported through the lock');
+  assert.equal(sum('unlocked'), 0, 'no step ran without the lock');
+  assert.ok(sum('waits') + settledUnderLock.reduce((a, b) => a + b, 0) > 0, 'the hosts raced for the same calls');
+  // Every holder here is alive on this machine but the one killed: none is taken over by time.
+  assert.equal(sum('staleTakeovers'), 0, 'no live holder taken over');
+  assert.equal(sum('takeovers'), resumedMs === undefined ? 0 : 1, resumedMs === undefined ? 'no takeover: every holder lived' : 'the killed holder\'s lock, taken over once');
+}
+
 describe('reliability: several windows on one workspace import each call once', () => {
   for (const hosts of [2, 4]) {
-    it(`${hosts} hosts following one Claude Code transcript, ${CALLS} calls: one plan line per call, in order, and one session/info line per update`, async () => {
-      const { records, logDir, lockStats, settledUnderLock, ms } = await runHosts(`hosts-${hosts}`, hosts, CALLS, 'lock');
-      const calls = planCalls(records);
-      const titles = infoTitles(records);
-      const sum = (key: 'taken' | 'waits' | 'takeovers' | 'unlocked'): number => lockStats.reduce((total, stats) => total + (stats?.[key] ?? 0), 0);
-      recordFigures(`${hosts} hosts, one transcript`, {
-        calls: CALLS,
-        'interval ms': INTERVAL_MS,
-        'plan lines': calls.length,
-        'plan lines per call': (calls.length / CALLS).toFixed(2),
-        'file/write lines': writes(records).length,
-        'session/info lines': titles.length,
-        'locks taken': sum('taken'),
-        'lock waits': sum('waits'),
-        'lock takeovers': sum('takeovers'),
-        'repeats kept out by the lock': settledUnderLock.reduce((a, b) => a + b, 0),
-        'steps without the lock': sum('unlocked'),
-        ms,
-      });
-      const expected = Array.from({ length: CALLS }, (_, step) => callId(step));
-      assert.equal(calls.length, CALLS, `one plan line per call (${calls.length} lines for ${CALLS} calls)`);
-      assert.deepEqual(calls, expected, 'every call, once, in order');
-
-      // A follower that reads several steps at once hands on only the newest title of them:
-      // each title that reached the log is there once, in order, and the last one is there.
-      assert.equal(new Set(titles).size, titles.length, `no session/info update twice: ${titles.length} lines, ${new Set(titles).size} titles`);
-      const steps = titles.map((title) => Number(title.slice('Run '.length)));
-      assert.ok(
-        steps.every((step, i) => i === 0 || step > (steps[i - 1] ?? -1)),
-        'session/info titles in order',
-      );
-      assert.equal(titles[titles.length - 1], titleOf(CALLS - 1), 'the newest title is in the log');
-
-      // The log reads the same: each version once, the last call current.
-      const log = new SessionLog(logDir, nodeFileSystem);
-      assert.equal((await log.history(SESSION)).length, CALLS);
-      assert.equal((await log.current(SESSION))?.source?.call, callId(CALLS - 1));
-
-      // The hosts really raced: each one went to write through the lock, and the lock settled
-      // some race (a host found the lock held, or found under it the line it meant to write).
-      assert.ok(lockStats.every((stats) => (stats?.taken ?? 0) > 0), 'every host imported through the lock');
-      assert.equal(sum('unlocked'), 0, 'no step ran without the lock');
-      assert.ok(sum('waits') + settledUnderLock.reduce((a, b) => a + b, 0) > 0, 'the hosts raced for the same calls');
-      // Each Edit once, given to the item its plan call had in progress.
-      assert.deepEqual(
-        writes(records),
-        Array.from({ length: CALLS }, (_, step) => [editId(step), [`step ${step}`]]),
-        'one file/write line per Edit, in order, with its item',
-      );
+    it(`${hosts} hosts following one Claude Code transcript, ${CALLS} calls, every core busy: one plan line and one file/write line per call, in order, one session/info line per update, no live holder overtaken`, async () => {
+      await checkRun(`${hosts} hosts, one transcript, loaded`, await runHosts(`hosts-${hosts}`, hosts, CALLS, 'lock', { load: true }));
     });
   }
+
+  it(`4 hosts, every core busy, a window killed while it holds the lock: replaced at once, nothing lost, nothing twice`, async () => {
+    const run = await runHosts('hosts-killed', 4, CALLS, 'lock', { load: true, killHolderAt: Math.floor(CALLS / 2) });
+    assert.notEqual(run.resumedMs, undefined, 'the log moved on after the kill');
+    await checkRun('4 hosts, a holder killed, loaded', run);
+  });
 
   it('without the locks (as an older version imported) the race may repeat calls in the log; replay reads each call once', async () => {
     const calls = Math.min(CALLS, 200);

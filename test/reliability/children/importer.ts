@@ -1,9 +1,10 @@
 // Child process: one extension host's import side over a shared storage folder, built as
 // src/extension.ts builds it: a SessionLog, the folder watcher and a PlanStore, a
 // LogPlanSink with the session locks, and the real Claude Code follower.
-//   importer <logDir> <storageDir> <claudeDir> <workspace> <lock|nolock>
+//   importer <logDir> <storageDir> <claudeDir> <workspace> <lock|nolock> [busy]
 // Prints "ready" once its first scan is done; on a line on stdin it catches up, prints its
-// lock figures as JSON and exits.
+// lock figures as JSON and exits. With `busy`, its event loop is kept half busy (5 ms of
+// work in every 10 ms), as an extension host shared with other extensions is.
 import * as path from 'node:path';
 import { LogPlanSink } from '../../../src/core/planSink';
 import { SessionLocks } from '../../../src/core/sessionLock';
@@ -15,9 +16,10 @@ import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { startTerminalSource } from '../../../src/node/terminalSources';
 
 const APPEND_DELAY_MS = 3;
+const BUSY_MS = 5;
 
 async function main(): Promise<void> {
-  const [logDir, storageDir, claudeDir, workspace, mode] = process.argv.slice(2);
+  const [logDir, storageDir, claudeDir, workspace, mode, load] = process.argv.slice(2);
   if (!logDir || !storageDir || !claudeDir || !workspace || (mode !== 'lock' && mode !== 'nolock')) {
     throw new Error('usage: importer <logDir> <storageDir> <claudeDir> <workspace> <lock|nolock>');
   }
@@ -49,12 +51,22 @@ async function main(): Promise<void> {
     onError: (error) => errors.push(error instanceof Error ? error.message : String(error)),
     onUnknownShape: (_file, shape) => errors.push(`unknown shape: ${shape.detail}`),
   });
+  const busy =
+    load === 'busy'
+      ? setInterval(() => {
+          const until = Date.now() + BUSY_MS;
+          while (Date.now() < until) {
+            // other extensions' work on the same event loop
+          }
+        }, 2 * BUSY_MS)
+      : undefined;
   await store.load();
   await follower.refresh();
   process.stdout.write('ready\n');
   await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
   process.stdin.pause();
   await follower.refresh();
+  if (busy) clearInterval(busy);
   follower.dispose();
   watcher.dispose();
   sink.dispose();

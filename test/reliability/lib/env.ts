@@ -41,13 +41,13 @@ let bundles: Promise<string> | undefined;
  * so a child starts in tens of milliseconds (no TypeScript loader), which matters when
  * hundreds of them are started and killed.
  */
-export function childScript(name: 'appender' | 'faultWriter' | 'pacedWriter' | 'importer'): Promise<string> {
+export function childScript(name: 'appender' | 'faultWriter' | 'pacedWriter' | 'importer' | 'lockHolder' | 'busy'): Promise<string> {
   bundles ??= (async () => {
     const esbuild = await import('esbuild');
     const outdir = tempDir('children');
     const children = path.join(__dirname, '..', 'children');
     await esbuild.build({
-      entryPoints: ['appender', 'faultWriter', 'pacedWriter', 'importer'].map((n) => path.join(children, `${n}.ts`)),
+      entryPoints: ['appender', 'faultWriter', 'pacedWriter', 'importer', 'lockHolder', 'busy'].map((n) => path.join(children, `${n}.ts`)),
       outdir,
       bundle: true,
       format: 'cjs',
