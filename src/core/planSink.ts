@@ -252,14 +252,28 @@ export class LogPlanSink implements PlanSink, Disposable {
       return undefined;
     }
     return async () => {
+      // Versions older than the index keeps (a catch-up over many plans hands them all before its writes), read back once.
+      let older: Map<number, string[]> | undefined;
       for (const { write, at, id } of fresh) {
         if (index.writes.has(id)) continue;
         const n = write.plansBefore;
-        const items = n === 0 ? [] : (index.inProgress.get(n) ?? index.current);
+        if (n > 0 && n <= index.versions && !index.inProgress.has(n)) older ??= await this.olderVersions(key, index.versions);
+        const items = n === 0 ? [] : (index.inProgress.get(n) ?? older?.get(n) ?? index.current);
         await this.log.appendWrite(key, write.source, write.files, items, at);
         index.writes.add(id);
       }
     };
+  }
+
+  /** The in-progress texts of every plan version of the session, by 1-based version number, read backwards from the newest (`versions`). */
+  private async olderVersions(key: string, versions: number): Promise<Map<number, string[]>> {
+    const byVersion = new Map<number, string[]>();
+    let version = versions;
+    await this.log.readRecordsBackward(key, (record) => {
+      if (isPlanEvent(record)) byVersion.set(version--, inProgressOf(record));
+      return version < 1;
+    });
+    return byVersion;
   }
 
   /**

@@ -235,6 +235,21 @@ describe('plan sink: importWrites at the edges', () => {
     ]);
   });
 
+  it('a catch-up that hands more plans than the index keeps before its writes: each write names its own version’s item', async () => {
+    const { log, sink } = open();
+    const count = 520; // past the 512 versions the index keeps
+    await sink.importPlans(Array.from({ length: count }, (_, i) => plan(`p${i}`, [[`step ${i}`, 'in_progress']])));
+    // Restarted, as after a reload: the index is built from the log by its backward read.
+    const restarted = new LogPlanSink(new SessionLog(tmp.path, new NodeFileSystem()));
+    for (const target of [sink, restarted]) {
+      await target.importWrites(Array.from({ length: count }, (_, i) => ({ source: source(`w${i}`), files: [`f${i}.ts`], plansBefore: i + 1 })));
+    }
+    const lines = writeLines(log);
+    assert.equal(lines.length, count, 'each write once');
+    const wrong = lines.flatMap((r, i) => ((r['items'] as string[]).join() === `step ${i}` ? [] : [`f${i}.ts: ${String(r['items'])}`]));
+    assert.deepEqual(wrong, []);
+  });
+
   for (const [what, bad] of [
     ['no files', { source: source('w2'), files: [], plansBefore: 1 }],
     ['a path with a line break', { source: source('w2'), files: ['ok.ts', 'src/a\nb.ts'], plansBefore: 1 }],
