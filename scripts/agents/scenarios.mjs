@@ -345,6 +345,43 @@ const geminiEdits = [
   { text: 'The parser uses the separator constant now.' },
 ];
 
+// opencode and Kilo CLI: write then edit (`filePath`, `oldString`, `newString`), with an edit
+// that fails first (its text is not in the file); Qwen Code: write_file then edit (`file_path`,
+// `old_string`, `new_string`); Copilot CLI: create (`path`, `file_text`) then edit (`path`,
+// `old_str`, `new_str`), its plan through sql.
+const opencodeTodosOf = (items) => ({ calls: [{ name: 'todowrite', input: { todos: items.map(([content, status]) => ({ content, status, priority: 'high' })) } }] });
+const opencodeEdits = [
+  opencodeTodosOf(editPlan('in_progress', 'pending')),
+  { calls: [{ name: 'write', input: { filePath: `${WORKSPACE}/src/tokens.ts`, content: TOKENS } }] },
+  opencodeTodosOf(editPlan('completed', 'in_progress')),
+  opencodeRead,
+  { calls: [{ name: 'edit', input: { filePath: `${WORKSPACE}/src/parser.ts`, oldString: 'no such text', newString: 'nothing' } }] },
+  { calls: [{ name: 'edit', input: { filePath: `${WORKSPACE}/src/parser.ts`, oldString: OLD_LINE, newString: NEW_LINE } }] },
+  opencodeTodosOf(editPlan('completed', 'completed')),
+  { text: 'The parser uses the separator constant now.' },
+];
+const qwenTodosOf = (items) => ({ calls: [{ name: 'todo_write', input: { todos: items.map(([content, status], i) => ({ id: String(i + 1), content, status })) } }] });
+const qwenEdits = [
+  qwenTodosOf(editPlan('in_progress', 'pending')),
+  { calls: [{ name: 'write_file', input: { file_path: `${WORKSPACE}/src/tokens.ts`, content: TOKENS } }] },
+  qwenTodosOf(editPlan('completed', 'in_progress')),
+  qwenRead,
+  { calls: [{ name: 'edit', input: { file_path: `${WORKSPACE}/src/parser.ts`, old_string: 'no such text', new_string: 'nothing' } }] },
+  { calls: [{ name: 'edit', input: { file_path: `${WORKSPACE}/src/parser.ts`, old_string: OLD_LINE, new_string: NEW_LINE } }] },
+  qwenTodosOf(editPlan('completed', 'completed')),
+  { text: 'The parser uses the separator constant now.' },
+];
+const copilotEdits = [
+  copilotSql('Insert plan todos', `INSERT INTO todos (id, title, description, status) VALUES ('a', '${EDIT_A}', '', 'in_progress'), ('b', '${EDIT_B}', '', 'pending');`),
+  { calls: [{ name: 'create', input: { path: `${WORKSPACE}/src/tokens.ts`, file_text: TOKENS } }] },
+  copilotSql('Move on', "UPDATE todos SET status = CASE id WHEN 'a' THEN 'done' ELSE 'in_progress' END;"),
+  copilotView,
+  { calls: [{ name: 'edit', input: { path: `${WORKSPACE}/src/parser.ts`, old_str: 'no such text', new_str: 'nothing' } }] },
+  { calls: [{ name: 'edit', input: { path: `${WORKSPACE}/src/parser.ts`, old_str: OLD_LINE, new_str: NEW_LINE } }] },
+  copilotSql('Finish', "UPDATE todos SET status = 'done';"),
+  { text: 'The parser uses the separator constant now.' },
+];
+
 const answer = { text: 'The parser reads tokens in one pass; nothing needs to change.' };
 
 const fixPrompt = 'Fix the off-by-one in the parser and keep a plan as you go.';
@@ -381,6 +418,10 @@ export const SCENARIOS = [
   { agent: 'claude', name: 'edits', prompt: editPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'acceptEdits'], script: claudeEdits },
   { agent: 'codex', name: 'edits', prompt: editPrompt, env: {}, args: ['--dangerously-bypass-approvals-and-sandbox'], codexModel: 'gpt-5.5', script: codexEdits },
   { agent: 'gemini', name: 'edits', prompt: editPrompt, env: {}, script: geminiEdits },
+  { agent: 'opencode', name: 'edits', prompt: editPrompt, env: {}, script: opencodeEdits },
+  { agent: 'kilo', name: 'edits', prompt: editPrompt, env: {}, script: opencodeEdits },
+  { agent: 'qwen', name: 'edits', prompt: editPrompt, env: {}, script: qwenEdits },
+  { agent: 'copilot', name: 'edits', prompt: editPrompt, env: {}, script: copilotEdits },
 ].map((s) => ({ ...s, id: `${s.agent}/${s.name}` }));
 
 export function findScenario(id) {

@@ -78,10 +78,16 @@ export interface Timeline {
   signals: HealthSignal[];
   /** The first line read, or undefined for an empty input. */
   start: number | undefined;
-  /** Where open states stop: `now` while the session may still move, else the last line read. */
+  /**
+   * Where open states stop and the axis ends: when the newest plan is finished (every item
+   * completed or cancelled), its last version, or a file written after it (work is work);
+   * else `now` while the session may still move, else the last line read.
+   */
   end: number | undefined;
-  /** end − start. */
+  /** A finished plan: its first to its last version; else end − start. */
   elapsedMs: number;
+  /** The newest plan holds items and none of them is open: the work stopped at its last version. */
+  finished: boolean;
   /** The lane with the most time in progress (ties: the earlier lane), when any item was in progress. */
   longest: Lane | undefined;
   /** The files written while no item was in progress. */
@@ -123,10 +129,13 @@ export function buildTimeline(lines: Iterable<TimelineLine>, options: TimelineOp
   const turns = new Map<number, TurnSpan>();
   const health = new SessionHealth();
   const fileWrites: FileWriteRecord[] = [];
+  let lastWrite: number | undefined;
   let previous: readonly PlanItem[] | undefined;
   let latest: readonly PlanItem[] = [];
   let start: number | undefined;
   let last: number | undefined;
+  let firstVersion: number | undefined;
+  let lastVersion: number | undefined;
   let order = 0;
 
   for (const { record, at } of lines) {
@@ -164,6 +173,8 @@ export function buildTimeline(lines: Iterable<TimelineLine>, options: TimelineOp
         }
       }
       if (previous !== undefined) markRewording(previous, record.todos, lanes);
+      firstVersion ??= time;
+      lastVersion = time;
       versions.push({ time, at, counts: { ...record.counts }, change: previous === undefined ? undefined : diffPlans(previous, record.todos) });
       health.plan(record, at);
       previous = record.todos;
@@ -183,10 +194,13 @@ export function buildTimeline(lines: Iterable<TimelineLine>, options: TimelineOp
       health.info(record);
     } else if (isFileWrite(record)) {
       fileWrites.push(record);
+      lastWrite = Math.max(lastWrite ?? time, time);
     }
   }
 
-  const end = start === undefined ? undefined : Math.max(options.now ?? last ?? start, last ?? start);
+  const finished = latest.length > 0 && !latest.some((item) => isOpen(item.status));
+  const end =
+    start === undefined ? undefined : finished && lastVersion !== undefined ? Math.max(lastVersion, lastWrite ?? lastVersion) : Math.max(options.now ?? last ?? start, last ?? start);
   const positions = new Map<string, number>();
   latest.forEach((item, index) => {
     if (!positions.has(item.content)) positions.set(item.content, index);
@@ -224,7 +238,8 @@ export function buildTimeline(lines: Iterable<TimelineLine>, options: TimelineOp
     signals: start === undefined ? [] : health.signals(end ?? start, options.health),
     start,
     end,
-    elapsedMs: start === undefined || end === undefined ? 0 : end - start,
+    elapsedMs: finished && firstVersion !== undefined && lastVersion !== undefined ? lastVersion - firstVersion : start === undefined || end === undefined ? 0 : end - start,
+    finished,
     longest,
     sessionFiles: files.session,
   };

@@ -36,6 +36,7 @@ import {
   type OpencodeTodoRow,
 } from '../sources/opencode/parser';
 import type { PlanSink, UnknownShape } from '../sources/types';
+import { notePlanParts, writesFromParts } from '../sources/opencode/writes';
 
 /** The part of `node:sqlite` used here (a test may hand in another implementation). */
 export interface SqliteModule {
@@ -102,6 +103,8 @@ interface Cursor {
   sessions: Record<string, { title?: string; cwd: string; turn?: OpencodeTurn; said?: string }>;
   /** Sessions whose todo table was found to differ (reported once). */
   mismatched: string[];
+  /** Per session, the part ids of its completed plan calls (what a write counts before it). */
+  plans?: Record<string, string[]>;
 }
 
 /** SQLite result codes that mean "try again later". */
@@ -305,6 +308,11 @@ export class SqliteFollower implements Disposable {
     const { plans, unknown } = plansFromParts(agent, partRows, new Set(Object.keys(cursor.sessions)));
     for (const shape of unknown) this.options.onUnknownShape?.(dbFile, shape);
     if (plans.length > 0) await sink.importPlans(plans);
+    const planParts = (cursor.plans ??= {});
+    for (const session of Object.keys(cursor.sessions)) planParts[session] ??= [];
+    notePlanParts(partRows, planParts);
+    const writes = writesFromParts(agent, partRows, planParts);
+    if (writes.length > 0) await sink.importWrites(writes);
     for (const session of new Set(plans.map((p) => p.source.session))) {
       const newest = [...plans].reverse().find((p) => p.source.session === session);
       const rows = todoRows.filter((r) => r.session_id === session);

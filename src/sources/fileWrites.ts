@@ -1,6 +1,7 @@
 // The files an agent wrote, read from its own record of a tool call: Claude Code's
 // Edit/Write/MultiEdit/NotebookEdit, Codex's apply_patch, Gemini CLI's write_file/replace,
-// and the edits VS Code records in a Copilot chat's response. Pure: one parsed JSON value
+// and the edits VS Code records in a Copilot chat's response (opencode, Kilo CLI, Qwen Code and
+// Copilot CLI: see toolWrites.ts, which their parsers call). Pure: one parsed JSON value
 // in, the paths it names out (as the agent wrote them: absolute, or relative to its
 // workspace). A value of any other shape names no file; nothing here throws.
 import { pathProblem } from '../core/logRecord';

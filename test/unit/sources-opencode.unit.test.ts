@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadSqlite, SqliteFollower, type SqliteModule } from '../../src/node/sqliteFollower';
+import { notePlanParts, writesFromParts } from '../../src/sources/opencode/writes';
 import { databaseFile, opencode, xdgDataFolder } from '../../src/sources/opencode';
 import { kilo } from '../../src/sources/kilo';
 import { followTurn, plansFromParts, todoTableMismatch, type OpencodeAgent, type OpencodeMessageRow, type OpencodePartRow } from '../../src/sources/opencode/parser';
@@ -186,6 +187,40 @@ if (typeof sqlite === 'string') {
         assert.deepEqual([second.sink.plans, second.sink.infos, second.errors], [[], [], []]);
         assert.deepEqual(listing(dir), before);
         assert.ok(fs.readFileSync(`${file}-wal`).equals(walBefore), 'the -wal is as the agent left it');
+      });
+
+      it(`${agent}: the recorded edits: the write and the edit that succeeded are writes, after one and two plans; the failed edit is none; a restart hands none again`, async () => {
+        const dir = path.join(tmp.path, 'db');
+        fs.mkdirSync(dir);
+        const { file, workspace } = copyDatabase(agent, 'edits', dir);
+        const parts = partsOf(file);
+        const edits = parts.filter((p) => /"tool":"(write|edit)"/.test(p.data)).sort((a, b) => (a.id < b.id ? -1 : 1));
+        assert.equal(edits.length, 3, 'write, a failed edit, an edit');
+        assert.ok(edits[1]!.data.includes('"status":"error"'));
+        const callOf = (part: OpencodePartRow) => (JSON.parse(part.data) as { callID: string }).callID;
+        const first = follow(agent, file, workspace);
+        await first.follower.refresh();
+        first.follower.dispose();
+        assert.deepEqual(first.errors, []);
+        assert.equal(first.sink.plans.length, 3);
+        const session = first.sink.plans[0]!.source.session;
+        assert.deepEqual(
+          first.sink.writes.map((w) => ({ ...w, at: undefined })),
+          [
+            { source: { agent, session, call: callOf(edits[0]!) }, files: [`${workspace}/src/tokens.ts`], plansBefore: 1, at: undefined },
+            { source: { agent, session, call: callOf(edits[2]!) }, files: [`${workspace}/src/parser.ts`], plansBefore: 2, at: undefined },
+          ],
+        );
+        for (const w of first.sink.writes) assert.ok(w.at !== undefined && !Number.isNaN(Date.parse(w.at)));
+        // Pure, from the rows in any order, the plan parts noted first.
+        const plans: Record<string, string[]> = { [session]: [] };
+        notePlanParts([...parts].reverse(), plans);
+        assert.deepEqual(writesFromParts(agent, [...parts].reverse(), plans), first.sink.writes);
+        assert.deepEqual(writesFromParts(agent, parts, {}), [], 'sessions not followed write nothing');
+        const second = follow(agent, file, workspace);
+        await second.follower.refresh();
+        second.follower.dispose();
+        assert.deepEqual(second.sink.writes, []);
       });
 
       it(`${agent}: sessions of other folders, and a run that never plans, hand nothing`, async () => {

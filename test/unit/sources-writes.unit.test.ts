@@ -12,7 +12,9 @@ import { SessionLog } from '../../src/core/sessionLog';
 import { createClaudeCodeParser, claudeSubagentSession } from '../../src/sources/claudeCode';
 import { createCodexParser } from '../../src/sources/codex';
 import { createGeminiCliParser } from '../../src/sources/geminiCli';
-import type { AgentId, ForeignWrite, ParseOutput, SessionParser } from '../../src/sources/types';
+import { createCopilotCliParser } from '../../src/sources/copilotCli/parser';
+import { createQwenCodeParser } from '../../src/sources/qwenCode/parser';
+import type { AgentId, ForeignItem, ForeignWrite, ParseOutput, SessionParser } from '../../src/sources/types';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { recordedLines, recording, type Recording } from './agentRecordings';
 import { useTempDir } from './helpers';
@@ -21,7 +23,7 @@ const ITEM_A = 'Add the separator constant';
 const ITEM_B = 'Use it in the parser';
 
 interface Case {
-  folder: 'claude' | 'codex' | 'gemini';
+  folder: 'claude' | 'codex' | 'gemini' | 'qwen' | 'copilot';
   agent: AgentId;
   parser: (rec: Recording, state?: unknown) => SessionParser;
   /** The two files as the agent's record names them. */
@@ -48,7 +50,22 @@ const CASES: Case[] = [
     parser: (rec, state) => createGeminiCliParser({ workspaceFolders: [rec.workspace] }, state),
     files: (rec) => [`${rec.workspace}/src/tokens.ts`, `${rec.workspace}/src/parser.ts`],
   },
+  {
+    folder: 'qwen',
+    agent: 'qwen-code',
+    parser: (rec, state) => createQwenCodeParser({ workspaceFolders: [rec.workspace] }, state),
+    files: (rec) => [`${rec.workspace}/src/tokens.ts`, `${rec.workspace}/src/parser.ts`],
+  },
+  {
+    folder: 'copilot',
+    agent: 'copilot-cli',
+    parser: (_rec, state) => createCopilotCliParser(state),
+    files: (rec) => [`${rec.workspace}/src/tokens.ts`, `${rec.workspace}/src/parser.ts`],
+  },
 ];
+
+/** The agents whose scenario makes a failing edit between the two that write: three edit calls. */
+const FAILED_EDIT: ReadonlySet<AgentId> = new Set(['claude-code', 'qwen-code', 'copilot-cli']);
 
 const json = (line: string) => JSON.parse(line) as Record<string, unknown>;
 
@@ -63,6 +80,15 @@ function editCalls(agent: AgentId, lines: readonly string[]): string[] {
     }
     const payload = line['payload'] as Record<string, unknown> | undefined;
     if (agent === 'codex' && line['type'] === 'response_item' && payload?.['name'] === 'apply_patch') ids.push(payload['call_id'] as string);
+    const message = line['message'] as { parts?: unknown[] } | undefined;
+    if (agent === 'qwen-code' && line['type'] === 'assistant' && Array.isArray(message?.parts)) {
+      for (const part of message.parts as Array<Record<string, unknown>>) {
+        const call = part['functionCall'] as Record<string, unknown> | undefined;
+        if (call !== undefined && (call['name'] === 'write_file' || call['name'] === 'edit')) ids.push(call['id'] as string);
+      }
+    }
+    const data = line['data'] as Record<string, unknown> | undefined;
+    if (agent === 'copilot-cli' && line['type'] === 'tool.execution_start' && (data?.['toolName'] === 'create' || data?.['toolName'] === 'edit')) ids.push(data['toolCallId'] as string);
     if (agent === 'gemini-cli' && Array.isArray(line['toolCalls'])) {
       for (const call of line['toolCalls'] as Array<Record<string, unknown>>) {
         if ((call['name'] === 'write_file' || call['name'] === 'replace') && !ids.includes(call['id'] as string)) ids.push(call['id'] as string);
@@ -87,9 +113,9 @@ for (const c of CASES) {
       const session = out.plans[0]!.source.session;
       const calls = editCalls(c.agent, lines);
       const [first, second] = c.files(rec);
-      // Claude's third edit call (the Edit whose text was not in the file) came back an error: no write.
-      const wrote = c.agent === 'claude-code' ? [calls[0], calls[2]] : calls;
-      assert.equal(calls.length, c.agent === 'claude-code' ? 3 : 2);
+      // The second edit call of Claude, Qwen and Copilot CLI (an edit whose text was not in the file) came back an error: no write.
+      const wrote = FAILED_EDIT.has(c.agent) ? [calls[0], calls[2]] : calls;
+      assert.equal(calls.length, FAILED_EDIT.has(c.agent) ? 3 : 2);
       assert.deepEqual(
         (out.writes ?? []).map((w) => ({ ...w, at: undefined })),
         [
@@ -117,6 +143,15 @@ for (const c of CASES) {
         const log = new SessionLog(dir, new NodeFileSystem());
         const sink = new LogPlanSink(log);
         const out = c.parser(rec).push(lines);
+        if (c.agent === 'copilot-cli') {
+          // Copilot CLI's plan calls carry no items: its source reads them from the session's
+          // database, which the recording holds only as it was at the end. The scenario's three
+          // versions, as its sql calls set the table, stand in.
+          const s = (content: string, status: ForeignItem['status']): ForeignItem => ({ content, status });
+          const versions = [[s(ITEM_A, 'in_progress'), s(ITEM_B, 'pending')], [s(ITEM_A, 'completed'), s(ITEM_B, 'in_progress')], [s(ITEM_A, 'completed'), s(ITEM_B, 'completed')]];
+          assert.equal(out.plans.length, versions.length);
+          out.plans = out.plans.map((plan, i) => ({ ...plan, items: versions[i]! }));
+        }
         await sink.importPlans(out.plans);
         await sink.importWrites(out.writes ?? []);
         const key = foreignSessionKey(c.agent, out.plans[0]!.source.session);

@@ -78,6 +78,26 @@ describe('timeline model', () => {
     assert.equal(timeline.elapsedMs, 90_000);
   });
 
+  it('stops a finished plan at its last version: elapsed is first to last version, the axis ends there', () => {
+    const lines = [turn(0, 0, 'running'), plan(10, [w('Read'), p('Fix')]), plan(40, [d('Read'), w('Fix')]), plan(100, [d('Read'), d('Fix')]), turn(130, 0, 'ended')];
+    const timeline = buildTimeline(lines, { now: T0 + 3_600_000 });
+    assert.equal(timeline.finished, true);
+    assert.equal(timeline.elapsedMs, 90_000, 'from the first version (10 s) to the last (100 s), not to now');
+    assert.equal(timeline.end, T0 + 100_000);
+    assert.deepEqual(timeline.lanes[1]?.segments.map((s) => [s.status, rel(timeline, s.from), rel(timeline, s.to)]), [
+      ['pending', 10, 40],
+      ['in_progress', 40, 100],
+    ]);
+    // The same plan with an item still open runs on to now.
+    const running = buildTimeline(lines.slice(0, 3), { now: T0 + 3_600_000 });
+    assert.equal(running.finished, false);
+    assert.equal(running.end, T0 + 3_600_000);
+    assert.equal(running.elapsedMs, 3_600_000);
+    // Cancelled items count as finished; an empty plan does not.
+    assert.equal(buildTimeline([plan(0, [w('A')]), plan(5, [{ content: 'A', status: 'cancelled' }])], { now: T0 + 60_000 }).elapsedMs, 5_000);
+    assert.equal(buildTimeline([plan(0, [])], { now: T0 + 60_000 }).finished, false);
+  });
+
   it('keeps dropped and reworded items as lanes after the newest plan’s, marked; reopened time adds up', () => {
     const timeline = buildTimeline([
       plan(0, [w('Read the code'), p('Write a test'), p('Fix it')]),

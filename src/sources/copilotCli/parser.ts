@@ -23,6 +23,7 @@
 import { type Batch, type JsonRecord, JsonLineParser, excerpt, isRecord, stringField } from '../lineParser';
 import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser, TurnState } from '../types';
 import { TURN_STATES } from '../types';
+import { PendingWrites, toolCallFiles } from '../toolWrites';
 
 /** The tool of a plan read from the `todos` table: its items come from the database, not the line. */
 export const COPILOT_TODOS_TOOL = 'sql';
@@ -112,9 +113,12 @@ class CopilotCliParser extends JsonLineParser {
   private answered = false;
   /** Plan calls started, by call id, waiting for their completion. */
   private pending: Record<string, PendingCall> = {};
+  /** create/edit/apply_patch calls waiting for their completion. */
+  private readonly writes: PendingWrites;
 
   constructor(state: unknown) {
     super('copilot-cli', state);
+    this.writes = new PendingWrites(isRecord(state) ? state['writes'] : undefined);
     if (!isRecord(state)) return;
     const turn = state['turn'];
     if (isRecord(turn) && typeof turn['index'] === 'number' && TURN_STATES.includes(turn['state'] as TurnState)) {
@@ -131,7 +135,7 @@ class CopilotCliParser extends JsonLineParser {
   }
 
   protected ownState(): JsonRecord {
-    return { ...(this.turn ? { turn: this.turn } : {}), calls: this.calls, answered: this.answered, pending: this.pending };
+    return { ...(this.turn ? { turn: this.turn } : {}), calls: this.calls, answered: this.answered, pending: this.pending, writes: this.writes.state() };
   }
 
   protected override info(): ForeignSessionInfo | undefined {
@@ -179,7 +183,7 @@ class CopilotCliParser extends JsonLineParser {
         if (this.answered && this.turn?.state === 'running') this.turn = { index: this.turn.index, state: 'ended' };
         return;
       case 'tool.execution_start':
-        this.started(data, line, batch);
+        this.started(data, line, batch, stringField(record, 'timestamp'));
         return;
       case 'tool.execution_complete':
         this.completed(record, data, line, batch);
@@ -189,7 +193,7 @@ class CopilotCliParser extends JsonLineParser {
     }
   }
 
-  private started(data: JsonRecord, line: number, batch: Batch): void {
+  private started(data: JsonRecord, line: number, batch: Batch, at: string | undefined): void {
     const call = stringField(data, 'toolCallId');
     const tool = stringField(data, 'toolName');
     const args = data['arguments'];
@@ -210,12 +214,17 @@ class CopilotCliParser extends JsonLineParser {
         return;
       }
     }
+    if (!this.base.emitted.includes(call)) this.writes.note(call, toolCallFiles('copilot-cli', tool, args), at);
     this.calls += 1;
   }
 
   private completed(record: JsonRecord, data: JsonRecord, line: number, batch: Batch): void {
     const call = stringField(data, 'toolCallId');
     if (call === undefined) return;
+    const write = this.writes.settle(call);
+    if (write !== undefined && data['success'] === true && this.base.session !== undefined && !batch.alreadyEmitted(call)) {
+      batch.write({ source: { agent: 'copilot-cli', session: this.base.session, call }, files: write.files, ...(write.at !== undefined ? { at: write.at } : {}) });
+    }
     const pending = this.pending[call];
     if (pending === undefined) return;
     delete this.pending[call];

@@ -14,6 +14,7 @@
 import { isInsideWorkspace } from '../locations';
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
 import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser } from '../types';
+import { PendingWrites, toolCallFiles } from '../toolWrites';
 
 const STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
 export const QWEN_PLAN_TOOL = 'todo_write';
@@ -47,12 +48,15 @@ class QwenCodeParser extends JsonLineParser {
   private readonly calls = new Map<string, PendingCall>();
   private inWorkspace: boolean | undefined;
   private turn: QwenTurn | undefined;
+  /** write_file/edit calls waiting for their result. */
+  private readonly writes: PendingWrites;
 
   constructor(
     private readonly options: QwenCodeParserOptions,
     state: unknown,
   ) {
     super('qwen-code', state);
+    this.writes = new PendingWrites(isRecord(state) ? state['writes'] : undefined);
     if (!isRecord(state)) return;
     const calls = state['calls'];
     if (isRecord(calls)) {
@@ -88,7 +92,7 @@ class QwenCodeParser extends JsonLineParser {
   }
 
   protected ownState(): JsonRecord {
-    const state: JsonRecord = { calls: Object.fromEntries(this.calls) };
+    const state: JsonRecord = { calls: Object.fromEntries(this.calls), writes: this.writes.state() };
     if (this.inWorkspace !== undefined) state['inWorkspace'] = this.inWorkspace;
     if (this.turn !== undefined) state['turn'] = this.turn;
     return state;
@@ -124,6 +128,10 @@ class QwenCodeParser extends JsonLineParser {
         if (call['name'] === QWEN_PLAN_TOOL) this.turn.calls = [];
         else if (callId !== undefined && !this.turn.calls.includes(callId) && this.turn.calls.length < MAX_COUNTED_CALLS) this.turn.calls.push(callId);
       }
+      if (isRecord(call) && typeof call['name'] === 'string' && call['name'] !== QWEN_PLAN_TOOL) {
+        const callId = stringField(call, 'id');
+        if (callId !== undefined && !this.base.emitted.includes(callId)) this.writes.note(callId, toolCallFiles('qwen-code', call['name'], call['args']), stringField(record, 'timestamp'));
+      }
       if (!isRecord(call) || call['name'] !== QWEN_PLAN_TOOL) continue;
       const id = stringField(call, 'id');
       if (id === undefined) {
@@ -151,6 +159,10 @@ class QwenCodeParser extends JsonLineParser {
     }
     const id = stringField(result, 'callId');
     if (id === undefined) return;
+    const write = this.writes.settle(id);
+    if (write !== undefined && result['status'] === 'success' && this.base.session !== undefined && !batch.alreadyEmitted(id)) {
+      batch.write({ source: { agent: 'qwen-code', session: this.base.session, call: id }, files: write.files, ...(write.at !== undefined ? { at: write.at } : {}) });
+    }
     const call = this.calls.get(id);
     if (call === undefined) return;
     this.calls.delete(id);
