@@ -6,6 +6,7 @@ import { agentById } from '../sources/registry';
 import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems, type PlanOrigin } from '../core/handoff';
 import type { HealthBook } from '../core/healthBook';
 import { requestTextProblem } from '../core/logRecord';
+import { COPILOT_CHAT_EXTENSION } from '../core/participants';
 import type { RequestBook } from '../core/requests';
 import { progressText, relativeTime, sessionTitle } from '../core/present';
 import { copilotChatResource, sessionNamedBy } from '../core/sessionKey';
@@ -16,8 +17,6 @@ import { logError, type Logger } from './log';
 
 const t = vscode.l10n.t;
 
-/** Copilot Chat's extension: Continue in New Chat needs it; without it the prompt is copied. */
-export const COPILOT_CHAT_EXTENSION = 'GitHub.copilot-chat';
 /** VS Code's commands that type into a chat input without sending (verified in VS Code 1.139). */
 const CHAT_OPEN = 'workbench.action.chat.open';
 const CHAT_NEW = 'workbench.action.chat.newChat';
@@ -111,6 +110,7 @@ export function registerPlanActions({ store, health, requests, logger, shownSess
     return picked?.session;
   }
 
+  /** Continue in New Chat needs Copilot Chat; without it the prompt is copied. */
   function copilotAvailable(): boolean {
     return vscode.extensions.getExtension(COPILOT_CHAT_EXTENSION) !== undefined;
   }
