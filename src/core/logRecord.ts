@@ -19,6 +19,7 @@
 // in progress then (the evidence of what each item changed):
 //   {"v":1,"type":"file/write","ts","session","source":{"agent","session","call"},"files":[...],"items":[...],"at"?}
 import { AGENT_IDS as SOURCE_AGENT_IDS, MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from '../sources/types';
+import { isRecord } from './json';
 import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from './plan';
 import { validateTodoInput } from './validate';
 
@@ -174,7 +175,7 @@ const WRITE_SOURCE_PROBLEM = '`source` of a file/write must be {"agent": a known
 
 /** A file/write line's `source`: a known agent, its session id and the call's id. */
 function isWriteSource(value: unknown): value is { agent: AgentId; session: string; call: string } {
-  return isObject(value) && isAgent(value['agent']) && nonEmpty(value['session']) && nonEmpty(value['call']);
+  return isRecord(value) && isAgent(value['agent']) && nonEmpty(value['session']) && nonEmpty(value['call']);
 }
 
 /** Why a file/write's `source` cannot be recorded, or undefined when it can. */
@@ -265,7 +266,7 @@ export function infoRecord(session: string, ts: string, source: { agent: AgentId
  * what is wrong with it. `session` is the key the line's file belongs to.
  */
 export function parseLogRecord(value: unknown, session: string): LogRecord | string {
-  if (!isObject(value)) return 'not a JSON object';
+  if (!isRecord(value)) return 'not a JSON object';
   if (value['v'] !== LOG_FORMAT_VERSION) return `unsupported format version ${JSON.stringify(value['v'])}`;
   const type = value['type'];
   if (type !== TODO_WRITE_EVENT && type !== SESSION_INFO_EVENT && type !== USER_REQUEST_EVENT && type !== SESSION_LINK_EVENT && type !== FILE_WRITE_EVENT) {
@@ -351,7 +352,7 @@ function parsePlan(value: Record<string, unknown>, session: string, ts: string):
 
 function parseInfo(value: Record<string, unknown>, session: string, ts: string): SessionInfoRecord | string {
   const source = value['source'];
-  if (!isObject(source) || !isAgent(source['agent']) || !nonEmpty(source['session'])) {
+  if (!isRecord(source) || !isAgent(source['agent']) || !nonEmpty(source['session'])) {
     return '`source` must be {"agent": a known agent, "session": string}';
   }
   const title = value['title'];
@@ -359,7 +360,7 @@ function parseInfo(value: Record<string, unknown>, session: string, ts: string):
   const latest = value['latestTurn'];
   let latestTurn: { index: number; planned: boolean } | undefined;
   if (latest !== undefined) {
-    if (!isObject(latest) || !isIndex(latest['index']) || typeof latest['planned'] !== 'boolean') {
+    if (!isRecord(latest) || !isIndex(latest['index']) || typeof latest['planned'] !== 'boolean') {
       return '`latestTurn` must be {"index": integer ≥ 0, "planned": boolean}';
     }
     latestTurn = { index: latest['index'], planned: latest['planned'] };
@@ -372,7 +373,7 @@ function parseInfo(value: Record<string, unknown>, session: string, ts: string):
   let turn: TurnFact | undefined;
   if (turnValue !== undefined) {
     if (
-      !isObject(turnValue) ||
+      !isRecord(turnValue) ||
       !isIndex(turnValue['index']) ||
       !TURN_STATES.includes(turnValue['state'] as TurnState) ||
       !isTimestamp(turnValue['since'])
@@ -384,7 +385,7 @@ function parseInfo(value: Record<string, unknown>, session: string, ts: string):
   const activityValue = value['activity'];
   let activity: ActivityFact | undefined;
   if (activityValue !== undefined) {
-    if (!isObject(activityValue) || !isIndex(activityValue['calls']) || !isTimestamp(activityValue['at'])) {
+    if (!isRecord(activityValue) || !isIndex(activityValue['calls']) || !isTimestamp(activityValue['at'])) {
       return '`activity` must be {"calls": integer ≥ 0, "at": timestamp}';
     }
     activity = { calls: activityValue['calls'], at: activityValue['at'] };
@@ -401,7 +402,7 @@ export const MAX_PRIORITY_LENGTH = 32;
 
 /** A mirrored plan's `source`, checked. */
 export function parseSource(value: unknown): PlanSource | string {
-  if (!isObject(value)) return '`source` must be an object';
+  if (!isRecord(value)) return '`source` must be an object';
   if (!isAgent(value['agent'])) return `unknown agent ${JSON.stringify(value['agent'])} in \`source\``;
   for (const field of ['tool', 'session', 'call'] as const) {
     if (!nonEmpty(value[field])) return `\`source.${field}\` must be a non-empty string`;
@@ -426,7 +427,7 @@ export function parseForeignItems(value: unknown): PlanItem[] | string {
   const items: PlanItem[] = [];
   for (const [index, item] of (value as unknown[]).entries()) {
     const n = index + 1;
-    if (!isObject(item)) return `item ${n} is not an object`;
+    if (!isRecord(item)) return `item ${n} is not an object`;
     const extra = Object.keys(item).find((key) => key !== 'content' && key !== 'status');
     if (extra !== undefined) return `item ${n} has an unknown key ${JSON.stringify(extra)}`;
     const content = item['content'];
@@ -447,13 +448,9 @@ function copySource(source: PlanSource): PlanSource {
 }
 
 function countsEqual(stored: unknown, counts: PlanCounts): boolean {
-  if (!isObject(stored)) return false;
+  if (!isRecord(stored)) return false;
   const keys: Array<keyof PlanCounts> = ['pending', 'inProgress', 'completed', 'cancelled', 'blocked'];
   return keys.every((key) => stored[key] === counts[key]);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isAgent(value: unknown): value is AgentId {

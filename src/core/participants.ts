@@ -2,7 +2,7 @@
 // chat another extension answered. Kept in core so core imports nothing from an agent's folder.
 
 /** Copilot Chat's extension id, as VS Code saves a request's participant (compared without case). */
-const COPILOT_CHAT_EXTENSION = 'github.copilot-chat';
+export const COPILOT_CHAT_EXTENSION = 'github.copilot-chat';
 
 /** Whether a chat participant's extension id is Copilot Chat's. */
 export function isCopilotParticipant(id: string): boolean {

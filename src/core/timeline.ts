@@ -17,7 +17,7 @@ import { isOpen, SessionHealth, statusMap, type HealthSettings, type HealthSigna
 import { isCurrentPlan, isFileWrite, isPlanEvent, type FileWriteRecord, type LogRecord } from './logRecord';
 import type { ItemStatus, PlanCounts, PlanItem } from './plan';
 import { diffPlans, type PlanChange, type Translate } from './present';
-import { collectFiles, type FilesOf, type ItemFile } from './timelineFiles';
+import { collectFiles, type FilesOf, type PageFile } from './timelineFiles';
 
 /** A span of one status on a lane, in epoch milliseconds; `to` is exclusive. */
 export interface Segment {
@@ -46,7 +46,7 @@ export interface Lane {
   /** From first seen to the version that last made it completed; undefined while it is not completed. */
   toDoneMs: number | undefined;
   /** The files written while it was in progress, each once, in the order first written. */
-  files: ItemFile[];
+  files: PageFile[];
   /** When each of those writes happened (epoch ms), oldest first. */
   writes: number[];
 }

@@ -3,19 +3,15 @@
 // call wrote its files; one item: the files are its own; several: each item's, marked
 // shared; none: the session's), with every file of the page and the time of each write.
 // Pure; no vscode.
-import { SessionFiles, type OwnerFiles } from './itemFiles';
+import { SessionFiles, type ItemFile, type OwnerFiles } from './itemFiles';
 import type { FileWriteRecord } from './logRecord';
 
-export interface ItemFile {
-  /** As the agent named it: absolute, or relative to the workspace. */
-  path: string;
-  /** Another item was in progress too when it was written (in any of its writes). */
-  shared: boolean;
-}
+/** A file on the page: as the agent named it, and whether another item was in progress too in any of its writes. */
+export type PageFile = Pick<ItemFile, 'path' | 'shared'>;
 
 export interface FilesOf {
   /** Each file once, in the order first written. */
-  files: ItemFile[];
+  files: PageFile[];
   /** When each write that named this owner happened (this machine's `ts`), in file order. */
   writes: number[];
 }

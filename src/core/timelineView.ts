@@ -6,7 +6,7 @@ import { isWarning } from './health';
 import type { ItemStatus } from './plan';
 import { changeSummary, itemLabel, progressText, statusWord, type Translate } from './present';
 import { laneDurationText, spanText, type Timeline } from './timeline';
-import type { ItemFile } from './timelineFiles';
+import type { PageFile } from './timelineFiles';
 
 export interface ViewSegment {
   status: ItemStatus;
@@ -195,7 +195,7 @@ export function fileParts(path: string): { name: string; folder: string } {
   return cut < 0 ? { name: trimmed, folder: '' } : { name: trimmed.slice(cut + 1), folder: trimmed.slice(0, cut) || trimmed.slice(0, cut + 1) };
 }
 
-function viewFile(file: ItemFile, t: Translate): ViewFile {
+function viewFile(file: PageFile, t: Translate): ViewFile {
   const { name, folder } = fileParts(file.path);
   const where = folder === '' ? t('Open {0}', name) : t('Open {0} in {1}', name, folder);
   return { path: file.path, name, folder, shared: file.shared, label: file.shared ? t('{0}, shared with another item', where) : where };

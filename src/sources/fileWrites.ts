@@ -4,6 +4,7 @@
 // Copilot CLI: see toolWrites.ts, which their parsers call). Pure: one parsed JSON value
 // in, the paths it names out (as the agent wrote them: absolute, or relative to its
 // workspace). A value of any other shape names no file; nothing here throws.
+import { isRecord } from '../core/json';
 import { pathProblem } from '../core/logRecord';
 import type { AgentId } from './types';
 
@@ -16,12 +17,11 @@ export interface FileWrite {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 
 /** The files one line of an agent's record says were written. */
 export function filesWritten(agent: AgentId, line: unknown): FileWrite[] {
-  if (!isObject(line)) return [];
+  if (!isRecord(line)) return [];
   switch (agent) {
     case 'claude-code':
       return claudeWrites(line);
@@ -42,13 +42,13 @@ const CLAUDE_TOOLS: Record<string, string> = { Edit: 'file_path', Write: 'file_p
 /** An assistant message's `tool_use` blocks. */
 function claudeWrites(line: Json): FileWrite[] {
   const message = line['message'];
-  if (line['type'] !== 'assistant' || !isObject(message) || !Array.isArray(message['content'])) return [];
+  if (line['type'] !== 'assistant' || !isRecord(message) || !Array.isArray(message['content'])) return [];
   const out: FileWrite[] = [];
   for (const block of message['content'] as unknown[]) {
-    if (!isObject(block) || block['type'] !== 'tool_use' || typeof block['name'] !== 'string') continue;
+    if (!isRecord(block) || block['type'] !== 'tool_use' || typeof block['name'] !== 'string') continue;
     const field = CLAUDE_TOOLS[block['name']];
     const input = block['input'];
-    const path = field !== undefined && isObject(input) ? text(input[field]) : undefined;
+    const path = field !== undefined && isRecord(input) ? text(input[field]) : undefined;
     if (path !== undefined) out.push(withCall(path, block['id']));
   }
   return out;
@@ -57,13 +57,13 @@ function claudeWrites(line: Json): FileWrite[] {
 /** A `function_call` or `custom_tool_call` of apply_patch: the patch's file headers. */
 function codexWrites(line: Json): FileWrite[] {
   const payload = line['payload'];
-  if (line['type'] !== 'response_item' || !isObject(payload) || payload['name'] !== 'apply_patch') return [];
+  if (line['type'] !== 'response_item' || !isRecord(payload) || payload['name'] !== 'apply_patch') return [];
   let patch: string | undefined;
   if (payload['type'] === 'custom_tool_call') patch = text(payload['input']);
   else if (payload['type'] === 'function_call') {
     try {
       const args = JSON.parse(String(payload['arguments'])) as unknown;
-      patch = isObject(args) ? (text(args['input']) ?? text(args['patch'])) : undefined;
+      patch = isRecord(args) ? (text(args['input']) ?? text(args['patch'])) : undefined;
     } catch {
       patch = undefined;
     }
@@ -88,10 +88,10 @@ function geminiWrites(line: Json): FileWrite[] {
   if (!Array.isArray(calls)) return [];
   const out: FileWrite[] = [];
   for (const call of calls as unknown[]) {
-    if (!isObject(call) || (call['name'] !== 'write_file' && call['name'] !== 'replace')) continue;
+    if (!isRecord(call) || (call['name'] !== 'write_file' && call['name'] !== 'replace')) continue;
     if (call['status'] !== undefined && call['status'] !== 'success') continue;
     const args = call['args'];
-    const path = isObject(args) ? text(args['file_path']) : undefined;
+    const path = isRecord(args) ? text(args['file_path']) : undefined;
     if (path !== undefined) out.push(withCall(path, call['id']));
   }
   return out;
@@ -113,7 +113,7 @@ function copilotWrites(line: Json): FileWrite[] {
       for (const item of value) visit(item, depth + 1);
       return;
     }
-    if (!isObject(value)) return;
+    if (!isRecord(value)) return;
     const path = copilotEditFile(value);
     if (path !== undefined) {
       if (!out.some((write) => write.path === path)) out.push({ path });
@@ -134,9 +134,9 @@ const DISK_SCHEMES: ReadonlySet<string> = new Set(['file', 'vscode-remote']);
  * part, for an edit of an untitled or virtual document, and for a path the log cannot hold.
  */
 export function copilotEditFile(part: unknown): string | undefined {
-  if (!isObject(part) || (part['kind'] !== 'textEditGroup' && part['kind'] !== 'notebookEditGroup')) return undefined;
+  if (!isRecord(part) || (part['kind'] !== 'textEditGroup' && part['kind'] !== 'notebookEditGroup')) return undefined;
   const uri = part['uri'];
-  if (!isObject(uri) || (uri['scheme'] !== undefined && !DISK_SCHEMES.has(uri['scheme'] as string))) return undefined;
+  if (!isRecord(uri) || (uri['scheme'] !== undefined && !DISK_SCHEMES.has(uri['scheme'] as string))) return undefined;
   const path = text(uri['fsPath']) ?? text(uri['path']);
   return path !== undefined && pathProblem(path) === undefined ? path : undefined;
 }

@@ -3,11 +3,9 @@
 // changes, and a JSON state to resume from. Pure: no I/O.
 import type { ForeignItem, ForeignPlan, ForeignSessionInfo, ForeignStatus, ForeignWrite, ParseOutput, SessionParser, UnknownShape } from './types';
 
-export type JsonRecord = Record<string, unknown>;
+import { isRecord, type JsonRecord } from '../core/json';
 
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord, type JsonRecord };
 
 /** A non-empty string field, or undefined. */
 export function stringField(record: JsonRecord, key: string): string | undefined {

@@ -2,6 +2,7 @@
 // file contents: which of them belong to a workspace. The reading is done in src/node.
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
+import { isRecord } from '../core/json';
 
 /** A workspace path without a trailing separator (the root stays as it is). */
 /** An agent's own folder: the one its variable names (an absolute path), else `~/<name>`. */
@@ -117,6 +118,3 @@ function isPlainName(name: string): boolean {
   return name !== '' && name !== '.' && name !== '..' && !/[\\/\0]/.test(name);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

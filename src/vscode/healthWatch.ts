@@ -39,81 +39,110 @@ function notifyMode(): NotifyMode {
 }
 
 export function watchHealth(health: HealthBook, store: PlanStore, display: DisplayState, logger: Logger): vscode.Disposable {
-  const opened = Date.now();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  /** `${session}\n${kind}` of the signals told about, until that signal goes away. */
-  const told = new Set<string>();
-  /** Stops waiting out STOP_GRACE_MS before they are told. */
-  const held = new Map<string, ReturnType<typeof setTimeout>>();
+  return new HealthWatch(health, store, display, logger);
+}
 
-  function schedule(): void {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-    const next = health.nextCheck();
+class HealthWatch implements vscode.Disposable {
+  private readonly opened = Date.now();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** `${session}\n${kind}` of the signals told about, until that signal goes away. */
+  private readonly told = new Set<string>();
+  /** Stops waiting out STOP_GRACE_MS before they are told. */
+  private readonly held = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly health: HealthBook,
+    private readonly store: PlanStore,
+    private readonly display: DisplayState,
+    private readonly logger: Logger,
+  ) {
+    health.configure(healthSettings());
+    this.subscriptions = [
+      display.onDidChange(() => this.backfillShown()),
+      health.onDidChange(({ session, live }) => {
+        this.notify(session, live);
+        this.schedule();
+      }),
+      vscode.workspace.onDidChangeConfiguration((change) => {
+        if (change.affectsConfiguration(SettingId.StallToolCalls) || change.affectsConfiguration(SettingId.StallMinutes)) {
+          health.configure(healthSettings());
+          this.schedule();
+        }
+      }),
+    ];
+    this.schedule();
+    this.backfillShown();
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    const next = this.health.nextCheck();
     if (next === undefined) return;
     // A little late rather than early: the rule holds once its time has passed.
-    timer = setTimeout(
+    this.timer = setTimeout(
       () => {
-        timer = undefined;
-        health.check();
-        schedule();
+        this.timer = undefined;
+        this.health.check();
+        this.schedule();
       },
       Math.max(0, next - Date.now()) + 250,
     );
   }
 
-  function notify(session: string, live: boolean): void {
-    const signals = health.signals(session);
+  private notify(session: string, live: boolean): void {
+    const signals = this.health.signals(session);
     const present = new Set(signals.map((signal) => signal.kind));
-    for (const kind of NOTIFIED_KINDS) if (!present.has(kind)) told.delete(`${session}\n${kind}`);
+    for (const kind of NOTIFIED_KINDS) if (!present.has(kind)) this.told.delete(`${session}\n${kind}`);
     if (!live) {
       // What a first look finds happened before: never told, and not told later either.
-      for (const kind of present) told.add(`${session}\n${kind}`);
+      for (const kind of present) this.told.add(`${session}\n${kind}`);
       return;
     }
     for (const signal of signals) {
       const key = `${session}\n${signal.kind}`;
-      if (!NOTIFIED_KINDS.has(signal.kind) || told.has(key) || held.has(key)) continue;
-      if (signal.kind !== 'stopped-open' || Date.parse(signal.since) < opened) {
-        told.add(key);
-        tell(session, signal);
+      if (!NOTIFIED_KINDS.has(signal.kind) || this.told.has(key) || this.held.has(key)) continue;
+      if (signal.kind !== 'stopped-open' || Date.parse(signal.since) < this.opened) {
+        this.told.add(key);
+        this.tell(session, signal);
         continue;
       }
-      held.set(
+      this.held.set(
         key,
         setTimeout(() => {
-          held.delete(key);
-          const still = health.signals(session).find((s) => s.kind === 'stopped-open');
-          if (!still || told.has(key)) return;
-          told.add(key);
-          tell(session, still);
+          this.held.delete(key);
+          const still = this.health.signals(session).find((s) => s.kind === 'stopped-open');
+          if (!still || this.told.has(key)) return;
+          this.told.add(key);
+          this.tell(session, still);
         }, STOP_GRACE_MS),
       );
     }
   }
 
-  function tell(session: string, signal: HealthSignal): void {
+  private tell(session: string, signal: HealthSignal): void {
     const mode = notifyMode();
     if (mode === 'off' || (mode === 'whenUnfocused' && vscode.window.state.focused)) return;
     // Never for what happened before the window opened.
-    if (Date.parse(signal.since) < opened) return;
-    logger.info(`notifying ${signal.kind} of session ${session}`);
-    const event = store.get(session);
-    const title = event ? sessionTitle(event, t, store.details(session).title) : session.slice(0, 8);
-    show(session, `${title}: ${signalText(signal, new Date(), t)}`, signal.kind === 'done').catch((error: unknown) =>
-      logger.warn(`a notification's action failed: ${String(error)}`),
+    if (Date.parse(signal.since) < this.opened) return;
+    this.logger.info(`notifying ${signal.kind} of session ${session}`);
+    const event = this.store.get(session);
+    const title = event ? sessionTitle(event, t, this.store.details(session).title) : session.slice(0, 8);
+    this.show(session, `${title}: ${signalText(signal, new Date(), t)}`, signal.kind === 'done').catch((error: unknown) =>
+      this.logger.warn(`a notification's action failed: ${String(error)}`),
     );
   }
 
-  async function show(session: string, message: string, good: boolean): Promise<void> {
+  private async show(session: string, message: string, good: boolean): Promise<void> {
     const showPlan = t('Show Plan');
     const openChat = t('Open Chat');
     const continueIt = t('Continue in New Chat');
-    const actions = store.details(session).chat !== undefined ? [showPlan, openChat] : [showPlan];
+    const actions = this.store.details(session).chat !== undefined ? [showPlan, openChat] : [showPlan];
     if (!good) actions.push(continueIt);
     const answer = good ? await vscode.window.showInformationMessage(message, ...actions) : await vscode.window.showWarningMessage(message, ...actions);
     if (answer === showPlan) {
-      display.select(session);
+      this.display.select(session);
       await vscode.commands.executeCommand(CommandId.RevealPlan);
     } else if (answer === openChat) {
       await vscode.commands.executeCommand(CommandId.OpenChat, session);
@@ -124,33 +153,15 @@ export function watchHealth(health: HealthBook, store: PlanStore, display: Displ
 
   // The session on screen: after a reload, its past tells what it had dropped or reopened (once, bounded).
   // The book reads each session's past at most once; asking again costs a lookup.
-  function backfillShown(): void {
-    const session = display.session;
+  private backfillShown(): void {
+    const session = this.display.session;
     if (session === undefined) return;
-    health.backfill(session).catch((error: unknown) => logger.warn(`could not read the history of session ${session}: ${String(error)}`));
+    this.health.backfill(session).catch((error: unknown) => this.logger.warn(`could not read the history of session ${session}: ${String(error)}`));
   }
 
-  health.configure(healthSettings());
-  const subscriptions = [
-    display.onDidChange(backfillShown),
-    health.onDidChange(({ session, live }) => {
-      notify(session, live);
-      schedule();
-    }),
-    vscode.workspace.onDidChangeConfiguration((change) => {
-      if (change.affectsConfiguration(SettingId.StallToolCalls) || change.affectsConfiguration(SettingId.StallMinutes)) {
-        health.configure(healthSettings());
-        schedule();
-      }
-    }),
-  ];
-  schedule();
-  backfillShown();
-  return {
-    dispose() {
-      if (timer !== undefined) clearTimeout(timer);
-      for (const pending of held.values()) clearTimeout(pending);
-      for (const subscription of subscriptions) subscription.dispose();
-    },
-  };
+  dispose(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    for (const pending of this.held.values()) clearTimeout(pending);
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
 }

@@ -26,38 +26,70 @@ export async function pickVersion(
 ): Promise<{ version: PlanVersion; behind: number } | 'empty' | undefined> {
   const first = await store.page(session, HISTORY_PAGE);
   if (first.versions.length === 0) return 'empty';
-  const loaded = [...first.versions];
-  let more = first.more;
-  const onScreen = display.session === session;
-  const shownAt = onScreen ? display.shownVersion?.at : undefined;
-  const now = new Date();
-
+  const list: VersionList = {
+    loaded: [...first.versions],
+    more: first.more,
+    onScreen: display.session === session,
+    shownAt: display.session === session ? display.shownVersion?.at : undefined,
+    now: new Date(),
+  };
   const quickPick = vscode.window.createQuickPick<VersionItem>();
   quickPick.title = t('Plan History');
   quickPick.placeholder = t('Pick a version to show in the Plan view');
   quickPick.matchOnDescription = true;
   quickPick.matchOnDetail = true;
-
-  function itemsFrom(start: number): VersionItem[] {
-    // The oldest version read waits for the next page, which holds what it changed from.
-    const ready = more ? loaded.length - 1 : loaded.length;
-    const items = loaded.slice(0, ready).map((version, behind): VersionItem => {
-      const previous = loaded[behind + 1];
-      const shown = onScreen && (shownAt === undefined ? behind === 0 : shownAt === version.at);
-      return {
-        label: versionTime(version.event.ts, now),
-        description: [progressText(version.event.counts, t), behind === 0 ? t('latest') : undefined, shown ? t('shown now') : undefined]
-          .filter((part) => part !== undefined)
-          .join(' · '),
-        detail: previous ? changeSummary(diffPlans(previous.event.todos, version.event.todos), t) : t('first version'),
-        choice: { version, behind },
-      };
-    });
-    if (more) items.push({ label: `$(history) ${t('Load older versions…')}`, alwaysShow: true });
+  const show = (start: number): VersionItem[] => {
+    const items = versionItems(list);
     quickPick.items = items;
     return items.slice(start);
-  }
+  };
+  const loadOlder = async (): Promise<void> => {
+    // This row is there only while older versions are: the oldest read is the first new row.
+    const firstNew = list.loaded.length - 1;
+    const next = await store.page(session, HISTORY_PAGE, list.loaded[firstNew]?.at);
+    list.loaded.push(...next.versions);
+    list.more = next.more;
+    quickPick.value = '';
+    const fresh = show(firstNew);
+    if (fresh[0]) quickPick.activeItems = [fresh[0]];
+  };
+  show(0);
+  return awaitChoice(quickPick, loadOlder);
+}
 
+/** The versions read so far, and what the picker marks. */
+interface VersionList {
+  loaded: PlanVersion[];
+  more: boolean;
+  onScreen: boolean;
+  shownAt: number | undefined;
+  now: Date;
+}
+
+function versionItems({ loaded, more, onScreen, shownAt, now }: VersionList): VersionItem[] {
+  // The oldest version read waits for the next page, which holds what it changed from.
+  const ready = more ? loaded.length - 1 : loaded.length;
+  const items = loaded.slice(0, ready).map((version, behind): VersionItem => {
+    const previous = loaded[behind + 1];
+    const shown = onScreen && (shownAt === undefined ? behind === 0 : shownAt === version.at);
+    return {
+      label: versionTime(version.event.ts, now),
+      description: [progressText(version.event.counts, t), behind === 0 ? t('latest') : undefined, shown ? t('shown now') : undefined]
+        .filter((part) => part !== undefined)
+        .join(' · '),
+      detail: previous ? changeSummary(diffPlans(previous.event.todos, version.event.todos), t) : t('first version'),
+      choice: { version, behind },
+    };
+  });
+  if (more) items.push({ label: `$(history) ${t('Load older versions…')}`, alwaysShow: true });
+  return items;
+}
+
+/** Shows the picker until a version is chosen (or it is dismissed); the last row loads older versions. */
+function awaitChoice(
+  quickPick: vscode.QuickPick<VersionItem>,
+  loadOlder: () => Promise<void>,
+): Promise<{ version: PlanVersion; behind: number } | undefined> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const finish = (outcome: () => void): void => {
@@ -76,14 +108,7 @@ export async function pickVersion(
       }
       quickPick.busy = true;
       try {
-        // This row is there only while older versions are: the oldest read is the first new row.
-        const firstNew = loaded.length - 1;
-        const next = await store.page(session, HISTORY_PAGE, loaded[firstNew]?.at);
-        loaded.push(...next.versions);
-        more = next.more;
-        quickPick.value = '';
-        const fresh = itemsFrom(firstNew);
-        if (fresh[0]) quickPick.activeItems = [fresh[0]];
+        await loadOlder();
       } catch (error) {
         finish(() => reject(error instanceof Error ? error : new Error(String(error))));
       } finally {
@@ -97,7 +122,6 @@ export async function pickVersion(
       }
       quickPick.dispose();
     });
-    itemsFrom(0);
     quickPick.show();
   });
 }

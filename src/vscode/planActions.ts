@@ -5,19 +5,19 @@ import * as vscode from 'vscode';
 import { agentById } from '../sources/registry';
 import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems, type PlanOrigin } from '../core/handoff';
 import type { HealthBook } from '../core/healthBook';
-import { requestTextProblem } from '../core/logRecord';
+import { requestTextProblem, type LogEvent } from '../core/logRecord';
+import { COPILOT_CHAT_EXTENSION } from '../core/participants';
 import type { RequestBook } from '../core/requests';
-import { progressText, relativeTime, sessionTitle } from '../core/present';
 import { copilotChatResource, sessionNamedBy } from '../core/sessionKey';
 import type { PlanStore } from '../core/store';
 import { agentName } from './agents';
+import { registerTable, reportFailure, type CommandTable } from './commandTable';
 import { CommandId } from './ids';
 import { logError, type Logger } from './log';
+import { noPlan, pickSession } from './sessionPick';
 
 const t = vscode.l10n.t;
 
-/** Copilot Chat's extension: Continue in New Chat needs it; without it the prompt is copied. */
-export const COPILOT_CHAT_EXTENSION = 'GitHub.copilot-chat';
 /** VS Code's commands that type into a chat input without sending (verified in VS Code 1.139). */
 const CHAT_OPEN = 'workbench.action.chat.open';
 const CHAT_NEW = 'workbench.action.chat.newChat';
@@ -72,194 +72,60 @@ function unknownSession(): ActionError {
   return new ActionError('unknown-session', t('Agent Plan: no session with this key has a plan.'));
 }
 
-export function registerPlanActions({ store, health, requests, logger, shownSession }: PlanActionsDeps): vscode.Disposable[] {
-  function origin(session: string): PlanOrigin {
-    const details = store.details(session);
+const NOT_A_CHAT = () => t('This session is not a VS Code chat: the request is on the clipboard. Paste it into its agent.');
+
+/** A hand-off typed into a new chat, waiting for that chat's first plan. */
+interface PendingHandoff {
+  from: string;
+  items: string[];
+  until: number;
+  before: Set<string>;
+}
+
+/** What the plan actions share: the parts they read and write, and the hand-off waiting for its new chat. */
+class PlanActions {
+  /** The new chat's first plan: a session that did not exist when the prompt was typed. */
+  handoff: PendingHandoff | undefined;
+
+  constructor(readonly deps: PlanActionsDeps) {}
+
+  origin(session: string): PlanOrigin {
+    const details = this.deps.store.details(session);
     return { title: details.title, agent: details.agent ? agentById(details.agent).name : undefined };
   }
 
   /** The session a command acts on: its argument, else the user's pick (undefined: none picked). */
-  async function sessionFor(arg: unknown, title: string): Promise<string | undefined> {
+  async sessionFor(arg: unknown, title: string): Promise<string | undefined> {
     const given = sessionArgument(arg);
     if (given === null) throw unknownSession();
     if (given !== undefined) {
-      if (!store.get(given)) throw unknownSession();
+      if (!this.deps.store.get(given)) throw unknownSession();
       return given;
     }
-    const sessions = store.list();
-    if (sessions.length === 0) {
-      await vscode.window.showInformationMessage(t('There is no agent plan yet in this workspace.'));
+    if (this.deps.store.list().length === 0) {
+      await noPlan();
       return undefined;
     }
-    const shown = shownSession();
-    const now = new Date();
-    const ordered = [...sessions.filter((event) => event.session === shown), ...sessions.filter((event) => event.session !== shown)];
-    const picked = await vscode.window.showQuickPick(
-      ordered.map((event) => {
-        const agent = store.details(event.session).agent;
-        return {
-          label: sessionTitle(event, t, store.details(event.session).title),
-          description: [agent ? agentName(agent) : undefined, progressText(event.counts, t), relativeTime(event.ts, now, t)]
-            .filter((part) => part !== undefined)
-            .join(' · '),
-          detail: event.session === shown ? t('shown now') : undefined,
-          session: event.session,
-        };
-      }),
-      { title, placeHolder: t('Which session?') },
-    );
-    return picked?.session;
+    return pickSession(this.deps.store, { title, placeHolder: t('Which session?'), shown: this.deps.shownSession(), shownFirst: true });
   }
 
-  function copilotAvailable(): boolean {
-    return vscode.extensions.getExtension(COPILOT_CHAT_EXTENSION) !== undefined;
-  }
-
-  async function copy(text: string, message: string): Promise<ActionOutcome> {
+  async copy(text: string, message: string): Promise<ActionOutcome> {
     await vscode.env.clipboard.writeText(text);
     void vscode.window.showInformationMessage(message);
     return { done: 'copied', text };
   }
 
-  /** Opens a session's own VS Code chat and types `text` into its input, not sent. */
-  async function typeIntoChat(chat: string, text: string): Promise<ActionOutcome> {
+  /** Types `text` into the session's own VS Code chat, not sent; copies it when the session is no chat. */
+  async typeOrCopy(session: string, text: string): Promise<ActionOutcome> {
+    const chat = this.deps.store.details(session).chat;
+    if (chat === undefined) return this.copy(text, NOT_A_CHAT());
     await vscode.commands.executeCommand('vscode.open', vscode.Uri.from(copilotChatResource(chat)));
     await vscode.commands.executeCommand(CHAT_OPEN_AGENT_HERE, { query: text, isPartialQuery: true });
     return { done: 'typed', text };
   }
 
-  const handlers: Record<string, (...args: unknown[]) => Promise<ActionOutcome | undefined>> = {
-    [CommandId.ContinueInNewChat]: async (arg?: unknown) => {
-      const session = await sessionFor(arg, t('Continue in New Chat'));
-      const event = session ? store.get(session) : undefined;
-      if (!session || !event) return undefined;
-      const text = continuePrompt(event.todos, origin(session));
-      if (!copilotAvailable()) {
-        return copy(text, t('Copilot Chat is not available here: the hand-off prompt is on the clipboard. Paste it into an agent.'));
-      }
-      await vscode.commands.executeCommand(CHAT_OPEN, { mode: 'agent' });
-      await vscode.commands.executeCommand(CHAT_NEW);
-      await vscode.commands.executeCommand(CHAT_OPEN, { query: text, isPartialQuery: true, mode: 'agent' });
-      logger.info(`typed the hand-off prompt of session ${session} into a new chat`);
-      handoff = {
-        from: session,
-        items: openItems(event.todos).map((item) => item.content.trim()),
-        until: Date.now() + HANDOFF_LINK_MS,
-        before: new Set(store.list().map((known) => known.session)),
-      };
-      return { done: 'typed', text };
-    },
-
-    [CommandId.AskToContinue]: async (arg?: unknown) => {
-      const session = await sessionFor(arg, t('Ask to Continue'));
-      const event = session ? store.get(session) : undefined;
-      if (!session || !event) return undefined;
-      const text = askToContinuePrompt(event.todos);
-      const chat = store.details(session).chat;
-      if (chat === undefined) return copy(text, t('This session is not a VS Code chat: the request is on the clipboard. Paste it into its agent.'));
-      return typeIntoChat(chat, text);
-    },
-
-    [CommandId.AskToRestore]: async (arg?: unknown, item?: unknown) => {
-      if (item !== undefined && typeof item !== 'string') throw new ActionError('not-text', t('Agent Plan: the item must be given as text.'));
-      const row = arg as { content?: unknown } | undefined;
-      const content = typeof item === 'string' ? item : typeof row?.content === 'string' ? row.content : undefined;
-      const session = await sessionFor(arg, t('Ask to Restore'));
-      if (!session) return undefined;
-      const restore = content ?? (await pickDropped(session));
-      if (restore === undefined) return undefined;
-      if (restore.trim() === '') throw new ActionError('no-item', t('Agent Plan: Ask to Restore needs the text of a dropped item.'));
-      const text = askToRestorePrompt(restore);
-      const chat = store.details(session).chat;
-      if (chat === undefined) return copy(text, t('This session is not a VS Code chat: the request is on the clipboard. Paste it into its agent.'));
-      return typeIntoChat(chat, text);
-    },
-
-    [CommandId.CopyHandoff]: async (arg?: unknown) => {
-      const session = await sessionFor(arg, t('Copy Hand-off Prompt'));
-      const event = session ? store.get(session) : undefined;
-      if (!session || !event) return undefined;
-      const text = continuePrompt(event.todos, origin(session));
-      await vscode.env.clipboard.writeText(text);
-      void vscode.window.setStatusBarMessage(t('Hand-off prompt copied'), 3000);
-      return { done: 'copied', text };
-    },
-
-    // A second argument (a file Uri: tests, other extensions) writes there without asking.
-    [CommandId.ExportPlan]: async (arg?: unknown, target?: unknown) => {
-      const session = await sessionFor(arg, t('Export Plan'));
-      if (!session || !store.get(session)) return undefined;
-      const page = await store.page(session, EXPORT_HISTORY_VERSIONS);
-      const details = store.details(session);
-      const text = exportMarkdown(
-        {
-          session,
-          origin: origin(session),
-          agentName: details.agent ? agentName(details.agent) : undefined,
-          versions: page.versions.map(({ event }) => ({ ts: event.ts, todos: event.todos })),
-          more: page.more,
-          signals: health.signals(session),
-          now: new Date(),
-        },
-        t,
-      );
-      let file = target instanceof vscode.Uri ? target : undefined;
-      if (!file) {
-        // The suggested name comes from the session key (32 hex), never from a title.
-        const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-        const name = `agent-plan-${session.slice(0, 8)}.md`;
-        file = await vscode.window.showSaveDialog({
-          title: t('Export Plan'),
-          saveLabel: t('Export'),
-          filters: { Markdown: ['md'] },
-          defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
-        });
-        if (!file) return { done: 'cancelled' };
-      }
-      await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
-      logger.info(`exported the plan of session ${session} to ${file.toString()}`);
-      void vscode.window.setStatusBarMessage(t('Plan exported'), 3000);
-      return { done: 'exported', text, file: file.toString() };
-    },
-  };
-
-  handlers[CommandId.AddRequest] = async (arg?: unknown, given?: unknown) => {
-    if (given !== undefined && typeof given !== 'string') throw new ActionError('not-text', t('Agent Plan: the request must be given as text.'));
-    const session = await sessionFor(arg, t('Add a Request for the Agent'));
-    if (!session) return undefined;
-    const text =
-      given ??
-      (await vscode.window.showInputBox({
-        title: t('Add a Request for the Agent'),
-        prompt: t('One line. It is typed into the chat (or copied, for a terminal agent) and shown until a plan takes it in.'),
-        placeHolder: t('Also update the changelog'),
-        validateInput: (value) => (value.trim() === '' ? undefined : requestTextProblem(value) ? t('A request is one line of at most 500 characters.') : undefined),
-      }));
-    if (text === undefined || (given === undefined && text.trim() === '')) return { done: 'cancelled' };
-    if (requestTextProblem(text)) throw new ActionError('bad-request', t('A request is one line of at most 500 characters.'));
-    const request = await requests.add(session, text);
-    logger.info(`recorded a request for session ${session}`);
-    const chat = store.details(session).chat;
-    if (chat === undefined) {
-      const outcome = await copy(request.text, t('This session is not a VS Code chat: the request is on the clipboard. Paste it into its agent.'));
-      return { ...outcome, request: request.id };
-    }
-    return { ...(await typeIntoChat(chat, request.text)), request: request.id };
-  };
-
-  handlers[CommandId.WithdrawRequest] = async (arg?: unknown, id?: unknown) => {
-    const row = arg as { request?: { id?: unknown } } | undefined;
-    const requestId = typeof id === 'string' ? id : typeof row?.request?.id === 'string' ? row.request.id : undefined;
-    const session = await sessionFor(arg, t('Withdraw Request'));
-    if (!session) return undefined;
-    const chosen = requestId ?? (await pickRequest(session));
-    if (chosen === undefined) return { done: 'cancelled' };
-    if (!(await requests.withdraw(session, chosen))) throw new ActionError('unknown-request', t('Agent Plan: this session has no such request open.'));
-    return { done: 'withdrawn' };
-  };
-
-  async function pickRequest(session: string): Promise<string | undefined> {
-    const open = await requests.list(session);
+  async pickRequest(session: string): Promise<string | undefined> {
+    const open = await this.deps.requests.list(session);
     if (open.length === 0) {
       await vscode.window.showInformationMessage(t('This session has no request of yours open.'));
       return undefined;
@@ -271,8 +137,8 @@ export function registerPlanActions({ store, health, requests, logger, shownSess
     return picked?.id;
   }
 
-  async function pickDropped(session: string): Promise<string | undefined> {
-    const dropped = health.signals(session).find((signal) => signal.kind === 'dropped')?.items ?? [];
+  async pickDropped(session: string): Promise<string | undefined> {
+    const dropped = this.deps.health.signals(session).find((signal) => signal.kind === 'dropped')?.items ?? [];
     if (dropped.length === 0) {
       await vscode.window.showInformationMessage(t('No item of this plan is dropped.'));
       return undefined;
@@ -281,39 +147,164 @@ export function registerPlanActions({ store, health, requests, logger, shownSess
     return vscode.window.showQuickPick(dropped, { title: t('Ask to Restore'), placeHolder: t('Which dropped item?') });
   }
 
-  // The new chat's first plan: a session that did not exist when the prompt was typed, whose
-  // plan holds an open item of the old one. Both logs then record the link.
-  let handoff: { from: string; items: string[]; until: number; before: Set<string> } | undefined;
-  const linkWatch = store.onDidWrite((event) => {
-    const pending = handoff;
+  /** A plan written: when it is the new chat's first, with an open item of the old plan, both logs record the link. */
+  linkHandoff(event: LogEvent): void {
+    const pending = this.handoff;
     if (!pending || pending.before.has(event.session) || event.session === pending.from) return;
     if (Date.now() > pending.until) {
-      handoff = undefined;
+      this.handoff = undefined;
       return;
     }
     const texts = new Set(event.todos.map((todo) => todo.content.trim()));
     if (!pending.items.some((item) => texts.has(item))) return;
-    handoff = undefined;
+    this.handoff = undefined;
+    const { requests, logger } = this.deps;
     requests.link(pending.from, event.session).then(
       () => logger.info(`session ${event.session} continues the plan of session ${pending.from}`),
       (error: unknown) => logError(logger, 'could not record the hand-off link', error),
     );
-  });
+  }
+}
 
-  return [linkWatch, ...Object.entries(handlers).map(([id, handler]) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await handler(...args);
-      } catch (error) {
-        if (error instanceof ActionError) {
-          logger.warn(`command ${id}: ${error.message}`);
-          void vscode.window.showErrorMessage(error.message);
-          return { done: 'failed', error: error.code } satisfies ActionOutcome;
-        }
-        logError(logger, `command ${id} failed`, error);
-        void vscode.window.showErrorMessage(t('Agent Plan: {0}', error instanceof Error ? error.message : String(error)));
-        return undefined;
-      }
-    }),
-  )];
+async function continueInNewChat(actions: PlanActions, arg?: unknown): Promise<ActionOutcome | undefined> {
+  const { store, logger } = actions.deps;
+  const session = await actions.sessionFor(arg, t('Continue in New Chat'));
+  const event = session ? store.get(session) : undefined;
+  if (!session || !event) return undefined;
+  const text = continuePrompt(event.todos, actions.origin(session));
+  if (vscode.extensions.getExtension(COPILOT_CHAT_EXTENSION) === undefined) {
+    return actions.copy(text, t('Copilot Chat is not available here: the hand-off prompt is on the clipboard. Paste it into an agent.'));
+  }
+  await vscode.commands.executeCommand(CHAT_OPEN, { mode: 'agent' });
+  await vscode.commands.executeCommand(CHAT_NEW);
+  await vscode.commands.executeCommand(CHAT_OPEN, { query: text, isPartialQuery: true, mode: 'agent' });
+  logger.info(`typed the hand-off prompt of session ${session} into a new chat`);
+  actions.handoff = {
+    from: session,
+    items: openItems(event.todos).map((item) => item.content.trim()),
+    until: Date.now() + HANDOFF_LINK_MS,
+    before: new Set(store.list().map((known) => known.session)),
+  };
+  return { done: 'typed', text };
+}
+
+async function askToContinue(actions: PlanActions, arg?: unknown): Promise<ActionOutcome | undefined> {
+  const session = await actions.sessionFor(arg, t('Ask to Continue'));
+  const event = session ? actions.deps.store.get(session) : undefined;
+  if (!session || !event) return undefined;
+  return actions.typeOrCopy(session, askToContinuePrompt(event.todos));
+}
+
+async function askToRestore(actions: PlanActions, arg?: unknown, item?: unknown): Promise<ActionOutcome | undefined> {
+  if (item !== undefined && typeof item !== 'string') throw new ActionError('not-text', t('Agent Plan: the item must be given as text.'));
+  const row = arg as { content?: unknown } | undefined;
+  const content = typeof item === 'string' ? item : typeof row?.content === 'string' ? row.content : undefined;
+  const session = await actions.sessionFor(arg, t('Ask to Restore'));
+  if (!session) return undefined;
+  const restore = content ?? (await actions.pickDropped(session));
+  if (restore === undefined) return undefined;
+  if (restore.trim() === '') throw new ActionError('no-item', t('Agent Plan: Ask to Restore needs the text of a dropped item.'));
+  return actions.typeOrCopy(session, askToRestorePrompt(restore));
+}
+
+async function copyHandoff(actions: PlanActions, arg?: unknown): Promise<ActionOutcome | undefined> {
+  const session = await actions.sessionFor(arg, t('Copy Hand-off Prompt'));
+  const event = session ? actions.deps.store.get(session) : undefined;
+  if (!session || !event) return undefined;
+  const text = continuePrompt(event.todos, actions.origin(session));
+  await vscode.env.clipboard.writeText(text);
+  void vscode.window.setStatusBarMessage(t('Hand-off prompt copied'), 3000);
+  return { done: 'copied', text };
+}
+
+// A second argument (a file Uri: tests, other extensions) writes there without asking.
+async function exportPlan(actions: PlanActions, arg?: unknown, target?: unknown): Promise<ActionOutcome | undefined> {
+  const { store, health, logger } = actions.deps;
+  const session = await actions.sessionFor(arg, t('Export Plan'));
+  if (!session || !store.get(session)) return undefined;
+  const page = await store.page(session, EXPORT_HISTORY_VERSIONS);
+  const details = store.details(session);
+  const text = exportMarkdown(
+    {
+      session,
+      origin: actions.origin(session),
+      agentName: details.agent ? agentName(details.agent) : undefined,
+      versions: page.versions.map(({ event }) => ({ ts: event.ts, todos: event.todos })),
+      more: page.more,
+      signals: health.signals(session),
+      now: new Date(),
+    },
+    t,
+  );
+  const file = target instanceof vscode.Uri ? target : await exportTarget(session);
+  if (!file) return { done: 'cancelled' };
+  await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
+  logger.info(`exported the plan of session ${session} to ${file.toString()}`);
+  void vscode.window.setStatusBarMessage(t('Plan exported'), 3000);
+  return { done: 'exported', text, file: file.toString() };
+}
+
+/** Asks where to export; the suggested name comes from the session key (32 hex), never from a title. */
+async function exportTarget(session: string): Promise<vscode.Uri | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const name = `agent-plan-${session.slice(0, 8)}.md`;
+  return vscode.window.showSaveDialog({
+    title: t('Export Plan'),
+    saveLabel: t('Export'),
+    filters: { Markdown: ['md'] },
+    defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+  });
+}
+
+async function addRequest(actions: PlanActions, arg?: unknown, given?: unknown): Promise<ActionOutcome | undefined> {
+  if (given !== undefined && typeof given !== 'string') throw new ActionError('not-text', t('Agent Plan: the request must be given as text.'));
+  const session = await actions.sessionFor(arg, t('Add a Request for the Agent'));
+  if (!session) return undefined;
+  const text =
+    given ??
+    (await vscode.window.showInputBox({
+      title: t('Add a Request for the Agent'),
+      prompt: t('One line. It is typed into the chat (or copied, for a terminal agent) and shown until a plan takes it in.'),
+      placeHolder: t('Also update the changelog'),
+      validateInput: (value) => (value.trim() === '' ? undefined : requestTextProblem(value) ? t('A request is one line of at most 500 characters.') : undefined),
+    }));
+  if (text === undefined || (given === undefined && text.trim() === '')) return { done: 'cancelled' };
+  if (requestTextProblem(text)) throw new ActionError('bad-request', t('A request is one line of at most 500 characters.'));
+  const request = await actions.deps.requests.add(session, text);
+  actions.deps.logger.info(`recorded a request for session ${session}`);
+  return { ...(await actions.typeOrCopy(session, request.text)), request: request.id };
+}
+
+async function withdrawRequest(actions: PlanActions, arg?: unknown, id?: unknown): Promise<ActionOutcome | undefined> {
+  const row = arg as { request?: { id?: unknown } } | undefined;
+  const requestId = typeof id === 'string' ? id : typeof row?.request?.id === 'string' ? row.request.id : undefined;
+  const session = await actions.sessionFor(arg, t('Withdraw Request'));
+  if (!session) return undefined;
+  const chosen = requestId ?? (await actions.pickRequest(session));
+  if (chosen === undefined) return { done: 'cancelled' };
+  if (!(await actions.deps.requests.withdraw(session, chosen))) throw new ActionError('unknown-request', t('Agent Plan: this session has no such request open.'));
+  return { done: 'withdrawn' };
+}
+
+/** Acting on a plan: each command takes a session key first, or asks with a picker. */
+const PLAN_ACTIONS: CommandTable<PlanActions> = {
+  [CommandId.ContinueInNewChat]: continueInNewChat,
+  [CommandId.AskToContinue]: askToContinue,
+  [CommandId.AskToRestore]: askToRestore,
+  [CommandId.CopyHandoff]: copyHandoff,
+  [CommandId.ExportPlan]: exportPlan,
+  [CommandId.AddRequest]: addRequest,
+  [CommandId.WithdrawRequest]: withdrawRequest,
+};
+
+export function registerPlanActions(deps: PlanActionsDeps): vscode.Disposable[] {
+  const actions = new PlanActions(deps);
+  const linkWatch = deps.store.onDidWrite((event) => actions.linkHandoff(event));
+  const fail = (id: CommandId, error: unknown): unknown => {
+    if (!(error instanceof ActionError)) return reportFailure(deps.logger, id, error);
+    deps.logger.warn(`command ${id}: ${error.message}`);
+    void vscode.window.showErrorMessage(error.message);
+    return { done: 'failed', error: error.code } satisfies ActionOutcome;
+  };
+  return [linkWatch, ...registerTable(PLAN_ACTIONS, actions, fail)];
 }

@@ -19,9 +19,9 @@ import type { TimelinePageMessage } from '../webview/timeline';
 import type { DisplayState } from '../core/display';
 import type { HealthBook } from '../core/healthBook';
 import { versionTime } from './agents';
+import { compareWithPrevious } from './compare';
 import { CommandId, TIMELINE_VIEW_TYPE } from './ids';
 import { logError, type Logger } from './log';
-import { snapshotUri } from './snapshotDocuments';
 
 const t = vscode.l10n.t;
 
@@ -145,7 +145,7 @@ class TimelinePanel implements vscode.Disposable {
         void this.older().catch(fail);
         return;
       case 'compare':
-        void this.compare(message.at).catch(fail);
+        void compareWithPrevious(this.deps.store, this.session, message.at).catch(fail);
         return;
       case 'open':
         void this.open(message.path).catch(fail);
@@ -156,24 +156,6 @@ class TimelinePanel implements vscode.Disposable {
         return;
       }
     }
-  }
-
-  /** Compare a version with the one before it, as the Plan view's Compare does. */
-  private async compare(at: number): Promise<void> {
-    const newer = await this.deps.store.versionAt(this.session, at);
-    if (!newer || !Number.isSafeInteger(at)) return;
-    const older = (await this.deps.store.page(this.session, 1, at)).versions[0];
-    if (!older) {
-      await vscode.window.showInformationMessage(t('This is the first version of the plan; there is nothing to compare it with.'));
-      return;
-    }
-    await vscode.commands.executeCommand(
-      'vscode.diff',
-      snapshotUri(this.session, older.at),
-      snapshotUri(this.session, at),
-      t('Plan: {0} ↔ {1}', versionTime(older.event.ts), versionTime(newer.ts)),
-      { preview: true },
-    );
   }
 
   /** Opens a file the page lists (nothing else), when it exists. */

@@ -296,6 +296,31 @@ export function planMessage(display: DisplayState, store: PlanStore): string | u
   return undefined;
 }
 
+/** The Plan view's description, badge and message, for the plan shown. */
+function updatePlanView(plan: vscode.TreeView<PlanElement>, display: DisplayState, store: PlanStore): void {
+  const header = planHeader(display.event);
+  plan.description = header.description;
+  plan.badge = header.badge === undefined ? undefined : { value: header.badge, tooltip: t('{0} open items in the plan', header.badge) };
+  const message = planMessage(display, store);
+  // Setting a message goes through the same 200 ms debounce as a tree refresh and
+  // would hold the next refresh back: set it only when it changes.
+  if (plan.message !== message) plan.message = message;
+}
+
+/** The Sessions view's own commands: the next page of older sessions, and the attention toggle. */
+function registerSessionsCommands(sessionsProvider: SessionsTreeProvider, setContext: (key: string, value: boolean) => void): vscode.Disposable[] {
+  const setAttentionOnly = (only: boolean) => {
+    sessionsProvider.attentionOnly = only;
+    setContext(ContextKey.AttentionOnly, only);
+    sessionsProvider.refresh();
+  };
+  return [
+    vscode.commands.registerCommand(CommandId.ShowMoreSessions, () => sessionsProvider.showMore()),
+    vscode.commands.registerCommand(CommandId.ShowSessionsNeedingAttention, () => setAttentionOnly(true)),
+    vscode.commands.registerCommand(CommandId.ShowAllSessions, () => setAttentionOnly(false)),
+  ];
+}
+
 /** Creates both views and keeps their badge, description, message and context keys in step. */
 export function createViews(
   display: DisplayState,
@@ -309,17 +334,6 @@ export function createViews(
   const sessionsProvider = new SessionsTreeProvider(display, store, health);
   const plan = vscode.window.createTreeView(ViewId.Plan, { treeDataProvider: planProvider, showCollapseAll: false });
   const sessions = vscode.window.createTreeView(ViewId.Sessions, { treeDataProvider: sessionsProvider });
-  const showMore = vscode.commands.registerCommand(CommandId.ShowMoreSessions, () => sessionsProvider.showMore());
-  const setAttentionOnly = (only: boolean) => {
-    sessionsProvider.attentionOnly = only;
-    setContext(ContextKey.AttentionOnly, only);
-    sessionsProvider.refresh();
-  };
-  const toggles = [
-    vscode.commands.registerCommand(CommandId.ShowSessionsNeedingAttention, () => setAttentionOnly(true)),
-    vscode.commands.registerCommand(CommandId.ShowAllSessions, () => setAttentionOnly(false)),
-  ];
-
   // Each context key costs a round trip to the window: send only changes.
   const contextValues = new Map<string, boolean>();
   function setContext(key: string, value: boolean): void {
@@ -327,24 +341,17 @@ export function createViews(
     contextValues.set(key, value);
     void vscode.commands.executeCommand('setContext', key, value);
   }
+  const commands = registerSessionsCommands(sessionsProvider, setContext);
 
   function update(): void {
     planProvider.refresh();
     sessionsProvider.refresh();
-    const event = display.event;
-    const version = display.shownVersion;
-    const header = planHeader(event);
-    plan.description = header.description;
-    plan.badge = header.badge === undefined ? undefined : { value: header.badge, tooltip: t('{0} open items in the plan', header.badge) };
-    const message = planMessage(display, store);
-    // Setting a message goes through the same 200 ms debounce as a tree refresh and
-    // would hold the next refresh back: set it only when it changes.
-    if (plan.message !== message) plan.message = message;
+    updatePlanView(plan, display, store);
     const sessionCount = store.size;
     sessions.description = sessionCount > 0 ? String(sessionCount) : undefined;
     setContext(ContextKey.FollowingLatest, display.followingLatest);
-    setContext(ContextKey.ViewingHistory, version !== undefined);
-    setContext(ContextKey.HasPlan, event !== undefined);
+    setContext(ContextKey.ViewingHistory, display.shownVersion !== undefined);
+    setContext(ContextKey.HasPlan, display.event !== undefined);
   }
 
   const subscription = display.onDidChange(update);
@@ -365,8 +372,7 @@ export function createViews(
     update,
     dispose() {
       clearInterval(clock);
-      showMore.dispose();
-      for (const toggle of toggles) toggle.dispose();
+      for (const command of commands) command.dispose();
       subscription.dispose();
       healthSubscription.dispose();
       filesSubscription?.dispose();
