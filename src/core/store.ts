@@ -85,7 +85,7 @@ export class PlanStore implements Disposable {
       // A store's first load needs every file's state, also those the log had read for another listener.
       const restate = !this.loadedOnce;
       this.loadedOnce = true;
-      await this.log.sessions({ first: options.first, firstPage: SESSIONS_SCREENFUL, onFirstPage: () => this.paintDeferred(), restate });
+      await this.log.sessions({ first: options.first, firstPage: SESSIONS_SCREENFUL, onFirstPage: () => this.paintDeferred(), restate, plans: false });
     } finally {
       this.loading--;
       if (this.loading === 0) this.paintDeferred();
