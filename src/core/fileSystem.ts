@@ -11,6 +11,11 @@ export interface LogFileSystem {
   size(path: string): Promise<number | undefined>;
   /** Up to `length` bytes from byte `start`; fewer at end of file. */
   readRange(path: string, start: number, length: number): Promise<Uint8Array>;
+  /**
+   * readRange, synchronously: a plan dropped from memory read back where the caller cannot
+   * wait (a tail read, a fraction of a millisecond). Without it every plan stays in memory.
+   */
+  readRangeNow?(path: string, start: number, length: number): Uint8Array;
   /** Appends `text` (UTF-8) with O_APPEND in one write, creating the file if needed. */
   appendText(path: string, text: string): Promise<void>;
   /** Entry names in `dir`; rejects with ENOENT when it does not exist. */

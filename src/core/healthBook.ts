@@ -6,7 +6,7 @@
 import { Emitter, type Disposable, type Event } from './emitter';
 import { DEFAULT_HEALTH_SETTINGS, SessionHealth, byUrgency, type HealthInfo, type HealthSettings, type HealthSignal } from './health';
 import type { LogEvent, SessionInfoRecord } from './logRecord';
-import type { LogRead, SessionLog } from './sessionLog';
+import type { LogRead, SessionLog, SessionTail } from './sessionLog';
 
 /**
  * How many versions back a session known only from a first look is read (once, when it is
@@ -33,22 +33,23 @@ export interface HealthChange {
 }
 
 interface Entry {
-  health: SessionHealth;
-  /** What the signals were when last told, to tell only real changes. */
+  /**
+   * The session's state for comparing versions; undefined for a session known only from a
+   * first look whose signals no clock can change (most of those found at activation): its
+   * signals are kept (`told`), its state read back from the file's tail when a line, a
+   * dismissal or new settings need it.
+   */
+  health: SessionHealth | undefined;
+  /** What the signals were when last told, to tell only real changes (JSON). */
   told: string;
-  /** The newest plan and info line fed (the same objects the reader hands on), so a rescan that repeats them changes nothing. */
-  plan: LogEvent | undefined;
-  info: SessionInfoRecord | undefined;
-  infoAfterPlan: boolean;
+  /** The end of the first look's read: a rescan that tells the same end repeats it, and the tail up to it seeds the state again. */
+  end: number;
   /** Known only from a first look (no line read since): a backfill may read its past once. */
   seededOnly: boolean;
-  /**
-   * A first look's state is kept but not yet compared: most sessions found at activation are
-   * never asked about, so they cost nothing until a view, a line or the clock needs them.
-   */
-  unseeded: boolean;
   backfilled: boolean;
 }
+
+const NO_SIGNALS = '[]';
 
 export function healthInfo(record: SessionInfoRecord): HealthInfo {
   return {
@@ -68,12 +69,14 @@ export class HealthBook implements Disposable {
   private readonly now: () => number;
   private readonly reportListenerError: (error: unknown) => void;
   private readonly dismissed = new Map<string, Set<string>>();
+  /** First looks kept whole, only where the log cannot read them back (tailNow). */
+  private readonly kept = new Map<string, SessionTail>();
 
   /** Fires when a session's signals changed. */
   readonly onDidChange = this.emitter.event;
 
   constructor(
-    private readonly log: Pick<SessionLog, 'onDidRead'> & Partial<Pick<SessionLog, 'readBackward'>>,
+    private readonly log: Pick<SessionLog, 'onDidRead'> & Partial<Pick<SessionLog, 'readBackward' | 'tailNow'>>,
     private readonly options: HealthBookOptions = {},
   ) {
     this.now = options.now ?? Date.now;
@@ -87,8 +90,7 @@ export class HealthBook implements Disposable {
     const extra = this.more?.signals(session) ?? [];
     const entry = this.entries.get(session);
     if (!entry) return extra;
-    this.ready(session, entry);
-    const own = entry.health.signals(this.now(), this.settings);
+    const own = entry.health ? entry.health.signals(this.now(), this.settings) : entry.told === NO_SIGNALS ? [] : (JSON.parse(entry.told) as HealthSignal[]);
     return extra.length === 0 ? own : [...own, ...extra].sort(byUrgency);
   }
 
@@ -104,15 +106,19 @@ export class HealthBook implements Disposable {
   configure(settings: HealthSettings): void {
     if (settings.stallCalls === this.settings.stallCalls && settings.stallMinutes === this.settings.stallMinutes) return;
     this.settings = settings;
-    for (const [session, entry] of this.entries) if (!entry.unseeded) this.update(session, false);
+    for (const [session, entry] of this.entries) {
+      // A first look without signals and off the clock stays so (stalled needs a running turn within the stall time).
+      if (!entry.health && entry.told === NO_SIGNALS) continue;
+      this.update(session, false);
+      if (entry.seededOnly && !entry.backfilled && this.readsBack() && !this.timed.has(session)) entry.health = undefined;
+    }
   }
 
   /** The user dismissed dropped items of a session: remembered, by the version that dropped each. */
   dismiss(session: string, items: readonly string[]): void {
     const entry = this.entries.get(session);
     if (!entry) return;
-    this.ready(session, entry);
-    const taken = entry.health.dismiss(items);
+    const taken = this.ready(session, entry).dismiss(items);
     if (taken.size === 0) return;
     let keys = this.dismissed.get(session);
     for (const [content, at] of taken) {
@@ -134,16 +140,23 @@ export class HealthBook implements Disposable {
   async backfill(session: string): Promise<void> {
     const entry = this.entries.get(session);
     const readBackward = this.log.readBackward?.bind(this.log);
-    if (!entry || !entry.seededOnly || entry.backfilled || !readBackward || !entry.plan) return;
+    if (!entry || !entry.seededOnly || entry.backfilled || !readBackward) return;
+    const { end } = entry;
+    const tail = this.log.tailNow?.(session, end) ?? this.kept.get(session);
+    if (!tail?.current) return;
     entry.backfilled = true;
-    const { plan, info, infoAfterPlan } = entry;
+    const { info, infoAfterPlan } = tail;
     const versions: Array<{ event: LogEvent; at: number }> = [];
-    await readBackward(session, (event, at) => {
-      if (event.source?.superseded !== true) versions.push({ event, at });
-      return versions.length >= HEALTH_BACKFILL_VERSIONS;
-    });
+    await readBackward(
+      session,
+      (event, at) => {
+        if (event.source?.superseded !== true) versions.push({ event, at });
+        return versions.length >= HEALTH_BACKFILL_VERSIONS;
+      },
+      end,
+    );
     // Lines read meanwhile compared versions themselves: what they said stands.
-    if (this.entries.get(session) !== entry || !entry.seededOnly || entry.plan !== plan || versions.length < 2) return;
+    if (this.entries.get(session) !== entry || !entry.seededOnly || entry.end !== end || versions.length < 2) return;
     const health = new SessionHealth();
     versions.reverse().forEach(({ event, at }, i) => {
       if (i === versions.length - 1 && info && !infoAfterPlan) health.info(healthInfo(info));
@@ -155,7 +168,6 @@ export class HealthBook implements Disposable {
       health.dismissAt(key.slice(split + 1), Number(key.slice(0, split)));
     }
     entry.health = health;
-    entry.unseeded = false;
     // What the past holds is not news: no notification.
     this.update(session, false);
   }
@@ -177,6 +189,7 @@ export class HealthBook implements Disposable {
     const { session } = read;
     if (read.gone) {
       if (this.entries.delete(session)) {
+        this.kept.delete(session);
         this.timed.delete(session);
         this.dismissed.delete(session);
         this.emitter.fire({ session, live: true }, this.reportListenerError);
@@ -187,44 +200,52 @@ export class HealthBook implements Disposable {
     if (read.sync) {
       const { current, info, infoAfterPlan } = read.sync;
       // A rescan (Refresh, the watcher's poll) repeats what was read: what the lines said stands.
-      if (entry && !read.sync.reset && entry.plan === current && entry.info === info) return;
+      if (entry && !read.sync.reset && entry.end === read.sync.end) return;
       const before = entry;
       entry ??= this.create(session);
-      entry.plan = current;
-      entry.info = info;
-      entry.infoAfterPlan = infoAfterPlan;
+      entry.end = read.sync.end;
       entry.seededOnly = true;
       entry.backfilled = false;
-      entry.unseeded = true;
-      // Compared now only when it may be news (the watcher found the file, it had signals
-      // shown) or the clock may still change it (a running turn, recorded to less than the
-      // stall time ago); else when first asked.
-      if (read.sync.announce || (before !== undefined && before.told !== '[]') || this.onTheClock(current, info)) {
-        this.seedNow(entry);
-        // A file met for the first time at activation is no news; one the watcher announces is.
-        this.update(session, read.sync.announce);
-      } else {
+      // Compared now, once: the signals a first look gives are kept, the state only while a clock may change them.
+      const health = new SessionHealth();
+      health.seed(current, info ? healthInfo(info) : undefined, infoAfterPlan);
+      entry.health = health;
+      // Told only when it may be news (the watcher found the file, it had signals shown) or
+      // the clock may still change it (a running turn, recorded to less than the stall time ago).
+      const tell = read.sync.announce || (before !== undefined && before.told !== NO_SIGNALS) || this.onTheClock(current, info);
+      // A file met for the first time at activation is no news; one the watcher announces is.
+      if (tell) this.update(session, read.sync.announce);
+      else {
+        entry.told = JSON.stringify(health.signals(this.now(), this.settings));
         this.timed.delete(session);
+      }
+      if (this.readsBack()) {
+        if (!tell || !this.timed.has(session)) entry.health = undefined;
+        this.kept.delete(session);
+      } else {
+        this.kept.set(session, { current, info, infoAfterPlan });
       }
       return;
     }
     if (read.records.length === 0) return;
     const known = entry ?? this.create(session);
-    this.ready(session, known);
+    const health = this.ready(session, known);
     known.seededOnly = false;
+    this.kept.delete(session);
     read.records.forEach((record, i) => {
       if (record.type === 'session/info') {
-        known.health.info(healthInfo(record));
-        known.info = record;
-        known.infoAfterPlan = true;
+        health.info(healthInfo(record));
       } else if (record.type === 'todo/write' && record.source?.superseded !== true) {
         // A superseded mirrored list joins the history without being the plan.
-        known.health.plan(record, read.offsets?.[i]);
-        known.plan = record;
-        known.infoAfterPlan = false;
+        health.plan(record, read.offsets?.[i]);
       }
     });
     this.update(session, true);
+  }
+
+  /** Whether a session's first look can be read back from its file (else it is kept: `kept`). */
+  private readsBack(): boolean {
+    return this.log.tailNow !== undefined && (this.log as { readsNow?: boolean }).readsNow === true;
   }
 
   /** Whether a time rule may still change a session found at a first look. */
@@ -235,24 +256,18 @@ export class HealthBook implements Disposable {
     return last + this.settings.stallMinutes * 60_000 > this.now();
   }
 
-  /** Applies a first look's state kept for later; what it shows is no news. */
-  private ready(session: string, entry: Entry): void {
-    if (!entry.unseeded) return;
-    this.seedNow(entry);
-    const now = this.now();
-    const next = entry.health.nextCheck(now, this.settings);
-    if (next === undefined) this.timed.delete(session);
-    else this.timed.set(session, next);
-    entry.told = JSON.stringify(entry.health.signals(now, this.settings));
-  }
-
-  private seedNow(entry: Entry): void {
-    entry.health.seed(entry.plan, entry.info ? healthInfo(entry.info) : undefined, entry.infoAfterPlan);
-    entry.unseeded = false;
+  /** The session's state: a first look's read back from the file's tail (up to where that look ended) when not in memory. */
+  private ready(session: string, entry: Entry): SessionHealth {
+    if (entry.health) return entry.health;
+    const tail = this.log.tailNow?.(session, entry.end) ?? this.kept.get(session);
+    const health = new SessionHealth();
+    if (tail) health.seed(tail.current, tail.info ? healthInfo(tail.info) : undefined, tail.infoAfterPlan);
+    entry.health = health;
+    return health;
   }
 
   private create(session: string): Entry {
-    const entry: Entry = { health: new SessionHealth(), told: '[]', plan: undefined, info: undefined, infoAfterPlan: false, seededOnly: false, unseeded: false, backfilled: false };
+    const entry: Entry = { health: new SessionHealth(), told: NO_SIGNALS, end: -1, seededOnly: false, backfilled: false };
     this.entries.set(session, entry);
     return entry;
   }
@@ -260,11 +275,12 @@ export class HealthBook implements Disposable {
   private update(session: string, live: boolean): void {
     const entry = this.entries.get(session);
     if (!entry) return;
+    const health = this.ready(session, entry);
     const now = this.now();
-    const next = entry.health.nextCheck(now, this.settings);
+    const next = health.nextCheck(now, this.settings);
     if (next === undefined) this.timed.delete(session);
     else this.timed.set(session, next);
-    const told = JSON.stringify(entry.health.signals(now, this.settings));
+    const told = JSON.stringify(health.signals(now, this.settings));
     if (told === entry.told) return;
     entry.told = told;
     this.emitter.fire({ session, live }, this.reportListenerError);

@@ -39,6 +39,26 @@ export async function scanBackward(
   size: number,
   onLine: (line: RawLine) => boolean,
 ): Promise<number> {
+  const steps = backwardSteps(size, onLine);
+  let step = steps.next();
+  while (!step.done) step = steps.next(await fs.readRange(file, step.value.start, step.value.length));
+  return step.value;
+}
+
+/** scanBackward with a synchronous read (a tail read where the caller cannot wait). */
+export function scanBackwardNow(
+  readRange: (start: number, length: number) => Uint8Array,
+  size: number,
+  onLine: (line: RawLine) => boolean,
+): number {
+  const steps = backwardSteps(size, onLine);
+  let step = steps.next();
+  while (!step.done) step = steps.next(readRange(step.value.start, step.value.length));
+  return step.value;
+}
+
+/** The scan itself: yields each range it needs read and is handed its bytes. */
+function* backwardSteps(size: number, onLine: (line: RawLine) => boolean): Generator<{ start: number; length: number }, number, Uint8Array> {
   let completeEnd = 0;
   let found = false;
   // Bytes of the line being assembled, which continues into later chunks; in file order.
@@ -57,7 +77,7 @@ export async function scanBackward(
   let end = size;
   while (end > 0) {
     const start = Math.max(0, end - READ_CHUNK_BYTES);
-    const chunk = await fs.readRange(file, start, end - start);
+    const chunk = yield { start, length: end - start };
     // The file shrank under us: what we hold no longer lines up.
     if (chunk.length !== end - start) return completeEnd;
     let segmentEnd = chunk.length;

@@ -3,7 +3,7 @@
 // A repeated import is never the current plan (logRepeats.ts): a mirrored plan at the end
 // is current once the window of records before it holds no line of the same call.
 import type { LogFileSystem } from './fileSystem';
-import { MAX_LINE_BYTES, decodeUtf8, scanBackward, type RawLine } from './lineScan';
+import { MAX_LINE_BYTES, decodeUtf8, scanBackward, scanBackwardNow, type RawLine } from './lineScan';
 import { SESSION_INFO_EVENT, isCurrentPlan, isInfoRecord, parseLogRecord, type LogEvent, type LogRecord, type SessionInfoRecord } from './logRecord';
 import { BackwardRepeats, REPEAT_WINDOW, importKey } from './logRepeats';
 import type { LogReports } from './logReports';
@@ -64,47 +64,69 @@ export class LogLines {
    */
   async tail(file: string, session: string, size: number): Promise<Tail | undefined> {
     try {
-      let current: LogEvent | undefined;
-      let info: SessionInfoRecord | undefined;
-      let linesPastPlan = 0;
-      let infoAfterPlan = false;
-      const repeats = new BackwardRepeats<undefined>();
-      const newestKeys: Array<string | undefined> = [];
-      // Records as the repeat filter lets them out, newest first.
-      const take = (record: LogRecord): void => {
-        if (current) {
-          linesPastPlan++;
-          if (isInfoRecord(record)) info ??= record;
-        } else if (isCurrentPlan(record)) {
-          current = record;
-        } else if (isInfoRecord(record) && !info) {
-          info = record;
-          infoAfterPlan = true;
-        }
-      };
-      const completeEnd = await scanBackward(this.fs, file, size, (line) => {
-        if (current) {
-          linesPastPlan++;
-          // Past the current plan only a session/info line is of use: others are not parsed.
-          if (!mayBeInfoLine(line)) return linesPastPlan >= INFO_LOOKBACK_LINES;
-          const record = this.parse(file, session, line);
-          if (record && isInfoRecord(record)) info ??= record;
-          return info !== undefined || linesPastPlan >= INFO_LOOKBACK_LINES;
-        }
-        const record = this.parse(file, session, line);
-        if (!record) return false;
-        if (newestKeys.length < REPEAT_WINDOW) newestKeys.push(importKey(record));
-        for (const decided of repeats.push(record, undefined)) take(decided.record);
-        // Found: what the filter still holds is older than the plan, and only its info lines matter.
-        if (current) for (const held of repeats.flush()) take(held.record);
-        return current !== undefined && (info !== undefined || linesPastPlan >= INFO_LOOKBACK_LINES);
-      });
-      if (!current) for (const held of repeats.flush()) take(held.record);
-      return { current, info, infoAfterPlan, completeEnd, recentImports: newestKeys.reverse() };
+      const scan = this.tailScan(file, session);
+      return scan.finish(await scanBackward(this.fs, file, size, scan.onLine));
     } catch (error) {
       this.reports.readFailed(file, error);
       return undefined;
     }
+  }
+
+  /** tail() read synchronously, where the file system can (undefined: it cannot, or the read failed). */
+  tailNow(file: string, session: string, size: number): Tail | undefined {
+    const readRangeNow = this.fs.readRangeNow?.bind(this.fs);
+    if (!readRangeNow) return undefined;
+    try {
+      const scan = this.tailScan(file, session);
+      return scan.finish(scanBackwardNow((start, length) => readRangeNow(file, start, length), size, scan.onLine));
+    } catch (error) {
+      this.reports.readFailed(file, error);
+      return undefined;
+    }
+  }
+
+  /** What a tail read does with each line, newest first, and what it found once the scan ends. */
+  private tailScan(file: string, session: string): { onLine: (line: RawLine) => boolean; finish: (completeEnd: number) => Tail } {
+    let current: LogEvent | undefined;
+    let info: SessionInfoRecord | undefined;
+    let linesPastPlan = 0;
+    let infoAfterPlan = false;
+    const repeats = new BackwardRepeats<undefined>();
+    const newestKeys: Array<string | undefined> = [];
+    // Records as the repeat filter lets them out, newest first.
+    const take = (record: LogRecord): void => {
+      if (current) {
+        linesPastPlan++;
+        if (isInfoRecord(record)) info ??= record;
+      } else if (isCurrentPlan(record)) {
+        current = record;
+      } else if (isInfoRecord(record) && !info) {
+        info = record;
+        infoAfterPlan = true;
+      }
+    };
+    const onLine = (line: RawLine): boolean => {
+      if (current) {
+        linesPastPlan++;
+        // Past the current plan only a session/info line is of use: others are not parsed.
+        if (!mayBeInfoLine(line)) return linesPastPlan >= INFO_LOOKBACK_LINES;
+        const record = this.parse(file, session, line);
+        if (record && isInfoRecord(record)) info ??= record;
+        return info !== undefined || linesPastPlan >= INFO_LOOKBACK_LINES;
+      }
+      const record = this.parse(file, session, line);
+      if (!record) return false;
+      if (newestKeys.length < REPEAT_WINDOW) newestKeys.push(importKey(record));
+      for (const decided of repeats.push(record, undefined)) take(decided.record);
+      // Found: what the filter still holds is older than the plan, and only its info lines matter.
+      if (current) for (const held of repeats.flush()) take(held.record);
+      return current !== undefined && (info !== undefined || linesPastPlan >= INFO_LOOKBACK_LINES);
+    };
+    const finish = (completeEnd: number): Tail => {
+      if (!current) for (const held of repeats.flush()) take(held.record);
+      return { current, info, infoAfterPlan, completeEnd, recentImports: newestKeys.reverse() };
+    };
+    return { onLine, finish };
   }
 }
 

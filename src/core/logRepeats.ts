@@ -17,10 +17,15 @@ export function importKey(record: LogRecord): string | undefined {
   return `${agent}\n${session}\n${call}`;
 }
 
-/** Read forwards: the import keys of the last REPEAT_WINDOW records, to tell a repeat. */
+/**
+ * Read forwards: the import keys of the last REPEAT_WINDOW records, to tell a repeat. Kept
+ * per file for the life of the window: a file without imports (todo_write's) holds a count.
+ */
 export class RecentImports {
-  private readonly ring: Array<string | undefined> = [];
-  private readonly counts = new Map<string, number>();
+  /** How many records were remembered. */
+  private seen = 0;
+  /** The import keys within the window, oldest first, each with its record's number; undefined when none. */
+  private keys: Array<{ key: string; at: number }> | undefined;
 
   /** Starts from what came before (oldest first), when the reader did not read it forwards. */
   constructor(before: ReadonlyArray<string | undefined> = []) {
@@ -30,22 +35,18 @@ export class RecentImports {
   /** Whether `record` repeats a record within the window before it; then it is remembered. */
   isRepeat(record: LogRecord): boolean {
     const key = importKey(record);
-    const repeat = key !== undefined && this.counts.has(key);
+    const repeat = key !== undefined && this.keys !== undefined && this.keys.some((known) => known.key === key);
     this.remember(key);
     return repeat;
   }
 
   private remember(key: string | undefined): void {
-    this.ring.push(key);
-    if (key !== undefined) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-    if (this.ring.length > REPEAT_WINDOW) {
-      const gone = this.ring.shift();
-      if (gone !== undefined) {
-        const left = (this.counts.get(gone) ?? 1) - 1;
-        if (left > 0) this.counts.set(gone, left);
-        else this.counts.delete(gone);
-      }
-    }
+    this.seen++;
+    if (key !== undefined) (this.keys ??= []).push({ key, at: this.seen });
+    if (!this.keys) return;
+    const oldest = this.seen - REPEAT_WINDOW;
+    while (this.keys.length > 0 && (this.keys[0] as { at: number }).at <= oldest) this.keys.shift();
+    if (this.keys.length === 0) this.keys = undefined;
   }
 }
 

@@ -153,6 +153,7 @@ export function activeItem(todos: readonly PlanItem[]): PlanItem | undefined {
  */
 export function sessionTitle(event: LogEvent, t: Translate, title?: string): string {
   if (title !== undefined && title.trim() !== '') return singleLine(title.trim());
-  const first = event.todos[0];
+  // A summary (store.ts) names its first item without reading its plan back.
+  const first = 'firstItem' in event ? (event as { firstItem?: { content: string } }).firstItem : event.todos[0];
   return first ? itemLabel(first.content, t) : t('(empty plan)');
 }

@@ -77,6 +77,8 @@ export interface LogRead {
     announce: boolean;
     /** The file was cut short or replaced since the last look: what was read of it before is void. */
     reset: boolean;
+    /** The end of the last complete line read: the same file state tells the same end. */
+    end: number;
   };
   /** The file is gone (deleted through the log or by anyone else). */
   gone?: boolean;
@@ -103,6 +105,12 @@ export interface SessionsOptions {
    * cost their one stat and nothing else.
    */
   restate?: boolean;
+  /**
+   * Whether the summaries returned hold each file's current plan and info line (default):
+   * a file read before is read back from its tail for them. A caller that listens to the
+   * reader (the store) passes false: files that did not change then cost their stat only.
+   */
+  plans?: boolean;
 }
 
 /** A session file and what its one stat of this pass said (size undefined: not known yet). */
@@ -112,18 +120,36 @@ interface Stamped {
   size?: number | undefined;
 }
 
+/** One look of the reader at a file: what the caller knows, and (synced) what a first look found. */
+interface Look {
+  modifiedMs?: number;
+  announce?: boolean;
+  size?: number | undefined;
+  synced?: SessionTail;
+}
+
 /** A folder's modification time taken within this much of now may still change unseen (coarse clocks). */
 const FOLDER_TIME_SETTLE_MS = 2_000;
 
-/** What the reader has consumed of one file. */
+/**
+ * What the reader has consumed of one file: a few numbers, whatever the file holds (what
+ * the file says is read back from its tail when asked: tailNow).
+ */
 interface Cursor {
   /** Byte offset just after the last complete line read. */
   offset: number;
-  current: LogEvent | undefined;
-  info: SessionInfoRecord | undefined;
-  infoAfterPlan: boolean;
   /** The last records' import keys: a repeated import read on from here is no new write. */
   recent: RecentImports;
+  /** The file's state, kept only where the file system cannot read it back synchronously (tailNow). */
+  kept?: SessionTail;
+}
+
+/** What a tail read of a session found: its current plan and the newest session/info line near it. */
+export interface SessionTail {
+  current: LogEvent | undefined;
+  info: SessionInfoRecord | undefined;
+  /** The info line comes after the current plan in the file. */
+  infoAfterPlan: boolean;
 }
 
 export class SessionLog {
@@ -228,7 +254,7 @@ export class SessionLog {
       // The cursor must stand before our line, so that reading on from it meets the line.
       if (!this.cursors.has(file)) {
         await this.readLocked(file, session);
-        if (!this.cursors.has(file)) this.cursors.set(file, { offset: 0, current: undefined, info: undefined, infoAfterPlan: false, recent: new RecentImports() });
+        if (!this.cursors.has(file)) this.cursors.set(file, { offset: 0, recent: new RecentImports(), ...(this.readsNow ? {} : { kept: { current: undefined, info: undefined, infoAfterPlan: false } }) });
       }
       await appendLine(this.fs, this.dir, file, line, this.cursors.get(file)?.offset);
       const records = await this.readLocked(file, session);
@@ -244,6 +270,26 @@ export class SessionLog {
   async catchUp(session: string): Promise<void> {
     const file = this.fileFor(session);
     await this.queue.run(file, () => this.readLocked(file, session));
+  }
+
+  /** Whether tailNow can read (the file system reads synchronously). */
+  get readsNow(): boolean {
+    return this.fs.readRangeNow !== undefined;
+  }
+
+  /**
+   * The session's state as the reader has read it (up to its cursor, or up to byte `end`),
+   * read back synchronously from the file's tail; undefined when the file system cannot read
+   * synchronously, the reader has not read the file, or the read failed.
+   */
+  tailNow(session: string, end?: number): SessionTail | undefined {
+    const file = this.fileFor(session);
+    const cursor = this.cursors.get(file);
+    if (cursor?.kept && end === undefined) return cursor.kept;
+    const size = end ?? cursor?.offset;
+    if (size === undefined) return undefined;
+    const tail = this.lines.tailNow(file, session, size);
+    return tail && { current: tail.current, info: tail.info, infoAfterPlan: tail.infoAfterPlan };
   }
 
   /** The session's last valid event, read backwards from the end of the file. */
@@ -289,8 +335,8 @@ export class SessionLog {
    * listing, so a view can paint it at once however many sessions there are.
    */
   async sessions(options: SessionsOptions = {}): Promise<SessionSummary[]> {
-    const { first, restate = false } = options;
-    const early = first !== undefined && isSessionKey(first) ? await this.summary({ key: first, modifiedMs: await this.modifiedMs(this.fileFor(first)) }, restate) : undefined;
+    const { first, restate = false, plans = true } = options;
+    const early = first !== undefined && isSessionKey(first) ? await this.summary({ key: first, modifiedMs: await this.modifiedMs(this.fileFor(first)) }, restate, plans) : undefined;
     // Taken before the listing, so an entry added after it changes what the next poll sees.
     const folderMs = await this.modifiedMs(this.dir);
     let names: string[];
@@ -322,9 +368,9 @@ export class SessionLog {
     let newestAt = -1;
     for (let i = 0; i < stamped.length; i++) if (newestAt < 0 || byRecency(stamped[i]!, stamped[newestAt]!) < 0) newestAt = i;
     const newest = stamped[newestAt];
-    const head = newest ? [await this.summary(newest, restate)] : [];
+    const head = newest ? [await this.summary(newest, restate, plans)] : [];
     const rest = stamped.filter((_, i) => i !== newestAt).sort(byRecency);
-    const read = (stamp: Stamped) => this.summary(stamp, restate);
+    const read = (stamp: Stamped) => this.summary(stamp, restate, plans);
     // Then the first page, all of it before anything older, so a list can show it already in order.
     const pageLength = Math.max(0, (options.firstPage ?? 0) - 1);
     const page = await mapWithLimit(rest.slice(0, pageLength), SESSIONS_READ_CONCURRENCY, read);
@@ -333,19 +379,21 @@ export class SessionLog {
     return summaries.filter((s): s is SessionSummary => s !== undefined).sort(byRecency);
   }
 
-  private summary({ key: session, modifiedMs, size }: Stamped, restate: boolean): Promise<SessionSummary | undefined> {
+  private summary({ key: session, modifiedMs, size }: Stamped, restate: boolean, plans: boolean): Promise<SessionSummary | undefined> {
     const file = this.fileFor(session);
     return this.queue.run(file, async () => {
       const before = this.cursors.get(file);
-      await this.readLocked(file, session, { modifiedMs, size });
+      const look: Look = { modifiedMs, size };
+      await this.readLocked(file, session, look);
       const cursor = this.cursors.get(file);
       if (!cursor) return undefined;
       // A file read before: its state again, for listeners that came later (a second store).
-      if (cursor === before && restate) {
-        const { current, info, infoAfterPlan } = cursor;
-        this.tell({ session, records: [], sync: { current, info, infoAfterPlan, modifiedMs, announce: false, reset: false } });
+      const tail = look.synced ?? cursor.kept ?? (restate || plans ? await this.readTail(file, session, cursor.offset) : undefined);
+      if (cursor === before && restate && tail) {
+        const { current, info, infoAfterPlan } = tail;
+        this.tell({ session, records: [], sync: { current, info, infoAfterPlan, modifiedMs, announce: false, reset: false, end: cursor.offset } });
       }
-      return { key: session, file, size: cursor.offset, current: cursor.current, info: cursor.info, modifiedMs };
+      return { key: session, file, size: cursor.offset, current: tail?.current, info: tail?.info, modifiedMs };
     });
   }
 
@@ -360,10 +408,11 @@ export class SessionLog {
     const file = this.fileFor(session);
     return this.queue.run(file, async () => {
       const before = this.cursors.get(file);
-      const records = await this.readLocked(file, session, { announce: true });
+      const look: Look = { announce: true };
+      const records = await this.readLocked(file, session, look);
       const cursor = this.cursors.get(file);
       // A new cursor means a sync (first look, or the file was cut): its current event only.
-      if (cursor !== before) return cursor?.current ? [cursor.current] : [];
+      if (cursor !== before) return look.synced?.current ? [look.synced.current] : [];
       return records.filter(isPlanEvent);
     });
   }
@@ -415,11 +464,6 @@ export class SessionLog {
     return this.told !== toldBefore;
   }
 
-  /** The newest session/info line the reader has seen for a session, if any. */
-  knownInfo(session: string): SessionInfoRecord | undefined {
-    return this.cursors.get(this.fileFor(session))?.info;
-  }
-
   /** Deletes the session's log. Missing is fine; other failures reject with a LogWriteError. */
   remove(session: string): Promise<void> {
     const file = this.fileFor(session);
@@ -438,11 +482,7 @@ export class SessionLog {
    * on a first look or a file cut short, or "gone". Tells the listeners and returns the
    * new records.
    */
-  private async readLocked(
-    file: string,
-    session: string,
-    look: { modifiedMs?: number; announce?: boolean; size?: number | undefined } = {},
-  ): Promise<LogRecord[]> {
+  private async readLocked(file: string, session: string, look: Look = {}): Promise<LogRecord[]> {
     const cursor = this.cursors.get(file);
     // A size from this pass's one stat serves unless it says the file went away or shrank:
     // an append may have landed since that stat, so such news is checked with a fresh stat.
@@ -469,11 +509,12 @@ export class SessionLog {
       const tail = await this.readTail(file, session, size);
       if (!tail) return [];
       const { current, info, infoAfterPlan } = tail;
-      this.cursors.set(file, { offset: tail.completeEnd, current, info, infoAfterPlan, recent: new RecentImports(tail.recentImports) });
+      this.cursors.set(file, { offset: tail.completeEnd, recent: new RecentImports(tail.recentImports), ...(this.readsNow ? {} : { kept: { current, info, infoAfterPlan } }) });
+      look.synced = tail;
       const modifiedMs = look.modifiedMs ?? (await this.modifiedMs(file));
       const announce = look.announce ?? false;
       const reset = cursor !== undefined;
-      this.tell({ session, records: [], sync: { current, info, infoAfterPlan, modifiedMs, announce, reset } });
+      this.tell({ session, records: [], sync: { current, info, infoAfterPlan, modifiedMs, announce, reset, end: tail.completeEnd } });
       return [];
     }
     if (size === cursor.offset) return [];
@@ -485,12 +526,14 @@ export class SessionLog {
         if (!record || cursor.recent.isRepeat(record)) return;
         records.push(record);
         offsets.push(line.start);
+        const kept = cursor.kept;
+        if (!kept) return;
         if (isCurrentPlan(record)) {
-          cursor.current = record;
-          cursor.infoAfterPlan = false;
+          kept.current = record;
+          kept.infoAfterPlan = false;
         } else if (isInfoRecord(record)) {
-          cursor.info = record;
-          cursor.infoAfterPlan = true;
+          kept.info = record;
+          kept.infoAfterPlan = true;
         }
       });
     } catch (error) {

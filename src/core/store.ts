@@ -7,13 +7,19 @@ import { isCopilotParticipant } from './participants';
 import { foreignSessionKey } from './sessionKey';
 import type { AgentId } from '../sources/types';
 import { Emitter, type Disposable } from './emitter';
-import type { Todo } from './plan';
+import type { PlanItem, Todo } from './plan';
 import type { HistoryPage, LogEvent, LogRead, PlanVersion, SessionInfoRecord, SessionLog } from './sessionLog';
 
 /** How many versions a tooltip's "for 5 min" looks back at most: its cost must not follow the history. */
 export const STATUS_WALK_LIMIT = 1000;
 /** More rows than a Sessions view shows at once: a load paints when this many are in. */
 export const SESSIONS_SCREENFUL = 50;
+/**
+ * How many sessions' whole plans stay in memory, the most recently used (the Plan view's,
+ * a timeline's, the newest writes); any other session is a summary, its plan read back
+ * from its file's tail when asked.
+ */
+export const FULL_PLANS_KEPT = 32;
 
 /** What the store knows about a session besides its plan. */
 export interface SessionDetails {
@@ -35,16 +41,84 @@ export interface SessionDetails {
 }
 
 interface Entry {
-  event: LogEvent;
+  /** The current plan without its items (a summary): what a Sessions row shows. */
+  event: SummaryEvent;
   /** Place in this machine's order of writes: higher is more recent. */
   rank: number;
 }
 
+/** What the store keeps of a session's newest session/info line: what its details need. */
+interface InfoFacts {
+  agent: AgentId;
+  /** The foreign session (a Copilot chat's uuid). */
+  session: string;
+  title: string | undefined;
+  latestTurn: { index: number; planned: boolean } | undefined;
+  otherParticipant: boolean;
+  parent: string | undefined;
+  running: boolean;
+}
+
+function infoFacts(info: SessionInfoRecord): InfoFacts {
+  return {
+    agent: info.source.agent,
+    session: info.source.session,
+    title: info.title !== undefined && info.title.trim() !== '' ? info.title : undefined,
+    latestTurn: info.latestTurn ? { index: info.latestTurn.index, planned: info.latestTurn.planned } : undefined,
+    // A VS Code chat answered by another extension's participant is not a Copilot chat.
+    otherParticipant: info.source.agent === 'copilot' && info.participant !== undefined && !isCopilotParticipant(info.participant),
+    // Subagents are a terminal agent's (never a VS Code chat's): their parent maps like them.
+    parent: info.parent !== undefined && info.source.agent !== 'copilot' ? foreignSessionKey(info.source.agent, info.parent) : undefined,
+    running: info.turn?.state === 'running',
+  };
+}
+
+/**
+ * A session's current plan as a summary: every field of the plan but its items, which are
+ * read back (through the store, from the file's tail) when asked for. `firstItem` serves a
+ * row's title without reading.
+ */
+export class SummaryEvent implements LogEvent {
+  readonly v = 1;
+  readonly type = 'todo/write';
+  readonly ts: string;
+  readonly session: string;
+  readonly counts: LogEvent['counts'];
+  readonly source?: LogEvent['source'];
+  readonly at?: string;
+  /** The first item (what names a session without a title), kept so a row needs no read. */
+  readonly firstItem: PlanItem | undefined;
+
+  /** Not a field of the plan (JSON and comparisons see the plan's fields only). */
+  readonly #store: PlanStore;
+
+  constructor(event: LogEvent, store: PlanStore) {
+    this.#store = store;
+    this.ts = event.ts;
+    this.session = event.session;
+    this.counts = event.counts;
+    if (event.source !== undefined) this.source = event.source;
+    if (event.at !== undefined) this.at = event.at;
+    const first = event.todos[0];
+    this.firstItem = first && { content: first.content, status: first.status };
+  }
+
+  /** The items, read back when not in memory ([] when the file cannot be read). */
+  get todos(): PlanItem[] {
+    const full = this.#store.get(this.session);
+    return full && full !== this ? full.todos : [];
+  }
+}
+
 export class PlanStore implements Disposable {
   private readonly current = new Map<string, Entry>();
-  private readonly infos = new Map<string, SessionInfoRecord>();
+  /** Whole plans in memory, the least recently used first (FULL_PLANS_KEPT of them, unless the log cannot read back). */
+  private readonly full = new Map<string, LogEvent>();
+  private readonly infos = new Map<string, InfoFacts>();
   /** Sessions whose newest info line comes after their current plan in the file. */
   private readonly infoAfterPlan = new Set<string>();
+  /** Where the reader's last sync of each session ended: a rescan that tells the same end repeats it. */
+  private readonly ends = new Map<string, number>();
   /** The last plan of each session whose file vanished, so a file restored as it was is not news. */
   private readonly vanished = new Map<string, string>();
   private readonly writeEmitter = new Emitter<LogEvent>();
@@ -80,12 +154,12 @@ export class PlanStore implements Disposable {
    * read before the folder is even listed. Rejects when the log folder cannot be read.
    */
   async load(options: { first?: string } = {}): Promise<void> {
-    if (this.loading++ === 0) this.paintedLatest = this.latest()?.session;
+    if (this.loading++ === 0) this.paintedLatest = this.latestSession();
     try {
       // A store's first load needs every file's state, also those the log had read for another listener.
       const restate = !this.loadedOnce;
       this.loadedOnce = true;
-      await this.log.sessions({ first: options.first, firstPage: SESSIONS_SCREENFUL, onFirstPage: () => this.paintDeferred(), restate });
+      await this.log.sessions({ first: options.first, firstPage: SESSIONS_SCREENFUL, onFirstPage: () => this.paintDeferred(), restate, plans: false });
     } finally {
       this.loading--;
       if (this.loading === 0) this.paintDeferred();
@@ -112,24 +186,64 @@ export class PlanStore implements Disposable {
     return this.current.size;
   }
 
+  /** The session's current plan, whole: from memory, or read back from its file's tail (then kept, as recently used). */
   get(session: string): LogEvent | undefined {
-    return this.current.get(session)?.event;
+    const entry = this.current.get(session);
+    if (!entry) return undefined;
+    const kept = this.full.get(session);
+    if (kept) {
+      // Most recently used: to the end of the order.
+      this.full.delete(session);
+      this.full.set(session, kept);
+      return kept;
+    }
+    const read = this.log.tailNow(session)?.current;
+    if (!read || read.ts !== entry.event.ts) return entry.event;
+    this.keepFull(read);
+    return read;
   }
 
-  /** Sessions with a plan, the most recently written first (in this machine's order of writes). */
+  /** How many sessions' whole plans are in memory (the rest are summaries). */
+  get fullPlans(): number {
+    return this.full.size;
+  }
+
+  /**
+   * Sessions with a plan, the most recently written first (in this machine's order of
+   * writes): whole plans where in memory, else summaries (their items read when asked).
+   */
   list(): LogEvent[] {
     return [...this.current.entries()]
       .sort(([keyA, a], [keyB, b]) => (comesFirst(keyA, a, keyB, b) ? -1 : comesFirst(keyB, b, keyA, a) ? 1 : 0))
-      .map(([, entry]) => entry.event);
+      .map(([session, entry]) => this.full.get(session) ?? entry.event);
   }
 
   latest(): LogEvent | undefined {
+    const session = this.latestSession();
+    return session === undefined ? undefined : this.get(session);
+  }
+
+  /** The latest session's key, without reading its plan. */
+  private latestSession(): string | undefined {
     if (this.topStale) {
       this.top = undefined;
       for (const [session, entry] of this.current) this.considerForTop(session, entry);
       this.topStale = false;
     }
-    return this.top === undefined ? undefined : this.current.get(this.top)?.event;
+    return this.top === undefined || !this.current.has(this.top) ? undefined : this.top;
+  }
+
+  /** Keeps a whole plan in memory as the most recently used; `ifRoom`: only while fewer than FULL_PLANS_KEPT are. */
+  private keepFull(event: LogEvent, ifRoom = false): void {
+    if (ifRoom && this.log.readsNow && this.full.size >= FULL_PLANS_KEPT && !this.full.has(event.session)) return;
+    this.full.delete(event.session);
+    this.full.set(event.session, event);
+    // Without a synchronous read back, every plan stays.
+    if (!this.log.readsNow) return;
+    for (const session of this.full.keys()) {
+      if (this.full.size <= FULL_PLANS_KEPT) break;
+      this.full.delete(session);
+    }
   }
 
   /** Sets a session's entry and keeps the latest known without a scan (a load sets thousands). */
@@ -152,6 +266,7 @@ export class PlanStore implements Disposable {
 
   private deleteEntry(session: string): void {
     this.current.delete(session);
+    this.full.delete(session);
     if (session === this.top) this.topStale = true;
   }
 
@@ -160,19 +275,16 @@ export class PlanStore implements Disposable {
     const info = this.infos.get(session);
     const turn = info?.latestTurn;
     const planTurn = event?.source?.turn;
-    // A VS Code chat answered by another extension's participant is not a Copilot chat.
-    const otherParticipant = info?.source.agent === 'copilot' && info.participant !== undefined && !isCopilotParticipant(info.participant);
     return {
-      agent: event?.source?.agent ?? (otherParticipant ? undefined : info?.source.agent),
-      title: info?.title !== undefined && info.title.trim() !== '' ? info.title : undefined,
-      chat: event?.source?.agent === 'copilot' ? event.source.session : info?.source.agent === 'copilot' ? info.source.session : undefined,
+      agent: event?.source?.agent ?? (info?.otherParticipant ? undefined : info?.agent),
+      title: info?.title,
+      chat: event?.source?.agent === 'copilot' ? event.source.session : info?.agent === 'copilot' ? info.session : undefined,
       // A mirrored plan knows its turn; todo_write's does not, but an info line written after
       // it that names a newer turn without a plan call says the same.
       earlierTurn:
         turn !== undefined && !turn.planned && (planTurn !== undefined ? turn.index > planTurn : event !== undefined && this.infoAfterPlan.has(session)),
-      // Subagents are a terminal agent's (never a VS Code chat's): their parent maps like them.
-      parent: info?.parent !== undefined && info.source.agent !== 'copilot' ? foreignSessionKey(info.source.agent, info.parent) : undefined,
-      running: info?.turn?.state === 'running',
+      parent: info?.parent,
+      running: info?.running ?? false,
     };
   }
 
@@ -227,18 +339,19 @@ export class PlanStore implements Disposable {
     const { session } = read;
     if (read.gone) {
       const last = this.current.get(session)?.event;
-      if (last) this.vanished.set(session, JSON.stringify(last));
+      if (last) this.vanished.set(session, fingerprint(last));
       this.deleteEntry(session);
       this.infos.delete(session);
       this.infoAfterPlan.delete(session);
+      this.ends.delete(session);
       this.changed();
       return;
     }
     if (read.sync) {
-      const known = this.current.get(session);
       // A rescan repeats what is already here: nothing changed, nothing to redraw.
-      if (known && known.event === read.sync.current && this.infos.get(session) === read.sync.info) return;
-      if (read.sync.info) this.infos.set(session, read.sync.info);
+      if (!read.sync.reset && this.ends.get(session) === read.sync.end) return;
+      this.ends.set(session, read.sync.end);
+      if (read.sync.info) this.infos.set(session, infoFacts(read.sync.info));
       if (read.sync.infoAfterPlan) this.infoAfterPlan.add(session);
       else this.infoAfterPlan.delete(session);
       const event = read.sync.current;
@@ -246,8 +359,9 @@ export class PlanStore implements Disposable {
         // A file's modification time places it among the others; one the watcher just met is news.
         const rank = read.sync.announce ? this.nextRank() : read.sync.modifiedMs;
         this.lastRank = Math.max(this.lastRank, rank);
-        this.setEntry(session, { event, rank });
-        const restored = this.vanished.has(session) && this.vanished.get(session) === JSON.stringify(event);
+        this.setEntry(session, { event: new SummaryEvent(event, this), rank });
+        this.keepFull(event, true);
+        const restored = this.vanished.has(session) && this.vanished.get(session) === fingerprint(event);
         this.vanished.delete(session);
         if (read.sync.announce && !restored) this.writeEmitter.fire(event, this.reportListenerError);
       } else {
@@ -258,7 +372,7 @@ export class PlanStore implements Disposable {
     }
     for (const record of read.records) {
       if (record.type === 'session/info') {
-        this.infos.set(session, record);
+        this.infos.set(session, infoFacts(record));
         this.infoAfterPlan.add(session);
         continue;
       }
@@ -266,7 +380,8 @@ export class PlanStore implements Disposable {
       if (record.type !== 'todo/write') continue;
       // A superseded mirrored snapshot joins the history but does not replace the current plan.
       if (record.source?.superseded !== true) {
-        this.setEntry(session, { event: record, rank: this.nextRank() });
+        this.setEntry(session, { event: new SummaryEvent(record, this), rank: this.nextRank() });
+        this.keepFull(record);
         this.infoAfterPlan.delete(session);
       }
       this.writeEmitter.fire(record, this.reportListenerError);
@@ -292,7 +407,7 @@ export class PlanStore implements Disposable {
       // Load reads the session shown last and then the newest files first: a change that
       // brings a new latest plan paints at once, and so does the first screenful of the
       // Sessions view (paintDeferred); the many that follow paint once at the end.
-      const latest = this.latest()?.session;
+      const latest = this.latestSession();
       if (latest === this.paintedLatest) {
         this.changedWhileLoading = true;
         return;
@@ -312,4 +427,9 @@ export class PlanStore implements Disposable {
 /** The order of list() and latest(): higher rank first, then the key, for a stable order. */
 function comesFirst(sessionA: string, a: Entry, sessionB: string, b: Entry): boolean {
   return a.rank > b.rank || (a.rank === b.rank && sessionA < sessionB);
+}
+
+/** What tells a plan from another without holding its items: a restored file's plan is the one it had. */
+function fingerprint(event: LogEvent): string {
+  return JSON.stringify([event.ts, event.counts, event.source, event.at]);
 }

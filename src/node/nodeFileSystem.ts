@@ -51,6 +51,22 @@ export class NodeFileSystem implements LogFileSystem {
     }
   }
 
+  readRangeNow(path: string, start: number, length: number): Uint8Array {
+    const fd = fsSync.openSync(path, 'r');
+    try {
+      const buffer = Buffer.alloc(length);
+      let filled = 0;
+      while (filled < length) {
+        const bytesRead = fsSync.readSync(fd, buffer, filled, length - filled, start + filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return buffer.subarray(0, filled);
+    } finally {
+      fsSync.closeSync(fd);
+    }
+  }
+
   async appendText(path: string, text: string): Promise<void> {
     // fs.appendFile splits large data into 512 KiB writes; one write() keeps a record whole
     // for concurrent O_APPEND writers. The loop only runs again after a short write.
