@@ -176,6 +176,11 @@ export class PlanStore implements Disposable {
     };
   }
 
+  /** The folder the session ran in, as its program recorded it (a terminal agent's); undefined when unknown. */
+  folderOf(session: string): string | undefined {
+    return this.infos.get(session)?.cwd;
+  }
+
   /** Every version of a session, oldest first: the whole file (the API's getHistory). */
   history(session: string): Promise<LogEvent[]> {
     return this.log.history(session);

@@ -14,6 +14,7 @@ import { agentName } from './agents';
 import { CommandId } from './ids';
 import { logError, type Logger } from './log';
 
+import type { SessionPlaces } from './sessionPlaces';
 const t = vscode.l10n.t;
 
 /** Copilot Chat's extension: Continue in New Chat needs it; without it the prompt is copied. */
@@ -47,6 +48,8 @@ export interface PlanActionsDeps {
   logger: Logger;
   /** The session the Plan view shows, offered first in the picker. */
   shownSession: () => string | undefined;
+  /** Where each session works: the hand-off names its worktree. */
+  places?: SessionPlaces;
 }
 
 /** What a command did, returned to callers (tests, other extensions). */
@@ -72,10 +75,15 @@ function unknownSession(): ActionError {
   return new ActionError('unknown-session', t('Agent Plan: no session with this key has a plan.'));
 }
 
-export function registerPlanActions({ store, health, requests, logger, shownSession }: PlanActionsDeps): vscode.Disposable[] {
+export function registerPlanActions({ store, health, requests, logger, shownSession, places }: PlanActionsDeps): vscode.Disposable[] {
   function origin(session: string): PlanOrigin {
     const details = store.details(session);
-    return { title: details.title, agent: details.agent ? agentById(details.agent).name : undefined };
+    const worktree = places?.worktreeFor(session);
+    return {
+      title: details.title,
+      agent: details.agent ? agentById(details.agent).name : undefined,
+      ...(worktree ? { worktree: { path: worktree.path, branch: worktree.branch } } : {}),
+    };
   }
 
   /** The session a command acts on: its argument, else the user's pick (undefined: none picked). */

@@ -4,7 +4,8 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import { discoverWorktrees, worktreeFolders, worktreeLabel, worktreeOf } from '../../src/core/worktrees';
+import { groupByWorktree } from '../../src/core/worktreeGroups';
+import { discoverWorktrees, worktreeFolders, worktreeLabel, worktreeOf, type Worktree } from '../../src/core/worktrees';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { useTempDir } from './helpers';
 
@@ -116,5 +117,43 @@ describe('worktree discovery (real git layouts)', () => {
     assert.equal(worktreeOf(trees, path.join(main, 'nested', 'src'))?.branch, 'nested');
     assert.equal(worktreeOf(trees, path.join(main, 'src'))?.branch, 'main');
     assert.equal(worktreeOf(trees, path.join(root, 'elsewhere')), undefined);
+  });
+});
+
+describe('sessions grouped by worktree', () => {
+  const main: Worktree = { path: '/w/app', branch: 'main', main: true, exists: true };
+  const feature: Worktree = { path: '/w/app-feature', branch: 'feature', main: false, exists: true };
+  const detached: Worktree = { path: '/w/app-detached', main: false, exists: true };
+  const trees = [main, detached, feature];
+  type Row = { id: string; cwd?: string };
+  const group = (rows: Row[], workspace = ['/w/app']) =>
+    groupByWorktree(rows, (row) => row.cwd, trees, workspace)?.map((g) => [g.folder, g.own, g.worktree === undefined ? '-' : worktreeLabel(g.worktree), g.rows.map((r) => r.id)]);
+
+  it('no groups while every session is in one place', () => {
+    assert.equal(group([{ id: 'a', cwd: '/w/app' }, { id: 'b' }, { id: 'c', cwd: '/w/app/src' }]), undefined);
+  });
+
+  it("the workspace's own first (with the sessions of no known folder), then the other worktrees in order, then folders in none", () => {
+    const rows: Row[] = [
+      { id: 'f1', cwd: '/w/app-feature/src' },
+      { id: 'gone', cwd: '/w/app-removed' },
+      { id: 'chat' },
+      { id: 'd1', cwd: '/w/app-detached' },
+      { id: 'm1', cwd: '/w/app' },
+      { id: 'f2', cwd: '/w/app-feature' },
+    ];
+    assert.deepEqual(group(rows), [
+      ['/w/app', true, 'main', ['chat', 'm1']],
+      ['/w/app-detached', false, 'app-detached', ['d1']],
+      ['/w/app-feature', false, 'feature', ['f1', 'f2']],
+      ['/w/app-removed', false, '-', ['gone']],
+    ]);
+  });
+
+  it('a workspace that is itself a linked worktree lists that one first', () => {
+    assert.deepEqual(group([{ id: 'm1', cwd: '/w/app' }, { id: 'f1', cwd: '/w/app-feature' }], ['/w/app-feature']), [
+      ['/w/app-feature', true, 'feature', ['f1']],
+      ['/w/app', false, 'main', ['m1']],
+    ]);
   });
 });
