@@ -25,6 +25,7 @@ import { createStatusBar } from './vscode/statusBar';
 import { TodoWriteTool } from './vscode/todoTool';
 import { Sources } from './vscode/sources';
 import { createViews } from './vscode/views';
+import { sessionPlaces } from './vscode/sessionPlaces';
 import { registerOpenChangedFile } from './vscode/fileViews';
 import { registerTimeline } from './vscode/timelinePanel';
 import { watchHealth } from './vscode/healthWatch';
@@ -66,7 +67,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   const requests = new RequestBook(log);
   // What each item changed: the files of the agents' tool calls, read from the log by item.
   const files = new FileBook(log);
-  const views = createViews(display, store, health, log, requests, files);
+  // Where each session works: the worktrees of the followed folders.
+  const places = sessionPlaces(store, () => sources.folders?.worktrees() ?? [], sources.onDidChangeFolders);
+  const views = createViews(display, store, health, log, requests, files, places);
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);
   const watcher = watchLogFolder(logFolder, {
@@ -107,9 +110,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     requests.onDidTake(({ texts }) => {
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Taken into the plan: {0}', texts.join('; ')), 5000);
     }),
-    ...registerPlanActions({ store, health, requests, logger, shownSession: () => display.session }),
+    ...registerPlanActions({ store, health, requests, logger, shownSession: () => display.session, places }),
     sources,
-    registerTimeline({ extensionUri: context.extensionUri, store, display, health, source: log, logger, loaded }),
+    registerTimeline({ extensionUri: context.extensionUri, store, display, health, source: log, logger, loaded, places }),
   );
 
   try {

@@ -16,6 +16,13 @@ import { changeSummary, diffPlans, planMarkdown, singleLine, type Translate } fr
 export interface PlanOrigin {
   title: string | undefined;
   agent: string | undefined;
+  /** The git worktree the session worked in, when it ran in one: its folder and branch (undefined: detached). */
+  worktree?: { path: string; branch: string | undefined };
+}
+
+/** The hand-off's worktree line: `Worktree: /work/app-feature (branch feature).` */
+export function worktreeLine(worktree: { path: string; branch: string | undefined }): string {
+  return `Worktree: ${singleLine(worktree.path)} (${worktree.branch !== undefined ? `branch ${singleLine(worktree.branch)}` : 'detached'}).`;
 }
 
 /** Items still to do, in the plan's order: pending, in progress, blocked. */
@@ -46,12 +53,14 @@ function quoted(items: readonly PlanItem[]): string {
  * ```
  *
  * Open items verbatim with their statuses; the done items in one line (the `Done:` line is
- * left out when nothing is done; cancelled items are left out).
+ * left out when nothing is done; cancelled items are left out). A session that worked in a
+ * git worktree gets a `Worktree:` line (worktreeLine) after the first.
  */
 export function continuePrompt(todos: readonly PlanItem[], origin: PlanOrigin): string {
   const open = openItems(todos);
   const done = todos.filter((todo) => todo.status === 'completed');
   const lines = [`Continue the plan of ${originText(origin)}.`];
+  if (origin.worktree !== undefined) lines.push(worktreeLine(origin.worktree));
   if (open.length > 0) {
     lines.push('Open items:');
     for (const item of open) lines.push(`- [${item.status}] ${item.content}`);

@@ -74,7 +74,12 @@ export interface SessionInfoRecord {
   activity?: ActivityFact;
   /** A subagent's session: the foreign session id of its parent (same agent); the views show it under that session. */
   parent?: string;
+  /** The folder the session ran in, as the program recorded it (which worktree it worked in). */
+  cwd?: string;
 }
+
+/** Longest folder kept as a session's `cwd` (paths are far shorter). */
+export const MAX_CWD_LENGTH = 4096;
 
 /** Longest parent session id kept (the programs' ids are far shorter). */
 export const MAX_PARENT_LENGTH = 512;
@@ -101,6 +106,8 @@ export interface SessionFacts {
   activity?: ActivityFact | undefined;
   /** A subagent's session: the foreign session id of the session that started it (same agent). */
   parent?: string | undefined;
+  /** The folder the session ran in, as the program recorded it. */
+  cwd?: string | undefined;
 }
 
 /** A request the user added for the agent (Add a Request for the Agent…), or its withdrawal. */
@@ -244,7 +251,7 @@ export function planEvent(session: string, ts: string, todos: readonly PlanItem[
 }
 
 export function infoRecord(session: string, ts: string, source: { agent: AgentId; session: string }, facts: SessionFacts): SessionInfoRecord {
-  const { title, latestTurn, participant, turn, activity, parent } = facts;
+  const { title, latestTurn, participant, turn, activity, parent, cwd } = facts;
   const record: SessionInfoRecord = {
     v: LOG_FORMAT_VERSION,
     type: SESSION_INFO_EVENT,
@@ -258,6 +265,7 @@ export function infoRecord(session: string, ts: string, source: { agent: AgentId
   if (turn) record.turn = { index: turn.index, state: turn.state, since: turn.since };
   if (activity) record.activity = { calls: activity.calls, at: activity.at };
   if (parent !== undefined) record.parent = parent;
+  if (cwd !== undefined) record.cwd = cwd;
   return record;
 }
 
@@ -394,7 +402,9 @@ function parseInfo(value: Record<string, unknown>, session: string, ts: string):
   if (parent !== undefined && (!nonEmpty(parent) || parent.length > MAX_PARENT_LENGTH)) {
     return `\`parent\` must be a string of 1 to ${MAX_PARENT_LENGTH} characters`;
   }
-  return infoRecord(session, ts, { agent: source['agent'], session: source['session'] }, { title, latestTurn, participant, turn, activity, parent });
+  const cwd = value['cwd'];
+  if (cwd !== undefined && (!nonEmpty(cwd) || cwd.length > MAX_CWD_LENGTH)) return `\`cwd\` must be a string of 1 to ${MAX_CWD_LENGTH} characters`;
+  return infoRecord(session, ts, { agent: source['agent'], session: source['session'] }, { title, latestTurn, participant, turn, activity, parent, cwd });
 }
 
 /** Longest priority word kept in a mirrored plan's `source.priorities` (opencode's are high, medium, low). */

@@ -3,7 +3,7 @@
 // machine first saw a turn's state, when it saw the record grow) are kept while the fact
 // stays the same, so a reload reads the same times. No I/O.
 import type { ForeignSessionInfo } from '../sources/types';
-import type { SessionFacts } from './logRecord';
+import { MAX_CWD_LENGTH, type SessionFacts } from './logRecord';
 
 export function nextFacts(last: SessionFacts | undefined, info: ForeignSessionInfo, now: string): SessionFacts {
   const facts: SessionFacts = {
@@ -13,6 +13,7 @@ export function nextFacts(last: SessionFacts | undefined, info: ForeignSessionIn
     turn: last?.turn,
     activity: last?.activity,
     parent: info.parent ?? last?.parent,
+    cwd: usableCwd(info.cwd) ?? last?.cwd,
   };
   if (info.turn) {
     const before = last?.turn;
@@ -36,6 +37,12 @@ export function sameFacts(last: SessionFacts | undefined, next: SessionFacts): b
     last.turn?.since === next.turn?.since &&
     last.activity?.calls === next.activity?.calls &&
     last.activity?.at === next.activity?.at &&
-    last.parent === next.parent
+    last.parent === next.parent &&
+    last.cwd === next.cwd
   );
+}
+
+/** A recorded folder the log can keep (one that is not, is left out). */
+function usableCwd(cwd: string | undefined): string | undefined {
+  return cwd !== undefined && cwd !== '' && cwd.length <= MAX_CWD_LENGTH ? cwd : undefined;
 }

@@ -57,6 +57,8 @@ interface InfoFacts {
   otherParticipant: boolean;
   parent: string | undefined;
   running: boolean;
+  /** The folder the session ran in, as its program recorded it. */
+  cwd: string | undefined;
 }
 
 function infoFacts(info: SessionInfoRecord): InfoFacts {
@@ -70,6 +72,7 @@ function infoFacts(info: SessionInfoRecord): InfoFacts {
     // Subagents are a terminal agent's (never a VS Code chat's): their parent maps like them.
     parent: info.parent !== undefined && info.source.agent !== 'copilot' ? foreignSessionKey(info.source.agent, info.parent) : undefined,
     running: info.turn?.state === 'running',
+    cwd: info.cwd,
   };
 }
 
@@ -286,6 +289,11 @@ export class PlanStore implements Disposable {
       parent: info?.parent,
       running: info?.running ?? false,
     };
+  }
+
+  /** The folder the session ran in, as its program recorded it (a terminal agent's); undefined when unknown. */
+  folderOf(session: string): string | undefined {
+    return this.infos.get(session)?.cwd;
   }
 
   /** Every version of a session, oldest first: the whole file (the API's getHistory). */

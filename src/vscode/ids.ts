@@ -59,6 +59,10 @@ export const SettingId = {
   Notify: 'agentPlan.notify',
   StallToolCalls: 'agentPlan.health.stallToolCalls',
   StallMinutes: 'agentPlan.health.stallMinutes',
+  /** Folders whose agents are followed besides the workspace's (absolute paths). */
+  ExtraFolders: 'agentPlan.extraFolders',
+  /** Whether every worktree of the workspace's git repositories is followed. */
+  WorktreesEnabled: 'agentPlan.worktrees.enabled',
 } as const;
 
 /**

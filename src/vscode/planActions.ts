@@ -15,6 +15,7 @@ import { registerTable, reportFailure, type CommandTable } from './commandTable'
 import { CommandId } from './ids';
 import { logError, type Logger } from './log';
 import { noPlan, pickSession } from './sessionPick';
+import type { SessionPlaces } from './sessionPlaces';
 
 const t = vscode.l10n.t;
 
@@ -47,6 +48,8 @@ export interface PlanActionsDeps {
   logger: Logger;
   /** The session the Plan view shows, offered first in the picker. */
   shownSession: () => string | undefined;
+  /** Where each session works: the hand-off names its worktree. */
+  places?: SessionPlaces;
 }
 
 /** What a command did, returned to callers (tests, other extensions). */
@@ -91,7 +94,12 @@ class PlanActions {
 
   origin(session: string): PlanOrigin {
     const details = this.deps.store.details(session);
-    return { title: details.title, agent: details.agent ? agentById(details.agent).name : undefined };
+    const worktree = this.deps.places?.worktreeFor(session);
+    return {
+      title: details.title,
+      agent: details.agent ? agentById(details.agent).name : undefined,
+      ...(worktree ? { worktree: { path: worktree.path, branch: worktree.branch } } : {}),
+    };
   }
 
   /** The session a command acts on: its argument, else the user's pick (undefined: none picked). */

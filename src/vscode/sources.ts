@@ -4,9 +4,12 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { Emitter } from '../core/emitter';
+import type { FollowedFolders } from '../node/followedFolders';
 import type { RunningSource } from '../sources/agent';
 import { AGENTS } from '../sources/registry';
 import type { PlanSink, UnknownShape } from '../sources/types';
+import { affectsFollowedFolders, createFollowedFolders } from './followedFolders';
 import { SOURCES_SETTING } from './ids';
 import { logError, type Logger } from './log';
 
@@ -28,6 +31,11 @@ export interface SourceReports {
 export class Sources implements vscode.Disposable {
   private readonly running = new Map<string, RunningSource>();
   private subscription: vscode.Disposable | undefined;
+  /** The workspace folders, their worktrees and the extra folders: what every agent follows. */
+  private followed: FollowedFolders | undefined;
+  private readonly foldersChanged = new Emitter<void>();
+  /** Fires when the followed folders changed (a worktree added or removed, a setting). */
+  readonly onDidChangeFolders = this.foldersChanged.event;
 
   constructor(private readonly options: SourcesOptions) {}
 
@@ -36,11 +44,32 @@ export class Sources implements vscode.Disposable {
     if (this.subscription) return;
     this.subscription = vscode.Disposable.from(
       vscode.workspace.onDidChangeConfiguration((event) => {
+        if (affectsFollowedFolders(event)) return this.follow();
         for (const key of this.keys()) if (event.affectsConfiguration(`${SOURCES_SETTING}.${key}`)) this.restart(key);
       }),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.keys().forEach((key) => this.restart(key))),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.follow()),
     );
-    for (const key of this.keys()) this.restart(key);
+    this.follow();
+  }
+
+  /** The followed folders' worktrees, as last read (for naming where a session ran). */
+  get folders(): FollowedFolders | undefined {
+    return this.followed;
+  }
+
+  /** Reads the folders to follow anew, and restarts every agent now and whenever they change. */
+  private follow(): void {
+    this.followed?.dispose();
+    const followed = createFollowedFolders();
+    this.followed = followed;
+    followed.onDidChange(() => {
+      this.options.logger.info(`following ${followed.folders().join(', ')}`);
+      this.keys().forEach((key) => this.restart(key));
+      this.foldersChanged.fire();
+    });
+    this.keys().forEach((key) => this.restart(key));
+    this.foldersChanged.fire();
+    followed.read().catch((error: unknown) => logError(this.options.logger, 'could not read the worktrees', error));
   }
 
   /** Each agent's key under `agentPlan.sources.` in the settings, from the registry. */
@@ -63,7 +92,7 @@ export class Sources implements vscode.Disposable {
     const agent = AGENTS.find((a) => a.settingKey === key);
     const config = vscode.workspace.getConfiguration(`${SOURCES_SETTING}.${key}`);
     if (agent === undefined || !config.get<boolean>('enabled', true)) return;
-    const workspaceFolders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const workspaceFolders = this.followed?.folders() ?? [];
     const folder = expandFolder(config.get<string>('folder')) ?? agent.defaultFolder?.(process.env, os.homedir()) ?? '';
     const { workspaceStorageFolder, storageFolder, sink, logger } = this.options;
     // One agent that fails to start never keeps the others from starting.
@@ -84,6 +113,8 @@ export class Sources implements vscode.Disposable {
 
   dispose(): void {
     this.subscription?.dispose();
+    this.followed?.dispose();
+    this.foldersChanged.dispose();
     for (const source of this.running.values()) source.dispose();
     this.running.clear();
   }

@@ -23,6 +23,8 @@ import { compareWithPrevious } from './compare';
 import { CommandId, TIMELINE_VIEW_TYPE } from './ids';
 import { logError, type Logger } from './log';
 
+import { worktreeLabel } from '../core/worktrees';
+import type { SessionPlaces } from './sessionPlaces';
 const t = vscode.l10n.t;
 
 /** Versions a timeline reads at first and per older page. */
@@ -119,7 +121,10 @@ class TimelinePanel implements vscode.Disposable {
     const now = new Date();
     const timeline = buildTimeline(this.lines, { now: now.getTime() });
     const current = this.deps.store.get(this.session);
-    const title = current ? sessionTitle(current, t, this.deps.store.details(this.session).title) : this.session.slice(0, 8);
+    const named = current ? sessionTitle(current, t, this.deps.store.details(this.session).title) : this.session.slice(0, 8);
+    // Where the session works, when the repository has several worktrees.
+    const worktree = this.deps.places?.worktreeFor(this.session);
+    const title = worktree ? t('{0} (worktree {1})', named, worktreeLabel(worktree)) : named;
     this.panel.title = t('Timeline: {0}', title);
     const model = timelineViewModel(
       this.session,
@@ -179,6 +184,8 @@ export interface TimelineDeps {
   logger: Logger;
   /** Settles when the store's first load is done (a panel revived at start waits for it). */
   loaded: Promise<void>;
+  /** Where each session works (its worktree), named in the title. */
+  places?: SessionPlaces;
 }
 
 /** The Show Timeline command and the open panels, one per session. */

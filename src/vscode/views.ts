@@ -21,6 +21,9 @@ import { droppedTreeItem, healthRows, sessionMark, signalTreeItem, type DroppedE
 import { TOOL_SESSION_ICON, agentIcon, agentName, dateTimeText, timeText, versionTime } from './agents';
 import { CommandId, ContextKey, ItemContext, ViewId } from './ids';
 import { itemDurations } from './timelineText';
+import { groupByWorktree } from '../core/worktreeGroups';
+import { worktreeTooltip, type SessionPlaces } from './sessionPlaces';
+import { worktreeGroupItem, type WorktreeGroupElement } from './worktreeViews';
 import type { TimelineSource } from '../core/timelineRead';
 import type { FileBook, SessionFiles } from '../core/itemFiles';
 import { fileRows, filesCount, filesTooltipLine, fileTreeItem, outsideFilesTreeItem, type FileElement, type OutsideFilesElement } from './fileViews';
@@ -169,7 +172,9 @@ export interface MoreSessionsElement {
 /** Rows the Sessions view lists at first, and adds per "Show older sessions": every row is sent to the window on each refresh. */
 export const SESSIONS_PAGE = 200;
 
-export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElement | MoreSessionsElement>, vscode.Disposable {
+type SessionsRow = SessionElement | MoreSessionsElement | WorktreeGroupElement;
+
+export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private listed = SESSIONS_PAGE;
@@ -180,6 +185,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
     private readonly display: DisplayState,
     private readonly store: PlanStore,
     private readonly health: HealthBook,
+    private readonly places?: SessionPlaces,
   ) {}
 
   refresh(): void {
@@ -195,7 +201,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
   /** Subagent sessions by their parent's session, from the last listing of the top level. */
   private children = new Map<string, LogEvent[]>();
 
-  getChildren(element?: SessionElement | MoreSessionsElement): Array<SessionElement | MoreSessionsElement> {
+  getChildren(element?: SessionsRow): SessionsRow[] {
+    if (element?.kind === 'worktree') return element.group.rows.map((event) => ({ kind: 'session', event }));
     if (element) return element.kind === 'session' ? (this.children.get(element.event.session) ?? []).map((event) => ({ kind: 'session', event })) : [];
     let sessions = this.store.list();
     // A subagent's session is listed under its parent's, when the parent is listed; never mixed into it.
@@ -214,13 +221,18 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
     }
     sessions = top;
     if (this.attentionOnly) sessions = sessions.filter((event) => sessionMark(this.health.signals(event.session))?.warning === true);
-    const rows: Array<SessionElement | MoreSessionsElement> = sessions.slice(0, this.listed).map((event) => ({ kind: 'session', event }));
+    const listed = sessions.slice(0, this.listed);
+    const places = this.places;
+    // Sessions working in more than one worktree: a row per worktree, the workspace's own first.
+    const groups = places && groupByWorktree(listed, (event) => places.folderOf(event.session), places.worktrees(), places.workspaceFolders());
+    const rows: SessionsRow[] = groups ? groups.map((group) => ({ kind: 'worktree', group })) : listed.map((event) => ({ kind: 'session', event }));
     if (sessions.length > this.listed) rows.push({ kind: 'more', remaining: sessions.length - this.listed });
     return rows;
   }
 
-  getTreeItem(element: SessionElement | MoreSessionsElement): vscode.TreeItem {
+  getTreeItem(element: SessionsRow): vscode.TreeItem {
     if (element.kind === 'more') return moreSessionsItem(element.remaining);
+    if (element.kind === 'worktree') return worktreeGroupItem(element);
     const { event } = element;
     const details = this.store.details(event.session);
     const title = sessionTitle(event, t, details.title);
@@ -246,6 +258,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionElem
     if (details.agent && agent) tooltip.appendMarkdown(`$(${icon}) `).appendText(agent).appendMarkdown('\n\n');
     tooltip.appendText(`${progressText(event.counts, t)} · ${t('last write {0}', dateTimeText(event.ts))}`);
     tooltip.appendMarkdown('\n\n');
+    const worktree = this.places?.worktreeFor(event.session);
+    if (worktree) tooltip.appendMarkdown('$(git-branch) ').appendText(worktreeTooltip(worktree)).appendMarkdown('\n\n');
     tooltip.appendText(t('Session {0}', event.session.slice(0, 8)));
     item.tooltip = tooltip;
     item.contextValue = details.chat !== undefined ? ItemContext.ChatSession : ItemContext.Session;
@@ -329,9 +343,11 @@ export function createViews(
   timelines?: TimelineSource,
   requests?: RequestBook,
   files?: FileBook,
+  places?: SessionPlaces,
 ): vscode.Disposable & { plan: vscode.TreeView<PlanElement>; update(): void } {
   const planProvider = new PlanTreeProvider(display, store, health, timelines, requests, files);
-  const sessionsProvider = new SessionsTreeProvider(display, store, health);
+  const sessionsProvider = new SessionsTreeProvider(display, store, health, places);
+  const placesSubscription = places?.onDidChange(() => sessionsProvider.refresh());
   const plan = vscode.window.createTreeView(ViewId.Plan, { treeDataProvider: planProvider, showCollapseAll: false });
   const sessions = vscode.window.createTreeView(ViewId.Sessions, { treeDataProvider: sessionsProvider });
   // Each context key costs a round trip to the window: send only changes.
@@ -376,6 +392,7 @@ export function createViews(
       subscription.dispose();
       healthSubscription.dispose();
       filesSubscription?.dispose();
+      placesSubscription?.dispose();
       plan.dispose();
       sessions.dispose();
       planProvider.dispose();

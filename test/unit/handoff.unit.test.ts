@@ -41,6 +41,19 @@ describe('hand-off texts', () => {
     );
   });
 
+  it('continue prompt of a session in a git worktree: a Worktree line after the first, the rest as it was', () => {
+    assert.equal(
+      continuePrompt([{ content: 'Only step', status: 'pending' }], { title: 'Dark mode', agent: 'Codex', worktree: { path: '/work/app-feature', branch: 'feature' } }),
+      'Continue the plan of "Dark mode" (Codex).\nWorktree: /work/app-feature (branch feature).\nOpen items:\n- [pending] Only step\n' +
+        'Write this plan with your plan tool first (done items as completed), then carry on with the open items.',
+    );
+    assert.ok(
+      continuePrompt([], { title: undefined, agent: 'Codex', worktree: { path: '/work/app-detached', branch: undefined } }).startsWith(
+        'Continue the plan of a session of Codex.\nWorktree: /work/app-detached (detached).\nOpen items: none.\n',
+      ),
+    );
+  });
+
   it('keeps an open item verbatim, even across lines', () => {
     const prompt = continuePrompt([{ content: 'Step one\nand two', status: 'pending' }], { title: 't', agent: 'Copilot' });
     assert.ok(prompt.includes('- [pending] Step one\nand two\n'));

@@ -121,6 +121,25 @@ describe('plan sink', () => {
     assert.equal(lines(log.fileFor(key)).filter((line) => line['type'] === 'session/info').length, 2);
   });
 
+  it('keeps the folder a session ran in (its worktree): written once, kept when a later fact leaves it out, read back after a reload', async () => {
+    const { log, store, sink } = open();
+    const key = foreignSessionKey('codex', 't-9');
+    await sink.importPlans([plan('c1', [{ content: 'a', status: 'pending' }], 't-9', 'codex', 0)]);
+    await sink.updateSession({ agent: 'codex', session: 't-9', cwd: '/work/app-feature' });
+    await sink.updateSession({ agent: 'codex', session: 't-9', cwd: '/work/app-feature' });
+    await sink.updateSession({ agent: 'codex', session: 't-9', title: 'Add a dark mode toggle' });
+    const infos = lines(log.fileFor(key)).filter((line) => line['type'] === 'session/info');
+    assert.deepEqual(infos.map((line) => [line['cwd'], line['title']]), [
+      ['/work/app-feature', undefined],
+      ['/work/app-feature', 'Add a dark mode toggle'],
+    ]);
+    assert.equal(store.folderOf(key), '/work/app-feature');
+    const second = open();
+    await second.store.load();
+    assert.equal(second.store.folderOf(key), '/work/app-feature');
+    assert.equal(second.store.folderOf(foreignSessionKey('codex', 'other')), undefined);
+  });
+
   it('a VS Code chat answered by another extension\'s participant is no Copilot chat: no agent, but its title and chat', async () => {
     const { log, store, sink } = open();
     const key = copilotSessionKey('chat-2');
