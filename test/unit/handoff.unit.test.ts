@@ -152,12 +152,11 @@ describe('hand-off texts', () => {
   });
 });
 
-describe('hand-off texts in the README', () => {
-  const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Acting on a plan'), readme.indexOf('## Plans from other agents'));
+describe('hand-off texts in docs/actions.md', () => {
+  const section = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'actions.md'), 'utf8');
   const block = (fence: string, after: string): string => {
     const start = section.indexOf(`\`\`\`${fence}\n`, section.indexOf(after));
-    assert.ok(start >= 0, `the README has a ${fence} block after "${after}"`);
+    assert.ok(start >= 0, `docs/actions.md has a ${fence} block after "${after}"`);
     const body = section.slice(start + fence.length + 4);
     return body.slice(0, body.indexOf('```'));
   };

@@ -1,6 +1,6 @@
 // The agent registry is the one list: every agent id the log accepts has one entry, each
 // entry's settings are in the manifest with their strings in both languages, its name is
-// in both l10n bundles, and the README's tables list it.
+// in both l10n bundles, and the settings table of docs/agents.md lists it.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -46,9 +46,9 @@ describe('agent registry', () => {
     }
   });
 
-  it("the README's sources table has a row per agent", () => {
-    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-    for (const agent of AGENTS) assert.ok(readme.includes(`\`${sourceSettingId(agent.settingKey, 'enabled')}\``), `README names ${sourceSettingId(agent.settingKey, 'enabled')}`);
+  it("docs/agents.md's settings table has a row per agent", () => {
+    const page = fs.readFileSync(path.join(root, 'docs', 'agents.md'), 'utf8');
+    for (const agent of AGENTS) assert.ok(page.includes(`\`${sourceSettingId(agent.settingKey, 'enabled')}\``), `docs/agents.md names ${sourceSettingId(agent.settingKey, 'enabled')}`);
   });
 
   it("core imports nothing from an agent's folder or the registry", () => {

@@ -1,0 +1,44 @@
+// The README's five-line performance summary, written by `npm run bench` between the
+// README's performance markers from the same report as docs/benchmarks.md. A unit test
+// holds the README's lines to what this writes from docs/benchmarks.json.
+import { bytes, count, ms, ratio } from './report.mjs';
+
+export const README_START = '<!-- performance:start -->';
+export const README_END = '<!-- performance:end -->';
+
+/** Five Markdown list lines, then a link to the full tables. */
+export function readmeSummary(report) {
+  const writes = report.writePath.rows;
+  const first = writes[0];
+  const last = writes[writes.length - 1];
+  const read = report.readPath.rows[report.readPath.rows.length - 1];
+  const def = report.tokens.rows.find((row) => row.name.startsWith('tool: name'));
+  const host = report.host && !report.host.error ? report.host : undefined;
+  const lines = [
+    `- **Writing a plan stays flat:** one \`todo_write\` call takes ${ms(first.ours.median)} ms with ${count(first.prior)} prior write and ${ms(last.ours.median)} ms with ${count(last.prior)} (a JSON file rewritten whole: ${ratio(last.jsonFile.median / last.ours.median)} slower there).`,
+    `- **Opening a plan reads no history:** the current plan of a session of ${count(read.prior)} writes loads in ${ms(read.current.median)} ms (a full replay: ${ratio(read.history.median / read.current.median)}).`,
+    host
+      ? `- **Activation:** ${ms(host.activation.empty.totalMs)} ms in the real host, off the start-up path (code loading ${ms(host.activation.empty.codeLoadingMs)} ms, \`activate()\` ${ms(host.activation.empty.activateMs)} ms); idle with ${count(host.idle.sessions.sessions)} sessions costs ${pointsOver(host.idle)} points of one core over VS Code alone.`
+      : '- **Activation and idle in the real host:** not measured in this run.',
+    host
+      ? `- **A tool call reaches the sidebar** in ${ms(host.latency.dom.median)} ms from the chat request (median; ${ms(host.latency.savedToDom.median)} ms from the saved line to the row).`
+      : '- **A tool call reaches the sidebar:** not measured in this run.',
+    `- **Size and model cost:** the bundle is ${bytes(report.bundle.production.bytes)} (${bytes(report.bundle.production.gzipBytes)} gzip); the tool's definition costs the model ${def?.o200k_base ?? '–'} tokens (o200k_base) per request that offers it.`,
+    '',
+    `Measured on ${report.generatedAt.slice(0, 10)} on ${report.machine.cores} shared cores; every table, the machine and the method: [docs/benchmarks.md](docs/benchmarks.md).`,
+  ];
+  return lines.join('\n');
+}
+
+function pointsOver(idle) {
+  const over = idle.sessions.cpuPercent - idle.without.cpuPercent;
+  return `${over >= 0 ? '+' : ''}${over.toFixed(2)}`;
+}
+
+/** The README's text with the summary between its markers, or undefined when it has none. */
+export function withReadmeSummary(readme, report) {
+  const from = readme.indexOf(README_START);
+  const to = readme.indexOf(README_END);
+  if (from === -1 || to < from) return undefined;
+  return `${readme.slice(0, from)}${README_START}\n${readmeSummary(report)}\n${readme.slice(to)}`;
+}
