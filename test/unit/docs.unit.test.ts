@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FILE_WRITE_EVENT, SESSION_INFO_EVENT, SESSION_LINK_EVENT, TODO_WRITE_EVENT, USER_REQUEST_EVENT, parseLogRecord } from '../../src/core/logRecord';
+import { AGENT_IDS, FILE_WRITE_EVENT, SESSION_INFO_EVENT, SESSION_LINK_EVENT, TODO_WRITE_EVENT, USER_REQUEST_EVENT, parseLogRecord } from '../../src/core/logRecord';
 
 const root = path.join(__dirname, '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -80,6 +80,13 @@ describe('documentation', () => {
       rows.some((row) => row.includes(`${path.posix.dirname(folder)}/`) && row.includes(`\`${path.posix.basename(folder)}/\``));
     const missing = folders.filter((folder) => !named(folder));
     assert.deepEqual(missing, [], `folders of src/ the layout table of docs/ARCHITECTURE.md does not name: ${missing.join(', ')}`);
+  });
+
+  it('the log format and the API name every agent id the log accepts', () => {
+    for (const page of ['docs/log-format.md', 'docs/api.md']) {
+      const text = read(page);
+      for (const id of AGENT_IDS) assert.ok(text.includes(`'${id}'`) || text.includes(`\`${id}\``), `${page} names the agent id ${id}`);
+    }
   });
 
   describe('the log format', () => {
