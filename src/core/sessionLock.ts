@@ -166,6 +166,8 @@ export class SessionLocks {
           if (outcome === 'removed') {
             this.stats.takeovers++;
             if (verdict === 'stale') this.stats.staleTakeovers++;
+          }
+          if (outcome === 'removed' || outcome === 'gone') {
             watched = undefined;
             continue;
           }
@@ -205,9 +207,9 @@ export class SessionLocks {
   /**
    * Removes a lock judged gone, if this waiter is the one to do it: it holds the marker of
    * that exact lock. 'removed' (or found gone), 'busy' (another waiter is at it, or the
-   * lock changed), 'failed' (the lock cannot be removed).
+   * lock changed), 'gone' (another waiter removed it first), 'failed' (the lock cannot be removed).
    */
-  private async takeOver(file: string, judged: Seen): Promise<'removed' | 'busy' | 'failed'> {
+  private async takeOver(file: string, judged: Seen): Promise<'removed' | 'gone' | 'busy' | 'failed'> {
     const create = this.fs.createExclusive?.bind(this.fs);
     if (!create) return 'failed';
     const marker = path.join(this.dir, `${path.basename(file, '.lock')}.${hashIdentity(`lock\n${judged.text}`).slice(0, 16)}.takeover`);
@@ -224,13 +226,13 @@ export class SessionLocks {
     }
     try {
       const now = await this.read(file);
-      if (!now) return 'removed';
+      if (!now) return 'gone';
       if (now.text !== judged.text || now.modifiedMs !== judged.modifiedMs) return 'busy';
       try {
         await this.fs.remove(file);
         return 'removed';
       } catch (error) {
-        return errorCode(error) === 'ENOENT' ? 'removed' : 'failed';
+        return errorCode(error) === 'ENOENT' ? 'gone' : 'failed';
       }
     } finally {
       await this.removeQuietly(marker);
