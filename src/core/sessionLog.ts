@@ -27,7 +27,7 @@ import { LogReports } from './logReports';
 import type { PlanItem, Todo } from './plan';
 import { isSessionKey } from './sessionKey';
 import { validateTodoInput } from './validate';
-import type { AgentId, PlanSource } from '../sources/types';
+import type { AgentId, PlanSource } from './foreign';
 
 export { LOG_FORMAT_VERSION, TODO_WRITE_EVENT, SESSION_INFO_EVENT, parseLogEvent, parseLogRecord } from './logRecord';
 export type { LogEvent, LogRecord, SessionInfoRecord, UserRequestRecord } from './logRecord';

@@ -5,7 +5,7 @@
 // Data flows one way: write → log → reader → store → listeners.
 import { isCopilotParticipant } from './participants';
 import { foreignSessionKey } from './sessionKey';
-import type { AgentId } from '../sources/types';
+import type { AgentId } from './foreign';
 import { Emitter, type Disposable } from './emitter';
 import type { Todo } from './plan';
 import type { HistoryPage, LogEvent, LogRead, PlanVersion, SessionInfoRecord, SessionLog } from './sessionLog';

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { Follower, type SessionFileLocator } from './follower';
 import { jsonlFilesIn } from './sessionLocators';
 import { copilotChatFolder, copilotChatParserFactory, isCopilotChatFileName } from '../sources/copilotChat/parser';
-import type { PlanSink, UnknownShape } from '../sources/types';
+import type { PlanSink, UnknownShape } from '../core/foreign';
 
 export function locateCopilotChats(workspaceStorageFolder: string): SessionFileLocator {
   const folder = copilotChatFolder(workspaceStorageFolder);

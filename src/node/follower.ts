@@ -32,7 +32,7 @@ import { Backoff, eventsUnreliable } from './eventSupport';
 import { FolderWatch } from './folderWatch';
 import { lookAt, nodeFollowedFileReader, type FileLook, type FollowedFileReader, type OpenedFile } from './followedFiles';
 import { CursorStore, startCursor, type Cursor } from './followerCursors';
-import type { ParseOutput, PlanSink, SessionParser, UnknownShape } from '../sources/types';
+import type { ParseOutput, PlanSink, SessionParser, UnknownShape } from '../core/foreign';
 
 export { cursorFileName } from './followerCursors';
 export { nodeFollowedFileReader, type FollowedFileReader, type OpenedFile } from './followedFiles';

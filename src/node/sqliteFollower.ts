@@ -35,7 +35,7 @@ import {
   type OpencodeSessionRow,
   type OpencodeTodoRow,
 } from '../sources/opencode/parser';
-import type { PlanSink, UnknownShape } from '../sources/types';
+import type { PlanSink, UnknownShape } from '../core/foreign';
 
 /** The part of `node:sqlite` used here (a test may hand in another implementation). */
 export interface SqliteModule {

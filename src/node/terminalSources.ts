@@ -9,7 +9,7 @@ import { createClaudeCodeParser, isClaudeSubagentFile } from '../sources/claudeC
 import { createCodexParser } from '../sources/codex/parser';
 import { createGeminiCliParser } from '../sources/geminiCli/parser';
 import { followerReports, type AgentStartOptions } from '../sources/agent';
-import type { PlanSink, UnknownShape } from '../sources/types';
+import type { PlanSink, UnknownShape } from '../core/foreign';
 
 export type TerminalAgent = 'claude-code' | 'codex' | 'gemini-cli';
 

@@ -3,7 +3,7 @@
 // sessions of this workspace. Each agent is one folder, src/sources/<agent>/, whose
 // index.ts exports one AgentDescriptor; its parser there is pure.
 import type { Disposable } from '../core/emitter';
-import type { AgentId, ForeignPlan, PlanSink, UnknownShape } from './types';
+import type { AgentId, ForeignPlan, PlanSink, UnknownShape } from '../core/foreign';
 
 export interface AgentStartOptions {
   /** The agent's folder: the `folder` setting, or the descriptor's defaultFolder(). */

@@ -4,7 +4,7 @@
 // in, the paths it names out (as the agent wrote them: absolute, or relative to its
 // workspace). A value of any other shape names no file; nothing here throws.
 import { pathProblem } from '../core/logRecord';
-import type { AgentId } from './types';
+import type { AgentId } from '../core/foreign';
 
 export interface FileWrite {
   /** The path as the agent's record names it. */

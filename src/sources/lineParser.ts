@@ -1,7 +1,7 @@
 // What every foreign-file parser shares: line numbers, JSON per line, each unknown shape
 // reported once per file, each plan call emitted once, session info handed on when it
 // changes, and a JSON state to resume from. Pure: no I/O.
-import type { ForeignItem, ForeignPlan, ForeignSessionInfo, ForeignStatus, ForeignWrite, ParseOutput, SessionParser, UnknownShape } from './types';
+import type { ForeignItem, ForeignPlan, ForeignSessionInfo, ForeignStatus, ForeignWrite, ParseOutput, SessionParser, UnknownShape } from '../core/foreign';
 
 export type JsonRecord = Record<string, unknown>;
 

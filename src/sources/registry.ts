@@ -12,7 +12,7 @@ import { geminiCli } from './geminiCli';
 import { kilo } from './kilo';
 import { opencode } from './opencode';
 import { qwenCode } from './qwenCode';
-import type { AgentId } from './types';
+import type { AgentId } from '../core/foreign';
 
 export const AGENTS: readonly AgentDescriptor[] = [copilot, claudeCode, codex, geminiCli, opencode, kilo, qwenCode, copilotCli];
 

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunningSource } from '../sources/agent';
 import { AGENTS } from '../sources/registry';
-import type { PlanSink, UnknownShape } from '../sources/types';
+import type { PlanSink, UnknownShape } from '../core/foreign';
 import { SOURCES_SETTING } from './ids';
 import { logError, type Logger } from './log';
 

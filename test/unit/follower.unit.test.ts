@@ -15,7 +15,7 @@ import {
 import { lookAt } from '../../src/node/followedFiles';
 import { claudeCodeLocator, jsonlFilesIn } from '../../src/node/sessionLocators';
 import { createClaudeCodeParser } from '../../src/sources/claudeCode';
-import type { ForeignPlan, ParseOutput, SessionParser, UnknownShape } from '../../src/sources/types';
+import type { ForeignPlan, ParseOutput, SessionParser, UnknownShape } from '../../src/core/foreign';
 import { recording } from './agentRecordings';
 import { MemorySink, useTempDir } from './helpers';
 

@@ -14,7 +14,7 @@ import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { claudeCodeLocator } from '../../src/node/sessionLocators';
 import { startTerminalSource } from '../../src/node/terminalSources';
 import { claudeSubagentSession, createClaudeCodeParser, isClaudeSubagentFile } from '../../src/sources/claudeCode/parser';
-import type { ForeignPlan } from '../../src/sources/types';
+import type { ForeignPlan } from '../../src/core/foreign';
 import { recording } from './agentRecordings';
 import { KEY_A, MemorySink, useTempDir } from './helpers';
 

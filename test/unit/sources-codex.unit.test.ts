@@ -2,7 +2,7 @@
 // as whole lists. Variants are made from the recorded lines.
 import * as assert from 'node:assert/strict';
 import { createCodexParser } from '../../src/sources/codex';
-import type { ForeignPlan } from '../../src/sources/types';
+import type { ForeignPlan } from '../../src/core/foreign';
 import { findLine, recordedLines, recording } from './agentRecordings';
 
 function rows(plan: ForeignPlan | undefined): [string, string][] {

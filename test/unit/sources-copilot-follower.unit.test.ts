@@ -13,7 +13,7 @@ import { Follower } from '../../src/node/follower';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { locateCopilotChats } from '../../src/node/copilotChats';
 import { copilotChatParserFactory, createCopilotChatParser } from '../../src/sources/copilotChat';
-import type { ForeignPlan, PlanSink, UnknownShape } from '../../src/sources/types';
+import type { ForeignPlan, PlanSink, UnknownShape } from '../../src/core/foreign';
 import { MemorySink, rewrittenChatLog, useTempDir } from './helpers';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'copilot-chats');

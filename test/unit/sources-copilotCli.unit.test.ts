@@ -20,7 +20,7 @@ import {
   workspaceYamlCwd,
 } from '../../src/sources/copilotCli';
 import { loadSqlite, type SqliteModule } from '../../src/node/sqliteFollower';
-import type { ForeignPlan } from '../../src/sources/types';
+import type { ForeignPlan } from '../../src/core/foreign';
 import { findLine, recordedLines, recording } from './agentRecordings';
 import { MemorySink, useTempDir } from './helpers';
 

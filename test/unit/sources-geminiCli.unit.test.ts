@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { createGeminiCliParser } from '../../src/sources/geminiCli';
 import { geminiProjectHash } from '../../src/sources/locations';
-import type { ForeignPlan } from '../../src/sources/types';
+import type { ForeignPlan } from '../../src/core/foreign';
 import { findLine, recordedLines, recording } from './agentRecordings';
 
 function rows(plan: ForeignPlan | undefined): [string, string][] {

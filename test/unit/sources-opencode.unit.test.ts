@@ -11,7 +11,7 @@ import { loadSqlite, SqliteFollower, type SqliteModule } from '../../src/node/sq
 import { databaseFile, opencode, xdgDataFolder } from '../../src/sources/opencode';
 import { kilo } from '../../src/sources/kilo';
 import { followTurn, plansFromParts, todoTableMismatch, type OpencodeAgent, type OpencodeMessageRow, type OpencodePartRow } from '../../src/sources/opencode/parser';
-import type { ForeignPlan } from '../../src/sources/types';
+import type { ForeignPlan } from '../../src/core/foreign';
 import { recording } from './agentRecordings';
 import { MemorySink, useTempDir } from './helpers';
 

@@ -8,7 +8,7 @@ import { createCodexParser } from '../../src/sources/codex';
 import { createGeminiCliParser } from '../../src/sources/geminiCli';
 import { createCopilotCliParser } from '../../src/sources/copilotCli/parser';
 import { createQwenCodeParser } from '../../src/sources/qwenCode/parser';
-import type { ForeignPlan, ParseOutput, SessionParser } from '../../src/sources/types';
+import type { ForeignPlan, ParseOutput, SessionParser } from '../../src/core/foreign';
 import { recordedLines, recording } from './agentRecordings';
 
 const claudeWorkspace = recording('claude', 'tasks').workspace;

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkedSink, qwenChatFolders, qwenCode } from '../../src/sources/qwenCode';
 import { createQwenCodeParser, qwenTodosFileItems } from '../../src/sources/qwenCode/parser';
-import type { ForeignPlan } from '../../src/sources/types';
+import type { ForeignPlan } from '../../src/core/foreign';
 import { findLine, recordedLines, recording } from './agentRecordings';
 import { MemorySink, useTempDir } from './helpers';
 

@@ -12,7 +12,7 @@ import { SessionLog } from '../../src/core/sessionLog';
 import { createClaudeCodeParser, claudeSubagentSession } from '../../src/sources/claudeCode';
 import { createCodexParser } from '../../src/sources/codex';
 import { createGeminiCliParser } from '../../src/sources/geminiCli';
-import type { AgentId, ForeignWrite, ParseOutput, SessionParser } from '../../src/sources/types';
+import type { AgentId, ForeignWrite, ParseOutput, SessionParser } from '../../src/core/foreign';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { recordedLines, recording, type Recording } from './agentRecordings';
 import { useTempDir } from './helpers';

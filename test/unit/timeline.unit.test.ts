@@ -16,7 +16,7 @@ import { createClaudeCodeParser } from '../../src/sources/claudeCode';
 import { createCodexParser } from '../../src/sources/codex';
 import { createCopilotChatParser } from '../../src/sources/copilotChat';
 import { createGeminiCliParser } from '../../src/sources/geminiCli';
-import type { AgentId, SessionParser } from '../../src/sources/types';
+import type { AgentId, SessionParser } from '../../src/core/foreign';
 import { recordedLines, recording } from './agentRecordings';
 import { useTempDir } from './helpers';
 

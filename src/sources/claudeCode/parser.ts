@@ -18,7 +18,7 @@
 import { filesWritten } from '../fileWrites';
 import { isInsideWorkspace } from '../locations';
 import { type Batch, type JsonRecord, JsonLineParser, describeValue, excerpt, isRecord, mapItems, stringField } from '../lineParser';
-import { TURN_STATES, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../types';
+import { TURN_STATES, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../../core/foreign';
 
 const TODO_STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
 const TASK_STATUSES = ['pending', 'in_progress', 'completed', 'deleted'] as const;

@@ -62,7 +62,7 @@
 import * as path from 'node:path';
 import { copilotEditFile } from '../fileWrites';
 import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord } from '../lineParser';
-import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../types';
+import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../../core/foreign';
 
 export { isCopilotParticipant } from '../../core/participants';
 

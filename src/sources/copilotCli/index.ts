@@ -8,7 +8,7 @@ import { Follower, type SessionFileLocator } from '../../node/follower';
 import { isBusy, loadSqlite, type SqliteModule } from '../../node/sqliteFollower';
 import { agentHomeFolder, isInsideWorkspace } from '../locations';
 import { followerReports, withImportPlans, type AgentDescriptor } from '../agent';
-import type { ForeignPlan, PlanSink, UnknownShape } from '../types';
+import type { ForeignPlan, PlanSink, UnknownShape } from '../../core/foreign';
 import { COPILOT_TODOS_TOOL, createCopilotCliParser, itemsFromTodoRows, workspaceYamlCwd, type CopilotTodoRow } from './parser';
 
 export * from './parser';

@@ -21,8 +21,8 @@
 //   not seen. The checklist is read as written; any other mark makes the call an unknown shape
 //   rather than a guessed status.
 import { type Batch, type JsonRecord, JsonLineParser, excerpt, isRecord, stringField } from '../lineParser';
-import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser, TurnState } from '../types';
-import { TURN_STATES } from '../types';
+import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser, TurnState } from '../../core/foreign';
+import { TURN_STATES } from '../../core/foreign';
 
 /** The tool of a plan read from the `todos` table: its items come from the database, not the line. */
 export const COPILOT_TODOS_TOOL = 'sql';

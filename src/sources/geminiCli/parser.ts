@@ -12,7 +12,7 @@
 import { filesWritten } from '../fileWrites';
 import { geminiProjectHash, normalizeFolder } from '../locations';
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
-import type { ForeignStatus, SessionParser } from '../types';
+import type { ForeignStatus, SessionParser } from '../../core/foreign';
 
 const STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed', 'cancelled', 'blocked'];
 

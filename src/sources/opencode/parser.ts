@@ -14,7 +14,7 @@
 //   replaced whole on each call: it is the check, not the history.
 import { isInsideWorkspace } from '../locations';
 import { describeValue, isRecord, mapItems } from '../lineParser';
-import type { ForeignItem, ForeignPlan, ForeignSessionInfo, ForeignStatus, UnknownShape } from '../types';
+import type { ForeignItem, ForeignPlan, ForeignSessionInfo, ForeignStatus, UnknownShape } from '../../core/foreign';
 
 export type OpencodeAgent = 'opencode' | 'kilo';
 

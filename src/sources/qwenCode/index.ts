@@ -5,7 +5,7 @@ import { Follower } from '../../node/follower';
 import { jsonlFilesIn } from '../../node/sessionLocators';
 import { agentHomeFolder, normalizeFolder } from '../locations';
 import { followerReports, withImportPlans, type AgentDescriptor } from '../agent';
-import type { ForeignItem, PlanSink } from '../types';
+import type { ForeignItem, PlanSink } from '../../core/foreign';
 import { createQwenCodeParser, qwenProjectFolderName, qwenTodosFileItems } from './parser';
 
 /** `<qwenDir>/projects/<workspace path, every non-alphanumeric "-">/chats`: one folder per workspace folder. */

@@ -13,7 +13,7 @@
 // turn's last todo_write counts as activity.
 import { isInsideWorkspace } from '../locations';
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
-import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser } from '../types';
+import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser } from '../../core/foreign';
 
 const STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
 export const QWEN_PLAN_TOOL = 'todo_write';

@@ -5,11 +5,14 @@
 // that program's lines → ForeignPlan → the log (one `todo/write` line with `source`) →
 // the store → the views. Nothing here writes into the foreign program's folders.
 
+import { AGENT_IDS } from './generated/agentIds';
+
 /**
- * The programs Agent Plan follows, by the id their log lines carry in `source.agent`; the
- * registry (registry.ts) has one entry per id. The todo_write tool itself writes lines with no `source`.
+ * The programs Agent Plan follows, by the id their log lines carry in `source.agent`: generated
+ * from the agent registry (scripts/gen-agent-ids.mjs), one per agent folder. The todo_write tool
+ * itself writes lines with no `source`.
  */
-export const AGENT_IDS = ['copilot', 'claude-code', 'codex', 'gemini-cli', 'opencode', 'kilo', 'qwen-code', 'copilot-cli'] as const;
+export { AGENT_IDS };
 export type AgentId = (typeof AGENT_IDS)[number];
 
 /**
