@@ -2,7 +2,7 @@
 // dropped item, copy the hand-off prompt, export it. The texts come from src/core/handoff.ts.
 // Agent Plan only TYPES into a chat's input (`isPartialQuery`): the user decides what is sent.
 import * as vscode from 'vscode';
-import { agentById } from '../sources/registry';
+import { agentById } from '../agents/registry';
 import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems, type PlanOrigin } from '../core/handoff';
 import type { HealthBook } from '../core/healthBook';
 import { requestTextProblem } from '../core/logRecord';

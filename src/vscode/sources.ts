@@ -4,8 +4,8 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RunningSource } from '../sources/agent';
-import { AGENTS } from '../sources/registry';
+import type { RunningSource } from '../agents/agent';
+import { AGENTS } from '../agents/registry';
 import type { PlanSink, UnknownShape } from '../core/foreign';
 import { SOURCES_SETTING } from './ids';
 import { logError, type Logger } from './log';

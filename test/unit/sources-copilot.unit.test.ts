@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { copilotChatFolder, copilotChatParserFactory, createCopilotChatParser, mapTodoList } from '../../src/sources/copilotChat';
+import { copilotChatFolder, copilotChatParserFactory, createCopilotChatParser, mapTodoList } from '../../src/agents/copilotChat';
 import type { ForeignPlan, ForeignWrite, ParseOutput } from '../../src/core/foreign';
 import { replayChatLog, rewrittenChatLog } from './helpers';
 
