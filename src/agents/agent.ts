@@ -42,6 +42,12 @@ export interface AgentDescriptor {
   parserVersion: string;
   /** Where its files are when the `folder` setting is empty; undefined for an agent without a folder setting (Copilot). */
   defaultFolder?(env: NodeJS.ProcessEnv, home: string): string;
+  /**
+   * Set when its sessions are VS Code chats (keyed as VS Code names a chat session, not by its
+   * own id): the extension id of its chat participant, compared without case. A chat another
+   * participant answered is not this agent's; a chat has no subagents.
+   */
+  vscodeChat?: { participant: string };
   /** The files one line of its record says its tool calls wrote; undefined for an agent whose records are not read for files yet. */
   filesWritten?(line: unknown): FileWrite[];
   /** Starts following; undefined when there is nothing to follow (no workspace folder, say). */

@@ -26,13 +26,14 @@ import {
   type SessionInfoRecord,
 } from './logRecord';
 import { nextFacts, sameFacts } from './sessionFacts';
+import { isVscodeChatAgent } from './participants';
 import { copilotSessionKey, foreignSessionKey } from './sessionKey';
 import type { SessionLocks } from './sessionLock';
 import type { SessionLog } from './sessionLog';
 
 /** The Agent Plan session a foreign session maps to. */
 export function sessionKeyForForeign(agent: AgentId, session: string): string {
-  return agent === 'copilot' ? copilotSessionKey(session) : foreignSessionKey(agent, session);
+  return isVscodeChatAgent(agent) ? copilotSessionKey(session) : foreignSessionKey(agent, session);
 }
 
 interface SessionIndex {

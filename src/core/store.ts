@@ -3,7 +3,7 @@
 // processes' appends, files that appear or vanish) comes through `take`, in file order.
 // The UI and the exported API read it and listen to it.
 // Data flows one way: write → log → reader → store → listeners.
-import { isCopilotParticipant } from './participants';
+import { isAgentParticipant, isVscodeChatAgent } from './participants';
 import { foreignSessionKey } from './sessionKey';
 import type { AgentId } from './foreign';
 import { Emitter, type Disposable } from './emitter';
@@ -160,18 +160,18 @@ export class PlanStore implements Disposable {
     const info = this.infos.get(session);
     const turn = info?.latestTurn;
     const planTurn = event?.source?.turn;
-    // A VS Code chat answered by another extension's participant is not a Copilot chat.
-    const otherParticipant = info?.source.agent === 'copilot' && info.participant !== undefined && !isCopilotParticipant(info.participant);
+    // A VS Code chat answered by another extension's participant is not the agent's chat.
+    const otherParticipant = info !== undefined && isVscodeChatAgent(info.source.agent) && info.participant !== undefined && !isAgentParticipant(info.source.agent, info.participant);
     return {
       agent: event?.source?.agent ?? (otherParticipant ? undefined : info?.source.agent),
       title: info?.title !== undefined && info.title.trim() !== '' ? info.title : undefined,
-      chat: event?.source?.agent === 'copilot' ? event.source.session : info?.source.agent === 'copilot' ? info.source.session : undefined,
+      chat: isVscodeChatAgent(event?.source?.agent) ? event?.source?.session : isVscodeChatAgent(info?.source.agent) ? info?.source.session : undefined,
       // A mirrored plan knows its turn; todo_write's does not, but an info line written after
       // it that names a newer turn without a plan call says the same.
       earlierTurn:
         turn !== undefined && !turn.planned && (planTurn !== undefined ? turn.index > planTurn : event !== undefined && this.infoAfterPlan.has(session)),
       // Subagents are a terminal agent's (never a VS Code chat's): their parent maps like them.
-      parent: info?.parent !== undefined && info.source.agent !== 'copilot' ? foreignSessionKey(info.source.agent, info.parent) : undefined,
+      parent: info?.parent !== undefined && !isVscodeChatAgent(info.source.agent) ? foreignSessionKey(info.source.agent, info.parent) : undefined,
       running: info?.turn?.state === 'running',
     };
   }

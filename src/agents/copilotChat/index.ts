@@ -14,6 +14,7 @@ export const copilot: AgentDescriptor = {
   icon: 'copilot',
   settingKey: 'copilot',
   parserVersion: COPILOT_PARSER_VERSION,
+  vscodeChat: { participant: 'github.copilot-chat' },
   filesWritten: copilotFilesWritten,
   start: (options) =>
     options.workspaceStorageFolder === undefined

@@ -64,7 +64,6 @@ import { copilotEditFile } from './fileWrites';
 import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord } from '../lineParser';
 import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../../core/foreign';
 
-export { isCopilotParticipant } from '../../core/participants';
 
 /** The tool whose lists are mirrored. */
 export const MANAGE_TODO_LIST = 'manage_todo_list';
