@@ -32,7 +32,7 @@ import type { AgentId, PlanSource } from './foreign';
 export { LOG_FORMAT_VERSION, TODO_WRITE_EVENT, SESSION_INFO_EVENT, parseLogEvent, parseLogRecord } from './logRecord';
 export type { LogEvent, LogRecord, SessionInfoRecord, UserRequestRecord } from './logRecord';
 export { LOG_FILE_EXTENSION } from './logFiles';
-export { READ_CHUNK_BYTES, MAX_LINE_BYTES } from './lineScan';
+export { READ_CHUNK_BYTES, MAX_LOG_LINE_BYTES } from './lineScan';
 export { LogWriteError } from './logAppend';
 export type { HistoryPage, PlanVersion } from './logHistory';
 

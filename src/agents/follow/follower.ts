@@ -28,6 +28,7 @@
 // file system), scans run on a timer that backs off while nothing changes.
 import * as fs from 'node:fs';
 import type { Disposable } from '../../core/emitter';
+import { MAX_FOREIGN_LINE_BYTES } from '../../core/lineScan';
 import { Backoff, eventsUnreliable } from '../../node/eventSupport';
 import { FolderWatch } from './folderWatch';
 import { lookAt, nodeFollowedFileReader, type FileLook, type FollowedFileReader, type OpenedFile } from './followedFiles';
@@ -85,13 +86,11 @@ interface FileState {
   partial: Buffer;
   /** The file as it was when last read to its end: a scan leaves it closed while a stat still says so. */
   seen?: FileLook;
-  /** True while a line longer than MAX_LINE_BYTES is being skipped up to its newline. */
+  /** True while a line longer than MAX_FOREIGN_LINE_BYTES is being skipped up to its newline. */
   skipping: boolean;
 }
 
 const READ_CHUNK_BYTES = 1 << 20;
-/** A line beyond this is reported and skipped rather than held in memory. */
-export const MAX_LINE_BYTES = 64 << 20;
 const NEWLINE = 0x0a;
 
 export class Follower implements Disposable {
@@ -366,7 +365,7 @@ export class Follower implements Disposable {
       return false;
     }
     if (skippedAt !== undefined) {
-      this.options.onUnknownShape?.(file, { line: skippedAt, detail: `line longer than ${MAX_LINE_BYTES} bytes` });
+      this.options.onUnknownShape?.(file, { line: skippedAt, detail: `line longer than ${MAX_FOREIGN_LINE_BYTES} bytes` });
     }
     for (const shape of output.unknown) this.options.onUnknownShape?.(file, shape);
     state.cursor.offset += lastNewline + 1;
@@ -380,7 +379,7 @@ export class Follower implements Disposable {
 
   /** Keeps the bytes of an unfinished line in memory, so only bytes after them are read next. */
   private holdPartial(state: FileState, data: Buffer): void {
-    if (state.skipping || data.length > MAX_LINE_BYTES) {
+    if (state.skipping || data.length > MAX_FOREIGN_LINE_BYTES) {
       // Inside an over-long line: its bytes are passed over, not held; the cursor saved on
       // disk still points at its start until its newline arrives.
       state.skipping = true;
