@@ -22,4 +22,23 @@ export default tseslint.config(
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
     },
   },
+  {
+    // Core stands alone: the plan, the log and what is derived from it import nothing of VS Code,
+    // of the agents, or of the Node adapters (tsconfig.core.json checks the same when compiling).
+    files: ['src/core/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'core imports nothing of VS Code' }],
+          patterns: [
+            { group: ['**/vscode/**'], message: 'core imports nothing of src/vscode' },
+            { group: ['**/agents/**', '**/agents', '**/sources/**', '**/sources'], message: 'core imports nothing of the agents: the contract is core/foreign.ts' },
+            { group: ['**/node/**', '**/node', '**/follow/**', '**/follow'], message: 'core imports nothing of the Node adapters: it reads and writes through core/fileSystem.ts' },
+            { group: ['node:fs', 'node:fs/*', 'fs', 'fs/*'], message: 'core reads and writes through core/fileSystem.ts' },
+          ],
+        },
+      ],
+    },
+  },
 );

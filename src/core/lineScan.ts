@@ -1,18 +1,25 @@
 // Byte scanners over a log file: complete lines forwards or backwards, in bounded chunks,
-// never buffering a line longer than MAX_LINE_BYTES. No parsing, no policy.
+// never buffering a line longer than MAX_LOG_LINE_BYTES. No parsing, no policy.
 import type { LogFileSystem } from './fileSystem';
 
 /** Read granularity of the scans; the current plan costs about one chunk. */
 export const READ_CHUNK_BYTES = 64 * 1024;
 /**
- * Far above the longest valid line (100 items × 1000 characters, each at most 6 bytes
- * escaped, is ~600 KB); longer lines are skipped without being buffered whole.
+ * The longest line of Agent Plan's own log that is read. Far above the longest valid line
+ * (100 items × 1000 characters, each at most 6 bytes escaped, is ~600 KB); longer lines are
+ * skipped without being buffered whole.
  */
-export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+export const MAX_LOG_LINE_BYTES = 4 * 1024 * 1024;
+/**
+ * The longest line of another agent's session file that is parsed: its lines carry whole tool
+ * inputs and outputs (files, patches, images), so far longer than a log line. A longer line is
+ * reported and skipped rather than held in memory.
+ */
+export const MAX_FOREIGN_LINE_BYTES = 64 * 1024 * 1024;
 
 export const NEWLINE = 0x0a;
 
-/** One complete line (without its '\n'); `bytes` is undefined when it exceeded MAX_LINE_BYTES. */
+/** One complete line (without its '\n'); `bytes` is undefined when it exceeded MAX_LOG_LINE_BYTES. */
 export interface RawLine {
   start: number;
   bytes: Uint8Array | undefined;
@@ -68,7 +75,7 @@ function* backwardSteps(size: number, onLine: (line: RawLine) => boolean): Gener
   const emit = (start: number, head: Uint8Array): boolean => {
     const length = head.length + piecesLength;
     // A line inside one chunk is handed over in place; only one that spans chunks is copied.
-    const bytes = tooLong || length > MAX_LINE_BYTES ? undefined : pieces.length === 0 ? head : Buffer.concat([head, ...pieces], length);
+    const bytes = tooLong || length > MAX_LOG_LINE_BYTES ? undefined : pieces.length === 0 ? head : Buffer.concat([head, ...pieces], length);
     pieces = [];
     piecesLength = 0;
     tooLong = false;
@@ -93,7 +100,7 @@ function* backwardSteps(size: number, onLine: (line: RawLine) => boolean): Gener
       newline = segmentEnd === 0 ? -1 : chunk.lastIndexOf(NEWLINE, segmentEnd - 1);
     }
     if (found && segmentEnd > 0) {
-      if (tooLong || piecesLength + segmentEnd > MAX_LINE_BYTES) {
+      if (tooLong || piecesLength + segmentEnd > MAX_LOG_LINE_BYTES) {
         tooLong = true;
         pieces = [];
         piecesLength = 0;
@@ -132,7 +139,7 @@ export async function scanForward(
     while (newline !== -1) {
       const length = piecesLength + newline - segmentStart;
       const bytes =
-        tooLong || length > MAX_LINE_BYTES ? undefined : Buffer.concat([...pieces, chunk.subarray(segmentStart, newline)], length);
+        tooLong || length > MAX_LOG_LINE_BYTES ? undefined : Buffer.concat([...pieces, chunk.subarray(segmentStart, newline)], length);
       const stop = onLine({ start: lineStart, bytes });
       pieces = [];
       piecesLength = 0;
@@ -143,7 +150,7 @@ export async function scanForward(
       newline = chunk.indexOf(NEWLINE, segmentStart);
     }
     if (segmentStart < chunk.length) {
-      if (tooLong || piecesLength + chunk.length - segmentStart > MAX_LINE_BYTES) {
+      if (tooLong || piecesLength + chunk.length - segmentStart > MAX_LOG_LINE_BYTES) {
         tooLong = true;
         pieces = [];
         piecesLength = 0;

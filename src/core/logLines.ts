@@ -3,7 +3,7 @@
 // A repeated import is never the current plan (logRepeats.ts): a mirrored plan at the end
 // is current once the window of records before it holds no line of the same call.
 import type { LogFileSystem } from './fileSystem';
-import { MAX_LINE_BYTES, decodeUtf8, scanBackward, scanBackwardNow, type RawLine } from './lineScan';
+import { MAX_LOG_LINE_BYTES, decodeUtf8, scanBackward, scanBackwardNow, type RawLine } from './lineScan';
 import { SESSION_INFO_EVENT, isCurrentPlan, isInfoRecord, parseLogRecord, type LogEvent, type LogRecord, type SessionInfoRecord } from './logRecord';
 import { BackwardRepeats, REPEAT_WINDOW, importKey } from './logRepeats';
 import type { LogReports } from './logReports';
@@ -34,7 +34,7 @@ export class LogLines {
   /** The record on a line, or undefined (blank lines silently, anything else reported). */
   parse(file: string, session: string, line: RawLine): LogRecord | undefined {
     if (!line.bytes) {
-      this.reports.skippedLine(file, line.start, `line longer than ${MAX_LINE_BYTES} bytes`);
+      this.reports.skippedLine(file, line.start, `line longer than ${MAX_LOG_LINE_BYTES} bytes`);
       return undefined;
     }
     const text = decodeUtf8(line.bytes);

@@ -18,7 +18,7 @@
 // A fifth, `file/write`, records the files one of an agent's tool calls wrote, and the items
 // in progress then (the evidence of what each item changed):
 //   {"v":1,"type":"file/write","ts","session","source":{"agent","session","call"},"files":[...],"items":[...],"at"?}
-import { AGENT_IDS as SOURCE_AGENT_IDS, MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from '../sources/types';
+import { AGENT_IDS as SOURCE_AGENT_IDS, MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from './foreign';
 import { isRecord } from './json';
 import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from './plan';
 import { validateTodoInput } from './validate';
@@ -39,7 +39,7 @@ const LINKED_KEY = /^[0-9a-f]{32}$/;
 export const MAX_REQUEST_LENGTH = 500;
 const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** The agent ids a mirrored line may carry: the shared list of src/sources/types.ts. */
+/** The agent ids a mirrored line may carry: the shared list of src/core/foreign.ts. */
 export const AGENT_IDS: readonly AgentId[] = SOURCE_AGENT_IDS;
 
 /** One snapshot of a session's plan. */

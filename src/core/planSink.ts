@@ -8,7 +8,7 @@
 // check-and-append is then one step across them: it holds the session's lock
 // (sessionLock.ts), reads the file on past the reader's cursor, so another process's
 // line is seen, and only then checks and appends. A call lands once, whoever saw it first.
-import type { AgentId, ForeignPlan, ForeignSessionInfo, ForeignWrite, PlanSink } from '../sources/types';
+import type { AgentId, ForeignPlan, ForeignSessionInfo, ForeignWrite, PlanSink } from './foreign';
 import type { Disposable } from './emitter';
 import { FileQueue } from './fileQueue';
 import {
@@ -26,13 +26,14 @@ import {
   type SessionInfoRecord,
 } from './logRecord';
 import { nextFacts, sameFacts } from './sessionFacts';
+import { isVscodeChatAgent } from './participants';
 import { copilotSessionKey, foreignSessionKey } from './sessionKey';
 import type { SessionLocks } from './sessionLock';
 import type { SessionLog } from './sessionLog';
 
 /** The Agent Plan session a foreign session maps to. */
 export function sessionKeyForForeign(agent: AgentId, session: string): string {
-  return agent === 'copilot' ? copilotSessionKey(session) : foreignSessionKey(agent, session);
+  return isVscodeChatAgent(agent) ? copilotSessionKey(session) : foreignSessionKey(agent, session);
 }
 
 interface SessionIndex {
@@ -144,7 +145,7 @@ export class LogPlanSink implements PlanSink, Disposable {
 
   /**
    * Appends each plan not in the log yet, in the order given. A plan that is not in the
-   * shape of src/sources/types.ts (a follower's bug) rejects the call with a TypeError
+   * shape of src/core/foreign.ts (a follower's bug) rejects the call with a TypeError
    * before anything is written.
    */
   async importPlans(plans: readonly ForeignPlan[]): Promise<void> {
@@ -221,7 +222,7 @@ export class LogPlanSink implements PlanSink, Disposable {
    * Appends a file/write line for each write not in the log yet, in the order given, with the
    * items in progress in the plan version the agent's record puts it after (`plansBefore`);
    * when the log does not hold that version (yet), the current plan's. A write not in the
-   * shape of src/sources/types.ts rejects the call with a TypeError before anything is written.
+   * shape of src/core/foreign.ts rejects the call with a TypeError before anything is written.
    */
   async importWrites(writes: readonly ForeignWrite[]): Promise<void> {
     const checked = writes.map((write, index) => {

@@ -27,12 +27,12 @@ import { LogReports } from './logReports';
 import type { PlanItem, Todo } from './plan';
 import { isSessionKey } from './sessionKey';
 import { validateTodoInput } from './validate';
-import type { AgentId, PlanSource } from '../sources/types';
+import type { AgentId, PlanSource } from './foreign';
 
 export { LOG_FORMAT_VERSION, TODO_WRITE_EVENT, SESSION_INFO_EVENT, parseLogEvent, parseLogRecord } from './logRecord';
 export type { LogEvent, LogRecord, SessionInfoRecord, UserRequestRecord } from './logRecord';
 export { LOG_FILE_EXTENSION } from './logFiles';
-export { READ_CHUNK_BYTES, MAX_LINE_BYTES } from './lineScan';
+export { READ_CHUNK_BYTES, MAX_LOG_LINE_BYTES } from './lineScan';
 export { LogWriteError } from './logAppend';
 export type { HistoryPage, PlanVersion } from './logHistory';
 

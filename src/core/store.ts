@@ -3,9 +3,9 @@
 // processes' appends, files that appear or vanish) comes through `take`, in file order.
 // The UI and the exported API read it and listen to it.
 // Data flows one way: write → log → reader → store → listeners.
-import { isCopilotParticipant } from './participants';
+import { isAgentParticipant, isVscodeChatAgent } from './participants';
 import { foreignSessionKey } from './sessionKey';
-import type { AgentId } from '../sources/types';
+import type { AgentId } from './foreign';
 import { Emitter, type Disposable } from './emitter';
 import type { PlanItem, Todo } from './plan';
 import type { HistoryPage, LogEvent, LogRead, PlanVersion, SessionInfoRecord, SessionLog } from './sessionLog';
@@ -68,9 +68,9 @@ function infoFacts(info: SessionInfoRecord): InfoFacts {
     title: info.title !== undefined && info.title.trim() !== '' ? info.title : undefined,
     latestTurn: info.latestTurn ? { index: info.latestTurn.index, planned: info.latestTurn.planned } : undefined,
     // A VS Code chat answered by another extension's participant is not a Copilot chat.
-    otherParticipant: info.source.agent === 'copilot' && info.participant !== undefined && !isCopilotParticipant(info.participant),
+    otherParticipant: isVscodeChatAgent(info.source.agent) && info.participant !== undefined && !isAgentParticipant(info.source.agent, info.participant),
     // Subagents are a terminal agent's (never a VS Code chat's): their parent maps like them.
-    parent: info.parent !== undefined && info.source.agent !== 'copilot' ? foreignSessionKey(info.source.agent, info.parent) : undefined,
+    parent: info.parent !== undefined && !isVscodeChatAgent(info.source.agent) ? foreignSessionKey(info.source.agent, info.parent) : undefined,
     running: info.turn?.state === 'running',
     cwd: info.cwd,
   };
@@ -281,7 +281,7 @@ export class PlanStore implements Disposable {
     return {
       agent: event?.source?.agent ?? (info?.otherParticipant ? undefined : info?.agent),
       title: info?.title,
-      chat: event?.source?.agent === 'copilot' ? event.source.session : info?.agent === 'copilot' ? info.session : undefined,
+      chat: isVscodeChatAgent(event?.source?.agent) ? event?.source?.session : isVscodeChatAgent(info?.agent) ? info?.session : undefined,
       // A mirrored plan knows its turn; todo_write's does not, but an info line written after
       // it that names a newer turn without a plan call says the same.
       earlierTurn:

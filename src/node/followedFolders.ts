@@ -5,8 +5,8 @@
 import { Emitter, type Disposable } from '../core/emitter';
 import type { LogFileSystem } from '../core/fileSystem';
 import { discoverWorktrees, worktreeFolders, type Worktree, type WorktreeRepository } from '../core/worktrees';
-import { normalizeFolder } from '../sources/locations';
-import { FolderWatch } from './folderWatch';
+import { normalizeFolder } from '../agents/locations';
+import { FolderWatch } from '../agents/follow/folderWatch';
 import { nodeFileSystem } from './nodeFileSystem';
 import * as path from 'node:path';
 

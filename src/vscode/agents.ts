@@ -1,7 +1,7 @@
 // How each agent whose plans Agent Plan mirrors is shown: a codicon and its name in words.
 import * as vscode from 'vscode';
-import { agentById } from '../sources/registry';
-import type { AgentId } from '../sources/types';
+import { agentById } from '../agents/registry';
+import type { AgentId } from '../core/foreign';
 
 /** The codicon of an agent's sessions, from the registry. */
 export function agentIcon(agent: AgentId): string {

@@ -9,7 +9,7 @@ import type { HealthBook } from '../core/healthBook';
 import type { FileBook, ItemFile } from '../core/itemFiles';
 import type { RequestBook, UserRequest } from '../core/requests';
 import type { HealthKind, StopHow } from '../core/health';
-import type { AgentId, PlanSource } from '../sources/types';
+import type { AgentId, PlanSource } from '../core/foreign';
 import { STATUS_ICONS, planHeader, planMessage } from './views';
 
 /**

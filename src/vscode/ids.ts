@@ -67,7 +67,7 @@ export const SettingId = {
 
 /**
  * Each agent's settings live under `agentPlan.sources.<key>` (the key is in the agent registry,
- * src/sources/registry.ts): `enabled` and, for an agent with a folder, `folder`.
+ * src/agents/registry.ts): `enabled` and, for an agent with a folder, `folder`.
  */
 export const SOURCES_SETTING = 'agentPlan.sources';
 

@@ -2,11 +2,11 @@
 // dropped item, copy the hand-off prompt, export it. The texts come from src/core/handoff.ts.
 // Agent Plan only TYPES into a chat's input (`isPartialQuery`): the user decides what is sent.
 import * as vscode from 'vscode';
-import { agentById } from '../sources/registry';
+import { agentById } from '../agents/registry';
 import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems, type PlanOrigin } from '../core/handoff';
 import type { HealthBook } from '../core/healthBook';
 import { requestTextProblem, type LogEvent } from '../core/logRecord';
-import { COPILOT_CHAT_EXTENSION } from '../core/participants';
+import { copilot } from '../agents/copilotChat';
 import type { RequestBook } from '../core/requests';
 import { copilotChatResource, sessionNamedBy } from '../core/sessionKey';
 import type { PlanStore } from '../core/store';
@@ -180,7 +180,7 @@ async function continueInNewChat(actions: PlanActions, arg?: unknown): Promise<A
   const event = session ? store.get(session) : undefined;
   if (!session || !event) return undefined;
   const text = continuePrompt(event.todos, actions.origin(session));
-  if (vscode.extensions.getExtension(COPILOT_CHAT_EXTENSION) === undefined) {
+  if (vscode.extensions.getExtension(copilot.vscodeChat?.participant ?? '') === undefined) {
     return actions.copy(text, t('Copilot Chat is not available here: the hand-off prompt is on the clipboard. Paste it into an agent.'));
   }
   await vscode.commands.executeCommand(CHAT_OPEN, { mode: 'agent' });

@@ -1,6 +1,6 @@
 // Reads back, from an agent's recorded files, the tool calls it made, in order, as
 // { name, input } — just enough to check a recording against the script it played.
-// (The product's parsers live in src/sources; this is the test's own short reading.)
+// (The product's parsers live in src/agents; this is the test's own short reading.)
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

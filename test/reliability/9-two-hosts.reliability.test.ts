@@ -15,7 +15,7 @@ import { foreignSessionKey } from '../../src/core/sessionKey';
 import { SessionLog, type LogRecord } from '../../src/core/sessionLog';
 import { PlanStore } from '../../src/core/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { claudeProjectFolders } from '../../src/sources/locations';
+import { claudeProjectFolders } from '../../src/agents/claudeCode/locations';
 import { childScript, collect, sleep, startNode, tempDir, waitForOutput } from './lib/env';
 import { recordFigures } from './lib/figures';
 

@@ -11,11 +11,12 @@ import {
   type FollowedFileReader,
   type FollowerOptions,
   type SessionFileLocator,
-} from '../../src/node/follower';
-import { lookAt } from '../../src/node/followedFiles';
-import { claudeCodeLocator, jsonlFilesIn } from '../../src/node/sessionLocators';
-import { createClaudeCodeParser } from '../../src/sources/claudeCode';
-import type { ForeignPlan, ParseOutput, SessionParser, UnknownShape } from '../../src/sources/types';
+} from '../../src/agents/follow/follower';
+import { lookAt } from '../../src/agents/follow/followedFiles';
+import { claudeCodeLocator } from '../../src/agents/claudeCode/locator';
+import { jsonlFilesIn } from '../../src/agents/follow/jsonlFiles';
+import { createClaudeCodeParser } from '../../src/agents/claudeCode';
+import type { ForeignPlan, ParseOutput, SessionParser, UnknownShape } from '../../src/core/foreign';
 import { recording } from './agentRecordings';
 import { MemorySink, useTempDir } from './helpers';
 

@@ -10,11 +10,11 @@ import { HealthBook } from '../../src/core/healthBook';
 import { LogPlanSink, sessionKeyForForeign } from '../../src/core/planSink';
 import { SessionLog } from '../../src/core/sessionLog';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { createClaudeCodeParser } from '../../src/sources/claudeCode';
-import { createCodexParser } from '../../src/sources/codex';
-import { createCopilotChatParser } from '../../src/sources/copilotChat';
-import { createGeminiCliParser } from '../../src/sources/geminiCli';
-import type { AgentId, SessionParser } from '../../src/sources/types';
+import { createClaudeCodeParser } from '../../src/agents/claudeCode';
+import { createCodexParser } from '../../src/agents/codex';
+import { createCopilotChatParser } from '../../src/agents/copilotChat';
+import { createGeminiCliParser } from '../../src/agents/geminiCli';
+import type { AgentId, SessionParser } from '../../src/core/foreign';
 import { recordedLines, recording } from './agentRecordings';
 import { useTempDir } from './helpers';
 

@@ -7,7 +7,7 @@ import { SessionLog } from '../../src/core/sessionLog';
 import { PlanStore } from '../../src/core/store';
 import { sessionKeyFromToken } from '../../src/core/sessionKey';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import type { ForeignPlan } from '../../src/sources/types';
+import type { ForeignPlan } from '../../src/core/foreign';
 import { CountingFileSystem, useTempDir } from './helpers';
 
 const T0 = Date.UTC(2026, 11, 3, 10, 0, 0);

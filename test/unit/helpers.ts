@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FileStamp, LogFileSystem } from '../../src/core/fileSystem';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import type { ForeignPlan, ForeignSessionInfo, ForeignWrite, PlanSink } from '../../src/sources/types';
+import type { ForeignPlan, ForeignSessionInfo, ForeignWrite, PlanSink } from '../../src/core/foreign';
 
 /** A fresh folder under the OS temp dir, removed after the current suite. */
 export function useTempDir(): { readonly path: string } {

@@ -8,7 +8,7 @@ import { foreignSessionKey } from '../../src/core/sessionKey';
 import { SessionLog } from '../../src/core/sessionLog';
 import { PlanStore } from '../../src/core/store';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
-import type { ForeignPlan, ForeignWrite } from '../../src/sources/types';
+import type { ForeignPlan, ForeignWrite } from '../../src/core/foreign';
 import { KEY_A, useTempDir } from './helpers';
 
 const source = { agent: 'claude-code', session: 'run-1', call: 'toolu_1' } as const;

@@ -9,7 +9,7 @@ import { copilotSessionKey } from '../../src/core/sessionKey';
 import { SessionLog } from '../../src/core/sessionLog';
 import { PlanStore } from '../../src/core/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import type { PlanSource } from '../../src/sources/types';
+import type { PlanSource } from '../../src/core/foreign';
 import { useTempDir } from './helpers';
 
 const KEY = copilotSessionKey('chat-r');

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Module from 'node:module';
-import { AGENTS } from '../../src/sources/registry';
+import { AGENTS } from '../../src/agents/registry';
 import { CommandId, ContextKey, SettingId, sourceSettingId, TOOL_NAME, TOOL_REFERENCE_NAME, VIEW_CONTAINER, ViewId, EXTENSION_ID } from '../../src/vscode/ids';
 
 const root = path.resolve(__dirname, '..', '..');

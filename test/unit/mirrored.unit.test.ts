@@ -8,7 +8,7 @@ import { formatOnly, openCount, planMarkdown, progressText, sessionTitle, trunca
 import { SessionLog } from '../../src/core/sessionLog';
 import { PlanStore } from '../../src/core/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import type { PlanSource } from '../../src/sources/types';
+import type { PlanSource } from '../../src/core/foreign';
 import { KEY_A, useTempDir } from './helpers';
 
 const SOURCE: PlanSource = { agent: 'claude-code', tool: 'TodoWrite', session: 's-1', call: 'toolu_1', turn: 2 };

@@ -6,7 +6,7 @@ import { copilotSessionKey, foreignSessionKey } from '../../src/core/sessionKey'
 import { SessionLocks } from '../../src/core/sessionLock';
 import { SessionLog } from '../../src/core/sessionLog';
 import { PlanStore } from '../../src/core/store';
-import type { ForeignPlan } from '../../src/sources/types';
+import type { ForeignPlan } from '../../src/core/foreign';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { CountingFileSystem, useTempDir } from './helpers';
 

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AGENT_IDS } from '../../src/core/logRecord';
-import { AGENTS, agentById } from '../../src/sources/registry';
+import { AGENTS, agentById } from '../../src/agents/registry';
 import { sourceSettingId } from '../../src/vscode/ids';
 
 const root = path.join(__dirname, '..', '..');

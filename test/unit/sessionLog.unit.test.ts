@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import type { Todo } from '../../src/core/plan';
 import { hashIdentity } from '../../src/core/sessionKey';
-import { LogWriteError, MAX_LINE_BYTES, SessionLog, type LogEvent, type SessionLogOptions } from '../../src/core/sessionLog';
+import { LogWriteError, MAX_LOG_LINE_BYTES, SessionLog, type LogEvent, type SessionLogOptions } from '../../src/core/sessionLog';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { CountingFileSystem, FailingAppendFileSystem, KEY_A, KEY_B, fsError, useTempDir } from './helpers';
 
@@ -274,7 +274,7 @@ describe('sessionLog: crashes and corruption', () => {
     const { log, corrupt } = openLog(tmp.path);
     const file = log.fileFor(KEY_A);
     const first = await log.append(KEY_A, plan(['before', 'pending']));
-    fs.appendFileSync(file, 'x'.repeat(MAX_LINE_BYTES + 10) + '\n');
+    fs.appendFileSync(file, 'x'.repeat(MAX_LOG_LINE_BYTES + 10) + '\n');
     const { log: reader, corrupt: readerCorrupt } = openLog(tmp.path);
     assert.deepEqual(await reader.current(KEY_A), first);
     assert.deepEqual(await reader.history(KEY_A), [first]);

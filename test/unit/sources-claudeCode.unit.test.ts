@@ -4,8 +4,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createClaudeCodeParser } from '../../src/sources/claudeCode';
-import type { ForeignPlan, ParseOutput } from '../../src/sources/types';
+import { createClaudeCodeParser } from '../../src/agents/claudeCode';
+import type { ForeignPlan, ParseOutput } from '../../src/core/foreign';
 import { findLine, recordedLines, recording } from './agentRecordings';
 
 type Row = [string, string];

@@ -11,10 +11,10 @@ import { nextFacts, sameFacts } from '../../src/core/sessionFacts';
 import { SessionLog } from '../../src/core/sessionLog';
 import { PlanStore } from '../../src/core/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { claudeCodeLocator } from '../../src/node/sessionLocators';
-import { startTerminalSource } from '../../src/node/terminalSources';
-import { claudeSubagentSession, createClaudeCodeParser, isClaudeSubagentFile } from '../../src/sources/claudeCode/parser';
-import type { ForeignPlan } from '../../src/sources/types';
+import { claudeCodeLocator } from '../../src/agents/claudeCode/locator';
+import { startTerminalSource } from './agentStart';
+import { claudeSubagentSession, createClaudeCodeParser, isClaudeSubagentFile } from '../../src/agents/claudeCode/parser';
+import type { ForeignPlan } from '../../src/core/foreign';
 import { recording } from './agentRecordings';
 import { KEY_A, MemorySink, useTempDir } from './helpers';
 

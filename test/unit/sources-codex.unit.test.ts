@@ -1,8 +1,8 @@
 // Codex rollouts recorded from the real CLI: update_plan calls (arguments as a JSON string)
 // as whole lists. Variants are made from the recorded lines.
 import * as assert from 'node:assert/strict';
-import { createCodexParser } from '../../src/sources/codex';
-import type { ForeignPlan } from '../../src/sources/types';
+import { createCodexParser } from '../../src/agents/codex';
+import type { ForeignPlan } from '../../src/core/foreign';
 import { findLine, recordedLines, recording } from './agentRecordings';
 
 function rows(plan: ForeignPlan | undefined): [string, string][] {

@@ -9,11 +9,11 @@ import * as path from 'node:path';
 import { LogPlanSink } from '../../src/core/planSink';
 import { copilotSessionKey } from '../../src/core/sessionKey';
 import { SessionLog } from '../../src/core/sessionLog';
-import { Follower } from '../../src/node/follower';
+import { Follower } from '../../src/agents/follow/follower';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
-import { locateCopilotChats } from '../../src/node/copilotChats';
-import { copilotChatParserFactory, createCopilotChatParser } from '../../src/sources/copilotChat';
-import type { ForeignPlan, PlanSink, UnknownShape } from '../../src/sources/types';
+import { locateCopilotChats } from '../../src/agents/copilotChat/start';
+import { copilotChatParserFactory, createCopilotChatParser } from '../../src/agents/copilotChat';
+import type { ForeignPlan, PlanSink, UnknownShape } from '../../src/core/foreign';
 import { MemorySink, rewrittenChatLog, useTempDir } from './helpers';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'copilot-chats');

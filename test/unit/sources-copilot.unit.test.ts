@@ -6,8 +6,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { copilotChatFolder, copilotChatParserFactory, createCopilotChatParser, mapTodoList } from '../../src/sources/copilotChat';
-import type { ForeignPlan, ForeignWrite, ParseOutput } from '../../src/sources/types';
+import { copilotChatFolder, copilotChatParserFactory, createCopilotChatParser, mapTodoList } from '../../src/agents/copilotChat';
+import type { ForeignPlan, ForeignWrite, ParseOutput } from '../../src/core/foreign';
 import { replayChatLog, rewrittenChatLog } from './helpers';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'copilot-chats');

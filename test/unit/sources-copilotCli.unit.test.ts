@@ -18,9 +18,9 @@ import {
   readTodoRows,
   tableSink,
   workspaceYamlCwd,
-} from '../../src/sources/copilotCli';
-import { loadSqlite, type SqliteModule } from '../../src/node/sqliteFollower';
-import type { ForeignPlan } from '../../src/sources/types';
+} from '../../src/agents/copilotCli';
+import { loadSqlite, type SqliteModule } from '../../src/agents/follow/sqlite';
+import type { ForeignPlan } from '../../src/core/foreign';
 import { findLine, recordedLines, recording } from './agentRecordings';
 import { MemorySink, useTempDir } from './helpers';
 

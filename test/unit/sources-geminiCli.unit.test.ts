@@ -1,9 +1,9 @@
 // Gemini CLI chat logs recorded from the real CLI: write_todos calls, each turn written
 // twice under one id, `$set` patches. Variants are made from the recorded lines.
 import * as assert from 'node:assert/strict';
-import { createGeminiCliParser } from '../../src/sources/geminiCli';
-import { geminiProjectHash } from '../../src/sources/locations';
-import type { ForeignPlan } from '../../src/sources/types';
+import { createGeminiCliParser } from '../../src/agents/geminiCli';
+import { geminiProjectHash } from '../../src/agents/geminiCli/locations';
+import type { ForeignPlan } from '../../src/core/foreign';
 import { findLine, recordedLines, recording } from './agentRecordings';
 
 function rows(plan: ForeignPlan | undefined): [string, string][] {

@@ -2,8 +2,12 @@
 import * as assert from 'node:assert/strict';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import { claudeCodeLocator, codexLocator, geminiCliLocator } from '../../src/node/sessionLocators';
-import { claudeProjectFolders, geminiProjectHash, isInsideWorkspace } from '../../src/sources/locations';
+import { claudeCodeLocator } from '../../src/agents/claudeCode/locator';
+import { codexLocator } from '../../src/agents/codex/locator';
+import { geminiCliLocator } from '../../src/agents/geminiCli/locator';
+import { claudeProjectFolders } from '../../src/agents/claudeCode/locations';
+import { geminiProjectHash } from '../../src/agents/geminiCli/locations';
+import { isInsideWorkspace } from '../../src/agents/locations';
 import { recording } from './agentRecordings';
 import { useTempDir } from './helpers';
 

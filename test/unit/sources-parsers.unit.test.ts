@@ -3,12 +3,12 @@
 // once, and each unknown shape is reported once per file.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createClaudeCodeParser } from '../../src/sources/claudeCode';
-import { createCodexParser } from '../../src/sources/codex';
-import { createGeminiCliParser } from '../../src/sources/geminiCli';
-import { createCopilotCliParser } from '../../src/sources/copilotCli/parser';
-import { createQwenCodeParser } from '../../src/sources/qwenCode/parser';
-import type { ForeignPlan, ParseOutput, SessionParser } from '../../src/sources/types';
+import { createClaudeCodeParser } from '../../src/agents/claudeCode';
+import { createCodexParser } from '../../src/agents/codex';
+import { createGeminiCliParser } from '../../src/agents/geminiCli';
+import { createCopilotCliParser } from '../../src/agents/copilotCli/parser';
+import { createQwenCodeParser } from '../../src/agents/qwenCode/parser';
+import type { ForeignPlan, ParseOutput, SessionParser } from '../../src/core/foreign';
 import { recordedLines, recording } from './agentRecordings';
 
 const claudeWorkspace = recording('claude', 'tasks').workspace;

@@ -3,9 +3,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkedSink, qwenChatFolders, qwenCode } from '../../src/sources/qwenCode';
-import { createQwenCodeParser, qwenTodosFileItems } from '../../src/sources/qwenCode/parser';
-import type { ForeignPlan } from '../../src/sources/types';
+import { checkedSink, qwenChatFolders, qwenCode } from '../../src/agents/qwenCode';
+import { createQwenCodeParser, qwenTodosFileItems } from '../../src/agents/qwenCode/parser';
+import type { ForeignPlan } from '../../src/core/foreign';
 import { findLine, recordedLines, recording } from './agentRecordings';
 import { MemorySink, useTempDir } from './helpers';
 

@@ -3,7 +3,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { defaultAgentFolders, startTerminalSource, type TerminalAgent } from '../../src/node/terminalSources';
+import { defaultAgentFolders, startTerminalSource } from './agentStart';
+
+type TerminalAgent = 'claude-code' | 'codex' | 'gemini-cli';
+const TERMINAL_AGENTS: TerminalAgent[] = ['claude-code', 'codex', 'gemini-cli'];
 import { RECORDINGS, recording } from './agentRecordings';
 import { MemorySink, useTempDir } from './helpers';
 
@@ -83,9 +86,9 @@ describe('terminal sources over the recorded agent folders', () => {
   });
 
   it('default folders: ~/.claude, $CODEX_HOME or ~/.codex, ~/.gemini', () => {
-    assert.deepEqual(defaultAgentFolders({}, '/home/u'), {
+    assert.deepEqual(defaultAgentFolders(TERMINAL_AGENTS, {}, '/home/u'), {
       'claude-code': '/home/u/.claude', codex: '/home/u/.codex', 'gemini-cli': '/home/u/.gemini',
     });
-    assert.equal(defaultAgentFolders({ CODEX_HOME: '/opt/codex' }, '/home/u').codex, '/opt/codex');
+    assert.equal(defaultAgentFolders(TERMINAL_AGENTS, { CODEX_HOME: '/opt/codex' }, '/home/u')['codex'], '/opt/codex');
   });
 });

@@ -12,11 +12,11 @@ import { SessionLog } from '../../src/core/sessionLog';
 import { buildTimeline, laneDurationText, spanText, type Timeline, type TimelineLine } from '../../src/core/timeline';
 import { readTimelinePage } from '../../src/core/timelineRead';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { createClaudeCodeParser } from '../../src/sources/claudeCode';
-import { createCodexParser } from '../../src/sources/codex';
-import { createCopilotChatParser } from '../../src/sources/copilotChat';
-import { createGeminiCliParser } from '../../src/sources/geminiCli';
-import type { AgentId, SessionParser } from '../../src/sources/types';
+import { createClaudeCodeParser } from '../../src/agents/claudeCode';
+import { createCodexParser } from '../../src/agents/codex';
+import { createCopilotChatParser } from '../../src/agents/copilotChat';
+import { createGeminiCliParser } from '../../src/agents/geminiCli';
+import type { AgentId, SessionParser } from '../../src/core/foreign';
 import { recordedLines, recording } from './agentRecordings';
 import { useTempDir } from './helpers';
 

@@ -13,7 +13,7 @@ import { PlanStore } from '../../../src/core/store';
 import { nodeLockOwner } from '../../../src/node/lockOwner';
 import { watchLogFolder } from '../../../src/node/logWatcher';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
-import { startTerminalSource } from '../../../src/node/terminalSources';
+import { startTerminalSource } from '../../unit/agentStart';
 
 const APPEND_DELAY_MS = 3;
 const BUSY_MS = 5;

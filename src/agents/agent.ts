@@ -1,0 +1,75 @@
+// What one agent brings to the registry (src/agents/registry.ts): its id, its name and
+// icon, its settings key and default folder, its parser version, the files its tool calls
+// wrote, and how to follow its sessions of this workspace. Each agent is one folder,
+// src/agents/<agent>/, whose index.ts exports one AgentDescriptor; its parser there is pure.
+import type { Disposable } from '../core/emitter';
+import type { FileWrite } from './fileWrites';
+import type { AgentId, ForeignPlan, PlanSink, UnknownShape } from '../core/foreign';
+
+export interface AgentStartOptions {
+  /** The agent's folder: the `folder` setting, or the descriptor's defaultFolder(). */
+  folder: string;
+  /** The workspace folders on disk; a terminal agent follows only sessions that ran in them. */
+  workspaceFolders: readonly string[];
+  /** VS Code's storage folder of this workspace (Copilot's chat files are there); undefined without a folder open. */
+  workspaceStorageFolder: string | undefined;
+  /** Agent Plan's own storage: the agent keeps `sources/<id>/` in it (its cursors). */
+  storageDir: string;
+  sink: PlanSink;
+  onUnknownShape: (file: string, shape: UnknownShape) => void;
+  onError: (error: unknown, file?: string) => void;
+  onPolling: (reason: string) => void;
+  /** Passed to the follower (tests shorten them). */
+  throttleMs?: number;
+  pollMs?: number;
+}
+
+/** A started source; dispose it to stop. */
+export interface RunningSource extends Disposable {
+  /** Reads everything new now (the Refresh command); resolves when caught up. */
+  refresh(): Promise<void>;
+}
+
+export interface AgentDescriptor {
+  id: AgentId;
+  /** Its name in English; the views show it through the l10n bundle (a test holds the bundles to it). */
+  name: string;
+  /** A codicon id. */
+  icon: string;
+  /** Its key under `agentPlan.sources.` (`<key>.enabled`, and `<key>.folder` when it has a folder). */
+  settingKey: string;
+  /** Bumped when the parser changes what it reads: that agent's files are read again once. */
+  parserVersion: string;
+  /** Where its files are when the `folder` setting is empty; undefined for an agent without a folder setting (Copilot). */
+  defaultFolder?(env: NodeJS.ProcessEnv, home: string): string;
+  /**
+   * Set when its sessions are VS Code chats (keyed as VS Code names a chat session, not by its
+   * own id): the extension id of its chat participant, compared without case. A chat another
+   * participant answered is not this agent's; a chat has no subagents.
+   */
+  vscodeChat?: { participant: string };
+  /** The files one line of its record says its tool calls wrote; undefined for an agent whose records are not read for files yet. */
+  filesWritten?(line: unknown): FileWrite[];
+  /** Starts following; undefined when there is nothing to follow (no workspace folder, say). */
+  start(options: AgentStartOptions): RunningSource | undefined;
+}
+
+/** What every follower takes from the start options as they are: the reports, and the timings tests shorten. */
+export function followerReports(options: AgentStartOptions): Pick<AgentStartOptions, 'onUnknownShape' | 'onError' | 'onPolling' | 'throttleMs' | 'pollMs'> {
+  return {
+    onUnknownShape: options.onUnknownShape,
+    onError: options.onError,
+    onPolling: options.onPolling,
+    ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
+    ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+  };
+}
+
+/** A sink that hands plans to `importPlans` and everything else on to `sink` as it is (an agent's own check or filter of its plans). */
+export function withImportPlans(sink: PlanSink, importPlans: (plans: readonly ForeignPlan[]) => Promise<void>): PlanSink {
+  return {
+    importPlans,
+    updateSession: (info) => sink.updateSession(info),
+    importWrites: (writes) => sink.importWrites(writes),
+  };
+}

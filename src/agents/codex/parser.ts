@@ -1,0 +1,186 @@
+// Codex rollouts (`<codexHome>/sessions/YYYY/MM/DD/rollout-*.jsonl`): each `update_plan`
+// call, a whole list. Pure: lines in, plans out.
+//
+// - Line 1, `session_meta`: `payload.id` is the thread (session) id, `payload.cwd` the workspace.
+// - A plan call: `response_item` whose payload is a `function_call` named `update_plan`, its
+//   `arguments` a JSON string `{explanation?, plan: [{step, status}]}`. `explanation` is not content.
+// - Turns: `event_msg` `task_started` starts one, `task_complete` ends it, `turn_aborted`
+//   ends it cancelled (reason "interrupted" or "replaced") or failed. Every other tool call
+//   (`function_call`, `custom_tool_call`, `local_shell_call`) after the turn's last
+//   update_plan counts as activity.
+// - Files: an apply_patch call (a `custom_tool_call` whose input is the patch, or an older
+//   `function_call` with it in its arguments) wrote the files its patch names once its output
+//   says "Success. Updated the following files"; a patch that did not apply wrote nothing.
+//   The write comes after the plans emitted before that output.
+import { codexFilesWritten } from './fileWrites';
+import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
+import { TURN_STATES, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../../core/foreign';
+
+const STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
+const TOOL_CALLS: ReadonlySet<unknown> = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);
+const CALL_OUTPUTS: ReadonlySet<unknown> = new Set(['function_call_output', 'custom_tool_call_output']);
+/** apply_patch calls kept while their output has not come (a run cut short never sends some). */
+const MAX_PENDING_WRITES = 1000;
+
+/** A file-writing call whose output has not been seen yet. */
+interface PendingWrite {
+  files: string[];
+  at?: string;
+}
+
+export function createCodexParser(state?: unknown): SessionParser {
+  return new CodexParser(state);
+}
+
+class CodexParser extends JsonLineParser {
+  /** The newest turn, once one started. */
+  private turn: { index: number; state: TurnState } | undefined;
+  /** Tool calls of the newest turn since its last update_plan. */
+  private calls = 0;
+  /** apply_patch calls waiting for their output, by call id. */
+  private readonly writes = new Map<string, PendingWrite>();
+
+  constructor(state: unknown) {
+    super('codex', state);
+    if (!isRecord(state)) return;
+    const writes = state['writes'];
+    if (isRecord(writes)) {
+      for (const [id, write] of Object.entries(writes)) {
+        if (!isRecord(write) || !Array.isArray(write['files'])) continue;
+        const files = write['files'].filter((file): file is string => typeof file === 'string');
+        if (files.length > 0) this.writes.set(id, typeof write['at'] === 'string' ? { files, at: write['at'] } : { files });
+      }
+    }
+    const turn = state['turn'];
+    if (isRecord(turn) && typeof turn['index'] === 'number' && TURN_STATES.includes(turn['state'] as TurnState)) {
+      this.turn = { index: turn['index'], state: turn['state'] as TurnState };
+    }
+    if (typeof state['calls'] === 'number') this.calls = state['calls'];
+  }
+
+  protected ownState(): JsonRecord {
+    const state: JsonRecord = { calls: this.calls, writes: Object.fromEntries(this.writes) };
+    if (this.turn) state['turn'] = this.turn;
+    return state;
+  }
+
+  protected override info(): ForeignSessionInfo | undefined {
+    const info = super.info();
+    if (info === undefined || this.turn === undefined) return info;
+    return { ...info, turn: { ...this.turn }, calls: this.calls };
+  }
+
+  private followTurn(payload: JsonRecord): void {
+    const kind = payload['type'];
+    if (kind === 'task_started') {
+      this.turn = { index: this.turn === undefined ? 0 : this.turn.index + 1, state: 'running' };
+      this.calls = 0;
+    } else if (kind === 'task_complete') {
+      this.turn = { index: this.turn?.index ?? 0, state: 'ended' };
+    } else if (kind === 'turn_aborted') {
+      // Stopped by the user (or by a new request in its place) is cancelled; any other reason, failed.
+      const reason = payload['reason'];
+      this.turn = { index: this.turn?.index ?? 0, state: reason === 'interrupted' || reason === 'replaced' ? 'cancelled' : 'failed' };
+    }
+  }
+
+  protected handle(record: JsonRecord, line: number, batch: Batch): void {
+    const payload = record['payload'];
+    const type = record['type'];
+    if (type === 'session_meta') {
+      if (!isRecord(payload)) {
+        batch.report(line, 'a session_meta line without a payload');
+        return;
+      }
+      // A rollout's own meta comes first; later ones (forks, resumes) do not change whose file it is.
+      if (this.base.session === undefined) {
+        const id = stringField(payload, 'id');
+        if (id === undefined) batch.report(line, 'a session_meta line without payload.id');
+        else this.base.session = id;
+        const cwd = stringField(payload, 'cwd');
+        if (cwd !== undefined) this.base.cwd = cwd;
+      }
+      return;
+    }
+    if (type === 'event_msg' && isRecord(payload)) {
+      this.followTurn(payload);
+      return;
+    }
+    if (type !== 'response_item' || !isRecord(payload)) return;
+    if (TOOL_CALLS.has(payload['type'])) this.calls = payload['name'] === 'update_plan' ? 0 : this.calls + 1;
+    if (payload['name'] === 'apply_patch') {
+      this.noteWrite(record);
+      return;
+    }
+    if (CALL_OUTPUTS.has(payload['type'])) {
+      this.settleWrite(payload, batch);
+      return;
+    }
+    if (payload['type'] !== 'function_call' || payload['name'] !== 'update_plan') return;
+    const call = stringField(payload, 'call_id');
+    if (call === undefined) {
+      batch.report(line, 'an update_plan call without a call_id');
+      return;
+    }
+    if (batch.alreadyEmitted(call)) return;
+    let args: unknown;
+    try {
+      const raw = payload['arguments'];
+      args = typeof raw === 'string' ? JSON.parse(raw) : raw;
+    } catch {
+      batch.report(line, 'update_plan arguments that are not JSON');
+      return;
+    }
+    const mapped = mapItems(isRecord(args) ? args['plan'] : undefined, 'step', STATUSES, 'update_plan');
+    if (!mapped.ok) {
+      batch.report(line, mapped.detail);
+      return;
+    }
+    if (this.base.session === undefined) {
+      batch.report(line, 'an update_plan call before session_meta');
+      return;
+    }
+    const at = stringField(record, 'timestamp');
+    batch.emit({
+      source: { agent: 'codex', tool: 'update_plan', session: this.base.session, call },
+      items: mapped.items,
+      ...(at !== undefined ? { at } : {}),
+    });
+  }
+
+  /** An apply_patch call: the files its patch names, held until its output says it applied. */
+  private noteWrite(record: JsonRecord): void {
+    const found = codexFilesWritten(record);
+    const call = found[0]?.call;
+    if (call === undefined || this.base.emitted.includes(call) || this.writes.has(call)) return;
+    if (this.writes.size >= MAX_PENDING_WRITES) this.writes.delete(this.writes.keys().next().value as string);
+    const at = stringField(record, 'timestamp');
+    const files = found.map((write) => write.path);
+    this.writes.set(call, at !== undefined ? { files, at } : { files });
+  }
+
+  /** A call's output: an apply_patch that applied wrote its files. */
+  private settleWrite(payload: JsonRecord, batch: Batch): void {
+    const call = stringField(payload, 'call_id');
+    const write = call === undefined ? undefined : this.writes.get(call);
+    if (call === undefined || write === undefined) return;
+    this.writes.delete(call);
+    if (!patchApplied(payload['output']) || this.base.session === undefined || batch.alreadyEmitted(call)) return;
+    batch.write({ source: { agent: 'codex', session: this.base.session, call }, files: write.files, ...(write.at !== undefined ? { at: write.at } : {}) });
+  }
+}
+
+/**
+ * Whether an apply_patch output says the patch applied: Codex answers "Success. Updated the
+ * following files: …" (in 0.171.0 after "Exit code: 0 … Output:"; older releases wrapped it in
+ * JSON, or in `{content, success}`), and an error text otherwise.
+ */
+function patchApplied(output: unknown): boolean {
+  if (isRecord(output)) {
+    if (output['success'] === false) return false;
+    output = output['content'];
+  }
+  // Output as content items ({type: "input_text", text}).
+  if (Array.isArray(output)) output = output.map((item) => (isRecord(item) && typeof item['text'] === 'string' ? item['text'] : '')).join('\n');
+  return typeof output === 'string' && /\bSuccess\. Updated the following files\b/.test(output);
+}

@@ -1,0 +1,603 @@
+// Copilot's built-in todo list, read from VS Code's chat session files. Pure: lines in,
+// plans out; no I/O, no vscode import.
+//
+// What writes the files (VS Code 1.139, read in microsoft/vscode: chat/common/model/
+// chatSessionStore.ts, chatSessionOperationLog.ts, objectMutationLog.ts, chatUri.ts,
+// chatProgressTypes/chatToolInvocation.ts, tools/builtinTools/manageTodoListTool.ts):
+//
+// - One file per local chat: `workspaceStorage/<workspace id>/chatSessions/<sessionId>.jsonl`
+//   (an empty window uses `globalStorage/emptyWindowChatSessions/`). `chat.useLogSessionStorage:
+//   false` makes VS Code write a flat `<sessionId>.json` instead, which is not followed.
+// - Each line is one entry of a mutation log over the serialized chat (`version: 3`):
+//   kind 0 `{v}` the whole state; kind 1 `{k: path, v}` sets the value at `path`; kind 2
+//   `{k: path, v?: [...], i?: n}` cuts the array at `path` to length `i` when `i` is given,
+//   then appends `v`; kind 3 `{k: path}` deletes the value at `path`. Paths are property
+//   names and array indexes from the root.
+// - The file is rewritten, not appended to, when the log passes 1,024 entries (and when a
+//   chat is first saved): it then holds one new kind 0 line with the whole chat. A follower
+//   sees a shorter file and starts again from byte 0; calls already emitted are kept in the
+//   state (bounded) so none is emitted twice.
+// - The root: `sessionId` (the file name's uuid), `customTitle` (the chat's title once Copilot
+//   or the user gave it one; absent before), `requests` (one per turn, in order), and fields
+//   this parser does not need (`inputState`, `pendingRequests`, `repoData`, …).
+// - A request is addressed as `["requests", n]`; a new one arrives as a kind 2 push on
+//   `["requests"]` (a cut `i` when earlier ones were removed). Its `response` is an array of
+//   parts compared by value: a part that changes is sent again, as a kind 2 push on
+//   `["requests", n, "response"]` cutting at the first changed part and appending the rest.
+//   So one tool call can appear several times; its `toolCallId` says it is the same call.
+// - A tool call is a part `{kind: "toolInvocationSerialized", toolId, toolCallId, isConfirmed,
+//   toolSpecificData, …}`. `isComplete` is always true there; `isConfirmed` is unset while the
+//   call streams or waits for approval, `{type: 0}` (denied) or `{type: 5}` (skipped) when it
+//   did not run, another `{type}` once it runs. `manage_todo_list` puts the list it writes in
+//   `toolSpecificData: {kind: "todoList", todoList: [{id, title, status}]}` (ids are strings,
+//   statuses not-started | in-progress | completed). Agent Plan's own `todo_write` appears as a
+//   part with `toolId: "todo_write"` and no toolSpecificData; it only marks the turn as planned.
+// - The tool also has an internal `operation: "read"` (not in the schema the model sees) whose
+//   part carries the current list unchanged; the file does not tell it from a write, so it
+//   would come through as a snapshot equal to the one before. Calls made by a subagent
+//   (`subAgentInvocationId` set) sit in the same response and count as the chat's.
+// - A request's `modelState` says where its response stands: `{value: 0}` pending (running),
+//   4 waiting for the user's input, and once it is over `{value, completedAt}` with 1 complete,
+//   2 cancelled, 3 failed; it comes in the request's push, then as a kind 1 on
+//   `["requests", n, "modelState"]`. Every other tool call of the newest request after its
+//   last todo call counts as activity without a plan update.
+// - A request names the participant that answered it: `agent: {extensionId: {value}, id, …}`
+//   ("GitHub.copilot-chat" for Copilot; another extension's id for its own chat participant).
+// - Edits (measured with Copilot Chat 0.67.0): an edit tool's call (`copilot_createFile`,
+//   `copilot_replaceString`, `copilot_insertEdit`, `copilot_applyPatch`, … — the model knows them
+//   as create_file, replace_string_in_file, …) is a toolInvocationSerialized part, followed by a
+//   `{kind: "textEditGroup", uri, edits, done}` part for each file it edited (`notebookEditGroup`
+//   for a notebook; a replace also puts a markdown fence, an `undoStop` and a `codeblockUri`
+//   between them). The group carries no toolCallId: it belongs to the tool call before it in the
+//   response. A second call on the same file in the same request gets a group of its own. The
+//   file on disk is written when the tool runs (the chat's Keep/Undo can revert it later).
+//   Each group is one write, after the todo calls (both tools) that ran before it in the chat;
+//   a todo_write part whose result (`resultDetails.output[].value`) is the tool's `Error: …`
+//   text saved no plan and is not counted.
+// - The chat's uuid is also what todo_write's invocation token names: `sessionResource` is
+//   `vscode-chat-session://local/<unpadded base64url of the uuid>`.
+//
+// It is VS Code's internal format: every field is checked, a shape not recognized is
+// reported once per file and skipped.
+import * as path from 'node:path';
+import { copilotEditFile } from './fileWrites';
+import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord } from '../lineParser';
+import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../../core/foreign';
+
+
+/** The tool whose lists are mirrored. */
+export const MANAGE_TODO_LIST = 'manage_todo_list';
+/** Every todo tool a turn may use; any of them makes the turn "planned". */
+const TODO_TOOLS: ReadonlySet<string> = new Set([MANAGE_TODO_LIST, 'todo_write']);
+/** The serialized chat format this parser knows. */
+const KNOWN_VERSION = 3;
+/** Calls remembered so a rewritten file emits none twice (the log recognizes older ones itself). */
+const MAX_REMEMBERED_CALLS = 2000;
+/** Planned turns remembered (the newest ones). */
+const MAX_PLANNED_TURNS = 256;
+
+/** Tool calls remembered, with the files they edited, in the response read last (to give an edit group its call). */
+const MAX_RESPONSE_TOOLS = 500;
+
+/** Tool call ids remembered per newest request, to count its calls since the last plan call. */
+const MAX_COUNTED_CALLS = 1000;
+/** VS Code's ResponseModelState values: Pending, Complete, Cancelled, Failed, NeedsInput. */
+const MODEL_STATES: readonly TurnState[] = ['running', 'ended', 'cancelled', 'failed', 'running'];
+
+const STATUS_MAP: ReadonlyMap<string, ForeignStatus> = new Map([
+  ['not-started', 'pending'],
+  ['in-progress', 'in_progress'],
+  ['completed', 'completed'],
+]);
+
+/**
+ * The folder of a workspace's chat session files, from the workspace's storage folder (the
+ * parent of an extension's `context.storageUri`).
+ */
+export function copilotChatFolder(workspaceStorageFolder: string): string {
+  return path.join(workspaceStorageFolder, 'chatSessions');
+}
+
+/** True for a chat session log VS Code writes in that folder: `<uuid>.jsonl`. */
+export function isCopilotChatFileName(name: string): boolean {
+  return name.endsWith('.jsonl') && name.length > '.jsonl'.length;
+}
+
+export function createCopilotChatParser(state?: unknown): SessionParser {
+  return new CopilotChatParser(state);
+}
+
+/**
+ * A parser factory for a follower: when the follower starts a file again from byte 0 with
+ * no state (VS Code rewrote it as one kind 0 line), the new parser inherits the calls the
+ * previous parser of that file emitted and the shapes it reported, so a rewrite re-emits
+ * nothing. (After a restart, the log itself recognizes calls already imported.)
+ */
+export function copilotChatParserFactory(): (file: string, state?: unknown) => SessionParser {
+  const last = new Map<string, SessionParser>();
+  return (file, state) => {
+    let seed = state;
+    const previous = last.get(file);
+    if (seed === undefined && previous !== undefined) {
+      const old = previous.state() as { emitted?: unknown; reported?: unknown };
+      seed = { emitted: old.emitted, reported: old.reported };
+    }
+    const parser = createCopilotChatParser(seed);
+    last.set(file, parser);
+    return parser;
+  };
+}
+
+interface CopilotState {
+  /** A kind 0 line of a known version has been read. */
+  started: boolean;
+  /** The file holds a format this parser does not know: lines are skipped until a known kind 0. */
+  skipping: boolean;
+  /** How many requests (turns) the chat has. */
+  requests: number;
+  /** Indexes of requests in which a todo tool ran. */
+  planned: number[];
+  /** toolCallIds of the todo_write calls seen (the newest ones), to know a later one when it first appears. */
+  todoWrites: string[];
+  /** The participant's extension id of the newest request that named one, and that request's index. */
+  participant?: { index: number; id: string };
+  /** The newest request's response state, with that request's index. */
+  turn?: { index: number; state: TurnState };
+  /** Ids of the tool calls (not todo tools) of request `index` after its last todo call. */
+  calls?: { index: number; ids: string[] };
+  /** Todo tool calls that ran, both tools, the whole chat: what a write comes after. */
+  plans: number;
+  /** Their toolCallIds (the newest ones), so a part sent again is counted once. */
+  counted: string[];
+  /**
+   * The response read last: its request, how many parts it has, and its tool calls (not todo
+   * tools) by part position, each with the files its edit groups named, in order.
+   */
+  response?: { index: number; length: number; tools: ResponseTool[] };
+}
+
+interface ResponseTool {
+  at: number;
+  call: string;
+  files: string[];
+}
+
+class CopilotChatParser extends JsonLineParser {
+  private readonly own: CopilotState;
+
+  constructor(state: unknown) {
+    super('copilot', state);
+    this.own = readOwnState(state);
+  }
+
+  protected ownState(): JsonRecord {
+    return {
+      ...this.own,
+      // The base keeps every emitted call; the saved state keeps the newest ones.
+      emitted: this.base.emitted.slice(-MAX_REMEMBERED_CALLS),
+    };
+  }
+
+  protected override info(): ForeignSessionInfo | undefined {
+    const info = super.info();
+    if (info === undefined || this.own.requests === 0) return info;
+    const index = this.own.requests - 1;
+    const participant = this.own.participant?.index === index ? this.own.participant.id : undefined;
+    const turn = this.own.turn?.index === index ? this.own.turn : undefined;
+    const calls = this.own.calls?.index === index ? this.own.calls.ids.length : 0;
+    return {
+      ...info,
+      latestTurn: { index, planned: this.own.planned.includes(index) },
+      ...(participant !== undefined ? { participant } : {}),
+      ...(turn !== undefined ? { turn: { index, state: turn.state } } : {}),
+      calls,
+    };
+  }
+
+  protected handle(record: JsonRecord, line: number, batch: Batch): void {
+    const kind = record['kind'];
+    if (kind === 0) {
+      this.initial(record['v'], line, batch);
+      return;
+    }
+    if (kind !== 1 && kind !== 2 && kind !== 3) {
+      batch.report(line, `a chat session line of kind ${describe(kind)}`);
+      return;
+    }
+    if (this.own.skipping) return;
+    if (!this.own.started) {
+      batch.report(line, 'a chat change before the initial state');
+      return;
+    }
+    const path = record['k'];
+    if (!Array.isArray(path) || !path.every((key) => typeof key === 'string' || Number.isSafeInteger(key))) {
+      batch.report(line, `a chat change of kind ${kind} without a path`);
+      return;
+    }
+    if (kind === 1) this.set(path as (string | number)[], record['v'], line, batch);
+    else if (kind === 2) this.pushed(path as (string | number)[], record, line, batch);
+    else this.set(path as (string | number)[], undefined, line, batch);
+  }
+
+  /** Kind 0: the whole chat, at the start of a file or after VS Code rewrote it. */
+  private initial(value: unknown, line: number, batch: Batch): void {
+    if (!isRecord(value)) {
+      batch.report(line, 'an initial chat state that is not an object');
+      this.own.skipping = true;
+      return;
+    }
+    const version = value['version'];
+    if (version !== KNOWN_VERSION) {
+      batch.report(line, `a chat session of version ${describe(version)}`);
+      this.own.skipping = true;
+      return;
+    }
+    const session = value['sessionId'];
+    const requests = value['requests'];
+    if (typeof session !== 'string' || session === '' || !Array.isArray(requests)) {
+      batch.report(line, 'an initial chat state without sessionId or requests');
+      this.own.skipping = true;
+      return;
+    }
+    this.own.skipping = false;
+    this.own.started = true;
+    this.base.session = session;
+    this.setTitle(value['customTitle']);
+    this.replaceRequests(0, requests, line, batch);
+  }
+
+  /** Kind 1 (and kind 3, with no value): the value at `path` replaced. */
+  private set(path: (string | number)[], value: unknown, line: number, batch: Batch): void {
+    const [head, index, field] = path;
+    if (head === 'customTitle' && path.length === 1) {
+      this.setTitle(value);
+      return;
+    }
+    if (head !== 'requests') return;
+    if (path.length === 1) {
+      this.replaceRequests(0, Array.isArray(value) ? value : [], line, batch);
+      return;
+    }
+    if (!isTurnIndex(index)) {
+      batch.report(line, 'a chat change at an unknown request path');
+      return;
+    }
+    if (path.length === 2) {
+      // A whole request replaced (or deleted): what it planned, and who answered it, are read again.
+      this.forgetPlanned(index, index + 1);
+      if (this.own.participant?.index === index) this.own.participant = undefined;
+      if (value !== undefined) {
+        this.own.requests = Math.max(this.own.requests, index + 1);
+        this.scanRequest(index, value, line, batch);
+      }
+      return;
+    }
+    if (field === 'modelState' && path.length === 3) {
+      this.modelState(index, value);
+      return;
+    }
+    if (field !== 'response') return;
+    if (path.length === 3) {
+      this.forgetPlanned(index, index + 1);
+      this.own.requests = Math.max(this.own.requests, index + 1);
+      if (value !== undefined) this.scanParts(index, value, 0, line, batch);
+      return;
+    }
+    // One part replaced in place: not written by VS Code 1.139, read all the same (its position
+    // is not a cut: the parts after it stay).
+    if (value !== undefined && path.length === 4 && isTurnIndex(path[3])) {
+      const response = this.own.response;
+      this.scanPart(index, value, path[3], response?.index === index ? response.tools : undefined, line, batch);
+    }
+  }
+
+  /** Kind 2: an array at `path` cut to `i` (when given), then `v` appended. */
+  private pushed(path: (string | number)[], record: JsonRecord, line: number, batch: Batch): void {
+    const [head, index, field] = path;
+    if (head !== 'requests') return;
+    const values = record['v'] ?? [];
+    const cut = record['i'];
+    if (!Array.isArray(values) || (cut !== undefined && !isTurnIndex(cut))) {
+      batch.report(line, 'a chat push without a list or with an odd cut');
+      return;
+    }
+    if (path.length === 1) {
+      const start = cut === undefined ? this.own.requests : Math.min(cut, this.own.requests);
+      this.replaceRequests(start, values, line, batch);
+      return;
+    }
+    if (!isTurnIndex(index)) {
+      batch.report(line, 'a chat change at an unknown request path');
+      return;
+    }
+    if (path.length !== 3 || field !== 'response') return;
+    // Parts before the cut stay as they were, so what they planned stays too.
+    this.own.requests = Math.max(this.own.requests, index + 1);
+    this.scanParts(index, values, cut, line, batch);
+  }
+
+  /** Requests from `start` on replaced by `requests`. */
+  private replaceRequests(start: number, requests: readonly unknown[], line: number, batch: Batch): void {
+    this.forgetPlanned(start, Infinity);
+    if ((this.own.participant?.index ?? -1) >= start) this.own.participant = undefined;
+    this.own.requests = start + requests.length;
+    requests.forEach((request, offset) => this.scanRequest(start + offset, request, line, batch));
+  }
+
+  private scanRequest(index: number, request: unknown, line: number, batch: Batch): void {
+    if (!isRecord(request)) {
+      batch.report(line, 'a chat request that is not an object');
+      return;
+    }
+    const participant = participantOf(request['agent']);
+    if (participant !== undefined && index >= (this.own.participant?.index ?? -1)) this.own.participant = { index, id: participant };
+    this.modelState(index, request['modelState']);
+    const response = request['response'];
+    if (response !== undefined) this.scanParts(index, response, 0, line, batch);
+  }
+
+  /**
+   * Parts of request `index`'s response from position `start` on (undefined: where the
+   * response read last ended, when it is this request's). Parts at `start` and after
+   * replace what was there.
+   */
+  private scanParts(index: number, parts: unknown, start: number | undefined, line: number, batch: Batch): void {
+    if (!Array.isArray(parts)) {
+      batch.report(line, 'a chat response that is not a list');
+      return;
+    }
+    const response = this.responseFrom(index, start);
+    for (const part of parts) this.scanPart(index, part, response.length++, response.tools, line, batch);
+  }
+
+  /** One part at position `at`: a tool call (kept in `tools` when not a todo tool), or an edit group. */
+  private scanPart(index: number, part: unknown, at: number, tools: ResponseTool[] | undefined, line: number, batch: Batch): void {
+    if (!isRecord(part)) return;
+    if (part['kind'] === 'toolInvocationSerialized') {
+      this.toolCall(index, part, line, batch);
+      const call = part['toolCallId'];
+      if (tools !== undefined && typeof call === 'string' && call !== '' && !TODO_TOOLS.has(part['toolId'] as string)) {
+        const same = tools.find((tool) => tool.at === at);
+        if (same === undefined) tools.push({ at, call, files: [] });
+        else if (same.call !== call) Object.assign(same, { call, files: [] });
+        if (tools.length > MAX_RESPONSE_TOOLS) tools.shift();
+      }
+      return;
+    }
+    const file = copilotEditFile(part);
+    if (file !== undefined) this.editGroup(index, at, file, tools ?? [], batch);
+  }
+
+  /** The response model for parts of request `index` from `start` on. */
+  private responseFrom(index: number, start: number | undefined): NonNullable<CopilotState['response']> {
+    let response = this.own.response;
+    if (response === undefined || response.index !== index) {
+      response = { index, length: start ?? 0, tools: [] };
+      this.own.response = response;
+      return response;
+    }
+    if (start !== undefined) {
+      response.length = start;
+      response.tools = response.tools.filter((tool) => tool.at < start);
+    }
+    return response;
+  }
+
+  /**
+   * An edit group at position `at`: one write for the tool call before it, named by that call's
+   * id (its second file and later by the id and a number), or, with no call before it, by the
+   * request, the position and the file. A group sent again names the same write, emitted once.
+   */
+  private editGroup(index: number, at: number, file: string, tools: ResponseTool[], batch: Batch): void {
+    const session = this.base.session;
+    if (session === undefined) return;
+    let call: string;
+    let tool: ResponseTool | undefined;
+    for (const entry of tools) if (entry.at < at && (tool === undefined || entry.at > tool.at)) tool = entry;
+    if (tool !== undefined) {
+      let n = tool.files.indexOf(file);
+      if (n < 0) n = tool.files.push(file) - 1;
+      call = n === 0 ? tool.call : `${tool.call}#${n + 1}`;
+    } else {
+      call = `request ${index} part ${at} ${file}`;
+    }
+    if (batch.alreadyEmitted(`write\n${call}`)) return;
+    batch.emitWrite({ source: { agent: 'copilot', session, call }, files: [file], plansBefore: this.own.plans });
+  }
+
+  private toolCall(index: number, part: JsonRecord, line: number, batch: Batch): void {
+    const tool = part['toolId'];
+    if (typeof tool !== 'string') return;
+    if (!TODO_TOOLS.has(tool)) {
+      this.countCall(index, part['toolCallId']);
+      return;
+    }
+    const ran = hasRun(part['isConfirmed']);
+    if (ran === undefined) {
+      batch.report(line, `a ${tool} call whose approval is ${describeValue(part['isConfirmed'])}`);
+      return;
+    }
+    // Still streaming or waiting for approval: it comes again once it runs.
+    if (ran === 'not yet' || ran === 'no') return;
+    this.markPlanned(index);
+    // A plan call: the calls before it were made with the plan in step.
+    this.own.calls = { index, ids: [] };
+    const call = part['toolCallId'];
+    if (tool !== MANAGE_TODO_LIST) {
+      // A todo_write call the tool turned down wrote no version (its result may come in a later sending of the part).
+      if (todoWriteRejected(part)) this.uncountPlan(call);
+      else this.countPlan(call);
+      if (typeof call === 'string') this.todoWriteSeen(call, batch);
+      return;
+    }
+    if (typeof call !== 'string' || call === '') {
+      batch.report(line, 'a manage_todo_list call without a toolCallId');
+      return;
+    }
+    const items = mapTodoList(part['toolSpecificData']);
+    // Only a list that becomes a version in the log counts as one.
+    if (typeof items !== 'string') this.countPlan(call);
+    if (batch.alreadyEmitted(call)) return;
+    if (typeof items === 'string') {
+      batch.report(line, items);
+      return;
+    }
+    const session = this.base.session;
+    if (session === undefined) return; // started implies a session; kept for the type checker
+    batch.emit({ source: { agent: 'copilot', tool: MANAGE_TODO_LIST, session, call, turn: index }, items });
+  }
+
+  /**
+   * todo_write saves its line at once, VS Code its chat file seconds later: a todo_write
+   * call that first appears after manage_todo_list calls of this batch was saved before
+   * them, so they join the history without becoming the current plan.
+   */
+  private todoWriteSeen(call: string, batch: Batch): void {
+    if (this.own.todoWrites.includes(call)) return;
+    this.own.todoWrites.push(call);
+    if (this.own.todoWrites.length > MAX_REMEMBERED_CALLS) this.own.todoWrites.shift();
+    for (const plan of batch.plans) plan.source.superseded = true;
+  }
+
+  /** A request's `modelState`: kept for the newest request only. */
+  private modelState(index: number, value: unknown): void {
+    if (!isRecord(value) || typeof value['value'] !== 'number') return;
+    const state = MODEL_STATES[value['value']];
+    if (state === undefined || index < (this.own.turn?.index ?? -1)) return;
+    this.own.turn = { index, state };
+  }
+
+  /** A todo call that ran, counted once however often its part is sent. */
+  private countPlan(call: unknown): void {
+    // Without an id a part sent again could not be told from a new call.
+    if (typeof call !== 'string' || call === '' || this.own.counted.includes(call)) return;
+    this.own.counted.push(call);
+    if (this.own.counted.length > MAX_REMEMBERED_CALLS) this.own.counted.shift();
+    this.own.plans++;
+  }
+
+  private uncountPlan(call: unknown): void {
+    const at = typeof call === 'string' ? this.own.counted.indexOf(call) : -1;
+    if (at < 0) return;
+    this.own.counted.splice(at, 1);
+    this.own.plans--;
+  }
+
+  private countCall(index: number, call: unknown): void {
+    if (typeof call !== 'string' || call === '') return;
+    const calls = this.own.calls;
+    if (calls === undefined || calls.index < index) {
+      this.own.calls = { index, ids: [call] };
+      return;
+    }
+    if (calls.index > index || calls.ids.includes(call) || calls.ids.length >= MAX_COUNTED_CALLS) return;
+    calls.ids.push(call);
+  }
+
+  private setTitle(value: unknown): void {
+    const title = typeof value === 'string' ? value.trim() : '';
+    if (title === '') delete this.base.title;
+    else this.base.title = title;
+  }
+
+  private markPlanned(index: number): void {
+    if (this.own.planned.includes(index)) return;
+    this.own.planned.push(index);
+    this.own.planned.sort((a, b) => a - b);
+    if (this.own.planned.length > MAX_PLANNED_TURNS) this.own.planned.splice(0, this.own.planned.length - MAX_PLANNED_TURNS);
+  }
+
+  private forgetPlanned(from: number, to: number): void {
+    this.own.planned = this.own.planned.filter((index) => index < from || index >= to);
+  }
+}
+
+/** A small number as itself (kinds, versions), anything else as describeValue names it: few distinct reports. */
+function describe(value: unknown): string {
+  return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) < 100 ? String(value) : describeValue(value);
+}
+
+function isTurnIndex(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/**
+ * True when a todo_write part's result (`resultDetails.output`, as VS Code 1.139 records it:
+ * `[{type: "embed", isText: true, value}]`) is the tool's error text: the call saved no plan.
+ */
+function todoWriteRejected(part: JsonRecord): boolean {
+  const details = part['resultDetails'];
+  const output = isRecord(details) ? details['output'] : undefined;
+  return Array.isArray(output) && output.some((entry) => isRecord(entry) && typeof entry['value'] === 'string' && entry['value'].startsWith('Error:'));
+}
+
+/** Whether a call ran, from its `isConfirmed`: undefined for a value not recognized. */
+function hasRun(confirmed: unknown): 'yes' | 'no' | 'not yet' | undefined {
+  if (confirmed === undefined || confirmed === null) return 'not yet';
+  if (typeof confirmed === 'boolean') return confirmed ? 'yes' : 'no'; // before VS Code 1.100
+  if (!isRecord(confirmed) || typeof confirmed['type'] !== 'number') return undefined;
+  // ToolConfirmKind: 0 Denied, 5 Skipped; the others (not needed, setting, per tool, user) ran.
+  return confirmed['type'] === 0 || confirmed['type'] === 5 ? 'no' : 'yes';
+}
+
+/**
+ * A manage_todo_list list as Agent Plan's items: title trimmed, status mapped, id dropped,
+ * order kept; repeated and empty titles stay. Returns a report for a list not recognized.
+ */
+export function mapTodoList(data: unknown): ForeignItem[] | string {
+  if (!isRecord(data) || data['kind'] !== 'todoList' || !Array.isArray(data['todoList'])) {
+    return 'a manage_todo_list call without a todo list';
+  }
+  const items: ForeignItem[] = [];
+  for (const entry of data['todoList'] as unknown[]) {
+    if (!isRecord(entry) || typeof entry['title'] !== 'string') return 'a manage_todo_list item without a title';
+    const status = typeof entry['status'] === 'string' ? STATUS_MAP.get(entry['status']) : undefined;
+    if (status === undefined) return `a manage_todo_list status ${describeValue(entry['status'])}`;
+    items.push({ content: entry['title'].trim(), status });
+  }
+  return items;
+}
+
+function readOwnState(state: unknown): CopilotState {
+  const own: CopilotState = { started: false, skipping: false, requests: 0, planned: [], todoWrites: [], plans: 0, counted: [] };
+  if (!isRecord(state)) return own;
+  own.started = state['started'] === true;
+  own.skipping = state['skipping'] === true;
+  if (isTurnIndex(state['requests'])) own.requests = state['requests'];
+  const planned = state['planned'];
+  if (Array.isArray(planned)) own.planned = planned.filter(isTurnIndex).slice(-MAX_PLANNED_TURNS);
+  const participant = state['participant'];
+  if (isRecord(participant) && isTurnIndex(participant['index']) && typeof participant['id'] === 'string') {
+    own.participant = { index: participant['index'], id: participant['id'] };
+  }
+  const turn = state['turn'];
+  if (isRecord(turn) && isTurnIndex(turn['index']) && MODEL_STATES.includes(turn['state'] as TurnState)) {
+    own.turn = { index: turn['index'], state: turn['state'] as TurnState };
+  }
+  const calls = state['calls'];
+  if (isRecord(calls) && isTurnIndex(calls['index']) && Array.isArray(calls['ids'])) {
+    own.calls = { index: calls['index'], ids: calls['ids'].filter((id): id is string => typeof id === 'string').slice(0, MAX_COUNTED_CALLS) };
+  }
+  if (isTurnIndex(state['plans'])) own.plans = state['plans'];
+  const counted = state['counted'];
+  if (Array.isArray(counted)) own.counted = counted.filter((id): id is string => typeof id === 'string').slice(-MAX_REMEMBERED_CALLS);
+  const response = state['response'];
+  if (isRecord(response) && isTurnIndex(response['index']) && isTurnIndex(response['length']) && Array.isArray(response['tools'])) {
+    const tools = response['tools'].filter(
+      (tool): tool is ResponseTool =>
+        isRecord(tool) && isTurnIndex(tool['at']) && typeof tool['call'] === 'string' && Array.isArray(tool['files']) && tool['files'].every((file) => typeof file === 'string'),
+    );
+    own.response = { index: response['index'], length: response['length'], tools: tools.slice(-MAX_RESPONSE_TOOLS).map((tool) => ({ at: tool.at, call: tool.call, files: [...tool.files] })) };
+  }
+  const todoWrites = state['todoWrites'];
+  if (Array.isArray(todoWrites)) own.todoWrites = todoWrites.filter((id): id is string => typeof id === 'string').slice(-MAX_REMEMBERED_CALLS);
+  return own;
+}
+
+/** The extension id of a request's participant (`agent.extensionId.value`), when the request names one. */
+function participantOf(agent: unknown): string | undefined {
+  if (!isRecord(agent)) return undefined;
+  const extension = agent['extensionId'];
+  const id = isRecord(extension) ? extension['value'] : undefined;
+  return typeof id === 'string' && id !== '' && id.length <= MAX_PARTICIPANT_LENGTH ? id : undefined;
+}

@@ -1,0 +1,178 @@
+// GitHub Copilot CLI (`@github/copilot`): its plans from its session folders, read-only. Its pure
+// parser is parser.ts; the events are followed by the shared follower; the `todos` table of a
+// session's database is read here, after each `sql` call that changed it.
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Follower, type SessionFileLocator } from '../follow/follower';
+import { isBusy, loadSqlite, type SqliteModule } from '../follow/sqlite';
+import { agentHomeFolder, isInsideWorkspace } from '../locations';
+import { followerReports, withImportPlans, type AgentDescriptor } from '../agent';
+import type { ForeignPlan, PlanSink, UnknownShape } from '../../core/foreign';
+import { COPILOT_TODOS_TOOL, createCopilotCliParser, itemsFromTodoRows, workspaceYamlCwd, type CopilotTodoRow } from './parser';
+
+export * from './parser';
+
+/** A session folder's name as Copilot CLI makes it (a UUID): anything else is never made into a path. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,127}$/;
+
+/** `<copilotHome>/session-state/<id>/events.jsonl` of the sessions whose `workspace.yaml` says they ran in a workspace folder. */
+export function copilotSessionLocator(copilotHome: string, workspaceFolders: readonly string[]): SessionFileLocator & { sessionFolder(id: string): string | undefined } {
+  const root = path.join(copilotHome, 'session-state');
+  // Decided once per folder (a session's cwd does not change); undecided ones are asked again.
+  const decided = new Map<string, boolean>();
+  let undecided: string[] = [];
+  return {
+    async list() {
+      const names = await fsp.readdir(root).catch(() => [] as string[]);
+      const waiting: string[] = [];
+      const files: string[] = [];
+      for (const name of names.sort()) {
+        if (!SESSION_ID.test(name)) continue;
+        const folder = path.join(root, name);
+        let ours = decided.get(name);
+        if (ours === undefined) {
+          const yaml = await fsp.readFile(path.join(folder, 'workspace.yaml'), 'utf8').catch(() => undefined);
+          const cwd = yaml === undefined ? undefined : workspaceYamlCwd(yaml);
+          if (cwd === undefined) {
+            if (yaml !== undefined || (await fsp.stat(folder).catch(() => undefined))?.isDirectory()) waiting.push(folder);
+            continue;
+          }
+          ours = workspaceFolders.some((workspace) => isInsideWorkspace(cwd, workspace));
+          decided.set(name, ours);
+        }
+        if (ours) files.push(path.join(folder, 'events.jsonl'));
+      }
+      undecided = waiting;
+      return files;
+    },
+    watchFolders: () => [root, ...undecided, ...[...decided].filter(([, ours]) => ours).map(([name]) => path.join(root, name))],
+    sessionFolder: (id) => (SESSION_ID.test(id) && decided.get(id) === true ? path.join(root, id) : undefined),
+  };
+}
+
+/** The database was being written while it was read: read it again a moment later. */
+export class DatabaseBusyError extends Error {}
+
+/** SQLite's "corrupt" codes: an immutable read that raced a write sees a half-written page. */
+const RACED_CODES = new Set([11, 26]);
+
+/**
+ * The rows of the `todos` table of `dbFile`, read-only and without any lock the agent could wait
+ * on: Copilot CLI keeps the database in rollback-journal mode, where a reader's shared lock
+ * would make the agent's commit wait. So the file is opened as immutable (no lock, nothing
+ * created beside it) while no journal is there, and read again when the file changed during
+ * the read; a WAL database (both `-wal` and `-shm` there) is opened read-only, as a WAL reader
+ * never blocks the writer. A journal, or one of `-wal`/`-shm` alone, means the agent is
+ * writing: DatabaseBusyError. undefined when the database does not exist.
+ */
+export async function readTodoRows(sqlite: SqliteModule, dbFile: string): Promise<CopilotTodoRow[] | undefined> {
+  const stat = async (file: string) => fsp.stat(file).catch(() => undefined);
+  const look = async () => {
+    const [db, wal, shm, journal] = await Promise.all([stat(dbFile), stat(`${dbFile}-wal`), stat(`${dbFile}-shm`), stat(`${dbFile}-journal`)]);
+    return { db, wal, shm, journal, key: JSON.stringify([db?.ino, db?.size, db?.mtimeMs, wal?.size, wal?.mtimeMs, journal !== undefined]) };
+  };
+  const before = await look();
+  if (!before.db?.isFile()) return undefined;
+  const shared = before.wal !== undefined && before.shm !== undefined;
+  if (before.journal !== undefined || (!shared && (before.wal !== undefined || before.shm !== undefined))) throw new DatabaseBusyError(`${dbFile} is being written`);
+  const location = shared ? dbFile : new URL(`${pathToFileURL(dbFile).href}?immutable=1`);
+  let rows: CopilotTodoRow[];
+  try {
+    const db = new sqlite.DatabaseSync(location, { readOnly: true, timeout: 0 });
+    try {
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'todos'").all();
+      rows = tables.length === 0 ? [] : (db.prepare('SELECT id, title, status FROM todos ORDER BY rowid').all() as CopilotTodoRow[]);
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null ? (error as { errcode?: unknown }).errcode : undefined;
+    if (isBusy(error) || (!shared && typeof code === 'number' && RACED_CODES.has(code & 0xff))) throw new DatabaseBusyError(`${dbFile} is being written`);
+    throw error;
+  }
+  if (!shared && (await look()).key !== before.key) throw new DatabaseBusyError(`${dbFile} changed while it was read`);
+  return rows.map((row) => ({ id: String(row.id), title: row.title, status: row.status }));
+}
+
+export interface TableSinkOptions {
+  sqlite: SqliteModule;
+  /** The session's folder (undefined for a session not followed: its plan is dropped). */
+  sessionFolder(session: string): string | undefined;
+  onUnknownShape(file: string, shape: UnknownShape): void;
+  /** How often, and how long apart, a database being written is read again. Defaults 10 × 100 ms. */
+  retries?: number;
+  retryMs?: number;
+}
+
+/**
+ * The sink the follower hands plans to: a `todos` call's items are read from the session's
+ * database now. When several of a session's calls arrive at once (a catch-up), only the newest
+ * gets the table: the earlier ones' lists are in no file any more, and are not guessed.
+ */
+export function tableSink(sink: PlanSink, options: TableSinkOptions): PlanSink {
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  return withImportPlans(sink, async (plans) => {
+    const newest = new Map<string, ForeignPlan>();
+    for (const plan of plans) if (plan.source.tool === COPILOT_TODOS_TOOL) newest.set(plan.source.session, plan);
+    const out: ForeignPlan[] = [];
+    for (const plan of plans) {
+      if (plan.source.tool !== COPILOT_TODOS_TOOL) {
+        out.push(plan);
+        continue;
+      }
+      if (newest.get(plan.source.session) !== plan) continue;
+      const folder = options.sessionFolder(plan.source.session);
+      if (folder === undefined) continue;
+      const dbFile = path.join(folder, 'session.db');
+      let rows: CopilotTodoRow[] | undefined;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          rows = await readTodoRows(options.sqlite, dbFile);
+          break;
+        } catch (error) {
+          if (!(error instanceof DatabaseBusyError) || attempt >= (options.retries ?? 10)) throw error;
+          await wait(options.retryMs ?? 100);
+        }
+      }
+      if (rows === undefined) continue;
+      const items = itemsFromTodoRows(rows);
+      if (typeof items === 'string') {
+        options.onUnknownShape(dbFile, { line: 0, detail: items });
+        continue;
+      }
+      out.push({ ...plan, items });
+    }
+    if (out.length > 0) await sink.importPlans(out);
+  });
+}
+
+export const copilotCli: AgentDescriptor = {
+  id: 'copilot-cli',
+  name: 'Copilot CLI',
+  icon: 'github',
+  settingKey: 'copilotCli',
+  parserVersion: 'copilot-cli/2',
+  defaultFolder: (env, home) => agentHomeFolder(env, 'COPILOT_HOME', home, '.copilot'),
+  start(options) {
+    const folders = options.workspaceFolders;
+    if (folders.length === 0) return undefined;
+    const sqlite = loadSqlite();
+    if (typeof sqlite === 'string') options.onPolling(`${sqlite}: plans kept in Copilot CLI's todos table are not followed`);
+    const locator = copilotSessionLocator(options.folder, folders);
+    const sink: PlanSink =
+      typeof sqlite === 'string'
+        ? withImportPlans(options.sink, (plans) => options.sink.importPlans(plans.filter((p) => p.source.tool !== COPILOT_TODOS_TOOL)))
+        : tableSink(options.sink, { sqlite, sessionFolder: (id) => locator.sessionFolder(id), onUnknownShape: options.onUnknownShape });
+    const follower = new Follower({
+      locator,
+      createParser: (_file, state) => createCopilotCliParser(state),
+      parserVersion: copilotCli.parserVersion,
+      sink,
+      cursorDir: path.join(options.storageDir, 'sources', 'copilot-cli', 'cursors'),
+      ...followerReports(options),
+    });
+    follower.start();
+    return follower;
+  },
+};

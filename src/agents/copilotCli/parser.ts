@@ -1,0 +1,261 @@
+// GitHub Copilot CLI (`@github/copilot`) sessions: `<copilotHome>/session-state/<session id>/`.
+// Pure: lines and rows in, plans out; the files are read in ./index.ts.
+//
+// Observed with the real CLI (1.0.102, run offline with its own model provider):
+// - `events.jsonl`, append-only, one `{type, data, id, timestamp, parentId}` per line. Line 1 is
+//   `session.start` with `data.sessionId` and `data.context.cwd`. A request is a `user.message`
+//   (its `content` is the prompt); each model call is an `assistant.turn_start` …
+//   `assistant.turn_end` pair, its `assistant.message` listing `toolRequests`; a tool call is
+//   `tool.execution_start` (`toolCallId`, `toolName`, `arguments`) then
+//   `tool.execution_complete` (`toolCallId`, `success`). The request is answered when an
+//   `assistant.message` with no `toolRequests` is followed by its `assistant.turn_end`.
+// - `workspace.yaml`: `id`, `cwd` (where the session ran), `git_root` and `branch` inside git.
+// - The plan: the `todos` table of the session's `session.db` (`id, title, description, status`
+//   with pending, in_progress, done, blocked; `todo_deps` for prerequisites), which the model
+//   writes with SQL through its `sql` tool. The database is made on the first `sql` call and is
+//   in rollback-journal mode. The events carry the SQL, not the rows: a completed `sql` call
+//   that changed the table is where the table is read (see ./index.ts).
+// - Older releases had an `update_todo` tool whose argument was a Markdown checklist; 1.0.102
+//   offers none. In 1.0.63's code the checklist is `arguments.todos` (a string) and its prompts
+//   name `- [x]` completed and `- [ ]` pending; its runtime also knows `in_progress`, with a mark
+//   not seen. The checklist is read as written; any other mark makes the call an unknown shape
+//   rather than a guessed status.
+import { type Batch, type JsonRecord, JsonLineParser, excerpt, isRecord, stringField } from '../lineParser';
+import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser, TurnState } from '../../core/foreign';
+import { TURN_STATES } from '../../core/foreign';
+import { PendingWrites, toolCallFiles } from '../toolWrites';
+
+/** The tool of a plan read from the `todos` table: its items come from the database, not the line. */
+export const COPILOT_TODOS_TOOL = 'sql';
+export const COPILOT_CHECKLIST_TOOL = 'update_todo';
+
+/** A `todos` row as read (`rowid` gives the order the model inserted them in). */
+export interface CopilotTodoRow {
+  id: string;
+  title: string;
+  status: string;
+}
+
+/** The status of a `todos` row, with nothing invented: done is completed, blocked stays blocked. */
+const TABLE_STATUSES: Record<string, ForeignStatus> = { pending: 'pending', in_progress: 'in_progress', done: 'completed', blocked: 'blocked' };
+
+/** The items of a `todos` table; a string (for the output channel) when a row is not in its known shape. */
+export function itemsFromTodoRows(rows: readonly CopilotTodoRow[]): ForeignItem[] | string {
+  const items: ForeignItem[] = [];
+  for (const row of rows) {
+    const status = typeof row.status === 'string' ? TABLE_STATUSES[row.status] : undefined;
+    if (status === undefined) return `a todos row with status ${JSON.stringify(excerpt(String(row.status), 24))}`;
+    if (typeof row.title !== 'string') return 'a todos row without a title';
+    items.push({ content: row.title.trim(), status });
+  }
+  return items;
+}
+
+/** The items of an `update_todo` Markdown checklist; a string when a line is not `- [ ] …` or `- [x] …`. */
+export function itemsFromChecklist(markdown: string): ForeignItem[] | string {
+  const items: ForeignItem[] = [];
+  for (const raw of markdown.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const match = /^[-*]\s+\[(.)\]\s+(.*)$/.exec(line);
+    if (match === null) continue; // Prose around the list is not an item.
+    const mark = match[1] ?? '';
+    const status: ForeignStatus | undefined = mark === ' ' ? 'pending' : mark === 'x' || mark === 'X' ? 'completed' : undefined;
+    if (status === undefined) return `an update_todo item marked ${JSON.stringify(mark)}`;
+    items.push({ content: (match[2] ?? '').trim(), status });
+  }
+  return items;
+}
+
+/** The workspace a session ran in, from its `workspace.yaml` (`cwd: <path>`); undefined when it has none yet. */
+export function workspaceYamlCwd(text: string): string | undefined {
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^cwd:\s*(.*?)\s*$/.exec(line);
+    if (match === null) continue;
+    let value = match[1] ?? '';
+    if (value.startsWith('"')) {
+      try {
+        value = JSON.parse(value) as string;
+      } catch {
+        return undefined;
+      }
+    } else if (value.startsWith("'") && value.endsWith("'") && value.length >= 2) {
+      value = value.slice(1, -1).replace(/''/g, "'");
+    }
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  }
+  return undefined;
+}
+
+/** True for SQL that may change the `todos` table (not a plain read). */
+export function changesTodos(query: string, queryType?: string): boolean {
+  if (!/\btodos\b/i.test(query)) return false;
+  if (queryType !== undefined) return queryType.toUpperCase() !== 'SELECT';
+  return !/^\s*(SELECT|WITH|PRAGMA|EXPLAIN)\b/i.test(query);
+}
+
+const TITLE_LENGTH = 80;
+
+export function createCopilotCliParser(state?: unknown): SessionParser {
+  return new CopilotCliParser(state);
+}
+
+interface PendingCall {
+  tool: string;
+  /** The checklist (update_todo) or the SQL (sql). */
+  text: string;
+}
+
+class CopilotCliParser extends JsonLineParser {
+  private turn: { index: number; state: TurnState } | undefined;
+  private calls = 0;
+  /** The newest model call answered without tool requests: its turn_end ends the request. */
+  private answered = false;
+  /** Plan calls started, by call id, waiting for their completion. */
+  private pending: Record<string, PendingCall> = {};
+  /** create/edit/apply_patch calls waiting for their completion. */
+  private readonly writes: PendingWrites;
+
+  constructor(state: unknown) {
+    super('copilot-cli', state);
+    this.writes = new PendingWrites(isRecord(state) ? state['writes'] : undefined);
+    if (!isRecord(state)) return;
+    const turn = state['turn'];
+    if (isRecord(turn) && typeof turn['index'] === 'number' && TURN_STATES.includes(turn['state'] as TurnState)) {
+      this.turn = { index: turn['index'], state: turn['state'] as TurnState };
+    }
+    if (typeof state['calls'] === 'number') this.calls = state['calls'];
+    this.answered = state['answered'] === true;
+    const pending = state['pending'];
+    if (isRecord(pending)) {
+      for (const [id, call] of Object.entries(pending)) {
+        if (isRecord(call) && typeof call['tool'] === 'string' && typeof call['text'] === 'string') this.pending[id] = { tool: call['tool'], text: call['text'] };
+      }
+    }
+  }
+
+  protected ownState(): JsonRecord {
+    return { ...(this.turn ? { turn: this.turn } : {}), calls: this.calls, answered: this.answered, pending: this.pending, writes: this.writes.state() };
+  }
+
+  protected override info(): ForeignSessionInfo | undefined {
+    const info = super.info();
+    if (info === undefined || this.turn === undefined) return info;
+    return { ...info, turn: { ...this.turn }, calls: this.calls };
+  }
+
+  protected handle(record: JsonRecord, line: number, batch: Batch): void {
+    const type = record['type'];
+    const data = record['data'];
+    if (typeof type !== 'string') {
+      batch.report(line, 'an event without a type');
+      return;
+    }
+    if (!isRecord(data)) return;
+    switch (type) {
+      case 'session.start': {
+        if (this.base.session !== undefined) return;
+        const id = stringField(data, 'sessionId');
+        if (id === undefined) {
+          batch.report(line, 'a session.start event without data.sessionId');
+          return;
+        }
+        this.base.session = id;
+        const context = data['context'];
+        const cwd = isRecord(context) ? stringField(context, 'cwd') : undefined;
+        if (cwd !== undefined) this.base.cwd = cwd;
+        return;
+      }
+      case 'user.message': {
+        const content = stringField(data, 'content');
+        if (this.base.title === undefined && content !== undefined) this.base.title = excerpt(content, TITLE_LENGTH);
+        this.turn = { index: this.turn === undefined ? 0 : this.turn.index + 1, state: 'running' };
+        this.calls = 0;
+        this.answered = false;
+        return;
+      }
+      case 'assistant.message': {
+        const requests = data['toolRequests'];
+        this.answered = !Array.isArray(requests) || requests.length === 0;
+        return;
+      }
+      case 'assistant.turn_end':
+        if (this.answered && this.turn?.state === 'running') this.turn = { index: this.turn.index, state: 'ended' };
+        return;
+      case 'tool.execution_start':
+        this.started(data, line, batch, stringField(record, 'timestamp'));
+        return;
+      case 'tool.execution_complete':
+        this.completed(record, data, line, batch);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private started(data: JsonRecord, line: number, batch: Batch, at: string | undefined): void {
+    const call = stringField(data, 'toolCallId');
+    const tool = stringField(data, 'toolName');
+    const args = data['arguments'];
+    if (call === undefined || tool === undefined) {
+      batch.report(line, 'a tool.execution_start event without toolCallId or toolName');
+      return;
+    }
+    if (tool === COPILOT_CHECKLIST_TOOL) {
+      const text = isRecord(args) ? (stringField(args, 'todos') ?? stringField(args, 'content') ?? stringField(args, 'markdown')) : typeof args === 'string' ? args : undefined;
+      if (text === undefined) batch.report(line, 'an update_todo call without a checklist');
+      else this.pending[call] = { tool, text };
+      return;
+    }
+    if (tool === COPILOT_TODOS_TOOL) {
+      const query = isRecord(args) ? stringField(args, 'query') : undefined;
+      if (query !== undefined && /\btodos\b/i.test(query)) {
+        this.pending[call] = { tool, text: query };
+        return;
+      }
+    }
+    if (!this.base.emitted.includes(call)) this.writes.note(call, toolCallFiles('copilot-cli', tool, args), at);
+    this.calls += 1;
+  }
+
+  private completed(record: JsonRecord, data: JsonRecord, line: number, batch: Batch): void {
+    const call = stringField(data, 'toolCallId');
+    if (call === undefined) return;
+    const write = this.writes.settle(call);
+    if (write !== undefined && data['success'] === true && this.base.session !== undefined && !batch.alreadyEmitted(call)) {
+      batch.write({ source: { agent: 'copilot-cli', session: this.base.session, call }, files: write.files, ...(write.at !== undefined ? { at: write.at } : {}) });
+    }
+    const pending = this.pending[call];
+    if (pending === undefined) return;
+    delete this.pending[call];
+    if (data['success'] !== true) return;
+    const session = this.base.session;
+    if (session === undefined) {
+      batch.report(line, 'a plan call before session.start');
+      return;
+    }
+    const at = stringField(record, 'timestamp');
+    if (pending.tool === COPILOT_TODOS_TOOL) {
+      const telemetry = data['toolTelemetry'];
+      const properties = isRecord(telemetry) ? telemetry['properties'] : undefined;
+      const queryType = isRecord(properties) ? stringField(properties, 'queryType') : undefined;
+      if (!changesTodos(pending.text, queryType)) {
+        this.calls += 1; // A read of the plan is work, not a plan update.
+        return;
+      }
+      if (batch.alreadyEmitted(call)) return;
+      // The rows are read from the session's database by the source (./index.ts).
+      batch.emit({ source: { agent: 'copilot-cli', tool: COPILOT_TODOS_TOOL, session, call }, items: [], ...(at !== undefined ? { at } : {}) });
+      this.calls = 0;
+      return;
+    }
+    const items = itemsFromChecklist(pending.text);
+    if (typeof items === 'string') {
+      batch.report(line, items);
+      return;
+    }
+    if (batch.alreadyEmitted(call)) return;
+    batch.emit({ source: { agent: 'copilot-cli', tool: COPILOT_CHECKLIST_TOOL, session, call }, items, ...(at !== undefined ? { at } : {}) });
+    this.calls = 0;
+  }
+}
