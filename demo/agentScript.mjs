@@ -1,5 +1,5 @@
 // The demo's scripts (demo/extension/scripts.js) as a script for the scripted model
-// server (test/agent/modelServer.mjs), which the real Copilot agent talks to in
+// server (test/scripted-model/modelServer.mjs), which the real Copilot agent talks to in
 // `npm start`: the dark mode plan for a dark mode request, a generic plan otherwise.
 // A step's edits become a step of their own after its todo_write call, made with
 // Copilot's own edit tools, so each file changes while its item is in progress.

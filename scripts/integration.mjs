@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cleanupStack, log, repoRoot } from './lib/host.mjs';
 import { openWorkbench } from './lib/workbench.mjs';
-import { agentsForWorkbench } from './agents/workbench.mjs';
-import { scriptedAgentService } from '../test/agent/launch.mjs';
+import { agentsForWorkbench } from './agents/forWorkbench.mjs';
+import { scriptedAgentService } from '../test/scripted-model/service.mjs';
 import { demoAgentScript, demoDarkModeTurn } from '../demo/agentScript.mjs';
 
 // AGENT_PLAN_TEST_GREP runs only the matching tests of the first phase, for quick iteration.
@@ -22,9 +22,9 @@ const PHASE_TIMEOUT_MS = Number(process.env.AGENT_PLAN_PHASE_TIMEOUT_MS ?? 10 * 
 
 const cleanups = cleanupStack();
 
-/** The tests' script, and the demo's dark mode turn with its real edits (test/integration/7-copilot-files.test.ts). */
+/** The tests' script, and the demo's dark mode turn with its real edits (test/integration/09-copilot-files.test.ts). */
 function integrationScript() {
-  const script = JSON.parse(fs.readFileSync(path.join(repoRoot, 'test', 'agent', 'scripts', 'integration.json'), 'utf8'));
+  const script = JSON.parse(fs.readFileSync(path.join(repoRoot, 'test', 'scripted-model', 'scripts', 'integration.json'), 'utf8'));
   return { ...script, turns: [...script.turns, demoDarkModeTurn({ stepDelayMs: 100, match: '[ap:demo-edits]' })] };
 }
 

@@ -13,8 +13,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cleanupStack, log, repoRoot } from './lib/host.mjs';
 import { openWorkbench } from './lib/workbench.mjs';
-import { scriptedAgentService } from '../test/agent/launch.mjs';
-import { MODEL_ID, VENDOR } from '../test/agent/modelServer.mjs';
+import { scriptedAgentService } from '../test/scripted-model/service.mjs';
+import { MODEL_ID, VENDOR } from '../test/scripted-model/modelServer.mjs';
 
 const OUT_DIR = path.join(repoRoot, 'test', 'fixtures', 'copilot-chats');
 const RUN_TIMEOUT_MS = Number(process.env.AGENT_PLAN_RECORD_TIMEOUT_MS ?? 8 * 60_000);

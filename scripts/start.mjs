@@ -10,7 +10,7 @@ if (!runNode(['scripts/build.mjs'])) process.exit(1);
 
 const { cleanupStack, log } = await import('./lib/host.mjs');
 const { openWorkbench } = await import('./lib/workbench.mjs');
-const { scriptedAgentService } = await import('../test/agent/launch.mjs');
+const { scriptedAgentService } = await import('../test/scripted-model/service.mjs');
 const { demoAgentScript } = await import('../demo/agentScript.mjs');
 const cleanups = cleanupStack();
 

@@ -43,7 +43,7 @@ for (const [name, args] of [
   ['unit tests (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.unit.json', '--reporter', 'scripts/lib/counting-reporter.cjs']],
   ['reliability suite (plain Node)', ['scripts/reliability.mjs']],
   // The pinned Claude Code, Codex and Gemini CLI against scripted models, offline (root only; says so otherwise).
-  ['terminal agents (real CLIs, plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', 'test/agents/mocharc.json', '--reporter', 'scripts/lib/counting-reporter.cjs']],
+  ['terminal agents (real CLIs, plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', 'test/terminal-agents/mocharc.json', '--reporter', 'scripts/lib/counting-reporter.cjs']],
   ['integration tests (VS Code extension host)', ['scripts/integration.mjs']],
 ]) {
   const file = path.join(tmp, `${name.split(' ')[0]}.json`);

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { prepare, SERVERS } from './launch.mjs';
+import { prepare, SERVERS } from './environment.mjs';
 import { resolveScript } from './scenarios.mjs';
 
 const spec = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));

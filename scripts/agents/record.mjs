@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHAT_MODEL, CLAUDE_MODEL, codexModel, GEMINI_MODEL } from './launch.mjs';
+import { CHAT_MODEL, CLAUDE_MODEL, codexModel, GEMINI_MODEL } from './environment.mjs';
 import { cannotRunReason, runScenario } from './run.mjs';
 import { SCENARIOS } from './scenarios.mjs';
 

@@ -26,7 +26,7 @@ import { fileWriteRecord, infoRecord, isCurrentPlan, isInfoRecord, isPlanEvent, 
 import { LogReports } from './logReports';
 import type { PlanItem, Todo } from './plan';
 import { isSessionKey } from './sessionKey';
-import { validateTodoInput } from './validate';
+import { isValidated, validateTodoInput } from './validate';
 import type { AgentId, PlanSource } from './foreign';
 
 export { LOG_FORMAT_VERSION, TODO_WRITE_EVENT, SESSION_INFO_EVENT, parseLogEvent, parseLogRecord } from './logRecord';
@@ -200,13 +200,12 @@ export class SessionLog {
   /**
    * Appends one todo_write snapshot and reads it back; resolves with the event as read.
    * Rejects with a LogWriteError whose message is a short reason when the file system
-   * fails; with a TypeError for a bad key or todos (a bug: callers validate first).
+   * fails; with a TypeError for a bad key or todos (a bug: callers validate first). A list
+   * validateTodoInput returned (todo_write's way in) is appended as it is, not checked again.
    */
   async append(session: string, todos: readonly Todo[]): Promise<LogEvent> {
     const file = this.fileFor(session);
-    const checked = validateTodoInput({ todos });
-    if (!checked.ok) throw new TypeError(`SessionLog.append: ${checked.error}`);
-    return this.appendPlanEvent(file, planEvent(session, this.now().toISOString(), checked.todos));
+    return this.appendPlanEvent(file, planEvent(session, this.now().toISOString(), isValidated(todos) ? todos : checkedTodos(todos)));
   }
 
   /** Appends a plan mirrored from another agent (items already mapped and trimmed). */
@@ -621,4 +620,11 @@ async function mapWithLimit<T, R>(items: readonly T[], limit: number, map: (item
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+/** A list from a caller other than todo_write's way in, checked as todo_write's input is. */
+function checkedTodos(todos: readonly Todo[]): Todo[] {
+  const checked = validateTodoInput({ todos });
+  if (!checked.ok) throw new TypeError(`SessionLog.append: ${checked.error}`);
+  return checked.todos;
 }

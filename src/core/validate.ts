@@ -42,6 +42,18 @@ export const ERRORS = {
 
 export type ValidationResult = { ok: true; todos: Todo[] } | { ok: false; error: string };
 
+/**
+ * The lists validateTodoInput returned, each a fresh copy no caller held before: the log
+ * appends one of them as it is, without checking it again. Lines the log reads back are
+ * still checked (logRecord.ts): it did not write them all.
+ */
+const validated = new WeakSet<readonly Todo[]>();
+
+/** Whether `todos` is a list validateTodoInput returned (validated once, on its way in). */
+export function isValidated(todos: readonly Todo[]): boolean {
+  return validated.has(todos);
+}
+
 export function validateTodoInput(input: unknown): ValidationResult {
   try {
     if (!schemaValidate(input)) return { ok: false, error: schemaErrorText(schemaValidate.errors?.[0]) };
@@ -53,6 +65,7 @@ export function validateTodoInput(input: unknown): ValidationResult {
     const todos = copy.map((t): Todo => ({ content: t.content.trim(), status: t.status }));
     const duplicate = findDuplicate(todos);
     if (duplicate !== undefined) return { ok: false, error: ERRORS.duplicateContent(duplicate) };
+    validated.add(todos);
     return { ok: true, todos };
   } catch {
     return { ok: false, error: ERRORS.notObject };

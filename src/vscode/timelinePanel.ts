@@ -14,8 +14,10 @@ import type { PlanStore } from '../core/store';
 import { isFileWrite } from '../core/logRecord';
 import { buildTimeline, type TimelineLine } from '../core/timeline';
 import { readTimelinePage, type TimelineSource } from '../core/timelineRead';
+import type { Event } from '../core/emitter';
+import type { LogRead } from '../core/sessionLog';
 import { timelineViewModel } from '../core/timelineView';
-import type { TimelinePageMessage } from '../webview/timeline';
+import type { TimelineHostMessage, TimelinePageMessage } from '../webview/messages';
 import type { DisplayState } from '../core/display';
 import type { HealthBook } from '../core/healthBook';
 import { versionTime } from './agents';
@@ -65,7 +67,7 @@ class TimelinePanel implements vscode.Disposable {
         if (event.session === this.session) this.refreshSoon();
       }),
       // A file/write line is no plan: the store does not announce it; the log's reader does.
-      deps.store.log.onDidRead((read) => {
+      deps.source.onDidRead((read) => {
         if (read.session === this.session && read.records.some(isFileWrite)) this.refreshSoon();
       }),
       // A turn's end or a signal comes in a session/info line or from the clock, not as a new version.
@@ -136,7 +138,7 @@ class TimelinePanel implements vscode.Disposable {
       (signal) => signalText(signal, now, t),
     );
     this.files = new Set([...model.sessionFiles, ...model.lanes.flatMap((lane) => lane.files)].map((file) => file.path));
-    void this.panel.webview.postMessage({ type: 'model', model });
+    void this.panel.webview.postMessage({ type: 'model', model } satisfies TimelineHostMessage);
   }
 
   private receive(message: TimelinePageMessage): void {
@@ -175,12 +177,20 @@ class TimelinePanel implements vscode.Disposable {
   }
 }
 
+/**
+ * What a timeline reads of the log: older pages, backwards; and each read of new lines
+ * (a file/write line is no plan: the store does not announce it, the log's reader does).
+ */
+export interface TimelineLog extends TimelineSource {
+  readonly onDidRead: Event<LogRead>;
+}
+
 export interface TimelineDeps {
   extensionUri: vscode.Uri;
   store: PlanStore;
   display: DisplayState;
   health: HealthBook;
-  source: TimelineSource;
+  source: TimelineLog;
   logger: Logger;
   /** Settles when the store's first load is done (a panel revived at start waits for it). */
   loaded: Promise<void>;

@@ -3,39 +3,23 @@
 // The Plan Timeline's page: draws the model the extension posts as plain SVG (a library
 // would add tens of KB for a time axis a few lines give), zooms and pans, and reports what
 // it drew so tests read the real DOM. Runs in the webview: no Node, no vscode module.
-import type { TimelineViewModel, ViewFile, ViewLane, ViewMark } from '../core/timelineView';
+import type { TimelineViewModel, ViewFile, ViewLane } from '../core/timelineView';
+import { AXIS_HEIGHT, LANE_HEIGHT, TURN_HEIGHT, chartLayout, shownRange, type ChartLane, type ChartLayout, type ChartMark } from './chart';
+import type { TimelineHostMessage, TimelinePageMessage, TimelinePageState } from './messages';
+
+export type { TimelinePageMessage, TimelinePageState } from './messages';
 
 interface VsCodeApi {
-  postMessage(message: unknown): void;
+  postMessage(message: TimelinePageMessage): void;
   getState(): unknown;
-  setState(state: unknown): void;
+  setState(state: TimelinePageState): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
-/** What the page posts back to the extension. */
-export type TimelinePageMessage =
-  | { type: 'ready' }
-  | { type: 'compare'; at: number }
-  | { type: 'older' }
-  | { type: 'open'; path: string }
-  | { type: 'rendered'; lanes: string[]; marks: number; versions: string[] };
-
-/** What the page keeps across a reload (vscode.setState): the session, for the panel to come back to, and the range shown. */
-export interface TimelinePageState {
-  session?: string;
-  view?: { from: number; to: number } | undefined;
-}
-
 const vscodeApi = acquireVsCodeApi();
 const SVG = 'http://www.w3.org/2000/svg';
-const LANE_HEIGHT = 26;
-const AXIS_HEIGHT = 28;
-const TURN_HEIGHT = 14;
-const MARK_ROW = 18;
-const NAME_WIDTH = 240;
 /** A line break for hover texts, not written as an escape: esbuild would turn it into a literal one, and the bundle stays one line. */
 const LINE_BREAK = String.fromCharCode(10);
-const TICK_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400].map((s) => s * 1000);
 
 let model: TimelineViewModel | undefined;
 const saved = vscodeApi.getState() as TimelinePageState | undefined;
@@ -46,18 +30,13 @@ const openFiles = new Set<string>();
 
 const root = document.getElementById('root') as HTMLElement;
 
-window.addEventListener('message', (event: MessageEvent<{ type: string; model?: TimelineViewModel }>) => {
-  if (event.data.type === 'model' && event.data.model) {
+window.addEventListener('message', (event: MessageEvent<TimelineHostMessage>) => {
+  if (event.data.type === 'model') {
     model = event.data.model;
     saveState();
     render();
   }
 });
-
-function range(m: TimelineViewModel): { from: number; to: number } {
-  if (!view) return { from: m.start, to: m.end };
-  return view;
-}
 
 function saveState(): void {
   vscodeApi.setState({ session: model?.session ?? saved?.session, view } satisfies TimelinePageState);
@@ -71,7 +50,7 @@ function setView(next: { from: number; to: number } | undefined): void {
 
 function zoom(factor: number, centre?: number): void {
   if (!model) return;
-  const { from, to } = range(model);
+  const { from, to } = shownRange(model, view);
   const mid = centre ?? (from + to) / 2;
   const width = Math.max(1000, (to - from) * factor);
   const left = mid - (mid - from) * (width / (to - from));
@@ -80,11 +59,11 @@ function zoom(factor: number, centre?: number): void {
 
 function pan(fraction: number): void {
   if (!model) return;
-  const { from, to } = range(model);
+  const { from, to } = shownRange(model, view);
   const shift = (to - from) * fraction;
   setView({ from: from + shift, to: to + shift });
   // Panning back past the first version read: ask for the page before it.
-  if (model.more && from + shift < model.start) vscodeApi.postMessage({ type: 'older' } satisfies TimelinePageMessage);
+  if (model.more && from + shift < model.start) vscodeApi.postMessage({ type: 'older' });
 }
 
 function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>, parent?: Element): SVGElementTagNameMap[K] {
@@ -101,23 +80,45 @@ function html<K extends keyof HTMLElementTagNameMap>(name: K, attrs: Record<stri
   return node;
 }
 
-function tickStep(span: number, width: number): number {
-  const wanted = span / Math.max(2, width / 110);
-  return TICK_STEPS.find((step) => step >= wanted) ?? Math.ceil(wanted / 86_400_000) * 86_400_000;
-}
-
-function tickText(ms: number, step: number): string {
-  const date = new Date(ms);
-  const two = (n: number) => String(n).padStart(2, '0');
-  const hm = `${two(date.getHours())}:${two(date.getMinutes())}`;
-  if (step >= 86_400_000) return date.toLocaleDateString();
-  return step < 60_000 ? `${hm}:${two(date.getSeconds())}` : hm;
-}
-
 function render(): void {
   const m = model;
   if (!m) return;
   root.replaceChildren();
+  root.appendChild(toolbar(m));
+  if (m.sessionFiles.length > 0) root.appendChild(fileList('', m.strings.sessionFiles, m.sessionFiles, m.strings.shared, 'session-files'));
+  if (m.lanes.length === 0) {
+    root.appendChild(html('p', { class: 'empty' }, m.strings.empty));
+    report();
+    return;
+  }
+  const shown = shownRange(m, view);
+  const layout = chartLayout(m, shown, root.clientWidth);
+  const frame = html('div', { class: 'frame' });
+  const names = html('div', { class: 'names' });
+  // CSSOM, not a style attribute: the page's CSP allows no inline style.
+  names.style.paddingTop = `${layout.lanesTop}px`;
+  const svg = el('svg', { width: layout.width, height: layout.height, class: 'chart', role: 'group', 'aria-label': m.title, tabindex: 0, 'aria-describedby': 'help' });
+  drawChart(svg, m, layout);
+  const lists: HTMLDetailsElement[] = [];
+  const lanes = el('g', { class: 'lanes', role: 'list', 'aria-label': m.strings.lanes }, svg);
+  for (const chartLane of layout.lanes) {
+    drawLane(lanes, chartLane);
+    names.appendChild(laneName(chartLane.lane, m.strings.shared, lists));
+  }
+  listenToChart(svg, shown, layout.width);
+  frame.append(names, svg);
+  root.appendChild(frame);
+  if (lists.length > 0) {
+    const section = html('section', { class: 'files', 'aria-label': m.strings.files });
+    section.appendChild(html('h2', {}, m.strings.files));
+    section.append(...lists);
+    root.appendChild(section);
+  }
+  root.appendChild(html('p', { id: 'help', class: 'help' }, m.strings.help));
+  report();
+}
+
+function toolbar(m: TimelineViewModel): HTMLElement {
   const bar = html('div', { class: 'toolbar', role: 'toolbar' });
   const button = (text: string, action: () => void, extra: Record<string, string> = {}) => {
     const b = html('button', { type: 'button', ...extra }, text);
@@ -127,89 +128,62 @@ function render(): void {
   button('+', () => zoom(0.5), { 'aria-label': m.strings.zoomIn, title: m.strings.zoomIn, 'data-action': 'zoom-in' });
   button('−', () => zoom(2), { 'aria-label': m.strings.zoomOut, title: m.strings.zoomOut, 'data-action': 'zoom-out' });
   button(m.strings.reset, () => setView(undefined), { 'data-action': 'reset' });
-  if (m.more) button(m.strings.older, () => vscodeApi.postMessage({ type: 'older' } satisfies TimelinePageMessage), { 'data-action': 'older' });
+  if (m.more) button(m.strings.older, () => vscodeApi.postMessage({ type: 'older' }), { 'data-action': 'older' });
   bar.appendChild(html('span', { class: 'summary', 'data-summary': '' }, m.summary));
-  root.appendChild(bar);
-  if (m.sessionFiles.length > 0) root.appendChild(fileList('', m.strings.sessionFiles, m.sessionFiles, m.strings.shared, 'session-files'));
+  return bar;
+}
 
-  if (m.lanes.length === 0) {
-    root.appendChild(html('p', { class: 'empty' }, m.strings.empty));
-    report();
-    return;
-  }
-
-  const { from, to } = range(m);
-  const width = Math.max(320, root.clientWidth - NAME_WIDTH - 16);
-  const x = (ms: number) => ((ms - from) / (to - from)) * width;
-  const clampX = (ms: number) => Math.min(width, Math.max(0, x(ms)));
-  const lanesTop = AXIS_HEIGHT + TURN_HEIGHT + MARK_ROW;
-  const height = lanesTop + m.lanes.length * LANE_HEIGHT + 4;
-
-  const frame = html('div', { class: 'frame' });
-  const names = html('div', { class: 'names' });
-  // CSSOM, not a style attribute: the page's CSP allows no inline style.
-  names.style.paddingTop = `${lanesTop}px`;
-  const svg = el('svg', { width, height, class: 'chart', role: 'group', 'aria-label': m.title, tabindex: 0, 'aria-describedby': 'help' });
-
+/** The axis, the turns, the version marks, the signals and the session's writes. */
+function drawChart(svg: SVGSVGElement, m: TimelineViewModel, layout: ChartLayout): void {
   // Time axis: readable ticks at a step that fits the width.
   const axis = el('g', { class: 'axis', 'aria-hidden': 'true' }, svg);
-  const step = tickStep(to - from, width);
-  for (let tick = Math.ceil(from / step) * step; tick <= to; tick += step) {
-    el('line', { x1: x(tick), x2: x(tick), y1: AXIS_HEIGHT - 6, y2: height, class: 'grid' }, axis);
-    const label = el('text', { x: x(tick) + 3, y: AXIS_HEIGHT - 10, class: 'tick' }, axis);
-    label.textContent = tickText(tick, step);
+  for (const tick of layout.ticks) {
+    el('line', { x1: tick.x, x2: tick.x, y1: AXIS_HEIGHT - 6, y2: layout.height, class: 'grid' }, axis);
+    el('text', { x: tick.x + 3, y: AXIS_HEIGHT - 10, class: 'tick' }, axis).textContent = tick.text;
   }
-
   // The agent's turns: a thin band each, from start to end (or to the right edge while running).
   const turns = el('g', { class: 'turns', role: 'list', 'aria-label': 'turns' }, svg);
-  for (const turn of m.turns) {
-    const left = clampX(turn.start ?? from);
-    const right = clampX(turn.end ?? to);
+  for (const { turn, x, width } of layout.turns) {
     const g = el('g', { role: 'listitem', 'aria-label': turn.label, 'data-turn': '' }, turns);
-    el('rect', { x: left, y: AXIS_HEIGHT, width: Math.max(2, right - left), height: TURN_HEIGHT - 4, class: `turn${turn.end === undefined ? ' running' : ''}` }, g);
+    el('rect', { x, y: AXIS_HEIGHT, width, height: TURN_HEIGHT - 4, class: `turn${turn.end === undefined ? ' running' : ''}` }, g);
     el('title', {}, g).textContent = turn.label;
   }
-
   // A mark per version; Enter or a click compares it with the one before.
   const marks = el('g', { class: 'marks', role: 'list', 'aria-label': m.strings.versions }, svg);
   // One tab stop for all marks (the newest); ← → Home End move between them.
-  m.marks.forEach((mark, index) => drawMark(marks, mark, index, x(mark.time), lanesTop - MARK_ROW + 4, index === m.marks.length - 1));
-
+  layout.marks.forEach((mark, index) => drawMark(marks, mark, index, layout.marksY));
   // Health signals: a flag where each started.
-  for (const signal of m.signals) {
+  for (const { signal, x } of layout.signals) {
     const g = el('g', { class: `signal${signal.warning ? ' warning' : ''}`, role: 'img', 'aria-label': signal.label, 'data-signal': '' }, svg);
-    el('path', { d: `M${clampX(signal.time)},${lanesTop} v${height - lanesTop} `, class: 'flag' }, g);
+    el('path', { d: `M${x},${layout.lanesTop} v${layout.height - layout.lanesTop} `, class: 'flag' }, g);
     el('title', {}, g).textContent = signal.label;
   }
-
   // Files written while no item was in progress: ticks above the lanes.
-  for (const time of m.sessionWrites) {
-    if (time >= from && time <= to) el('rect', { x: x(time) - 1, y: lanesTop - 4, width: 2, height: 4, class: 'write', 'aria-hidden': 'true' }, svg);
+  for (const at of layout.sessionWrites) el('rect', { x: at - 1, y: layout.lanesTop - 4, width: 2, height: 4, class: 'write', 'aria-hidden': 'true' }, svg);
+}
+
+/** A lane's name, its note, and the count that opens its list of files (added to `lists`). */
+function laneName(lane: ViewLane, shared: string, lists: HTMLDetailsElement[]): HTMLElement {
+  const name = html('div', { class: `name${lane.dropped ? ' dropped' : ''}`, title: laneTitle(lane) });
+  const text = html('span', { class: 'text' }, lane.name);
+  if (lane.note !== '') text.appendChild(html('span', { class: 'note' }, ` ${lane.note}`));
+  name.appendChild(text);
+  if (lane.files.length > 0) {
+    const list = fileList(lane.name, lane.name, lane.files, shared, 'lane-files');
+    lists.push(list);
+    // The lane's count opens its list below the chart, and moves the focus into it.
+    const count = html('button', { type: 'button', class: 'files-count', 'data-files-of': lane.name, 'aria-label': `${lane.name}: ${lane.filesText}`, title: lane.filesText }, lane.filesText);
+    count.addEventListener('click', () => {
+      list.open = true;
+      list.querySelector<HTMLElement>('[data-file]')?.focus();
+    });
+    name.appendChild(count);
   }
+  return name;
+}
 
-  const lanes = el('g', { class: 'lanes', role: 'list', 'aria-label': m.strings.lanes }, svg);
-  const lists: HTMLDetailsElement[] = [];
-  m.lanes.forEach((lane, index) => {
-    const y = lanesTop + index * LANE_HEIGHT;
-    drawLane(lanes, lane, y, x, clampX);
-    const name = html('div', { class: `name${lane.dropped ? ' dropped' : ''}`, title: laneTitle(lane) });
-    const text = html('span', { class: 'text' }, lane.name);
-    if (lane.note !== '') text.appendChild(html('span', { class: 'note' }, ` ${lane.note}`));
-    name.appendChild(text);
-    if (lane.files.length > 0) {
-      const list = fileList(lane.name, lane.name, lane.files, m.strings.shared, 'lane-files');
-      lists.push(list);
-      // The lane's count opens its list below the chart, and moves the focus into it.
-      const count = html('button', { type: 'button', class: 'files-count', 'data-files-of': lane.name, 'aria-label': `${lane.name}: ${lane.filesText}`, title: lane.filesText }, lane.filesText);
-      count.addEventListener('click', () => {
-        list.open = true;
-        list.querySelector<HTMLElement>('[data-file]')?.focus();
-      });
-      name.appendChild(count);
-    }
-    names.appendChild(name);
-  });
-
+/** Keys and the wheel zoom and pan the chart. */
+function listenToChart(svg: SVGSVGElement, { from, to }: { from: number; to: number }, width: number): void {
   svg.addEventListener('keydown', (event) => {
     const keys: Record<string, () => void> = { '+': () => zoom(0.5), '=': () => zoom(0.5), '-': () => zoom(2), ArrowLeft: () => pan(-0.2), ArrowRight: () => pan(0.2), Home: () => setView(undefined) };
     const action = keys[event.key];
@@ -233,46 +207,29 @@ function render(): void {
     },
     { passive: false },
   );
-
-  frame.append(names, svg);
-  root.appendChild(frame);
-  if (lists.length > 0) {
-    const section = html('section', { class: 'files', 'aria-label': m.strings.files });
-    section.appendChild(html('h2', {}, m.strings.files));
-    section.append(...lists);
-    root.appendChild(section);
-  }
-  root.appendChild(html('p', { id: 'help', class: 'help' }, m.strings.help));
-  report();
 }
 
-function drawLane(parent: Element, lane: ViewLane, y: number, x: (ms: number) => number, clampX: (ms: number) => number): void {
+function drawLane(parent: Element, { lane, y, segments, writes, durationsX }: ChartLane): void {
   const g = el('g', { role: 'listitem', 'aria-label': lane.label, 'data-lane': lane.name, class: lane.dropped ? 'lane dropped' : 'lane' }, parent);
   el('title', {}, g).textContent = laneTitle(lane);
-  for (const segment of lane.segments) {
-    if (x(segment.to) < 0 || x(segment.from) > clampX(Number.POSITIVE_INFINITY)) continue;
-    const left = clampX(segment.from);
-    el('rect', { x: left, y: y + 5, width: Math.max(1, clampX(segment.to) - left), height: LANE_HEIGHT - 10, rx: 3, class: `seg ${segment.status}` }, g);
+  for (const segment of segments) {
+    el('rect', { x: segment.x, y: y + 5, width: segment.width, height: LANE_HEIGHT - 10, rx: 3, class: `seg ${segment.status}` }, g);
   }
   // A tick at each write of a file while the item was in progress.
-  for (const time of lane.writes) {
-    const at = x(time);
-    if (at >= 0 && at <= clampX(Number.POSITIVE_INFINITY)) el('rect', { x: at - 1, y: y + LANE_HEIGHT - 5, width: 2, height: 5, class: 'write', 'aria-hidden': 'true' }, g);
-  }
+  for (const at of writes) el('rect', { x: at - 1, y: y + LANE_HEIGHT - 5, width: 2, height: 5, class: 'write', 'aria-hidden': 'true' }, g);
   // The item's durations, on its in-progress stretch's first segment when it is in view.
-  const first = lane.segments.find((s) => s.status === 'in_progress') ?? lane.segments[0];
-  if (lane.durations !== '' && first) {
-    const label = el('text', { x: clampX(first.from) + 4, y: y + LANE_HEIGHT / 2 + 4, class: 'lane-time', 'aria-hidden': 'true' }, g);
+  if (durationsX !== undefined) {
+    const label = el('text', { x: durationsX, y: y + LANE_HEIGHT / 2 + 4, class: 'lane-time', 'aria-hidden': 'true' }, g);
     label.textContent = lane.durations;
   }
 }
 
-function drawMark(parent: Element, mark: ViewMark, index: number, cx: number, cy: number, tabStop: boolean): void {
+function drawMark(parent: Element, { mark, x, tabStop }: ChartMark, index: number, y: number): void {
   const g = el('g', { role: 'listitem button', tabindex: tabStop ? 0 : -1, 'aria-label': mark.label, 'data-version': index, class: 'mark' }, parent);
-  el('circle', { cx, cy, r: 5 }, g);
+  el('circle', { cx: x, cy: y, r: 5 }, g);
   el('title', {}, g).textContent = mark.label;
   const compare = () => {
-    if (mark.at !== undefined) vscodeApi.postMessage({ type: 'compare', at: mark.at } satisfies TimelinePageMessage);
+    if (mark.at !== undefined) vscodeApi.postMessage({ type: 'compare', at: mark.at });
   };
   g.addEventListener('click', compare);
   g.addEventListener('keydown', (event) => {
@@ -318,7 +275,7 @@ function fileList(owner: string, heading: string, files: readonly ViewFile[], sh
     button.appendChild(html('span', { class: 'file-name' }, file.name));
     if (file.folder !== '') button.appendChild(html('span', { class: 'file-folder' }, file.folder));
     if (file.shared) button.appendChild(html('span', { class: 'file-shared' }, shared));
-    button.addEventListener('click', () => vscodeApi.postMessage({ type: 'open', path: file.path } satisfies TimelinePageMessage));
+    button.addEventListener('click', () => vscodeApi.postMessage({ type: 'open', path: file.path }));
     item.appendChild(button);
     list.appendChild(item);
   }
@@ -330,7 +287,7 @@ function fileList(owner: string, heading: string, files: readonly ViewFile[], sh
 function report(): void {
   const lanes = [...root.querySelectorAll('[data-lane]')].map((node) => node.getAttribute('data-lane') ?? '');
   const versions = [...root.querySelectorAll('[data-version]')].map((node) => node.getAttribute('aria-label') ?? '');
-  vscodeApi.postMessage({ type: 'rendered', lanes, marks: versions.length, versions } satisfies TimelinePageMessage);
+  vscodeApi.postMessage({ type: 'rendered', lanes, marks: versions.length, versions });
 }
 
 let resizeFrame = 0;
@@ -339,4 +296,4 @@ window.addEventListener('resize', () => {
   resizeFrame = requestAnimationFrame(render);
 });
 
-vscodeApi.postMessage({ type: 'ready' } satisfies TimelinePageMessage);
+vscodeApi.postMessage({ type: 'ready' });

@@ -1,5 +1,5 @@
 // The scripted model server the real-agent tests and `npm start` put behind Copilot
-// (test/agent/modelServer.mjs), over real HTTP on 127.0.0.1: the OpenAI-compatible
+// (test/scripted-model/modelServer.mjs), over real HTTP on 127.0.0.1: the OpenAI-compatible
 // stream, turns played step by step from the tool results that come back, side
 // requests told apart, every request recorded, and its bounds.
 import * as assert from 'node:assert/strict';
@@ -18,7 +18,7 @@ interface ServerModule {
   startModelServer(options: Record<string, unknown>): Promise<Server>;
 }
 
-const modulePath = path.resolve(__dirname, '..', 'agent', 'modelServer.mjs');
+const modulePath = path.resolve(__dirname, '..', 'scripted-model', 'modelServer.mjs');
 const load = (): Promise<ServerModule> => import(modulePath) as Promise<ServerModule>;
 
 const SCRIPT = {

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, api, bridge, chat, domTexts, newChatSession, todos, waitFor } from '../helpers';
-import { MODEL, copilotReady } from '../7-agent';
+import { MODEL, copilotReady } from '../copilotAgent';
 
 describe('pictures for the README', function () {
   this.timeout(120_000);

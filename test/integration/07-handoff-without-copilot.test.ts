@@ -1,4 +1,4 @@
-// Before any test switches Copilot Chat on (the 7-copilot-* files do): Continue in New Chat
+// Before any test switches Copilot Chat on (the Copilot files (08-12) files do): Continue in New Chat
 // has no Copilot to type into, so the hand-off prompt goes to the clipboard and the user is
 // told.
 import * as assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { api, chat, domTexts, newChatSession, todos, waitFor } from './helpers';
 
 describe('acting on a plan without Copilot', () => {
   it('Continue in New Chat copies the hand-off prompt and says so', async () => {
-    assert.equal(vscode.extensions.getExtension('GitHub.copilot-chat'), undefined, 'Copilot Chat is not switched on yet in this run (the 7-copilot-* tests do that later)');
+    assert.equal(vscode.extensions.getExtension('GitHub.copilot-chat'), undefined, 'Copilot Chat is not switched on yet in this run (the Copilot files (08-12) tests do that later)');
     const plan = await api();
     await newChatSession();
     await chat(todos(['Sketch the offline hand-off', 'completed'], ['Copy the offline hand-off', 'in_progress'], ['Paste the offline hand-off', 'pending']));

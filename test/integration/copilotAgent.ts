@@ -1,6 +1,6 @@
 // The real GitHub Copilot agent for the integration tests: Copilot Chat (built into
 // the pinned host) switched on without sign-in, its bring-your-own `customendpoint`
-// model served by the launcher's scripted model server (test/agent/modelServer.mjs),
+// model served by the launcher's scripted model server (test/scripted-model/modelServer.mjs),
 // and requests sent in agent mode. What the model received is read from the
 // server's record file in the run folder.
 import * as fs from 'node:fs';

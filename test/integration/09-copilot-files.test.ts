@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, api, logLines, newChatSession, waitFor } from './helpers';
-import { askAgent, copilotReady, toolResults, type ModelRecord } from './7-agent';
+import { askAgent, copilotReady, toolResults, type ModelRecord } from './copilotAgent';
 
 const MATCH = '[ap:demo-edits]';
 /** The demo workspace's files the dark mode plan reads and edits, copied into the test workspace for this test. */

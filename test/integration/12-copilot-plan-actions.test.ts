@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentPlanApi } from '../../src/extension';
 import { api, bridge, domTexts, newChatSession, runDir, waitFor } from './helpers';
-import { askAgent, copilotReady, records, textOf, turnIndex, turnRecords, type ModelRecord } from './7-agent';
+import { askAgent, copilotReady, records, textOf, turnIndex, turnRecords, type ModelRecord } from './copilotAgent';
 
 interface Outcome {
   done: string;

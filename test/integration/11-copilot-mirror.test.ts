@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
 import { api, bridge, domTexts, logLines, newChatSession, planItemLabels, waitFor } from './helpers';
-import { askAgent, copilotReady, scriptTurns, turnIndex } from './7-agent';
+import { askAgent, copilotReady, scriptTurns, turnIndex } from './copilotAgent';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
 const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';

@@ -32,7 +32,7 @@
 // The server keeps no conversation state: the tool-call ids it hands out encode
 // which turn and step they belong to, and every request carries them back.
 //
-// Standalone: node test/agent/modelServer.mjs --script s.json --record r.jsonl
+// Standalone: node test/scripted-model/modelServer.mjs --script s.json --record r.jsonl
 //   [--max-requests 400] [--lifetime-s 900] [--model scripted-agent]
 // prints one JSON line `{"port":…,"url":…,"chatUrl":…}` and runs until its bounds
 // or SIGINT/SIGTERM. From code: `const server = await startModelServer({ script,
@@ -443,7 +443,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
     options = parseArgs(process.argv.slice(2));
   } catch (error) {
-    process.stderr.write(`${error.message}\nusage: node test/agent/modelServer.mjs --script s.json --record r.jsonl [--max-requests N] [--lifetime-s S] [--model ID]\n`);
+    process.stderr.write(`${error.message}\nusage: node test/scripted-model/modelServer.mjs --script s.json --record r.jsonl [--max-requests N] [--lifetime-s S] [--model ID]\n`);
     process.exit(2);
   }
   const server = await startModelServer({ ...options, log: (line) => process.stderr.write(`${line}\n`) });
