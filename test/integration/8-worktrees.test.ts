@@ -98,6 +98,17 @@ if (status.skipped !== undefined) {
       assert.ok(rows.findIndex((row) => row.label.startsWith('Worktree main')) < rows.findIndex((row) => row.label.startsWith('Worktree codex-branch')) || !rows.some((row) => row.label.startsWith('Worktree main')), "the workspace's own worktree comes first");
     });
 
+    it('Go to Next Session That Needs You shows a session waiting on the user, and goes round the queue', async () => {
+      // Codex's update-plan run ends its turn with an item still in progress: stopped with items open.
+      const first = await vscode.commands.executeCommand<string | undefined>('agentPlan.goToNextSessionNeedingYou');
+      assert.ok(first !== undefined, 'a session that needs the user');
+      const listed = (await api()).listSessions().find((s) => s.session === first);
+      assert.ok(listed?.todos.some((todo) => todo.status !== 'completed'), 'it stopped with items still open');
+      // Claude Code's run stopped with items open too: the next one is the other session.
+      const second = await vscode.commands.executeCommand<string | undefined>('agentPlan.goToNextSessionNeedingYou');
+      assert.ok(second !== undefined && second !== first, 'the next session of the queue');
+    });
+
     it('a worktree removed keeps its session', async () => {
       const before = (await api()).listSessions().map((s) => s.session);
       git(workspace, 'worktree', 'remove', '--force', beside('wt-codex'));
