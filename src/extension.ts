@@ -26,6 +26,7 @@ import { TodoWriteTool } from './vscode/todoTool';
 import { Sources } from './vscode/sources';
 import { createViews } from './vscode/views';
 import { sessionPlaces } from './vscode/sessionPlaces';
+import { registerNextSession } from './vscode/nextSession';
 import { registerOpenChangedFile } from './vscode/fileViews';
 import { registerTimeline } from './vscode/timelinePanel';
 import { watchHealth } from './vscode/healthWatch';
@@ -110,6 +111,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     requests.onDidTake(({ texts }) => {
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Taken into the plan: {0}', texts.join('; ')), 5000);
     }),
+    registerNextSession({ store, health, display }),
     ...registerPlanActions({ store, health, requests, logger, shownSession: () => display.session, places }),
     sources,
     registerTimeline({ extensionUri: context.extensionUri, store, display, health, source: log, logger, loaded, places }),

@@ -29,7 +29,8 @@ export async function agentsForWorkbench(workbench, log) {
         codexHome: path.join(home, '.codex'),
         // The XDG data folder the host runs with, as a terminal of that window would have it.
         xdgDataHome: path.join(workbench.runDir, 'xdg-data'),
-        workspace: workbench.workspace,
+        // A test may run the agent in another folder of the window (a git worktree beside the workspace).
+        workspace: typeof request.workspace === 'string' ? request.workspace : workbench.workspace,
         delayMs: request.delayMs ?? 0,
       });
       return { code: run.result.code, timedOut: run.result.timedOut, requests: run.result.requests, files: run.files };

@@ -50,6 +50,8 @@ export const CommandId = {
   WithdrawRequest: 'agentPlan.withdrawRequest',
   /** Opens the Plan Timeline of a session (its key, a Sessions row, or the shown session). */
   ShowTimeline: 'agentPlan.showTimeline',
+  /** The next session of the queue of those waiting on the user: its plan, then its chat or terminal. */
+  GoToNextSessionNeedingYou: 'agentPlan.goToNextSessionNeedingYou',
 } as const;
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];
 

@@ -223,8 +223,10 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     if (this.attentionOnly) sessions = sessions.filter((event) => sessionMark(this.health.signals(event.session))?.warning === true);
     const listed = sessions.slice(0, this.listed);
     const places = this.places;
-    // Sessions working in more than one worktree: a row per worktree, the workspace's own first.
-    const groups = places && groupByWorktree(listed, (event) => places.folderOf(event.session), places.worktrees(), places.workspaceFolders());
+    // In a repository with several worktrees, sessions working in more than one place: a row per
+    // worktree, the workspace's own first.
+    const worktrees = places?.worktrees() ?? [];
+    const groups = places && worktrees.length > 1 ? groupByWorktree(listed, (event) => places.folderOf(event.session), worktrees, places.workspaceFolders()) : undefined;
     const rows: SessionsRow[] = groups ? groups.map((group) => ({ kind: 'worktree', group })) : listed.map((event) => ({ kind: 'session', event }));
     if (sessions.length > this.listed) rows.push({ kind: 'more', remaining: sessions.length - this.listed });
     return rows;

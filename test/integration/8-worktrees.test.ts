@@ -1,0 +1,124 @@
+// Several agents at once, each in its own git worktree: the workspace becomes a real git
+// repository with two linked worktrees beside it (one added while the window is open), Codex
+// runs in one and Claude Code in the other (offline, as the terminal-agent tests run them),
+// and the Sessions view lists each session under its worktree. Removing a worktree keeps
+// its session. Discovery reads git's own files; git itself only builds the layout here.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { api, bridge, waitFor } from './helpers';
+import { SESSION_ROWS, agentsStatus as status, sessionsOf, versionsText, type AgentRun } from './terminalAgents';
+
+function git(cwd: string, ...args: string[]): void {
+  execFileSync('git', ['-c', 'user.name=Agent Plan tests', '-c', 'user.email=tests@agent-plan.invalid', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+    stdio: 'ignore',
+  });
+}
+
+async function runAgentIn(scenario: string, workspace: string): Promise<void> {
+  const run = await bridge<AgentRun>({ op: 'runAgent', scenario, delayMs: 0, workspace }, 180_000);
+  assert.equal(run.timedOut, false, `${scenario} timed out`);
+  assert.equal(run.code, 0, `${scenario} exited ${run.code}`);
+}
+
+/** The Sessions view's rows, as their accessible labels and tree levels. */
+async function sessionRows(): Promise<Array<{ label: string; level: string }>> {
+  const labels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' });
+  const levels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-level' });
+  return labels.map((label, i) => ({ label: label ?? '', level: levels[i] ?? '' }));
+}
+
+/** The rows right under the worktree row whose label starts with `group`. */
+function rowsUnder(rows: Array<{ label: string; level: string }>, group: string): string[] {
+  const start = rows.findIndex((row) => row.label.startsWith(group));
+  if (start < 0) return [];
+  const under: string[] = [];
+  for (const row of rows.slice(start + 1)) {
+    if (Number(row.level) <= Number(rows[start]?.level)) break;
+    under.push(row.label);
+  }
+  return under;
+}
+
+if (status.skipped !== undefined) {
+  console.log(`SKIPPED: agents in git worktrees: ${status.skipped}`);
+} else {
+  describe(`agents in git worktrees (${versionsText()})`, function () {
+    this.timeout(300_000);
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+    const beside = (name: string) => path.join(path.dirname(workspace), name);
+
+    before(async () => {
+      assert.ok(!fs.existsSync(path.join(workspace, '.git')), 'the fixture workspace starts outside git');
+      git(workspace, 'init', '-q');
+      git(workspace, 'add', '-A');
+      git(workspace, 'commit', '-q', '-m', 'fixture');
+      git(workspace, 'worktree', 'add', '-q', beside('wt-codex'), '-b', 'codex-branch');
+      // A repository made under an open window: turning worktrees off and on reads it (a new
+      // `.git` in a workspace folder is not watched; a new worktree of a known one is).
+      const config = vscode.workspace.getConfiguration('agentPlan');
+      await config.update('worktrees.enabled', false, vscode.ConfigurationTarget.Workspace);
+      await config.update('worktrees.enabled', undefined, vscode.ConfigurationTarget.Workspace);
+      await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
+      await vscode.commands.executeCommand('agentPlan.followLatest');
+    });
+
+    after(async () => {
+      for (const name of ['wt-codex', 'wt-claude']) {
+        if (fs.existsSync(beside(name))) git(workspace, 'worktree', 'remove', '--force', beside(name));
+      }
+      fs.rmSync(path.join(workspace, '.git'), { recursive: true, force: true });
+      await vscode.workspace.getConfiguration('agentPlan').update('worktrees.enabled', false, vscode.ConfigurationTarget.Workspace);
+      await vscode.workspace.getConfiguration('agentPlan').update('worktrees.enabled', undefined, vscode.ConfigurationTarget.Workspace);
+    });
+
+    it('Codex in one worktree and Claude Code in one added while the window is open: each session under its worktree', async () => {
+      const knownCodex = (await sessionsOf('codex')).map((s) => s.session);
+      await runAgentIn('codex/update-plan', beside('wt-codex'));
+      await waitFor(async () => (await sessionsOf('codex')).find((s) => !knownCodex.includes(s.session)), 'a Codex session that ran in a worktree beside the workspace', 60_000);
+
+      // The second worktree comes while the window is open: the folder watch sees it.
+      git(workspace, 'worktree', 'add', '-q', beside('wt-claude'), '-b', 'claude-branch');
+      const knownClaude = (await sessionsOf('claude-code')).map((s) => s.session);
+      // Run at once: a session written before its folder is followed is found when it is.
+      await runAgentIn('claude/todowrite', beside('wt-claude'));
+      await waitFor(async () => (await sessionsOf('claude-code')).find((s) => !knownClaude.includes(s.session)), 'a Claude Code session from the worktree added while open', 60_000);
+
+      const rows = await waitFor(async () => {
+        const now = await sessionRows();
+        return rowsUnder(now, 'Worktree codex-branch').some((label) => label.includes('Codex')) &&
+          rowsUnder(now, 'Worktree claude-branch').some((label) => label.includes('Claude Code'))
+          ? now
+          : undefined;
+      }, 'the Sessions view to list the Codex session under codex-branch and the Claude Code session under claude-branch', 30_000);
+      assert.ok(rows.findIndex((row) => row.label.startsWith('Worktree main')) < rows.findIndex((row) => row.label.startsWith('Worktree codex-branch')) || !rows.some((row) => row.label.startsWith('Worktree main')), "the workspace's own worktree comes first");
+    });
+
+    it('Go to Next Session That Needs You shows a session waiting on the user, and goes round the queue', async () => {
+      // Codex's update-plan run ends its turn with an item still in progress: stopped with items open.
+      const first = await vscode.commands.executeCommand<string | undefined>('agentPlan.goToNextSessionNeedingYou');
+      assert.ok(first !== undefined, 'a session that needs the user');
+      const listed = (await api()).listSessions().find((s) => s.session === first);
+      assert.ok(listed?.todos.some((todo) => todo.status !== 'completed'), 'it stopped with items still open');
+      // Claude Code's run stopped with items open too: the next one is the other session.
+      const second = await vscode.commands.executeCommand<string | undefined>('agentPlan.goToNextSessionNeedingYou');
+      assert.ok(second !== undefined && second !== first, 'the next session of the queue');
+    });
+
+    it('a worktree removed keeps its session', async () => {
+      const before = (await api()).listSessions().map((s) => s.session);
+      git(workspace, 'worktree', 'remove', '--force', beside('wt-codex'));
+      // Its session stays, under its folder's name now that no worktree holds it.
+      await waitFor(async () => {
+        const rows = await sessionRows();
+        return !rows.some((row) => row.label.startsWith('Worktree codex-branch')) && rowsUnder(rows, 'Worktree wt-codex').some((label) => label.includes('Codex'));
+      }, 'the Codex session listed under its removed worktree\'s folder', 30_000);
+      const after = (await api()).listSessions().map((s) => s.session);
+      assert.deepEqual(after.filter((s) => before.includes(s)).sort(), [...before].sort(), 'every session is still listed');
+    });
+  });
+}
