@@ -51,6 +51,12 @@ interface Entry {
 
 const NO_SIGNALS = '[]';
 
+/** Signals as kept and compared: one shared text for none (most sessions). */
+function toldText(signals: readonly HealthSignal[]): string {
+  // Kept per session: one flat string, not the pieces JSON.stringify may leave joined.
+  return signals.length === 0 ? NO_SIGNALS : Buffer.from(JSON.stringify(signals)).toString();
+}
+
 export function healthInfo(record: SessionInfoRecord): HealthInfo {
   return {
     ts: record.ts,
@@ -216,7 +222,7 @@ export class HealthBook implements Disposable {
       // A file met for the first time at activation is no news; one the watcher announces is.
       if (tell) this.update(session, read.sync.announce);
       else {
-        entry.told = JSON.stringify(health.signals(this.now(), this.settings));
+        entry.told = toldText(health.signals(this.now(), this.settings));
         this.timed.delete(session);
       }
       if (this.readsBack()) {
@@ -280,7 +286,7 @@ export class HealthBook implements Disposable {
     const next = health.nextCheck(now, this.settings);
     if (next === undefined) this.timed.delete(session);
     else this.timed.set(session, next);
-    const told = JSON.stringify(health.signals(now, this.settings));
+    const told = toldText(health.signals(now, this.settings));
     if (told === entry.told) return;
     entry.told = told;
     this.emitter.fire({ session, live }, this.reportListenerError);
