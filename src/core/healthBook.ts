@@ -178,6 +178,13 @@ export class HealthBook implements Disposable {
     this.update(session, false);
   }
 
+  /** How many sessions' states for comparing versions are in memory (the others keep their signals only). */
+  get statesInMemory(): number {
+    let count = 0;
+    for (const entry of this.entries.values()) if (entry.health) count++;
+    return count;
+  }
+
   /** When a time rule may next change some session's signals (ms since the epoch), if any may. */
   nextCheck(): number | undefined {
     let next: number | undefined;
