@@ -66,7 +66,7 @@ export async function benchMemoryRows(tmp, { sizes, onProgress }) {
   const table = {
     key: 'memory',
     title: 'Memory: heap held after activation, every book built as the extension builds it, now and before (same run)',
-    headers: ['sessions', 'heap now', 'per session', 'whole load now', 'heap before', 'per session', 'whole load before'],
+    headers: ['sessions', 'heap now', 'per session', 'whole load now, ms', 'heap before', 'per session', 'whole load before, ms'],
     align: 'rrrrrrr',
     rows: rows.map((r) => [count(r.sessions), mib(r.now), perSession(r.now), ms(r.now.loadMs), mib(r.before), perSession(r.before), r.before ? ms(r.before.loadMs) : 'n/a']),
     notes: [
