@@ -1,7 +1,8 @@
 // `npm run bench`: a benchmark, not a test (nothing is asserted). Measures
 //   1. the write path (one todo_write call) as the history grows, next to the usual
 //      ways of storing a plan (one JSON file rewritten whole; a workspaceState-like map),
-//   2. reading the current plan (tail read) next to a full replay, and the scale rows
+//   2. reading the current plan (tail read) next to a full replay, the heap held over many
+//      sessions now and before (scripts/bench/memory.mjs), and the scale rows
 //      (many sessions, a long history; scripts/bench/scale.mjs) next to what they replaced,
 //   3. the production bundle's size,
 //   2c. idle: what runs on a timer while nothing happens (the log's file-system calls counted),
@@ -22,6 +23,7 @@ import { runHostBench } from './bench/host.mjs';
 import { bytes, count, ms, ratio, renderMarkdown, renderText } from './bench/report.mjs';
 import { withReadmeSummary } from './bench/readme.mjs';
 import { benchScale } from './bench/scale.mjs';
+import { benchMemoryRows } from './bench/memory.mjs';
 import { tokenCounts } from './bench/tokens.mjs';
 
 const args = new Set(process.argv.slice(2));
@@ -147,6 +149,11 @@ async function main() {
   const scale = await benchScale(core, tmp, { sessions: QUICK ? 1_000 : 10_000, writes: QUICK ? 10_000 : 100_000, onProgress: progress });
   report.scale = scale.figures;
   tables.push(scale.table);
+
+  // 2b'. Memory: the heap held over many sessions, now and before (same run).
+  const memory = await benchMemoryRows(tmp, { sizes: QUICK ? [1_000] : [1_000, 10_000, 100_000], onProgress: progress });
+  report.memory = memory.figures;
+  tables.push(memory.table);
 
   // 2c. Plan health: its cost per appended line at 100 items, and activation with it, beside the scale row above.
   const healthSessions = QUICK ? 1_000 : 10_000;
@@ -323,7 +330,7 @@ async function main() {
   report.machine.loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
   report.summary = summaryLine(report);
 
-  const order = ['write', 'read', 'activation', 'scale', 'health', 'timeline', 'idle', 'idleHost', 'latency', 'bundle', 'tokens'];
+  const order = ['write', 'read', 'activation', 'scale', 'memory', 'health', 'timeline', 'idle', 'idleHost', 'latency', 'bundle', 'tokens'];
   tables.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
   for (const table of tables) process.stdout.write(`\n${renderText(table)}\n`);
   fs.mkdirSync(path.join(repoRoot, 'docs'), { recursive: true });
@@ -505,6 +512,8 @@ function summaryLine(report) {
     `current plan ${ms(r.current.median)} ms at ${count(r.prior)} writes (replay ${ratio(r.history.median / r.current.median)})`,
     `bundle ${bytes(report.bundle.production.bytes)} (${bytes(report.bundle.production.gzipBytes)} gzip)`,
   ];
+  const heap = report.memory?.find((row) => row.sessions === 10_000) ?? report.memory?.[report.memory.length - 1];
+  if (heap) parts.push(`heap at ${count(heap.sessions)} sessions +${heap.now.heapMB.toFixed(1)} MiB${heap.before ? ` (before +${heap.before.heapMB.toFixed(1)} MiB)` : ''}`);
   if (report.host && !report.host.error) {
     const act = report.host.activation.empty;
     parts.push(`activation ${ms(act.totalMs)} ms (code loading ${ms(act.codeLoadingMs)} + activate() ${ms(act.activateMs)})`);
@@ -543,6 +552,7 @@ function markdown(report, tables) {
     read: '### Loading the current plan does not replay the history',
     activation: '### Activation',
     scale: '### Scale: many sessions, long histories',
+    memory: '### Memory follows the screen, not the history',
     health: '### Plan health costs little per line',
     timeline: '### The Plan Timeline opens on its newest page',
     idle: '### Idle costs nothing',

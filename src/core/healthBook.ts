@@ -51,6 +51,12 @@ interface Entry {
 
 const NO_SIGNALS = '[]';
 
+/** Signals as kept and compared: one shared text for none (most sessions). */
+function toldText(signals: readonly HealthSignal[]): string {
+  // Kept per session: one flat string, not the pieces JSON.stringify may leave joined.
+  return signals.length === 0 ? NO_SIGNALS : Buffer.from(JSON.stringify(signals)).toString();
+}
+
 export function healthInfo(record: SessionInfoRecord): HealthInfo {
   return {
     ts: record.ts,
@@ -172,6 +178,13 @@ export class HealthBook implements Disposable {
     this.update(session, false);
   }
 
+  /** How many sessions' states for comparing versions are in memory (the others keep their signals only). */
+  get statesInMemory(): number {
+    let count = 0;
+    for (const entry of this.entries.values()) if (entry.health) count++;
+    return count;
+  }
+
   /** When a time rule may next change some session's signals (ms since the epoch), if any may. */
   nextCheck(): number | undefined {
     let next: number | undefined;
@@ -216,7 +229,7 @@ export class HealthBook implements Disposable {
       // A file met for the first time at activation is no news; one the watcher announces is.
       if (tell) this.update(session, read.sync.announce);
       else {
-        entry.told = JSON.stringify(health.signals(this.now(), this.settings));
+        entry.told = toldText(health.signals(this.now(), this.settings));
         this.timed.delete(session);
       }
       if (this.readsBack()) {
@@ -280,7 +293,7 @@ export class HealthBook implements Disposable {
     const next = health.nextCheck(now, this.settings);
     if (next === undefined) this.timed.delete(session);
     else this.timed.set(session, next);
-    const told = JSON.stringify(health.signals(now, this.settings));
+    const told = toldText(health.signals(now, this.settings));
     if (told === entry.told) return;
     entry.told = told;
     this.emitter.fire({ session, live }, this.reportListenerError);

@@ -22,5 +22,7 @@ export function logFolder(dir: string): string {
 
 /** The session key a folder entry names, or undefined for any other name. */
 export function sessionOfFileName(name: string): string | undefined {
-  return FILE_NAME.exec(name)?.[1];
+  const key = FILE_NAME.exec(name)?.[1];
+  // A key of its own, not a slice that keeps the whole name alive (keys are held per session).
+  return key === undefined ? undefined : Buffer.from(key, 'latin1').toString('latin1');
 }

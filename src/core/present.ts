@@ -154,6 +154,6 @@ export function activeItem(todos: readonly PlanItem[]): PlanItem | undefined {
 export function sessionTitle(event: LogEvent, t: Translate, title?: string): string {
   if (title !== undefined && title.trim() !== '') return singleLine(title.trim());
   // A summary (store.ts) names its first item without reading its plan back.
-  const first = 'firstItem' in event ? (event as { firstItem?: { content: string } }).firstItem : event.todos[0];
-  return first ? itemLabel(first.content, t) : t('(empty plan)');
+  const first = 'firstItem' in event ? (event as { firstItem?: string }).firstItem : event.todos[0]?.content;
+  return first !== undefined ? itemLabel(first, t) : t('(empty plan)');
 }

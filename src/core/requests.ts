@@ -117,6 +117,11 @@ export class SessionRequests {
   }
 
   /** `request-open`: one signal for the requests a turn ended without. */
+  /** Open requests stay in memory: their rows and signal show without asking. */
+  keep(): boolean {
+    return this.open.size > 0;
+  }
+
   signals(): HealthSignal[] {
     const notTaken = this.list().filter((request) => request.notTakenSince !== undefined);
     if (notTaken.length === 0) return [];

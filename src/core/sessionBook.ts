@@ -9,7 +9,15 @@ import type { LogRead, SessionLog } from './sessionLog';
 /** What a book keeps per session: fed records in file order, says whether it changed. */
 export interface SessionState {
   feed(record: LogRecord): boolean;
+  /** Whether the state must stay in memory (it says something the views show unasked, e.g. a signal). */
+  keep?(): boolean;
 }
+
+/**
+ * How many sessions' states a book keeps beyond those that must stay (the most recently
+ * asked for): another is read again from the log when asked.
+ */
+export const BOOK_SESSIONS_KEPT = 32;
 
 interface Entry<S> {
   state: S;
@@ -69,9 +77,30 @@ export class SessionBook<S extends SessionState> implements Disposable {
       entry = created;
       this.sessions.set(session, created);
       created.ready = this.backfill(session, created);
+      this.trim();
+    } else {
+      // Most recently asked for: to the end of the order.
+      this.sessions.delete(session);
+      this.sessions.set(session, entry);
     }
     await entry.ready;
     return entry;
+  }
+
+  /** How many sessions' states are in memory. */
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Drops the least recently asked-for states beyond BOOK_SESSIONS_KEPT, but never one being read or one that must stay. */
+  private trim(): void {
+    let over = this.sessions.size - BOOK_SESSIONS_KEPT;
+    for (const [session, entry] of this.sessions) {
+      if (over <= 0) return;
+      if (entry.buffered || entry.state.keep?.() === true) continue;
+      this.sessions.delete(session);
+      over--;
+    }
   }
 
   private async backfill(session: string, entry: Entry<S>): Promise<void> {

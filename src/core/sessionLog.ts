@@ -21,7 +21,7 @@ import { LogWriteError, appendLine } from './logAppend';
 import { logFileFor, logFolder, sessionOfFileName } from './logFiles';
 import { LogHistory, type HistoryPage } from './logHistory';
 import { LogLines, type Tail } from './logLines';
-import { RecentImports } from './logRepeats';
+import { RecentImports, importKey } from './logRepeats';
 import { fileWriteRecord, infoRecord, isCurrentPlan, isInfoRecord, isPlanEvent, planEvent, sessionLinkRecord, userRequestRecord, type FileWriteRecord, type LogEvent, type LogRecord, type SessionFacts, type SessionInfoRecord, type UserRequestRecord } from './logRecord';
 import { LogReports } from './logReports';
 import type { PlanItem, Todo } from './plan';
@@ -138,8 +138,8 @@ const FOLDER_TIME_SETTLE_MS = 2_000;
 interface Cursor {
   /** Byte offset just after the last complete line read. */
   offset: number;
-  /** The last records' import keys: a repeated import read on from here is no new write. */
-  recent: RecentImports;
+  /** The last records' import keys: a repeated import read on from here is no new write (undefined: none yet). */
+  recent?: RecentImports;
   /** The file's state, kept only where the file system cannot read it back synchronously (tailNow). */
   kept?: SessionTail;
 }
@@ -163,7 +163,7 @@ export class SessionLog {
   private listenerError: (error: unknown) => void = () => {};
   /** The folder's modification time at the last listing, when it can be trusted to show the next change. */
   private listedFolderMs: number | undefined;
-  /** What the last poll's stat said of each file, to tell a change from a file that stays as it is. */
+  /** What the last poll's stat said of each session's file, to tell a change from a file that stays as it is. */
   private readonly polled = new Map<string, FileStamp>();
   /** How many reads the listeners were told of: a poll that told none found nothing new. */
   private told = 0;
@@ -251,11 +251,11 @@ export class SessionLog {
     const line = JSON.stringify(record);
     return this.queue.run(file, async () => {
       // The cursor must stand before our line, so that reading on from it meets the line.
-      if (!this.cursors.has(file)) {
+      if (!this.cursors.has(session)) {
         await this.readLocked(file, session);
-        if (!this.cursors.has(file)) this.cursors.set(file, { offset: 0, recent: new RecentImports(), ...(this.readsNow ? {} : { kept: { current: undefined, info: undefined, infoAfterPlan: false } }) });
+        if (!this.cursors.has(session)) this.cursors.set(session, { offset: 0, ...(this.readsNow ? {} : { kept: { current: undefined, info: undefined, infoAfterPlan: false } }) });
       }
-      await appendLine(this.fs, this.dir, file, line, this.cursors.get(file)?.offset);
+      await appendLine(this.fs, this.dir, file, line, this.cursors.get(session)?.offset);
       const records = await this.readLocked(file, session);
       // Alone, the line read back is ours; among other writers' lines, it is the one that reads the same.
       return (records.length === 1 ? records[0] : records.find((read) => JSON.stringify(read) === line)) ?? record;
@@ -283,7 +283,7 @@ export class SessionLog {
    */
   tailNow(session: string, end?: number): SessionTail | undefined {
     const file = this.fileFor(session);
-    const cursor = this.cursors.get(file);
+    const cursor = this.cursors.get(session);
     if (cursor?.kept && end === undefined) return cursor.kept;
     const size = end ?? cursor?.offset;
     if (size === undefined) return undefined;
@@ -356,9 +356,9 @@ export class SessionLog {
     if (this.cursors.size > 0) {
       const listed = new Set(keys);
       if (early) listed.add(early.key);
-      for (const file of [...this.cursors.keys()]) {
-        const session = sessionOfFileName(file.slice(this.dir.length + 1));
-        if (session !== undefined && !listed.has(session)) await this.queue.run(file, () => this.readLocked(file, session));
+      for (const session of [...this.cursors.keys()]) {
+        const file = this.fileFor(session);
+        if (!listed.has(session)) await this.queue.run(file, () => this.readLocked(file, session));
       }
     }
     // What a view shows first is read first: the most recently written files.
@@ -381,10 +381,10 @@ export class SessionLog {
   private summary({ key: session, modifiedMs, size }: Stamped, restate: boolean, plans: boolean): Promise<SessionSummary | undefined> {
     const file = this.fileFor(session);
     return this.queue.run(file, async () => {
-      const before = this.cursors.get(file);
+      const before = this.cursors.get(session);
       const look: Look = { modifiedMs, size };
       await this.readLocked(file, session, look);
-      const cursor = this.cursors.get(file);
+      const cursor = this.cursors.get(session);
       if (!cursor) return undefined;
       // A file read before: its state again, for listeners that came later (a second store).
       const tail = look.synced ?? cursor.kept ?? (restate || plans ? await this.readTail(file, session, cursor.offset) : undefined);
@@ -406,10 +406,10 @@ export class SessionLog {
   async readNew(session: string): Promise<LogEvent[]> {
     const file = this.fileFor(session);
     return this.queue.run(file, async () => {
-      const before = this.cursors.get(file);
+      const before = this.cursors.get(session);
       const look: Look = { announce: true };
       const records = await this.readLocked(file, session, look);
-      const cursor = this.cursors.get(file);
+      const cursor = this.cursors.get(session);
       // A new cursor means a sync (first look, or the file was cut): its current event only.
       if (cursor !== before) return look.synced?.current ? [look.synced.current] : [];
       return records.filter(isPlanEvent);
@@ -426,7 +426,7 @@ export class SessionLog {
   async poll(): Promise<boolean> {
     const toldBefore = this.told;
     const folderMs = await this.modifiedMs(this.dir);
-    let files = [...this.cursors.keys()];
+    let sessions = [...this.cursors.keys()];
     if (this.listedFolderMs === undefined || folderMs !== this.listedFolderMs) {
       // An entry was added or removed (or the folder's time could not be trusted): list it again.
       let names: string[] = [];
@@ -441,24 +441,24 @@ export class SessionLog {
       this.listedFolderMs = folderMs > 0 && Date.now() - folderMs > FOLDER_TIME_SETTLE_MS ? folderMs : undefined;
       const listed = names.flatMap((name) => {
         const key = sessionOfFileName(name);
-        return key === undefined ? [] : [this.fileFor(key)];
+        return key === undefined ? [] : [key];
       });
-      files = [...new Set([...files, ...listed])];
+      sessions = [...new Set([...sessions, ...listed])];
     }
-    const stamps = await this.stampFiles(files);
-    for (let i = 0; i < files.length; i++) {
-      const file = files[i] as string;
+    const stamps = await this.stampFiles(sessions.map((session) => this.fileFor(session)));
+    for (let i = 0; i < sessions.length; i++) {
+      const session = sessions[i] as string;
+      const file = this.fileFor(session);
       const stamp = stamps[i];
-      const before = this.polled.get(file);
-      const cursor = this.cursors.get(file);
-      if (stamp === undefined) this.polled.delete(file);
-      else this.polled.set(file, stamp);
+      const before = this.polled.get(session);
+      const cursor = this.cursors.get(session);
+      if (stamp === undefined) this.polled.delete(session);
+      else this.polled.set(session, stamp);
       if (stamp === undefined && !cursor) continue;
       const same = stamp !== undefined && (before ? before.size === stamp.size && before.modifiedMs === stamp.modifiedMs : stamp.size === cursor?.offset);
       if (same) continue;
-      const session = sessionOfFileName(file.slice(this.dir.length + 1));
       // A file met for the first time is news, as when the watcher meets it.
-      if (session !== undefined) await this.queue.run(file, () => this.readLocked(file, session, { announce: true, size: stamp?.size }));
+      await this.queue.run(file, () => this.readLocked(file, session, { announce: true, size: stamp?.size }));
     }
     return this.told !== toldBefore;
   }
@@ -482,7 +482,7 @@ export class SessionLog {
    * new records.
    */
   private async readLocked(file: string, session: string, look: Look = {}): Promise<LogRecord[]> {
-    const cursor = this.cursors.get(file);
+    const cursor = this.cursors.get(session);
     // A size from this pass's one stat serves unless it says the file went away or shrank:
     // an append may have landed since that stat, so such news is checked with a fresh stat.
     let size = look.size;
@@ -496,8 +496,8 @@ export class SessionLog {
     }
     if (size === undefined) {
       if (cursor) {
-        this.cursors.delete(file);
-        this.polled.delete(file);
+        this.cursors.delete(session);
+        this.polled.delete(session);
         this.reports.forgetFile(file);
         this.tell({ session, records: [], gone: true });
       }
@@ -508,7 +508,7 @@ export class SessionLog {
       const tail = await this.readTail(file, session, size);
       if (!tail) return [];
       const { current, info, infoAfterPlan } = tail;
-      this.cursors.set(file, { offset: tail.completeEnd, recent: new RecentImports(tail.recentImports), ...(this.readsNow ? {} : { kept: { current, info, infoAfterPlan } }) });
+      this.cursors.set(session, { offset: tail.completeEnd, ...(tail.recentImports.some((key) => key !== undefined) ? { recent: new RecentImports(tail.recentImports) } : {}), ...(this.readsNow ? {} : { kept: { current, info, infoAfterPlan } }) });
       look.synced = tail;
       const modifiedMs = look.modifiedMs ?? (await this.modifiedMs(file));
       const announce = look.announce ?? false;
@@ -522,7 +522,10 @@ export class SessionLog {
     try {
       cursor.offset = await scanForward(this.fs, file, cursor.offset, size, (line) => {
         const record = this.lines.parse(file, session, line);
-        if (!record || cursor.recent.isRepeat(record)) return;
+        if (!record) return;
+        // Only a file that holds imports needs their window.
+        if (!cursor.recent && importKey(record) !== undefined) cursor.recent = new RecentImports();
+        if (cursor.recent?.isRepeat(record)) return;
         records.push(record);
         offsets.push(line.start);
         const kept = cursor.kept;

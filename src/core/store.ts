@@ -40,12 +40,8 @@ export interface SessionDetails {
   running: boolean;
 }
 
-interface Entry {
-  /** The current plan without its items (a summary): what a Sessions row shows. */
-  event: SummaryEvent;
-  /** Place in this machine's order of writes: higher is more recent. */
-  rank: number;
-}
+/** A session's entry: its current plan without the items (a summary), what a Sessions row shows. */
+type Entry = SummaryEvent;
 
 /** What the store keeps of a session's newest session/info line: what its details need. */
 interface InfoFacts {
@@ -82,28 +78,39 @@ function infoFacts(info: SessionInfoRecord): InfoFacts {
  * row's title without reading.
  */
 export class SummaryEvent implements LogEvent {
-  readonly v = 1;
-  readonly type = 'todo/write';
+  get v(): 1 {
+    return 1;
+  }
+  get type(): 'todo/write' {
+    return 'todo/write';
+  }
   readonly ts: string;
   readonly session: string;
   readonly counts: LogEvent['counts'];
-  readonly source?: LogEvent['source'];
-  readonly at?: string;
-  /** The first item (what names a session without a title), kept so a row needs no read. */
-  readonly firstItem: PlanItem | undefined;
+  declare readonly source?: LogEvent['source'];
+  declare readonly at?: string;
+  /** The first item's text (what names a session without a title), kept so a row needs no read. */
+  readonly firstItem: string | undefined;
 
-  /** Not a field of the plan (JSON and comparisons see the plan's fields only). */
+  // Not fields of the plan (JSON and comparisons see the plan's fields only).
   readonly #store: PlanStore;
+  /** Place in this machine's order of writes: higher is more recent. */
+  readonly #rank: number;
 
-  constructor(event: LogEvent, store: PlanStore) {
+  get rank(): number {
+    return this.#rank;
+  }
+
+  constructor(session: string, event: LogEvent, store: PlanStore, rank: number) {
     this.#store = store;
+    this.#rank = rank;
     this.ts = event.ts;
-    this.session = event.session;
+    // The key the store holds it under (one string for both).
+    this.session = session;
     this.counts = event.counts;
-    if (event.source !== undefined) this.source = event.source;
-    if (event.at !== undefined) this.at = event.at;
-    const first = event.todos[0];
-    this.firstItem = first && { content: first.content, status: first.status };
+    if (event.source !== undefined) (this as { source?: LogEvent['source'] }).source = event.source;
+    if (event.at !== undefined) (this as { at?: string }).at = event.at;
+    this.firstItem = event.todos[0]?.content;
   }
 
   /** The items, read back when not in memory ([] when the file cannot be read). */
@@ -201,7 +208,7 @@ export class PlanStore implements Disposable {
       return kept;
     }
     const read = this.log.tailNow(session)?.current;
-    if (!read || read.ts !== entry.event.ts) return entry.event;
+    if (!read || read.ts !== entry.ts) return entry;
     this.keepFull(read);
     return read;
   }
@@ -218,7 +225,7 @@ export class PlanStore implements Disposable {
   list(): LogEvent[] {
     return [...this.current.entries()]
       .sort(([keyA, a], [keyB, b]) => (comesFirst(keyA, a, keyB, b) ? -1 : comesFirst(keyB, b, keyA, a) ? 1 : 0))
-      .map(([session, entry]) => this.full.get(session) ?? entry.event);
+      .map(([session, entry]) => this.full.get(session) ?? entry);
   }
 
   latest(): LogEvent | undefined {
@@ -274,7 +281,7 @@ export class PlanStore implements Disposable {
   }
 
   details(session: string): SessionDetails {
-    const event = this.current.get(session)?.event;
+    const event = this.current.get(session);
     const info = this.infos.get(session);
     const turn = info?.latestTurn;
     const planTurn = event?.source?.turn;
@@ -346,7 +353,7 @@ export class PlanStore implements Disposable {
   private take(read: LogRead): void {
     const { session } = read;
     if (read.gone) {
-      const last = this.current.get(session)?.event;
+      const last = this.current.get(session);
       if (last) this.vanished.set(session, fingerprint(last));
       this.deleteEntry(session);
       this.infos.delete(session);
@@ -367,7 +374,7 @@ export class PlanStore implements Disposable {
         // A file's modification time places it among the others; one the watcher just met is news.
         const rank = read.sync.announce ? this.nextRank() : read.sync.modifiedMs;
         this.lastRank = Math.max(this.lastRank, rank);
-        this.setEntry(session, { event: new SummaryEvent(event, this), rank });
+        this.setEntry(session, new SummaryEvent(session, event, this, rank));
         this.keepFull(event, true);
         const restored = this.vanished.has(session) && this.vanished.get(session) === fingerprint(event);
         this.vanished.delete(session);
@@ -388,7 +395,7 @@ export class PlanStore implements Disposable {
       if (record.type !== 'todo/write') continue;
       // A superseded mirrored snapshot joins the history but does not replace the current plan.
       if (record.source?.superseded !== true) {
-        this.setEntry(session, { event: new SummaryEvent(record, this), rank: this.nextRank() });
+        this.setEntry(session, new SummaryEvent(session, record, this, this.nextRank()));
         this.keepFull(record);
         this.infoAfterPlan.delete(session);
       }

@@ -78,8 +78,20 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     private readonly files?: FileBook,
   ) {}
 
+  private refreshQueued = false;
+
+  /**
+   * One refresh per change: the store's, health's and files' events of one read all come
+   * in the same turn; they fold into one (a second refresh would wait behind the tree's
+   * 200 ms debounce).
+   */
   refresh(): void {
-    this.changed.fire();
+    if (this.refreshQueued) return;
+    this.refreshQueued = true;
+    queueMicrotask(() => {
+      this.refreshQueued = false;
+      this.changed.fire();
+    });
   }
 
   getChildren(element?: PlanElement): PlanElement[] {
@@ -188,8 +200,20 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     private readonly places?: SessionPlaces,
   ) {}
 
+  private refreshQueued = false;
+
+  /**
+   * One refresh per change: the store's, health's and files' events of one read all come
+   * in the same turn; they fold into one (a second refresh would wait behind the tree's
+   * 200 ms debounce).
+   */
   refresh(): void {
-    this.changed.fire();
+    if (this.refreshQueued) return;
+    this.refreshQueued = true;
+    queueMicrotask(() => {
+      this.refreshQueued = false;
+      this.changed.fire();
+    });
   }
 
   /** Lists the next page of older sessions. */

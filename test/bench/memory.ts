@@ -53,7 +53,7 @@ export function writeSessions(folder: string, sessions: number, writes: number):
 }
 
 /** Builds everything, loads, shows a screenful (its rows' signals), and measures the heap it holds. */
-export async function benchMemory(folder: string, sessions: number): Promise<MemoryRow> {
+export async function benchMemory(folder: string, sessions: number, inspect?: () => void): Promise<MemoryRow> {
   const before = heapUsed();
   const started = performance.now();
   const log = new SessionLog(folder, new NodeFileSystem());
@@ -78,6 +78,7 @@ export async function benchMemory(folder: string, sessions: number): Promise<Mem
   }
   const loadMs = performance.now() - started;
   const heapMB = (heapUsed() - before) / (1024 * 1024);
+  inspect?.();
   // Kept alive until measured.
   included.dispose();
   files.dispose();

@@ -1,0 +1,128 @@
+// Memory follows the screen: over many sessions the store, the health book and the request
+// and file books hold whole plans and states for a bounded few (counts, not timings); a
+// session held as a summary shows its whole plan, history and signals when opened.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { HealthBook } from '../../src/core/healthBook';
+import { FileBook } from '../../src/core/itemFiles';
+import { countItems, type PlanItem, type Todo } from '../../src/core/plan';
+import { RequestBook } from '../../src/core/requests';
+import { BOOK_SESSIONS_KEPT } from '../../src/core/sessionBook';
+import { hashIdentity } from '../../src/core/sessionKey';
+import { SessionLog } from '../../src/core/sessionLog';
+import { FULL_PLANS_KEPT, PlanStore, SummaryEvent } from '../../src/core/store';
+import { nodeFileSystem } from '../../src/node/nodeFileSystem';
+import { useTempDir } from './helpers';
+
+const START = Date.UTC(2025, 0, 1);
+
+function items(session: number, step: number): PlanItem[] {
+  return [0, 1, 2].map((index) => ({ content: `task ${index} of ${session}`, status: index < step ? 'completed' : index === step ? 'in_progress' : 'pending' }));
+}
+
+function line(key: string, ts: number, todos: PlanItem[]): string {
+  return JSON.stringify({ v: 1, type: 'todo/write', ts: new Date(ts).toISOString(), session: key, todos, counts: countItems(todos) }) + '\n';
+}
+
+/** `count` session logs of two versions each, the later ones newer; returns their keys. */
+function writeSessions(dir: string, count: number): string[] {
+  fs.mkdirSync(dir, { recursive: true });
+  const keys: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const key = hashIdentity(`memory ${i}`);
+    const file = path.join(dir, `${key}.jsonl`);
+    fs.writeFileSync(file, line(key, START + i * 1000, items(i, 0)) + line(key, START + i * 1000 + 500, items(i, 1)));
+    const time = new Date(START + i * 1000);
+    fs.utimesSync(file, time, time);
+    keys.push(key);
+  }
+  return keys;
+}
+
+function build(dir: string) {
+  const log = new SessionLog(dir, nodeFileSystem);
+  const store = new PlanStore(log);
+  const health = new HealthBook(log);
+  const requests = new RequestBook(log);
+  const files = new FileBook(log);
+  const included = health.include(requests);
+  const dispose = () => {
+    included.dispose();
+    files.dispose();
+    requests.dispose();
+    health.dispose();
+    store.dispose();
+  };
+  return { log, store, health, requests, files, dispose };
+}
+
+describe('memory follows the screen', () => {
+  const tmp = useTempDir();
+
+  it('10,000 sessions: whole plans and states are held for a bounded few, whatever is opened', async function () {
+    this.timeout(120_000);
+    const dir = path.join(tmp.path, 'sessions');
+    const keys = writeSessions(dir, 10_000);
+    const { store, health, requests, files, dispose } = build(dir);
+    try {
+      await store.load();
+      assert.equal(store.size, 10_000);
+      assert.ok(store.fullPlans <= FULL_PLANS_KEPT, `${store.fullPlans} whole plans after the load`);
+      // What the Sessions view lists: summaries, with what a row shows.
+      const listed = store.list();
+      assert.equal(listed.length, 10_000);
+      assert.equal(listed.filter((event) => !(event instanceof SummaryEvent)).length, store.fullPlans);
+      for (const event of listed.slice(0, 50)) health.signals(event.session);
+      // Opening 200 sessions one after another, as a user going down the list does.
+      for (const key of keys.slice(0, 200)) {
+        assert.equal(store.get(key)?.todos.length, 3);
+        await requests.list(key);
+        await files.get(key);
+        health.signals(key);
+      }
+      assert.ok(store.fullPlans <= FULL_PLANS_KEPT, `${store.fullPlans} whole plans after opening 200`);
+      assert.ok(files.size <= BOOK_SESSIONS_KEPT, `${files.size} file states after opening 200`);
+      // Only what a clock may change keeps its state: none of these old sessions.
+      assert.equal(health.statesInMemory, 0);
+    } finally {
+      dispose();
+    }
+  });
+
+  it('a session held as a summary, opened: its whole plan, its history and its signals', async function () {
+    this.timeout(60_000);
+    const dir = path.join(tmp.path, 'sessions');
+    const keys = writeSessions(dir, FULL_PLANS_KEPT * 3);
+    const { log, store, health, dispose } = build(dir);
+    try {
+      await store.load();
+      // The oldest session: read at the end of the load, never kept whole.
+      const oldest = keys[0] as string;
+      const summary = store.list().find((event) => event.session === oldest);
+      assert.ok(summary instanceof SummaryEvent, 'the oldest session is a summary');
+      assert.equal(summary.counts.completed, 1);
+      assert.equal(summary.firstItem, 'task 0 of 0');
+      // Its signal was computed once at the load: stalled (an item in progress, long ago).
+      assert.deepEqual(
+        health.signals(oldest).map((signal) => signal.kind),
+        ['stalled'],
+      );
+      // Opened: the whole plan, read back from the file's tail.
+      assert.deepEqual(store.get(oldest)?.todos, items(0, 1));
+      assert.deepEqual(summary.todos, items(0, 1));
+      assert.deepEqual(
+        (await store.history(oldest)).map((event) => event.todos),
+        [items(0, 0), items(0, 1)],
+      );
+      // A new version that drops an item is compared with the plan read back: dropped.
+      await log.append(oldest, items(0, 1).slice(0, 2) as Todo[]);
+      assert.ok(
+        health.signals(oldest).some((signal) => signal.kind === 'dropped' && signal.items?.includes('task 2 of 0')),
+        JSON.stringify(health.signals(oldest)),
+      );
+    } finally {
+      dispose();
+    }
+  });
+});
