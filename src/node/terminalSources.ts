@@ -16,8 +16,9 @@ export type TerminalAgent = 'claude-code' | 'codex' | 'gemini-cli';
 /** Bumped when a parser changes what it reads: every file of that agent is read again once. */
 export const PARSER_VERSIONS: Record<TerminalAgent, string> = {
   // 2: the parsers read the files each tool call wrote (file/write lines); plans are imported once, so only those are new.
-  'claude-code': 'claude-code/2',
-  codex: 'codex/2',
+  // 3: each model response's usage (model/usage lines).
+  'claude-code': 'claude-code/3',
+  codex: 'codex/3',
   'gemini-cli': 'gemini-cli/2',
 };
 
