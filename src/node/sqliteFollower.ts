@@ -37,6 +37,7 @@ import {
 } from '../sources/opencode/parser';
 import type { PlanSink, UnknownShape } from '../sources/types';
 import { notePlanParts, writesFromParts } from '../sources/opencode/writes';
+import { usageFromMessages } from '../sources/opencode/usage';
 
 /** The part of `node:sqlite` used here (a test may hand in another implementation). */
 export interface SqliteModule {
@@ -253,6 +254,7 @@ export class SqliteFollower implements Disposable {
     const partRows: OpencodePartRow[] = [];
     const messageRows: OpencodeMessageRow[] = [];
     let todoRows: OpencodeTodoRow[] = [];
+    const toolCalls = new Map<string, number>();
     const db = new sqlite.DatabaseSync(location, { readOnly: true, timeout: 0 });
     try {
       sessionRows = db
@@ -275,6 +277,10 @@ export class SqliteFollower implements Disposable {
             .prepare(`SELECT id, session_id, time_updated, data FROM message WHERE session_id IN (${chunk.map(() => '?').join(',')}) AND time_updated >= ?`)
             .all(...chunk, cursor.messagesFrom) as OpencodeMessageRow[]),
         );
+      }
+      for (const row of messageRows) {
+        const counted = db.prepare(`SELECT count(*) AS n FROM part WHERE message_id = ? AND data LIKE '%"type":"tool"%'`).all(row.id)[0] as { n?: number } | undefined;
+        toolCalls.set(row.id, typeof counted?.n === 'number' ? counted.n : 0);
       }
       const planned = [...new Set(partRows.map((p) => p.session_id))];
       if (planned.length > 0) {
@@ -313,6 +319,8 @@ export class SqliteFollower implements Disposable {
     notePlanParts(partRows, planParts);
     const writes = writesFromParts(agent, partRows, planParts);
     if (writes.length > 0) await sink.importWrites(writes);
+    const usage = usageFromMessages(agent, messageRows, planParts, (id) => toolCalls.get(id) ?? 0);
+    if (usage.length > 0) await sink.importUsage?.(usage);
     for (const session of new Set(plans.map((p) => p.source.session))) {
       const newest = [...plans].reverse().find((p) => p.source.session === session);
       const rows = todoRows.filter((r) => r.session_id === session);
