@@ -11,6 +11,7 @@ import { PlanStore } from './core/store';
 import { HealthBook } from './core/healthBook';
 import { RequestBook } from './core/requests';
 import { FileBook } from './core/itemFiles';
+import { LedgerBook } from './core/ledgerBook';
 import { nodeLockOwner } from './node/lockOwner';
 import { sharedWorkspaceStorage } from './node/sharedStorage';
 import { NodeFileSystem } from './node/nodeFileSystem';
@@ -66,6 +67,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   const requests = new RequestBook(log);
   // What each item changed: the files of the agents' tool calls, read from the log by item.
   const files = new FileBook(log);
+  const ledgers = new LedgerBook(log);
   const views = createViews(display, store, health, log, requests, files);
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);
@@ -102,6 +104,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     ...registerCommands({ store, display, health, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
     requests,
     files,
+    ledgers,
     registerOpenChangedFile(),
     health.include(requests),
     requests.onDidTake(({ texts }) => {
@@ -125,7 +128,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Followers start once the log is loaded: what they import is read back like any write.
   sources.start();
   logger.info(`Agent Plan active; session logs in ${logFolder}`);
-  return createApi(store, display, health, logFolder, (session) => log.fileFor(session), requests, files);
+  return createApi(store, display, health, logFolder, (session) => log.fileFor(session), requests, files, ledgers);
 }
 
 export function deactivate(): void {}

@@ -7,6 +7,9 @@ import type { LogEvent } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
 import type { HealthBook } from '../core/healthBook';
 import type { FileBook, ItemFile } from '../core/itemFiles';
+import { emptyFigures, type Ledger } from '../core/ledger';
+import type { LedgerBook } from '../core/ledgerBook';
+export type { Ledger, ItemLedger, LedgerFigures } from '../core/ledger';
 import type { RequestBook, UserRequest } from '../core/requests';
 import type { HealthKind, StopHow } from '../core/health';
 import type { AgentId, PlanSource } from '../sources/types';
@@ -108,6 +111,12 @@ export interface AgentPlanApi {
   getRequests(session: string): Promise<UserRequest[]>;
   /** What each item of the session's current plan changed, and the files written while none was in progress (reads its past once). */
   getChangedFiles(session: string): Promise<ChangedFiles>;
+  /**
+   * What each item of the session cost while it was in progress: time, tool calls, tokens
+   * (`undefined`: the agent recorded none), cost where recorded; shared parts, the session's
+   * part (no item in progress) and the total (reads its past once).
+   */
+  getLedger(session: string): Promise<Ledger>;
 }
 
 export interface ChangedFile {
@@ -147,6 +156,7 @@ export function createApi(
   logFile: (session: string) => string,
   requests: RequestBook,
   files: FileBook,
+  ledgers?: LedgerBook,
 ): AgentPlanApi {
   return {
     onDidWritePlan: (listener) => store.onDidWrite((event) => listener(snapshot(event))),
@@ -195,6 +205,10 @@ export function createApi(
       const book = await files.get(session);
       const todos = store.get(session)?.todos ?? [];
       return { items: todos.map((todo) => ({ content: todo.content, files: book.of(todo.content).map(changedFile) })), session: book.session().map(changedFile) };
+    },
+    getLedger: async (session) => {
+      const ledger = ledgers ? (await ledgers.get(session)).ledger(Date.now()) : undefined;
+      return ledger ?? { items: [], session: emptyFigures(), total: emptyFigures(), elapsedMs: 0 };
     },
   };
 }
