@@ -11,6 +11,7 @@ import { PlanStore } from './core/store';
 import { HealthBook } from './core/healthBook';
 import { RequestBook } from './core/requests';
 import { FileBook } from './core/itemFiles';
+import { LedgerBook } from './core/ledgerBook';
 import { nodeLockOwner } from './node/lockOwner';
 import { sharedWorkspaceStorage } from './node/sharedStorage';
 import { NodeFileSystem } from './node/nodeFileSystem';
@@ -70,6 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   const files = new FileBook(log);
   // Where each session works: the worktrees of the followed folders.
   const places = sessionPlaces(store, () => sources.folders?.worktrees() ?? [], sources.onDidChangeFolders);
+  const ledgers = new LedgerBook(log);
   const views = createViews(display, store, health, log, requests, files, places);
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);
@@ -106,6 +108,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     ...registerCommands({ store, display, health, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
     requests,
     files,
+    ledgers,
     registerOpenChangedFile(),
     health.include(requests),
     requests.onDidTake(({ texts }) => {
@@ -130,7 +133,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Followers start once the log is loaded: what they import is read back like any write.
   sources.start();
   logger.info(`Agent Plan active; session logs in ${logFolder}`);
-  return createApi(store, display, health, logFolder, (session) => log.fileFor(session), requests, files);
+  return createApi(store, display, health, logFolder, (session) => log.fileFor(session), requests, files, ledgers);
 }
 
 export function deactivate(): void {}

@@ -71,5 +71,8 @@ export function withImportPlans(sink: PlanSink, importPlans: (plans: readonly Fo
     importPlans,
     updateSession: (info) => sink.updateSession(info),
     importWrites: (writes) => sink.importWrites(writes),
+    importUsage: async (usage) => {
+      await sink.importUsage?.(usage);
+    },
   };
 }

@@ -1,7 +1,7 @@
 // What every foreign-file parser shares: line numbers, JSON per line, each unknown shape
 // reported once per file, each plan call emitted once, session info handed on when it
 // changes, and a JSON state to resume from. Pure: no I/O.
-import type { ForeignItem, ForeignPlan, ForeignSessionInfo, ForeignStatus, ForeignWrite, ParseOutput, SessionParser, UnknownShape } from '../core/foreign';
+import type { ForeignItem, ForeignPlan, ForeignSessionInfo, ForeignStatus, ForeignUsage, ForeignWrite, ParseOutput, SessionParser, UnknownShape } from '../core/foreign';
 
 import { isRecord, type JsonRecord } from '../core/json';
 
@@ -90,6 +90,7 @@ export function mapItems(
 export class Batch {
   readonly plans: ForeignPlan[] = [];
   readonly writes: ForeignWrite[] = [];
+  readonly usage: ForeignUsage[] = [];
   readonly unknown: UnknownShape[] = [];
   constructor(
     private readonly base: BaseState,
@@ -124,6 +125,11 @@ export class Batch {
    */
   write(write: Omit<ForeignWrite, 'plansBefore'>): void {
     this.writes.push({ ...write, plansBefore: this.base.plans });
+  }
+
+  /** A model response of the session, in record order: it comes after every plan emitted so far. */
+  used(usage: Omit<ForeignUsage, 'plansBefore'>, plansBefore = this.base.plans): void {
+    this.usage.push({ ...usage, plansBefore: Math.min(plansBefore, this.base.plans) });
   }
 
   /** Hands on the files a tool call wrote, after the plans emitted before it. */
@@ -176,6 +182,7 @@ export abstract class JsonLineParser implements SessionParser {
     }
     const output: ParseOutput = { plans: batch.plans, unknown: batch.unknown };
     if (batch.writes.length > 0) output.writes = batch.writes;
+    if (batch.usage.length > 0) output.usage = batch.usage;
     const info = this.info();
     if (info && this.infoKey() !== infoBefore) output.info = info;
     return output;

@@ -81,6 +81,21 @@ export interface ForeignWrite {
   at?: string;
 }
 
+/** One model response of a session, as the agent's record counts it (a `model/usage` line). */
+export interface ForeignUsage {
+  /** The agent, its session id and the response's id in its record. */
+  source: { agent: AgentId; session: string; call: string };
+  /** The tool calls the response made. */
+  calls: number;
+  /** Its tokens, where the record has them. */
+  tokens?: { input: number; output: number; cached: number };
+  /** Its cost, where the record has one. */
+  cost?: number;
+  /** As for a write: the plan calls of the session the record holds before this response. */
+  plansBefore: number;
+  at?: string;
+}
+
 /** Longest chat participant id kept (extension ids, publisher.name, are far shorter). */
 export const MAX_PARTICIPANT_LENGTH = 256;
 
@@ -127,6 +142,8 @@ export interface ParseOutput {
   plans: ForeignPlan[];
   /** The files the session's tool calls wrote, in record order (parsers that read none leave it out). */
   writes?: ForeignWrite[];
+  /** The model responses of the session, in record order (parsers that read none leave it out). */
+  usage?: ForeignUsage[];
   info?: ForeignSessionInfo;
   unknown: UnknownShape[];
 }
@@ -157,4 +174,6 @@ export interface PlanSink {
    * yet, after the plans already imported, with the items in progress then. Idempotent.
    */
   importWrites(writes: readonly ForeignWrite[]): Promise<void>;
+  /** Appends a `model/usage` line for each response not in the log yet, as importWrites does. */
+  importUsage?(usage: readonly ForeignUsage[]): Promise<void>;
 }

@@ -18,10 +18,16 @@
 // A fifth, `file/write`, records the files one of an agent's tool calls wrote, and the items
 // in progress then (the evidence of what each item changed):
 //   {"v":1,"type":"file/write","ts","session","source":{"agent","session","call"},"files":[...],"items":[...],"at"?}
+// A sixth, `model/usage`, records one model response of an agent as its own record counts it:
+// the tool calls it made, the tokens it used where the agent records them, its cost where the
+// agent records one, and the items in progress then (see usageRecord.ts):
+//   {"v":1,"type":"model/usage","ts","session","source":{"agent","session","call"},"items":[...],"calls","tokens"?:{"input","output","cached"},"cost"?,"at"?}
 import { AGENT_IDS as SOURCE_AGENT_IDS, MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from './foreign';
 import { isRecord } from './json';
 import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from './plan';
 import { validateTodoInput } from './validate';
+import { parseUsage, USAGE_EVENT, type UsageRecord } from './usageRecord';
+export type { UsageRecord } from './usageRecord';
 
 export const LOG_FORMAT_VERSION = 1;
 export const TODO_WRITE_EVENT = 'todo/write';
@@ -154,7 +160,7 @@ export interface FileWriteRecord {
   at?: string;
 }
 
-export type LogRecord = LogEvent | SessionInfoRecord | UserRequestRecord | SessionLinkRecord | FileWriteRecord;
+export type LogRecord = LogEvent | SessionInfoRecord | UserRequestRecord | SessionLinkRecord | FileWriteRecord | UsageRecord;
 
 export function sessionLinkRecord(session: string, ts: string, link: { from: string } | { to: string }): SessionLinkRecord {
   return 'from' in link
@@ -277,7 +283,7 @@ export function parseLogRecord(value: unknown, session: string): LogRecord | str
   if (!isRecord(value)) return 'not a JSON object';
   if (value['v'] !== LOG_FORMAT_VERSION) return `unsupported format version ${JSON.stringify(value['v'])}`;
   const type = value['type'];
-  if (type !== TODO_WRITE_EVENT && type !== SESSION_INFO_EVENT && type !== USER_REQUEST_EVENT && type !== SESSION_LINK_EVENT && type !== FILE_WRITE_EVENT) {
+  if (type !== TODO_WRITE_EVENT && type !== SESSION_INFO_EVENT && type !== USER_REQUEST_EVENT && type !== SESSION_LINK_EVENT && type !== FILE_WRITE_EVENT && type !== USAGE_EVENT) {
     return `unknown event type ${JSON.stringify(type)}`;
   }
   const ts = value['ts'];
@@ -286,6 +292,7 @@ export function parseLogRecord(value: unknown, session: string): LogRecord | str
   if (type === USER_REQUEST_EVENT) return parseRequest(value, session, ts);
   if (type === SESSION_LINK_EVENT) return parseLink(value, session, ts);
   if (type === FILE_WRITE_EVENT) return parseFileWrite(value, session, ts);
+  if (type === USAGE_EVENT) return parseUsage(value, session, ts, isWriteSource(value['source']) ? undefined : WRITE_SOURCE_PROBLEM.replace('file/write', USAGE_EVENT));
   return type === TODO_WRITE_EVENT ? parsePlan(value, session, ts) : parseInfo(value, session, ts);
 }
 

@@ -8,7 +8,7 @@
 // check-and-append is then one step across them: it holds the session's lock
 // (sessionLock.ts), reads the file on past the reader's cursor, so another process's
 // line is seen, and only then checks and appends. A call lands once, whoever saw it first.
-import type { AgentId, ForeignPlan, ForeignSessionInfo, ForeignWrite, PlanSink } from './foreign';
+import type { AgentId, ForeignPlan, ForeignSessionInfo, ForeignUsage, ForeignWrite, PlanSink } from './foreign';
 import type { Disposable } from './emitter';
 import { FileQueue } from './fileQueue';
 import {
@@ -25,6 +25,7 @@ import {
   type SessionFacts,
   type SessionInfoRecord,
 } from './logRecord';
+import { isUsage, usageProblem } from './usageRecord';
 import { nextFacts, sameFacts } from './sessionFacts';
 import { isVscodeChatAgent } from './participants';
 import { copilotSessionKey, foreignSessionKey } from './sessionKey';
@@ -69,7 +70,7 @@ interface SessionIndex {
    * Writes of a session with no plan yet: kept here (bounded), not written, so a run that
    * edits but never plans leaves no file; written as soon as the session's first plan is read.
    */
-  pendingWrites: Array<{ write: ForeignWrite; at: string | undefined; id: string }>;
+  pendingWrites: Array<{ write: ForeignWrite | ForeignUsage; at: string | undefined; id: string }>;
   /**
    * While the backward read runs, versions the reader meets are held here with their byte
    * offsets: the backward read may have counted them already (another process appended them
@@ -90,6 +91,8 @@ interface SessionIndex {
 }
 
 const callId = (agent: string, session: string, call: string): string => `${agent}\n${session}\n${call}`;
+/** A model/usage line's key among the file/write keys (a response id never collides with a tool call's). */
+const usageId = (agent: string, session: string, call: string): string => `${agent}\n${session}\nusage\n${call}`;
 
 /** Plan versions whose in-progress items a session's index keeps, for writes a record puts after them. */
 const KEPT_VERSIONS = 512;
@@ -243,6 +246,24 @@ export class LogPlanSink implements PlanSink, Disposable {
     await Promise.all([...byKey].map(([key, list]) => this.step(key, (index) => this.writeStep(key, index, list))));
   }
 
+  /**
+   * Appends a `model/usage` line for each response whose (agent, session, call) is not in the
+   * log yet, with the items in progress in the version its record puts it after: as importWrites.
+   */
+  async importUsage(usage: readonly ForeignUsage[]): Promise<void> {
+    const checked = usage.map((entry, index) => {
+      const { source } = entry;
+      const problem = writeSourceProblem(source) ?? usageProblem(entry);
+      if (problem) throw new TypeError(`importUsage: response ${index + 1}: ${problem}`);
+      if (!Number.isInteger(entry.plansBefore) || entry.plansBefore < 0) throw new TypeError(`importUsage: response ${index + 1}: \`plansBefore\` must be an integer ≥ 0`);
+      const at = entry.at !== undefined && !Number.isNaN(Date.parse(entry.at)) ? entry.at : undefined;
+      return { key: sessionKeyForForeign(source.agent, source.session), write: entry, at, id: usageId(source.agent, source.session, source.call) };
+    });
+    const byKey = new Map<string, typeof checked>();
+    for (const entry of checked) byKey.set(entry.key, [...(byKey.get(entry.key) ?? []), entry]);
+    await Promise.all([...byKey].map(([key, list]) => this.step(key, (index) => this.writeStep(key, index, list))));
+  }
+
   /** The append of the writes not in the log yet; none while the session has no plan (they wait for it). */
   private writeStep(key: string, index: SessionIndex, list: SessionIndex['pendingWrites']): (() => Promise<void>) | undefined {
     const fresh = list.filter((write) => !index.writes.has(write.id));
@@ -260,7 +281,8 @@ export class LogPlanSink implements PlanSink, Disposable {
         const n = write.plansBefore;
         if (n > 0 && n <= index.versions && !index.inProgress.has(n)) older ??= await this.olderVersions(key, index.versions);
         const items = n === 0 ? [] : (index.inProgress.get(n) ?? older?.get(n) ?? index.current);
-        await this.log.appendWrite(key, write.source, write.files, items, at);
+        if ('files' in write) await this.log.appendWrite(key, write.source, write.files, items, at);
+        else await this.log.appendUsage(key, write.source, write, items, at);
         index.writes.add(id);
       }
     };
@@ -338,6 +360,8 @@ export class LogPlanSink implements PlanSink, Disposable {
         newestAt ??= at;
         if (isFileWrite(record)) {
           built.writes.add(callId(record.source.agent, record.source.session, record.source.call));
+        } else if (isUsage(record)) {
+          built.writes.add(usageId(record.source.agent, record.source.session, record.source.call));
         } else if (isPlanEvent(record)) {
           versionsBack++;
           if (newestFirst.length < KEPT_VERSIONS) newestFirst.push(inProgressOf(record));
@@ -385,6 +409,8 @@ export class LogPlanSink implements PlanSink, Disposable {
   private note(key: string, index: SessionIndex, record: LogRecord, offset: number | undefined): void {
     if (isFileWrite(record)) {
       index.writes.add(callId(record.source.agent, record.source.session, record.source.call));
+    } else if (isUsage(record)) {
+      index.writes.add(usageId(record.source.agent, record.source.session, record.source.call));
     } else if (isPlanEvent(record)) {
       index.planned = true;
       if (index.held) index.held.push({ at: offset, items: inProgressOf(record) });

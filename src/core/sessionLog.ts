@@ -23,6 +23,7 @@ import { LogHistory, type HistoryPage } from './logHistory';
 import { LogLines, type Tail } from './logLines';
 import { RecentImports, importKey } from './logRepeats';
 import { fileWriteRecord, infoRecord, isCurrentPlan, isInfoRecord, isPlanEvent, planEvent, sessionLinkRecord, userRequestRecord, type FileWriteRecord, type LogEvent, type LogRecord, type SessionFacts, type SessionInfoRecord, type UserRequestRecord } from './logRecord';
+import { isUsage, usageRecord, type UsageFacts, type UsageRecord } from './usageRecord';
 import { LogReports } from './logReports';
 import type { PlanItem, Todo } from './plan';
 import { isSessionKey } from './sessionKey';
@@ -232,6 +233,13 @@ export class SessionLog {
     const record = fileWriteRecord(session, this.now().toISOString(), source, files, items, at);
     const read = await this.appendRecord(this.fileFor(session), session, record);
     return read.type === 'file/write' ? read : record;
+  }
+
+  /** Appends a model/usage line (the facts checked with usageProblem first). */
+  async appendUsage(session: string, source: { agent: AgentId; session: string; call: string }, facts: UsageFacts, items: readonly string[], at?: string): Promise<UsageRecord> {
+    const record = usageRecord(session, this.now().toISOString(), source, facts, items, at);
+    const read = await this.appendRecord(this.fileFor(session), session, record);
+    return isUsage(read) ? read : record;
   }
 
   /** Appends a user/request line (the text checked with requestTextProblem first). */

@@ -7,6 +7,9 @@ import type { LogEvent } from '../core/sessionLog';
 import type { PlanStore } from '../core/store';
 import type { HealthBook } from '../core/healthBook';
 import type { FileBook, ItemFile } from '../core/itemFiles';
+import { emptyFigures, type Ledger } from '../core/ledger';
+import type { LedgerBook } from '../core/ledgerBook';
+export type { Ledger, ItemLedger, LedgerFigures } from '../core/ledger';
 import type { RequestBook, UserRequest } from '../core/requests';
 import type { HealthKind, StopHow } from '../core/health';
 import type { AgentId, PlanSource } from '../core/foreign';
@@ -108,6 +111,12 @@ export interface AgentPlanApi {
   getRequests(session: string): Promise<UserRequest[]>;
   /** What each item of the session's current plan changed, and the files written while none was in progress (reads its past once). */
   getChangedFiles(session: string): Promise<ChangedFiles>;
+  /**
+   * What each item of the session cost while it was in progress: time, tool calls, tokens
+   * (`undefined`: the agent recorded none), cost where recorded; shared parts, the session's
+   * part (no item in progress) and the total (reads its past once).
+   */
+  getLedger(session: string): Promise<Ledger>;
 }
 
 export interface ChangedFile {
@@ -139,6 +148,34 @@ function snapshot(event: LogEvent): PlanSnapshot {
   return result;
 }
 
+/** The API's copy of a session's health signals. */
+function healthOf(health: HealthBook, session: string): PlanHealth {
+  return {
+    signals: health.signals(session).map((signal) => {
+      const copy: PlanHealth['signals'][number] = { kind: signal.kind, since: signal.since };
+      if (signal.how !== undefined) copy.how = signal.how;
+      if (signal.at !== undefined) copy.at = signal.at;
+      if (signal.items !== undefined) copy.items = [...signal.items];
+      return copy;
+    }),
+  };
+}
+
+/** What the Plan view shows now, as the API gives it. */
+function viewState(display: DisplayState, store: PlanStore, requests: RequestBook): ReturnType<AgentPlanApi['getViewState']> {
+  const event = display.event;
+  const version = display.shownVersion;
+  return {
+    session: display.session,
+    followingLatest: display.followingLatest,
+    version: version ? { ts: version.event.ts, behind: version.behind } : undefined,
+    ...planHeader(event),
+    message: planMessage(display, store),
+    items: (event?.todos ?? []).map((todo) => ({ content: todo.content, status: todo.status, icon: STATUS_ICONS[todo.status].id })),
+    requests: event && !version ? requests.known(event.session) : [],
+  };
+}
+
 export function createApi(
   store: PlanStore,
   display: DisplayState,
@@ -147,6 +184,7 @@ export function createApi(
   logFile: (session: string) => string,
   requests: RequestBook,
   files: FileBook,
+  ledgers?: LedgerBook,
 ): AgentPlanApi {
   return {
     onDidWritePlan: (listener) => store.onDidWrite((event) => listener(snapshot(event))),
@@ -163,38 +201,22 @@ export function createApi(
     },
     logFolder,
     logFile,
-    getViewState: () => {
-      const event = display.event;
-      const version = display.shownVersion;
-      return {
-        session: display.session,
-        followingLatest: display.followingLatest,
-        version: version ? { ts: version.event.ts, behind: version.behind } : undefined,
-        ...planHeader(event),
-        message: planMessage(display, store),
-        items: (event?.todos ?? []).map((todo) => ({ content: todo.content, status: todo.status, icon: STATUS_ICONS[todo.status].id })),
-        requests: event && !version ? requests.known(event.session) : [],
-      };
-    },
+    getViewState: () => viewState(display, store, requests),
     getSessionInfo: (session) => {
       const links = requests.links(session);
       return { session, ...store.details(session), ...(links.from !== undefined ? { continuedFrom: links.from } : {}), ...(links.to.length > 0 ? { continuedIn: links.to } : {}) };
     },
-    getHealth: (session) => ({
-      signals: health.signals(session).map((signal) => {
-        const copy: PlanHealth['signals'][number] = { kind: signal.kind, since: signal.since };
-        if (signal.how !== undefined) copy.how = signal.how;
-        if (signal.at !== undefined) copy.at = signal.at;
-        if (signal.items !== undefined) copy.items = [...signal.items];
-        return copy;
-      }),
-    }),
+    getHealth: (session) => healthOf(health, session),
     onDidChangeHealth: (listener) => health.onDidChange(({ session }) => listener(session)),
     getRequests: (session) => requests.list(session),
     getChangedFiles: async (session) => {
       const book = await files.get(session);
       const todos = store.get(session)?.todos ?? [];
       return { items: todos.map((todo) => ({ content: todo.content, files: book.of(todo.content).map(changedFile) })), session: book.session().map(changedFile) };
+    },
+    getLedger: async (session) => {
+      const ledger = ledgers ? (await ledgers.get(session)).ledger(Date.now()) : undefined;
+      return ledger ?? { items: [], session: emptyFigures(), total: emptyFigures(), elapsedMs: 0 };
     },
   };
 }

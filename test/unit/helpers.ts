@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FileStamp, LogFileSystem } from '../../src/core/fileSystem';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import type { ForeignPlan, ForeignSessionInfo, ForeignWrite, PlanSink } from '../../src/core/foreign';
+import type { ForeignPlan, ForeignSessionInfo, ForeignUsage, ForeignWrite, PlanSink } from '../../src/core/foreign';
 
 /** A fresh folder under the OS temp dir, removed after the current suite. */
 export function useTempDir(): { readonly path: string } {
@@ -91,6 +91,11 @@ export class MemorySink implements PlanSink {
   plans: ForeignPlan[] = [];
   infos: ForeignSessionInfo[] = [];
   writes: ForeignWrite[] = [];
+  usage: ForeignUsage[] = [];
+  importUsage(usage: readonly ForeignUsage[]): Promise<void> {
+    this.usage.push(...usage);
+    return Promise.resolve();
+  }
   importWrites(writes: readonly ForeignWrite[]): Promise<void> {
     this.writes.push(...writes);
     return Promise.resolve();

@@ -218,10 +218,16 @@ if (typeof sqlite === 'string') {
         notePlanParts([...parts].reverse(), plans);
         assert.deepEqual(writesFromParts(agent, [...parts].reverse(), plans), first.sink.writes);
         assert.deepEqual(writesFromParts(agent, parts, {}), [], 'sessions not followed write nothing');
+        // The ledger's facts: a usage per completed assistant message, 10 in and 20 out each (the
+        // scripted server's figures), cost 0 (an unpriced provider), after 0, 1, 1, 2, 2, 2, 2, 3 plans.
+        assert.deepEqual(first.sink.usage.map((u) => [u.plansBefore, u.calls, u.tokens, u.cost]), [0, 1, 1, 2, 2, 2, 2, 3].map((plans, i) => [plans, i === 7 ? 0 : 1, { input: 10, output: 20, cached: 0 }, 0]));
         const second = follow(agent, file, workspace);
         await second.follower.refresh();
         second.follower.dispose();
         assert.deepEqual(second.sink.writes, []);
+        // Message rows at the cursor's time are asked for again (as for turns): at most the newest
+        // comes back, the same fact, which the log's sink recognizes by its id.
+        assert.ok(second.sink.usage.length <= 1 && second.sink.usage.every((u) => first.sink.usage.some((f) => f.source.call === u.source.call)), 'a restart hands no new usage');
       });
 
       it(`${agent}: sessions of other folders, and a run that never plans, hand nothing`, async () => {

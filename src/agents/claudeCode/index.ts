@@ -16,7 +16,7 @@ export const claudeCode: AgentDescriptor = {
   icon: 'sparkle',
   settingKey: 'claudeCode',
   // 2: the parser reads the files each tool call wrote (file/write lines); plans are imported once, so only those are new.
-  parserVersion: 'claude-code/2',
+  parserVersion: 'claude-code/3', // 3: each model response's usage (model/usage lines)
   /** `~/.claude`. */
   defaultFolder: (_env, home) => path.join(home, '.claude'),
   filesWritten: claudeFilesWritten,

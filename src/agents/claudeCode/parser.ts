@@ -16,6 +16,7 @@
 //   came back without `is_error` (a failed Edit, its text not found, wrote nothing); the
 //   write comes after the plans emitted before that result.
 import { claudeFilesWritten } from './fileWrites';
+import { claudeUsageOf } from './usage';
 import { isInsideWorkspace } from '../locations';
 import { type Batch, type JsonRecord, JsonLineParser, describeValue, excerpt, isRecord, mapItems, stringField } from '../lineParser';
 import { TURN_STATES, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../../core/foreign';
@@ -272,6 +273,7 @@ class ClaudeCodeParser extends JsonLineParser {
     if (type === 'assistant') {
       // A sidechain line in the main transcript is a subagent's: its writes are its own session's.
       if (record['isSidechain'] !== true) this.noteWrites(record, at);
+      if (record['isSidechain'] !== true && this.accepted()) claudeUsageOf(this.base.session, message, content, at, batch);
       for (const block of content) {
         if (isRecord(block) && block['type'] === 'tool_use' && record['isSidechain'] !== true) this.countCall(block['name'], stringField(block, 'id'));
         if (!isRecord(block) || block['type'] !== 'tool_use' || !isPlanTool(block['name'])) continue;

@@ -16,7 +16,7 @@ export const codex: AgentDescriptor = {
   icon: 'terminal',
   settingKey: 'codex',
   // 2: the parser reads the files each tool call wrote (file/write lines).
-  parserVersion: 'codex/2',
+  parserVersion: 'codex/3', // 3: each model response's usage (model/usage lines)
   /** `$CODEX_HOME`, or `~/.codex`. */
   defaultFolder: (env, home) => {
     const codexHome = env['CODEX_HOME'];

@@ -13,6 +13,7 @@
 //   says "Success. Updated the following files"; a patch that did not apply wrote nothing.
 //   The write comes after the plans emitted before that output.
 import { codexFilesWritten } from './fileWrites';
+import { codexResponseItem, codexUsageOf, readCodexResponse, type CodexResponse } from './usage';
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
 import { TURN_STATES, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../../core/foreign';
 
@@ -39,10 +40,13 @@ class CodexParser extends JsonLineParser {
   private calls = 0;
   /** apply_patch calls waiting for their output, by call id. */
   private readonly writes = new Map<string, PendingWrite>();
+  /** The response whose items are being read, until its token_count. */
+  private response: CodexResponse | undefined;
 
   constructor(state: unknown) {
     super('codex', state);
     if (!isRecord(state)) return;
+    this.response = readCodexResponse(state['response']);
     const writes = state['writes'];
     if (isRecord(writes)) {
       for (const [id, write] of Object.entries(writes)) {
@@ -60,6 +64,7 @@ class CodexParser extends JsonLineParser {
 
   protected ownState(): JsonRecord {
     const state: JsonRecord = { calls: this.calls, writes: Object.fromEntries(this.writes) };
+    if (this.response) state['response'] = { ...this.response };
     if (this.turn) state['turn'] = this.turn;
     return state;
   }
@@ -104,9 +109,11 @@ class CodexParser extends JsonLineParser {
     }
     if (type === 'event_msg' && isRecord(payload)) {
       this.followTurn(payload);
+      if (payload['type'] === 'token_count') this.response = codexUsageOf(this.base.session, this.response, payload, stringField(record, 'timestamp'), batch);
       return;
     }
     if (type !== 'response_item' || !isRecord(payload)) return;
+    this.response = codexResponseItem(this.response, payload, this.base.plans);
     if (TOOL_CALLS.has(payload['type'])) this.calls = payload['name'] === 'update_plan' ? 0 : this.calls + 1;
     if (payload['name'] === 'apply_patch') {
       this.noteWrite(record);

@@ -152,7 +152,7 @@ export const copilotCli: AgentDescriptor = {
   name: 'Copilot CLI',
   icon: 'github',
   settingKey: 'copilotCli',
-  parserVersion: 'copilot-cli/2',
+  parserVersion: 'copilot-cli/3',
   defaultFolder: (env, home) => agentHomeFolder(env, 'COPILOT_HOME', home, '.copilot'),
   start(options) {
     const folders = options.workspaceFolders;

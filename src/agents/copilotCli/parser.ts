@@ -24,6 +24,7 @@ import { type Batch, type JsonRecord, JsonLineParser, excerpt, isRecord, stringF
 import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser, TurnState } from '../../core/foreign';
 import { TURN_STATES } from '../../core/foreign';
 import { PendingWrites, toolCallFiles } from '../toolWrites';
+import { copilotUsageRecord, readCopilotPendingUsage, settleCopilotUsage, type CopilotPendingUsage } from './usage';
 
 /** The tool of a plan read from the `todos` table: its items come from the database, not the line. */
 export const COPILOT_TODOS_TOOL = 'sql';
@@ -115,10 +116,13 @@ class CopilotCliParser extends JsonLineParser {
   private pending: Record<string, PendingCall> = {};
   /** create/edit/apply_patch calls waiting for their completion. */
   private readonly writes: PendingWrites;
+  /** The newest response's usage, until its message. */
+  private usage: CopilotPendingUsage | undefined;
 
   constructor(state: unknown) {
     super('copilot-cli', state);
     this.writes = new PendingWrites(isRecord(state) ? state['writes'] : undefined);
+    this.usage = readCopilotPendingUsage(isRecord(state) ? state['usage'] : undefined);
     if (!isRecord(state)) return;
     const turn = state['turn'];
     if (isRecord(turn) && typeof turn['index'] === 'number' && TURN_STATES.includes(turn['state'] as TurnState)) {
@@ -135,7 +139,7 @@ class CopilotCliParser extends JsonLineParser {
   }
 
   protected ownState(): JsonRecord {
-    return { ...(this.turn ? { turn: this.turn } : {}), calls: this.calls, answered: this.answered, pending: this.pending, writes: this.writes.state() };
+    return { ...(this.turn ? { turn: this.turn } : {}), calls: this.calls, answered: this.answered, pending: this.pending, writes: this.writes.state(), ...(this.usage ? { usage: this.usage } : {}) };
   }
 
   protected override info(): ForeignSessionInfo | undefined {
@@ -174,12 +178,20 @@ class CopilotCliParser extends JsonLineParser {
         this.answered = false;
         return;
       }
+      case 'session.usage_record':
+        settleCopilotUsage(this.base.session, this.usage, 0, batch);
+        this.usage = copilotUsageRecord(record, data, this.base.plans);
+        return;
       case 'assistant.message': {
         const requests = data['toolRequests'];
         this.answered = !Array.isArray(requests) || requests.length === 0;
+        settleCopilotUsage(this.base.session, this.usage, Array.isArray(requests) ? requests.length : 0, batch);
+        this.usage = undefined;
         return;
       }
       case 'assistant.turn_end':
+        settleCopilotUsage(this.base.session, this.usage, 0, batch);
+        this.usage = undefined;
         if (this.answered && this.turn?.state === 'running') this.turn = { index: this.turn.index, state: 'ended' };
         return;
       case 'tool.execution_start':

@@ -353,6 +353,7 @@ export class Follower implements Disposable {
       if (output.plans.length > 0) await this.options.sink.importPlans(output.plans);
       // After the plans: a write is given to the items of the version its record puts it after.
       if (output.writes && output.writes.length > 0) await this.options.sink.importWrites(output.writes);
+      if (output.usage && output.usage.length > 0) await this.options.sink.importUsage?.(output.usage);
       const info = output.info ? JSON.stringify(output.info) : undefined;
       if (output.info && info !== state.cursor.info) {
         await this.options.sink.updateSession(output.info);

@@ -8,7 +8,7 @@ export const kilo: AgentDescriptor = {
   name: 'Kilo CLI',
   icon: 'rocket',
   settingKey: 'kilo',
-  parserVersion: 'kilo/2',
+  parserVersion: 'kilo/3',
   defaultFolder: (env, home) => xdgDataFolder('kilo', env, home),
   start: (options) => startOpencodeStyle('kilo', 'kilo', 'KILO_DB', kilo.parserVersion, options),
 };

@@ -38,6 +38,7 @@ import {
 } from './parser';
 import type { PlanSink, UnknownShape } from '../../core/foreign';
 import { notePlanParts, writesFromParts } from './writes';
+import { usageFromMessages } from './usage';
 
 export interface SqliteFollowerOptions {
   agent: OpencodeAgent;
@@ -224,6 +225,7 @@ export class SqliteFollower implements Disposable {
     const partRows: OpencodePartRow[] = [];
     const messageRows: OpencodeMessageRow[] = [];
     let todoRows: OpencodeTodoRow[] = [];
+    const toolCalls = new Map<string, number>();
     const db = new sqlite.DatabaseSync(location, { readOnly: true, timeout: 0 });
     try {
       sessionRows = db
@@ -246,6 +248,10 @@ export class SqliteFollower implements Disposable {
             .prepare(`SELECT id, session_id, time_updated, data FROM message WHERE session_id IN (${chunk.map(() => '?').join(',')}) AND time_updated >= ?`)
             .all(...chunk, cursor.messagesFrom) as OpencodeMessageRow[]),
         );
+      }
+      for (const row of messageRows) {
+        const counted = db.prepare(`SELECT count(*) AS n FROM part WHERE message_id = ? AND data LIKE '%"type":"tool"%'`).all(row.id)[0] as { n?: number } | undefined;
+        toolCalls.set(row.id, typeof counted?.n === 'number' ? counted.n : 0);
       }
       const planned = [...new Set(partRows.map((p) => p.session_id))];
       if (planned.length > 0) {
@@ -284,6 +290,8 @@ export class SqliteFollower implements Disposable {
     notePlanParts(partRows, planParts);
     const writes = writesFromParts(agent, partRows, planParts);
     if (writes.length > 0) await sink.importWrites(writes);
+    const usage = usageFromMessages(agent, messageRows, planParts, (id) => toolCalls.get(id) ?? 0);
+    if (usage.length > 0) await sink.importUsage?.(usage);
     for (const session of new Set(plans.map((p) => p.source.session))) {
       const newest = [...plans].reverse().find((p) => p.source.session === session);
       const rows = todoRows.filter((r) => r.session_id === session);

@@ -56,7 +56,7 @@ export const qwenCode: AgentDescriptor = {
   name: 'Qwen Code',
   icon: 'hubot',
   settingKey: 'qwenCode',
-  parserVersion: 'qwen-code/2',
+  parserVersion: 'qwen-code/3',
   defaultFolder: (env, home) => agentHomeFolder(env, 'QWEN_HOME', home, '.qwen'),
   start(options) {
     const folders = options.workspaceFolders;

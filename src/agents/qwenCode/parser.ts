@@ -15,6 +15,7 @@ import { isInsideWorkspace } from '../locations';
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
 import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser } from '../../core/foreign';
 import { PendingWrites, toolCallFiles } from '../toolWrites';
+import { qwenUsageOf } from './usage';
 
 const STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
 export const QWEN_PLAN_TOOL = 'todo_write';
@@ -120,6 +121,7 @@ class QwenCodeParser extends JsonLineParser {
     const parts = isRecord(message) ? message['parts'] : undefined;
     if (!Array.isArray(parts)) return;
     const called = parts.filter((part) => isRecord(part) && isRecord(part['functionCall']));
+    qwenUsageOf(this.base.session, record, called.length, batch);
     if (called.length === 0 && this.turn !== undefined) this.turn.state = 'ended';
     for (const part of parts) {
       const call = isRecord(part) ? part['functionCall'] : undefined;

@@ -1,0 +1,170 @@
+// The ledger per item, over the recordings of the real programs editing under a plan
+// (test/fixtures/agents/<agent>/edits): the fake model servers answer every request with 10
+// input and 20 output tokens, so the sums are known. Each parser hands on one model/usage fact
+// per response; through a real log and sink each line names the items in progress; the ledger
+// read back from the log splits it per item, shared and the session's; a restart and a second
+// import count nothing twice.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildLedger, LedgerBuilder, shortCount, type LedgerFigures } from '../../src/core/ledger';
+import { parseLogRecord, planEvent, type LogRecord } from '../../src/core/logRecord';
+import { LogPlanSink } from '../../src/core/planSink';
+import { foreignSessionKey } from '../../src/core/sessionKey';
+import { SessionLog } from '../../src/core/sessionLog';
+import { usageRecord } from '../../src/core/usageRecord';
+import { LedgerBook } from '../../src/core/ledgerBook';
+import { NodeFileSystem } from '../../src/node/nodeFileSystem';
+import { createClaudeCodeParser } from '../../src/agents/claudeCode';
+import { createCodexParser } from '../../src/agents/codex';
+import { createCopilotCliParser } from '../../src/agents/copilotCli/parser';
+import { createQwenCodeParser } from '../../src/agents/qwenCode/parser';
+import type { AgentId, ForeignItem, ParseOutput, SessionParser } from '../../src/core/foreign';
+import { recordedLines, recording, type Recording } from './agentRecordings';
+
+const A = 'Add the separator constant';
+const B = 'Use it in the parser';
+
+interface Case {
+  folder: 'claude' | 'codex' | 'qwen' | 'copilot';
+  agent: AgentId;
+  parser: (rec: Recording, state?: unknown) => SessionParser;
+  /** Responses (and tool calls) while A, B, and no item was in progress, from the scenario's script. */
+  expected: { a: [number, number]; b: [number, number]; session: [number, number] };
+}
+
+// Claude: ToolSearch and the first TodoWrite before any plan; Write and the second TodoWrite under
+// A; Read, two Edits and the last TodoWrite under B; the answer after. Codex: its responses count
+// after the plans before their first item. Qwen and Copilot CLI: as Claude without ToolSearch.
+const CASES: Case[] = [
+  { folder: 'claude', agent: 'claude-code', parser: (rec, state) => createClaudeCodeParser({ workspaceFolders: [rec.workspace] }, state), expected: { a: [2, 2], b: [4, 4], session: [3, 2] } },
+  { folder: 'codex', agent: 'codex', parser: (_rec, state) => createCodexParser(state), expected: { a: [2, 2], b: [2, 2], session: [2, 1] } },
+  { folder: 'qwen', agent: 'qwen-code', parser: (rec, state) => createQwenCodeParser({ workspaceFolders: [rec.workspace] }, state), expected: { a: [2, 2], b: [4, 4], session: [2, 1] } },
+  { folder: 'copilot', agent: 'copilot-cli', parser: (_rec, state) => createCopilotCliParser(state), expected: { a: [2, 2], b: [4, 4], session: [2, 1] } },
+];
+
+const json = (line: string) => JSON.parse(line) as Record<string, unknown>;
+const figures = (responses: number, calls: number): LedgerFigures => ({ responses, calls, tokens: { input: 10 * responses, output: 20 * responses, cached: 0 }, cost: undefined });
+const withoutCost = (f: LedgerFigures | undefined): LedgerFigures | undefined => (f ? { ...f, cost: undefined } : f);
+
+/** Copilot CLI's plan calls carry no items (its source reads its database): the scenario's versions stand in. */
+function withItems(c: Case, out: ParseOutput): ParseOutput {
+  if (c.agent !== 'copilot-cli') return out;
+  const s = (content: string, status: ForeignItem['status']): ForeignItem => ({ content, status });
+  const versions = [[s(A, 'in_progress'), s(B, 'pending')], [s(A, 'completed'), s(B, 'in_progress')], [s(A, 'completed'), s(B, 'completed')]];
+  assert.equal(out.plans.length, versions.length);
+  return { ...out, plans: out.plans.map((plan, i) => ({ ...plan, items: versions[i]! })) };
+}
+
+async function importAll(dir: string, out: ParseOutput): Promise<void> {
+  const sink = new LogPlanSink(new SessionLog(dir, new NodeFileSystem()));
+  await sink.importPlans(out.plans);
+  await sink.importWrites(out.writes ?? []);
+  await sink.importUsage(out.usage ?? []);
+  sink.dispose();
+}
+
+function logRecords(dir: string, key: string): LogRecord[] {
+  const file = new SessionLog(dir, new NodeFileSystem()).fileFor(key);
+  return fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => parseLogRecord(json(line), key))
+    .filter((r): r is LogRecord => typeof r !== 'string');
+}
+
+for (const c of CASES) {
+  describe(`${c.folder}: the ledger of the real program's edits`, () => {
+    const rec = recording(c.folder, 'edits');
+    const lines = recordedLines(rec);
+    const responses = c.expected.a[0] + c.expected.b[0] + c.expected.session[0];
+
+    it('the parser hands on one usage fact per model response, 10 in and 20 out each', () => {
+      const out = c.parser(rec).push(lines);
+      const usage = out.usage ?? [];
+      assert.equal(usage.length, responses);
+      for (const u of usage) assert.deepEqual(u.tokens, { input: 10, output: 20, cached: 0 });
+      assert.equal(new Set(usage.map((u) => u.source.call)).size, usage.length, 'each response once');
+      assert.equal(
+        usage.reduce((sum, u) => sum + u.calls, 0),
+        c.expected.a[1] + c.expected.b[1] + c.expected.session[1],
+      );
+    });
+
+    it('a parser resumed from its saved state after any line hands on the same usage, none twice', () => {
+      const whole = c.parser(rec).push(lines).usage;
+      for (let cut = 0; cut <= lines.length; cut += 2) {
+        const head = c.parser(rec);
+        const before = head.push(lines.slice(0, cut));
+        const resumed = c.parser(rec, JSON.parse(JSON.stringify(head.state())));
+        assert.deepEqual([...(before.usage ?? []), ...(resumed.push(lines.slice(cut)).usage ?? [])], whole, `cut at line ${cut}`);
+        assert.equal(resumed.push(lines).usage, undefined, 'lines read again add nothing');
+      }
+    });
+
+    it('through a real log: per item, the session’s part, the total; a restart and a second import count nothing twice', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-ledger-'));
+      try {
+        const out = withItems(c, c.parser(rec).push(lines));
+        await importAll(dir, out);
+        const key = foreignSessionKey(c.agent, out.plans[0]!.source.session);
+        const ledger = buildLedger(logRecords(dir, key));
+        const item = (content: string) => ledger.items.find((i) => i.content === content);
+        assert.deepEqual(withoutCost(item(A)?.all), figures(...c.expected.a));
+        assert.deepEqual(withoutCost(item(B)?.all), figures(...c.expected.b));
+        assert.equal(item(A)?.shared.responses, 0, 'one item at a time: nothing shared');
+        assert.deepEqual(withoutCost(ledger.session), figures(...c.expected.session));
+        assert.deepEqual(withoutCost(ledger.total), figures(responses, c.expected.a[1] + c.expected.b[1] + c.expected.session[1]));
+        const size = fs.statSync(new SessionLog(dir, new NodeFileSystem()).fileFor(key)).size;
+        // A restart: a fresh parser and a fresh sink import it all again.
+        await importAll(dir, withItems(c, c.parser(rec).push(lines)));
+        assert.equal(fs.statSync(new SessionLog(dir, new NodeFileSystem()).fileFor(key)).size, size);
+        assert.deepEqual(buildLedger(logRecords(dir, key)), ledger);
+        // The book the API reads: the same ledger from the log's one reader.
+        const book = new LedgerBook(new SessionLog(dir, new NodeFileSystem()));
+        assert.deepEqual((await book.get(key)).ledger(), ledger);
+        book.dispose();
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}
+
+describe('ledger rules', () => {
+  const T0 = Date.UTC(2026, 11, 4, 9, 0, 0);
+  const iso = (s: number) => new Date(T0 + s * 1000).toISOString();
+  const src = { agent: 'opencode' as const, tool: 'todowrite', session: 's', call: 'c' };
+  const plan = (s: number, items: Array<[string, 'pending' | 'in_progress' | 'completed']>) =>
+    planEvent('k', iso(s), items.map(([content, status]) => ({ content, status })), { ...src, call: `p${s}` });
+  const used = (s: number, items: string[], calls: number, tokens?: { input: number; output: number; cached: number }, cost?: number) =>
+    usageRecord('k', iso(s), { agent: 'opencode', session: 's', call: `u${s}` }, { calls, ...(tokens ? { tokens } : {}), ...(cost !== undefined ? { cost } : {}) }, items);
+
+  it('several items in progress: each counts it, marked shared; the total counts it once; none: the session’s', () => {
+    const t = { input: 100, output: 50, cached: 1000 };
+    const ledger = buildLedger([plan(0, [['X', 'in_progress'], ['Y', 'in_progress']]), used(5, ['X', 'Y'], 3, t, 0.5), plan(10, [['X', 'completed'], ['Y', 'in_progress']]), used(15, ['Y'], 1, t), used(20, [], 2, t)], T0 + 60_000);
+    const [x, y] = ledger.items;
+    assert.deepEqual([x?.all.responses, x?.shared.responses, x?.all.calls, x?.all.cost], [1, 1, 3, 0.5]);
+    assert.deepEqual([y?.all.responses, y?.shared.responses, y?.all.calls], [2, 1, 4]);
+    assert.deepEqual(ledger.total, { responses: 3, calls: 6, tokens: { input: 300, output: 150, cached: 3000 }, cost: 0.5 });
+    assert.deepEqual(ledger.session.responses, 1);
+    assert.equal(x?.inProgressMs, 10_000);
+    assert.equal(y?.inProgressMs, 60_000, 'still in progress: up to now');
+  });
+
+  it('an agent that records no tokens: not recorded (undefined), never 0; incremental equals whole', () => {
+    const records = [plan(0, [['X', 'in_progress']]), used(1, ['X'], 2), used(2, ['X'], 1)];
+    const ledger = buildLedger(records);
+    assert.equal(ledger.items[0]?.all.tokens, undefined);
+    assert.equal(ledger.items[0]?.all.calls, 3);
+    const builder = new LedgerBuilder();
+    for (const r of records) builder.push(r);
+    assert.deepEqual(builder.ledger(), ledger);
+  });
+
+  it('says token counts short', () => {
+    assert.deepEqual([0, 830, 1000, 1234, 52_400, 1_250_000].map(shortCount), ['0', '830', '1k', '1.2k', '52k', '1.3M']);
+  });
+});
