@@ -9,30 +9,15 @@
 // `edit` (`path`), `apply_patch` (its text as the whole argument or `input`).
 import { pathProblem } from '../core/logRecord';
 import { patchFiles } from './fileWrites';
-import type { AgentId } from '../core/foreign';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 
-/** Per agent: each write tool and the argument that names its file. */
-const PATH_TOOLS: Partial<Record<AgentId, Record<string, string>>> = {
-  opencode: { write: 'filePath', edit: 'filePath', multiedit: 'filePath' },
-  kilo: { write: 'filePath', edit: 'filePath', multiedit: 'filePath' },
-  'qwen-code': { write_file: 'file_path', edit: 'file_path', replace: 'file_path' },
-  'copilot-cli': { create: 'path', edit: 'path' },
-};
-
-/** Per agent: the tools whose argument is an apply_patch text, and where it is. */
-const PATCH_TOOLS: Partial<Record<AgentId, Record<string, readonly string[]>>> = {
-  opencode: { apply_patch: ['patchText', 'patch'], patch: ['patchText', 'patch'] },
-  kilo: { apply_patch: ['patchText', 'patch'], patch: ['patchText', 'patch'] },
-  'copilot-cli': { apply_patch: ['input', 'patch', 'patchText'] },
-};
-
-/** True for a tool of `agent` that writes files (whatever its arguments). */
-export function isWriteTool(agent: AgentId, tool: string): boolean {
-  return Object.hasOwn(PATH_TOOLS[agent] ?? {}, tool) || Object.hasOwn(PATCH_TOOLS[agent] ?? {}, tool);
+/** An agent's write tools, as its folder declares them: the argument that names a tool's file, or where its apply_patch text is. */
+export interface WriteTools {
+  paths: Readonly<Record<string, string>>;
+  patches: Readonly<Record<string, readonly string[]>>;
 }
 
 /**
@@ -40,7 +25,7 @@ export function isWriteTool(agent: AgentId, tool: string): boolean {
  * text) writes, in order, once each; [] for another tool, or arguments in another shape.
  * Paths the log cannot hold are left out.
  */
-export function toolCallFiles(agent: AgentId, tool: string, args: unknown): string[] {
+export function toolCallFiles(tools: WriteTools, tool: string, args: unknown): string[] {
   if (typeof args === 'string') {
     try {
       const parsed = JSON.parse(args) as unknown;
@@ -49,13 +34,13 @@ export function toolCallFiles(agent: AgentId, tool: string, args: unknown): stri
       // A patch text as the whole argument.
     }
   }
-  const field = PATH_TOOLS[agent]?.[tool];
+  const field = Object.hasOwn(tools.paths, tool) ? tools.paths[tool] : undefined;
   let files: string[] = [];
-  if (field !== undefined && Object.hasOwn(PATH_TOOLS[agent] ?? {}, tool)) {
+  if (field !== undefined) {
     const path = isObject(args) ? text(args[field]) : undefined;
     if (path !== undefined) files = [path];
   } else {
-    const fields = Object.hasOwn(PATCH_TOOLS[agent] ?? {}, tool) ? PATCH_TOOLS[agent]?.[tool] : undefined;
+    const fields = Object.hasOwn(tools.patches, tool) ? tools.patches[tool] : undefined;
     if (fields === undefined) return [];
     const patch = typeof args === 'string' ? args : isObject(args) ? fields.map((name) => text(args[name])).find((found) => found !== undefined) : undefined;
     if (patch !== undefined) files = patchFiles(patch);

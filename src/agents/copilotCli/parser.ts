@@ -23,8 +23,11 @@
 import { type Batch, type JsonRecord, JsonLineParser, excerpt, isRecord, stringField } from '../lineParser';
 import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser, TurnState } from '../../core/foreign';
 import { TURN_STATES } from '../../core/foreign';
-import { PendingWrites, toolCallFiles } from '../toolWrites';
+import { PendingWrites, toolCallFiles, type WriteTools } from '../toolWrites';
 import { copilotUsageRecord, readCopilotPendingUsage, settleCopilotUsage, type CopilotPendingUsage } from './usage';
+
+/** Copilot CLI's write tools. */
+const WRITE_TOOLS: WriteTools = { paths: { create: 'path', edit: 'path' }, patches: { apply_patch: ['input', 'patch', 'patchText'] } };
 
 /** The tool of a plan read from the `todos` table: its items come from the database, not the line. */
 export const COPILOT_TODOS_TOOL = 'sql';
@@ -226,7 +229,7 @@ class CopilotCliParser extends JsonLineParser {
         return;
       }
     }
-    if (!this.base.emitted.includes(call)) this.writes.note(call, toolCallFiles('copilot-cli', tool, args), at);
+    if (!this.base.emitted.includes(call)) this.writes.note(call, toolCallFiles(WRITE_TOOLS, tool, args), at);
     this.calls += 1;
   }
 

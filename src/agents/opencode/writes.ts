@@ -3,9 +3,15 @@
 // `state.status` is "completed" wrote the file its input names; one that ended "error" (an
 // edit whose text was not found) wrote nothing. Pure: rows in, writes out.
 import { isRecord } from '../lineParser';
-import { toolCallFiles } from '../toolWrites';
+import { toolCallFiles, type WriteTools } from '../toolWrites';
 import type { ForeignWrite } from '../../core/foreign';
 import { OPENCODE_PLAN_TOOL, type OpencodeAgent, type OpencodePartRow } from './parser';
+
+/** The write tools of opencode and of Kilo CLI (its fork). */
+const WRITE_TOOLS: WriteTools = {
+  paths: { write: 'filePath', edit: 'filePath', multiedit: 'filePath' },
+  patches: { apply_patch: ['patchText', 'patch'], patch: ['patchText', 'patch'] },
+};
 
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -50,7 +56,7 @@ export function writesFromParts(agent: OpencodeAgent, parts: readonly OpencodePa
     const tool = data?.['tool'];
     const call = data?.['callID'];
     if (typeof tool !== 'string' || typeof call !== 'string' || call === '' || !isRecord(state) || state['status'] !== 'completed') continue;
-    const files = toolCallFiles(agent, tool, state['input']);
+    const files = toolCallFiles(WRITE_TOOLS, tool, state['input']);
     if (files.length === 0) continue;
     const time = state['time'];
     const end = isRecord(time) ? time['end'] : undefined;

@@ -14,8 +14,11 @@
 import { isInsideWorkspace } from '../locations';
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
 import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser } from '../../core/foreign';
-import { PendingWrites, toolCallFiles } from '../toolWrites';
+import { PendingWrites, toolCallFiles, type WriteTools } from '../toolWrites';
 import { qwenUsageOf } from './usage';
+
+/** Qwen Code's write tools (`replace` in older releases). */
+const WRITE_TOOLS: WriteTools = { paths: { write_file: 'file_path', edit: 'file_path', replace: 'file_path' }, patches: {} };
 
 const STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
 export const QWEN_PLAN_TOOL = 'todo_write';
@@ -132,7 +135,7 @@ class QwenCodeParser extends JsonLineParser {
       }
       if (isRecord(call) && typeof call['name'] === 'string' && call['name'] !== QWEN_PLAN_TOOL) {
         const callId = stringField(call, 'id');
-        if (callId !== undefined && !this.base.emitted.includes(callId)) this.writes.note(callId, toolCallFiles('qwen-code', call['name'], call['args']), stringField(record, 'timestamp'));
+        if (callId !== undefined && !this.base.emitted.includes(callId)) this.writes.note(callId, toolCallFiles(WRITE_TOOLS, call['name'], call['args']), stringField(record, 'timestamp'));
       }
       if (!isRecord(call) || call['name'] !== QWEN_PLAN_TOOL) continue;
       const id = stringField(call, 'id');
