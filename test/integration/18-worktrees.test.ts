@@ -32,6 +32,21 @@ async function sessionRows(): Promise<Array<{ label: string; level: string }>> {
   return labels.map((label, i) => ({ label: label ?? '', level: levels[i] ?? '' }));
 }
 
+/**
+ * The Sessions view with only the named worktree rows open: every row folded (the view's
+ * list is virtual, and the workspace's own row, first, holds every session of the earlier
+ * tests), then each named row opened by a click, as a user would.
+ */
+async function openOnly(groups: readonly string[]): Promise<void> {
+  await vscode.commands.executeCommand('agentPlan.sessions.focus');
+  await vscode.commands.executeCommand('list.collapseAll');
+  for (const group of groups) {
+    const selector = `${SESSION_ROWS}[aria-label^="${group},"]`;
+    const found = await bridge<Array<string | null>>({ op: 'attributes', selector, name: 'aria-expanded' });
+    if (found[0] === 'false') await bridge({ op: 'click', selector });
+  }
+}
+
 /** The rows right under the worktree row whose label starts with `group`. */
 function rowsUnder(rows: Array<{ label: string; level: string }>, group: string): string[] {
   const start = rows.findIndex((row) => row.label.startsWith(group));
@@ -89,6 +104,7 @@ if (status.skipped !== undefined) {
       await waitFor(async () => (await sessionsOf('claude-code')).find((s) => !knownClaude.includes(s.session)), 'a Claude Code session from the worktree added while open', 60_000);
 
       const rows = await waitFor(async () => {
+        await openOnly(['Worktree codex-branch', 'Worktree claude-branch']);
         const now = await sessionRows();
         return rowsUnder(now, 'Worktree codex-branch').some((label) => label.includes('Codex')) &&
           rowsUnder(now, 'Worktree claude-branch').some((label) => label.includes('Claude Code'))
@@ -114,6 +130,7 @@ if (status.skipped !== undefined) {
       git(workspace, 'worktree', 'remove', '--force', beside('wt-codex'));
       // Its session stays, under its folder's name now that no worktree holds it.
       await waitFor(async () => {
+        await openOnly(['Worktree wt-codex']);
         const rows = await sessionRows();
         return !rows.some((row) => row.label.startsWith('Worktree codex-branch')) && rowsUnder(rows, 'Worktree wt-codex').some((label) => label.includes('Codex'));
       }, 'the Codex session listed under its removed worktree\'s folder', 30_000);
