@@ -179,7 +179,12 @@ describe('the real Copilot agent with a scripted model', function () {
     // The next request must go to that chat: wait until the chat view shows it, not the second one.
     await waitFor(async () => {
       const shown = await domTexts('#workbench\\.parts\\.auxiliarybar .interactive-item-container');
-      return shown.some((text) => text.includes('[ap:alpha-1]')) && !shown.some((text) => text.includes('[ap:beta-1]'));
+      if (shown.some((text) => text.includes('[ap:alpha-1]')) && !shown.some((text) => text.includes('[ap:beta-1]'))) return true;
+      // A click that landed while the list was being drawn again opens nothing: click the first chat again while it is listed.
+      if ((await domTexts('.agent-session-item')).some((text) => text.includes(item))) {
+        await bridge({ op: 'click', selector: '.agent-session-item', hasText: item, timeoutMs: 2000 }).catch(() => undefined);
+      }
+      return undefined;
     }, 'the first chat open in the chat view');
     await askAgent('[ap:alpha-2]');
     const again = plan.listSessions()[0]!;
