@@ -8,11 +8,8 @@
 // `write_file` and `edit` (`file_path`; `replace` in older releases); Copilot CLI `create` and
 // `edit` (`path`), `apply_patch` (its text as the whole argument or `input`).
 import { pathProblem } from '../core/logRecord';
-import { patchFiles } from './fileWrites';
+import { isObject, patchFiles, text, type Json } from './fileWrites';
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 
 /** An agent's write tools, as its folder declares them: the argument that names a tool's file, or where its apply_patch text is. */
 export interface WriteTools {
