@@ -5,13 +5,14 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, domTexts, EXTENSION_ID, logFiles, newChatSession, planItemLabels, planLines, waitFor } from './helpers';
+import { api, bridge, domTexts, EXTENSION_ID, logFiles, newChatSession, planItemLabels, planLines, runDir, waitFor } from './helpers';
 import { askAgent, copilotReady, records, scriptTurns, textOf, toolResults, turnIndex, type ModelRecord } from './copilotAgent';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
 const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
+const CHAT_ITEMS = '#workbench\\.parts\\.auxiliarybar .interactive-item-container';
 
 interface Todo {
   content: string;
@@ -178,14 +179,17 @@ describe('the real Copilot agent with a scripted model', function () {
     await bridge({ op: 'click', selector: '.agent-session-item', hasText: item, timeoutMs: 5000 });
     // The next request must go to that chat: wait until the chat view shows it, not the second one.
     await waitFor(async () => {
-      const shown = await domTexts('#workbench\\.parts\\.auxiliarybar .interactive-item-container');
+      const shown = await domTexts(CHAT_ITEMS);
       if (shown.some((text) => text.includes('[ap:alpha-1]')) && !shown.some((text) => text.includes('[ap:beta-1]'))) return true;
       // A click that landed while the list was being drawn again opens nothing: click the first chat again while it is listed.
       if ((await domTexts('.agent-session-item')).some((text) => text.includes(item))) {
         await bridge({ op: 'click', selector: '.agent-session-item', hasText: item, timeoutMs: 2000 }).catch(() => undefined);
       }
       return undefined;
-    }, 'the first chat open in the chat view');
+    }, 'the first chat open in the chat view').catch(async (error: Error) => {
+      await bridge({ op: 'screenshot', file: path.join(runDir(), 'logs', 'first-chat-not-open.png') }).catch(() => undefined);
+      throw new Error(`${error.message}; listed: ${JSON.stringify(await domTexts('.agent-session-item'))}; shown: ${JSON.stringify(await domTexts(CHAT_ITEMS))}`);
+    });
     await askAgent('[ap:alpha-2]');
     const again = plan.listSessions()[0]!;
     assert.equal(again.session, alpha.session, 'the first chat writes to its own session again');
