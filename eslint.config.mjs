@@ -34,8 +34,8 @@ export default tseslint.config(
           patterns: [
             { group: ['**/vscode/**'], message: 'core imports nothing of src/vscode' },
             { group: ['**/agents/**', '**/agents', '**/sources/**', '**/sources'], message: 'core imports nothing of the agents: the contract is core/foreign.ts' },
-            { group: ['**/node/**', '**/node', '**/follow/**', '**/follow'], message: 'core imports nothing of the Node adapters: it reads and writes through core/fileSystem.ts' },
-            { group: ['node:fs', 'node:fs/*', 'fs', 'fs/*'], message: 'core reads and writes through core/fileSystem.ts' },
+            { group: ['**/node/**', '**/node', '**/follow/**', '**/follow'], message: 'core imports nothing of the Node adapters: it reads and writes through core/log/fileSystem.ts' },
+            { group: ['node:fs', 'node:fs/*', 'fs', 'fs/*'], message: 'core reads and writes through core/log/fileSystem.ts' },
           ],
         },
       ],

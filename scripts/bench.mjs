@@ -104,7 +104,7 @@ async function main() {
       ratio(r.workspaceState.median / r.ours.median),
     ]),
     notes: [
-      `ours: runTodoWrite() from src/core/todoWrite.ts over a real SessionLog (JSON Lines, one O_APPEND write of ~${bytes(oneLine)} per call) in a temp folder; the file starts with the given number of writes and grows by one line per sample.`,
+      `ours: runTodoWrite() from src/core/plan/todoWrite.ts over a real SessionLog (JSON Lines, one O_APPEND write of ~${bytes(oneLine)} per call) in a temp folder; the file starts with the given number of writes and grows by one line per sample.`,
       'JSON file: the session\'s whole history in one JSON file, serialized and rewritten whole on every call (temp file + rename).',
       `workspaceState-like: one map of every session's plan + history (this one + ${OTHER_SESSIONS} others of ${OTHER_HISTORY} writes) serialized whole on every update and written in place.`,
       'Both peers validate with the same code and keep the history in memory (never read back), so only the storage differs; each of their samples sees exactly the given history size.',
@@ -183,7 +183,7 @@ async function main() {
       [`first activation, ${count(healthSessions)} sessions: whole load, with health / without (ms)`, `${ms(withHealth.fullLoadMs)} / ${ms(withoutHealth.fullLoadMs)}`, ''],
     ],
     notes: [
-      `Per line: HealthBook (src/core/healthBook.ts) handed ${count(healthLine.lines)} plan lines and as many session/info lines, one read each, as the log's reader hands them; each plan version moves one of its ${healthLine.items} items. The first ${Math.min(200, healthLine.lines >> 2)} are warm-up.`,
+      `Per line: HealthBook (src/core/derived/healthBook.ts) handed ${count(healthLine.lines)} plan lines and as many session/info lines, one read each, as the log's reader hands them; each plan version moves one of its ${healthLine.items} items. The first ${Math.min(200, healthLine.lines >> 2)} are warm-up.`,
       `Activation: store.load() over ${count(healthSessions)} real session files with a HealthBook on the same reader (as the extension runs) and without, run alternately ${QUICK ? 'once' : 'twice'} each; the best of each. A session found at activation is compared only when first asked (a view, a line, or the clock for a running turn).`,
     ],
   });
@@ -202,7 +202,7 @@ async function main() {
       [`whole history: all ${count(timeline.versions)} versions (${bytes(timeline.fileBytes)}) read and built`, ms(timeline.whole.median), ms(timeline.whole.p95)],
     ],
     notes: [
-      'readTimelinePage (src/core/timelineRead.ts) walks the log back from its end; buildTimeline and timelineViewModel make what the webview is sent. The webview\'s own drawing is not in these figures.',
+      'readTimelinePage (src/core/timeline/timelineRead.ts) walks the log back from its end; buildTimeline and timelineViewModel make what the webview is sent. The webview\'s own drawing is not in these figures.',
       `Each version is a 20-item plan whose statuses move, as in the rows above. The budget for the first paint is 200 ms.`,
     ],
   });

@@ -3,15 +3,15 @@
 // store events → views and status bar.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DisplayState } from './core/display';
-import { LogPlanSink } from './core/planSink';
-import { SessionLocks } from './core/sessionLock';
-import { SessionLog } from './core/sessionLog';
-import { PlanStore } from './core/store';
-import { HealthBook } from './core/healthBook';
-import { RequestBook } from './core/requests';
-import { FileBook } from './core/itemFiles';
-import { LedgerBook } from './core/ledgerBook';
+import { DisplayState } from './core/plan/display';
+import { LogPlanSink } from './core/log/planSink';
+import { SessionLocks } from './core/log/sessionLock';
+import { SessionLog } from './core/log/sessionLog';
+import { PlanStore } from './core/plan/store';
+import { HealthBook } from './core/derived/healthBook';
+import { RequestBook } from './core/derived/requests';
+import { FileBook } from './core/derived/itemFiles';
+import { LedgerBook } from './core/derived/ledgerBook';
 import { nodeLockOwner } from './node/lockOwner';
 import { sharedWorkspaceStorage } from './node/sharedStorage';
 import { NodeFileSystem } from './node/nodeFileSystem';

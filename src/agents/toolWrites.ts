@@ -7,7 +7,7 @@
 // (`filePath`), `apply_patch`/`patch` (`patchText`, the apply_patch text); Qwen Code
 // `write_file` and `edit` (`file_path`; `replace` in older releases); Copilot CLI `create` and
 // `edit` (`path`), `apply_patch` (its text as the whole argument or `input`).
-import { pathProblem } from '../core/logRecord';
+import { pathProblem } from '../core/log/logRecord';
 import { isObject, patchFiles, text, type Json } from './fileWrites';
 
 

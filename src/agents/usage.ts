@@ -11,7 +11,7 @@
 //   candidatesTokenCount, thoughtsTokenCount, cachedContentTokenCount}.
 // - Copilot CLI 1.0.102: `session.usage_record` before the response's `assistant.message`,
 //   `data.usage` {inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, cost}.
-import type { UsageTokens } from '../core/usageRecord';
+import type { UsageTokens } from '../core/log/usageRecord';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);

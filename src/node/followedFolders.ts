@@ -1,10 +1,10 @@
 // The folders whose agents' sessions are followed: the workspace folders, every worktree of
-// their git repositories (found from git's own files, src/core/worktrees.ts), and folders the
+// their git repositories (found from git's own files, src/core/worktrees/worktrees.ts), and folders the
 // user adds by hand. Kept current by a folder watch on each repository's `<common>/worktrees`
 // (through its nearest existing parent while it is missing): no polling, no git process.
 import { Emitter, type Disposable } from '../core/emitter';
-import type { LogFileSystem } from '../core/fileSystem';
-import { discoverWorktrees, worktreeFolders, type Worktree, type WorktreeRepository } from '../core/worktrees';
+import type { LogFileSystem } from '../core/log/fileSystem';
+import { discoverWorktrees, worktreeFolders, type Worktree, type WorktreeRepository } from '../core/worktrees/worktrees';
 import { normalizeFolder } from '../agents/locations';
 import { FolderWatch } from '../agents/follow/folderWatch';
 import { nodeFileSystem } from './nodeFileSystem';

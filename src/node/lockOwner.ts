@@ -1,7 +1,7 @@
-// This process as the owner of session locks (src/core/sessionLock.ts): its id, its host,
+// This process as the owner of session locks (src/core/log/sessionLock.ts): its id, its host,
 // and whether another process of this host still runs.
 import * as os from 'node:os';
-import type { SessionLockOptions } from '../core/sessionLock';
+import type { SessionLockOptions } from '../core/log/sessionLock';
 
 /** Whether a process with this id runs on this machine (one that is not ours to signal still runs). */
 export function processAlive(pid: number): boolean {

@@ -14,7 +14,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Disposable } from '../core/emitter';
-import { sessionOfFileName } from '../core/logFiles';
+import { sessionOfFileName } from '../core/log/logFiles';
 import { Backoff, eventsUnreliable } from './eventSupport';
 
 /** A watch on one folder, as fs.watch gives it; tests pass one whose events never arrive. */

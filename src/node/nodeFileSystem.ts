@@ -1,7 +1,7 @@
 // LogFileSystem over node:fs/promises: what the extension host (local or remote) uses.
 import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
-import type { FileStamp, LogFileSystem } from '../core/fileSystem';
+import type { FileStamp, LogFileSystem } from '../core/log/fileSystem';
 
 export class NodeFileSystem implements LogFileSystem {
   async mkdirp(dir: string): Promise<void> {

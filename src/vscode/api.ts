@@ -1,17 +1,17 @@
 // The value `activate` returns: what other extensions (and the integration tests)
 // can read of the plans and the sidebar, and the stream of new snapshots.
-import type { DisplayState } from '../core/display';
+import type { DisplayState } from '../core/plan/display';
 import type { Event } from '../core/emitter';
-import type { ItemStatus, PlanCounts, PlanItem } from '../core/plan';
-import type { LogEvent } from '../core/sessionLog';
-import type { PlanStore } from '../core/store';
-import type { HealthBook } from '../core/healthBook';
-import type { FileBook, ItemFile } from '../core/itemFiles';
-import { emptyFigures, type Ledger } from '../core/ledger';
-import type { LedgerBook } from '../core/ledgerBook';
-export type { Ledger, ItemLedger, LedgerFigures } from '../core/ledger';
-import type { RequestBook, UserRequest } from '../core/requests';
-import type { HealthKind, StopHow } from '../core/health';
+import type { ItemStatus, PlanCounts, PlanItem } from '../core/plan/plan';
+import type { LogEvent } from '../core/log/sessionLog';
+import type { PlanStore } from '../core/plan/store';
+import type { HealthBook } from '../core/derived/healthBook';
+import type { FileBook, ItemFile } from '../core/derived/itemFiles';
+import { emptyFigures, type Ledger } from '../core/derived/ledger';
+import type { LedgerBook } from '../core/derived/ledgerBook';
+export type { Ledger, ItemLedger, LedgerFigures } from '../core/derived/ledger';
+import type { RequestBook, UserRequest } from '../core/derived/requests';
+import type { HealthKind, StopHow } from '../core/derived/health';
 import type { AgentId, PlanSource } from '../core/foreign';
 import { STATUS_ICONS, planHeader, planMessage } from './views';
 

@@ -1,12 +1,12 @@
 // The palette and view commands, in typed tables by feature. None of them writes a plan:
 // the model owns it.
 import * as vscode from 'vscode';
-import type { DisplayState } from '../core/display';
-import { planMarkdown, sessionTitle } from '../core/present';
-import { copilotChatResource, isSessionKey, sessionNamedBy } from '../core/sessionKey';
-import type { PlanVersion } from '../core/sessionLog';
-import type { PlanStore } from '../core/store';
-import type { HealthBook } from '../core/healthBook';
+import type { DisplayState } from '../core/plan/display';
+import { planMarkdown, sessionTitle } from '../core/plan/present';
+import { copilotChatResource, isSessionKey, sessionNamedBy } from '../core/log/sessionKey';
+import type { PlanVersion } from '../core/log/sessionLog';
+import type { PlanStore } from '../core/plan/store';
+import type { HealthBook } from '../core/derived/healthBook';
 import { registerTable, reportFailure, type CommandTable } from './commandTable';
 import { compareWithPrevious } from './compare';
 import { pickVersion } from './historyPick';

@@ -4,7 +4,7 @@
 // and opened, never used to build another file's name.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ItemFile } from '../core/itemFiles';
+import type { ItemFile } from '../core/derived/itemFiles';
 import { CommandId, ItemContext } from './ids';
 
 const t = vscode.l10n.t;

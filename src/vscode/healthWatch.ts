@@ -2,13 +2,13 @@
 // plan completes, stops with items open or stalls. The clock runs only while some session
 // may stall (a running turn with open items): idle costs nothing.
 import * as vscode from 'vscode';
-import type { HealthKind, HealthSettings, HealthSignal } from '../core/health';
-import { DEFAULT_HEALTH_SETTINGS } from '../core/health';
-import type { HealthBook } from '../core/healthBook';
-import { signalText } from '../core/healthText';
-import { sessionTitle } from '../core/present';
-import type { PlanStore } from '../core/store';
-import type { DisplayState } from '../core/display';
+import type { HealthKind, HealthSettings, HealthSignal } from '../core/derived/health';
+import { DEFAULT_HEALTH_SETTINGS } from '../core/derived/health';
+import type { HealthBook } from '../core/derived/healthBook';
+import { signalText } from '../core/derived/healthText';
+import { sessionTitle } from '../core/plan/present';
+import type { PlanStore } from '../core/plan/store';
+import type { DisplayState } from '../core/plan/display';
 import { CommandId, SettingId } from './ids';
 import type { Logger } from './log';
 

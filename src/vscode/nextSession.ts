@@ -1,12 +1,12 @@
-// Go to Next Session That Needs You: the next session of the queue (src/core/needsYou.ts)
+// Go to Next Session That Needs You: the next session of the queue (src/core/derived/needsYou.ts)
 // on screen with its plan, then its chat (a VS Code chat), or for a terminal agent the
 // integrated terminal whose working folder (shell integration's cwd) is the session's.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DisplayState } from '../core/display';
-import type { HealthBook } from '../core/healthBook';
-import { needsYouQueue, nextNeedingYou } from '../core/needsYou';
-import type { PlanStore } from '../core/store';
+import type { DisplayState } from '../core/plan/display';
+import type { HealthBook } from '../core/derived/healthBook';
+import { needsYouQueue, nextNeedingYou } from '../core/derived/needsYou';
+import type { PlanStore } from '../core/plan/store';
 import { CommandId, VIEW_CONTAINER } from './ids';
 
 const t = vscode.l10n.t;

@@ -1,15 +1,15 @@
 // Acting on a plan: continue it in a new chat, ask its chat to continue or to restore a
-// dropped item, copy the hand-off prompt, export it. The texts come from src/core/handoff.ts.
+// dropped item, copy the hand-off prompt, export it. The texts come from src/core/plan/handoff.ts.
 // Agent Plan only TYPES into a chat's input (`isPartialQuery`): the user decides what is sent.
 import * as vscode from 'vscode';
 import { agentById } from '../agents/registry';
-import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems, type PlanOrigin } from '../core/handoff';
-import type { HealthBook } from '../core/healthBook';
-import { requestTextProblem, type LogEvent } from '../core/logRecord';
+import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems, type PlanOrigin } from '../core/plan/handoff';
+import type { HealthBook } from '../core/derived/healthBook';
+import { requestTextProblem, type LogEvent } from '../core/log/logRecord';
 import { copilot } from '../agents/copilotChat';
-import type { RequestBook } from '../core/requests';
-import { copilotChatResource, sessionNamedBy } from '../core/sessionKey';
-import type { PlanStore } from '../core/store';
+import type { RequestBook } from '../core/derived/requests';
+import { copilotChatResource, sessionNamedBy } from '../core/log/sessionKey';
+import type { PlanStore } from '../core/plan/store';
 import { agentName } from './agents';
 import { registerTable, reportFailure, type CommandTable } from './commandTable';
 import { CommandId } from './ids';

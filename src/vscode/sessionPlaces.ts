@@ -3,8 +3,8 @@
 // The Sessions view groups by it; tooltips, the timeline and the hand-off name it.
 import * as vscode from 'vscode';
 import type { Event } from '../core/emitter';
-import type { PlanStore } from '../core/store';
-import { worktreeOf, type Worktree } from '../core/worktrees';
+import type { PlanStore } from '../core/plan/store';
+import { worktreeOf, type Worktree } from '../core/worktrees/worktrees';
 
 const t = vscode.l10n.t;
 

@@ -3,9 +3,9 @@
 // URI: agent-plan-snapshot:/<session>/<at>.md, where <at> is the version's address (the
 // byte offset of its line in the log): one line is read, however long the history.
 import * as vscode from 'vscode';
-import { planMarkdown } from '../core/present';
-import { isSessionKey } from '../core/sessionKey';
-import type { PlanStore } from '../core/store';
+import { planMarkdown } from '../core/plan/present';
+import { isSessionKey } from '../core/log/sessionKey';
+import type { PlanStore } from '../core/plan/store';
 import { dateTimeText } from './agents';
 import { SNAPSHOT_SCHEME } from './ids';
 

@@ -1,12 +1,12 @@
 // The status-bar item: the shown plan's progress and the item in progress; a
 // click reveals the Plan view. Hidden when there is no plan or the setting is off.
 import * as vscode from 'vscode';
-import type { DisplayState } from '../core/display';
-import { activeItem, planMarkdown, progressText, singleLine, truncateText } from '../core/present';
-import type { PlanStore } from '../core/store';
-import type { HealthBook } from '../core/healthBook';
-import { isWarning } from '../core/health';
-import { SIGNAL_ICONS, signalText, signalWord } from '../core/healthText';
+import type { DisplayState } from '../core/plan/display';
+import { activeItem, planMarkdown, progressText, singleLine, truncateText } from '../core/plan/present';
+import type { PlanStore } from '../core/plan/store';
+import type { HealthBook } from '../core/derived/healthBook';
+import { isWarning } from '../core/derived/health';
+import { SIGNAL_ICONS, signalText, signalWord } from '../core/derived/healthText';
 import { CommandId, SettingId } from './ids';
 
 const t = vscode.l10n.t;

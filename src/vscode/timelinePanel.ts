@@ -7,25 +7,25 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { openWrittenFile } from './fileViews';
-import { signalText } from '../core/healthText';
-import { sessionTitle } from '../core/present';
-import { sessionNamedBy } from '../core/sessionKey';
-import type { PlanStore } from '../core/store';
-import { isFileWrite } from '../core/logRecord';
-import { buildTimeline, type TimelineLine } from '../core/timeline';
-import { readTimelinePage, type TimelineSource } from '../core/timelineRead';
+import { signalText } from '../core/derived/healthText';
+import { sessionTitle } from '../core/plan/present';
+import { sessionNamedBy } from '../core/log/sessionKey';
+import type { PlanStore } from '../core/plan/store';
+import { isFileWrite } from '../core/log/logRecord';
+import { buildTimeline, type TimelineLine } from '../core/timeline/timeline';
+import { readTimelinePage, type TimelineSource } from '../core/timeline/timelineRead';
 import type { Event } from '../core/emitter';
-import type { LogRead } from '../core/sessionLog';
-import { timelineViewModel } from '../core/timelineView';
+import type { LogRead } from '../core/log/sessionLog';
+import { timelineViewModel } from '../core/timeline/timelineView';
 import type { TimelineHostMessage, TimelinePageMessage } from '../webview/messages';
-import type { DisplayState } from '../core/display';
-import type { HealthBook } from '../core/healthBook';
+import type { DisplayState } from '../core/plan/display';
+import type { HealthBook } from '../core/derived/healthBook';
 import { versionTime } from './agents';
 import { compareWithPrevious } from './compare';
 import { CommandId, TIMELINE_VIEW_TYPE } from './ids';
 import { logError, type Logger } from './log';
 
-import { worktreeLabel } from '../core/worktrees';
+import { worktreeLabel } from '../core/worktrees/worktrees';
 import type { SessionPlaces } from './sessionPlaces';
 const t = vscode.l10n.t;
 

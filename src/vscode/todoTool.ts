@@ -1,11 +1,11 @@
 // The `todo_write` language-model tool: validate → append to the calling
 // session's log → compact acknowledgement. Nothing is written on any rejection.
 import * as vscode from 'vscode';
-import { countTodos } from '../core/plan';
-import { truncateText } from '../core/present';
-import type { PlanStore } from '../core/store';
-import { runTodoWrite } from '../core/todoWrite';
-import { validateTodoInput } from '../core/validate';
+import { countTodos } from '../core/plan/plan';
+import { truncateText } from '../core/plan/present';
+import type { PlanStore } from '../core/plan/store';
+import { runTodoWrite } from '../core/plan/todoWrite';
+import { validateTodoInput } from '../core/plan/validate';
 import { logError, type Logger } from './log';
 
 function textResult(text: string): vscode.LanguageModelToolResult {

@@ -1,8 +1,8 @@
 // The Plan and Sessions tree views. Read-only by design: they show what the
 // display state points at and never write a plan.
 import * as vscode from 'vscode';
-import type { DisplayState } from '../core/display';
-import type { ItemStatus, PlanItem } from '../core/plan';
+import type { DisplayState } from '../core/plan/display';
+import type { ItemStatus, PlanItem } from '../core/plan/plan';
 import {
   durationText,
   itemLabel,
@@ -11,21 +11,21 @@ import {
   relativeTime,
   sessionTitle,
   statusWord,
-} from '../core/present';
-import type { LogEvent } from '../core/sessionLog';
-import type { PlanStore } from '../core/store';
-import type { HealthBook } from '../core/healthBook';
-import type { RequestBook } from '../core/requests';
+} from '../core/plan/present';
+import type { LogEvent } from '../core/log/sessionLog';
+import type { PlanStore } from '../core/plan/store';
+import type { HealthBook } from '../core/derived/healthBook';
+import type { RequestBook } from '../core/derived/requests';
 import { linkRows, linkTreeItem, requestRows, requestTreeItem, type LinkElement, type RequestElement } from './requestViews';
 import { droppedTreeItem, healthRows, sessionMark, signalTreeItem, type DroppedElement, type SignalElement } from './healthViews';
 import { TOOL_SESSION_ICON, agentIcon, agentName, dateTimeText, timeText, versionTime } from './agents';
 import { CommandId, ContextKey, ItemContext, ViewId } from './ids';
 import { itemDurations } from './timelineText';
-import { groupByWorktree } from '../core/worktreeGroups';
+import { groupByWorktree } from '../core/worktrees/worktreeGroups';
 import { worktreeTooltip, type SessionPlaces } from './sessionPlaces';
 import { worktreeGroupItem, type WorktreeGroupElement } from './worktreeViews';
-import type { TimelineSource } from '../core/timelineRead';
-import type { FileBook, SessionFiles } from '../core/itemFiles';
+import type { TimelineSource } from '../core/timeline/timelineRead';
+import type { FileBook, SessionFiles } from '../core/derived/itemFiles';
 import { fileRows, filesCount, filesTooltipLine, fileTreeItem, outsideFilesTreeItem, type FileElement, type OutsideFilesElement } from './fileViews';
 
 const t = vscode.l10n.t;

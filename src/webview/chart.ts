@@ -2,8 +2,8 @@
 // marks, the signals, the lanes and their writes, placed for the range shown and the width
 // at hand. Pure (no DOM, no vscode): the page draws what this returns, and unit tests
 // (test/unit/timelineChart.unit.test.ts) read it.
-import type { ItemStatus } from '../core/plan';
-import type { TimelineViewModel, ViewLane, ViewMark, ViewSignal, ViewTurn } from '../core/timelineView';
+import type { ItemStatus } from '../core/plan/plan';
+import type { TimelineViewModel, ViewLane, ViewMark, ViewSignal, ViewTurn } from '../core/timeline/timelineView';
 
 export const LANE_HEIGHT = 26;
 export const AXIS_HEIGHT = 28;

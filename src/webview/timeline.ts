@@ -3,7 +3,7 @@
 // The Plan Timeline's page: draws the model the extension posts as plain SVG (a library
 // would add tens of KB for a time axis a few lines give), zooms and pans, and reports what
 // it drew so tests read the real DOM. Runs in the webview: no Node, no vscode module.
-import type { TimelineViewModel, ViewFile, ViewLane } from '../core/timelineView';
+import type { TimelineViewModel, ViewFile, ViewLane } from '../core/timeline/timelineView';
 import { AXIS_HEIGHT, LANE_HEIGHT, TURN_HEIGHT, chartLayout, shownRange, type ChartLane, type ChartLayout, type ChartMark } from './chart';
 import type { TimelineHostMessage, TimelinePageMessage, TimelinePageState } from './messages';
 

@@ -6,13 +6,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { HealthBook } from '../../src/core/healthBook';
-import { FileBook } from '../../src/core/itemFiles';
-import { countTodos, type Todo, type TodoStatus } from '../../src/core/plan';
-import { RequestBook } from '../../src/core/requests';
-import { hashIdentity } from '../../src/core/sessionKey';
-import { SessionLog } from '../../src/core/sessionLog';
-import { PlanStore } from '../../src/core/store';
+import { HealthBook } from '../../src/core/derived/healthBook';
+import { FileBook } from '../../src/core/derived/itemFiles';
+import { countTodos, type Todo, type TodoStatus } from '../../src/core/plan/plan';
+import { RequestBook } from '../../src/core/derived/requests';
+import { hashIdentity } from '../../src/core/log/sessionKey';
+import { SessionLog } from '../../src/core/log/sessionLog';
+import { PlanStore } from '../../src/core/plan/store';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 
 const TASK = 'Step of the plan that a coding agent wrote, number';

@@ -3,10 +3,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import fc from 'fast-check';
-import { countTodos, successText, type Todo } from '../../src/core/plan';
-import type { LogEvent } from '../../src/core/sessionLog';
-import { sessionKeyFromToken } from '../../src/core/sessionKey';
-import { runTodoWrite } from '../../src/core/todoWrite';
+import { countTodos, successText, type Todo } from '../../src/core/plan/plan';
+import type { LogEvent } from '../../src/core/log/sessionLog';
+import { sessionKeyFromToken } from '../../src/core/log/sessionKey';
+import { runTodoWrite } from '../../src/core/plan/todoWrite';
 import { ERROR_KINDS, recognizeError } from './lib/errorTexts';
 import { openStore, tempDir } from './lib/env';
 import { recordFigures, runSeed } from './lib/figures';

@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { hashIdentity } from '../../src/core/sessionKey';
-import { SessionLog } from '../../src/core/sessionLog';
+import { hashIdentity } from '../../src/core/log/sessionKey';
+import { SessionLog } from '../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { childScript, collect, pool, removeDir, sleep, startNode, tempDir, waitForOutput } from './lib/env';
 import { Random, recordFigures, runSeed } from './lib/figures';

@@ -6,8 +6,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { NO_SESSION_TEXT, successText, countTodos } from '../../src/core/plan';
-import { runTodoWrite } from '../../src/core/todoWrite';
+import { NO_SESSION_TEXT, successText, countTodos } from '../../src/core/plan/plan';
+import { runTodoWrite } from '../../src/core/plan/todoWrite';
 import { openStore, tempDir } from './lib/env';
 import { recordFigures, runSeed } from './lib/figures';
 

@@ -5,10 +5,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Todo } from '../../src/core/plan';
-import { hashIdentity } from '../../src/core/sessionKey';
-import { SessionLog } from '../../src/core/sessionLog';
-import { PlanStore } from '../../src/core/store';
+import type { Todo } from '../../src/core/plan/plan';
+import { hashIdentity } from '../../src/core/log/sessionKey';
+import { SessionLog } from '../../src/core/log/sessionLog';
+import { PlanStore } from '../../src/core/plan/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { tempDir } from './lib/env';
 import { Random, recordFigures, runSeed } from './lib/figures';

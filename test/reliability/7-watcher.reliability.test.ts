@@ -4,7 +4,7 @@
 // arrive, the poll shows the writer and backs off once it stops.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { hashIdentity } from '../../src/core/sessionKey';
+import { hashIdentity } from '../../src/core/log/sessionKey';
 import { watchLogFolder, type LogWatcherOptions, type WatchFolder } from '../../src/node/logWatcher';
 import { childScript, collect, openStore, sleep, startNode, tempDir } from './lib/env';
 import { recordFigures } from './lib/figures';

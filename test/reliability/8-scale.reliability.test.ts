@@ -3,9 +3,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { hashIdentity } from '../../src/core/sessionKey';
-import { SessionLog } from '../../src/core/sessionLog';
-import { PlanStore, SESSIONS_SCREENFUL } from '../../src/core/store';
+import { hashIdentity } from '../../src/core/log/sessionKey';
+import { SessionLog } from '../../src/core/log/sessionLog';
+import { PlanStore, SESSIONS_SCREENFUL } from '../../src/core/plan/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { CountingFileSystem } from '../unit/helpers';
 import { tempDir } from './lib/env';

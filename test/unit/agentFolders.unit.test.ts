@@ -77,7 +77,7 @@ describe('an agent is one folder', () => {
       const entry = path.join(tmp, 'list.ts');
       fs.writeFileSync(
         entry,
-        "import { AGENTS, agentById } from './src/agents/registry';\nimport { AGENT_IDS } from './src/core/logRecord';\n" +
+        "import { AGENTS, agentById } from './src/agents/registry';\nimport { AGENT_IDS } from './src/core/log/logRecord';\n" +
           "console.log(JSON.stringify({ agents: AGENTS.map((a) => a.id), ids: AGENT_IDS, name: agentById('made-up' as never).name }));\n",
       );
       const out = path.join(tmp, 'list.js');

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AGENT_IDS, FILE_WRITE_EVENT, SESSION_INFO_EVENT, SESSION_LINK_EVENT, TODO_WRITE_EVENT, USER_REQUEST_EVENT, parseLogRecord } from '../../src/core/logRecord';
+import { AGENT_IDS, FILE_WRITE_EVENT, SESSION_INFO_EVENT, SESSION_LINK_EVENT, TODO_WRITE_EVENT, USER_REQUEST_EVENT, parseLogRecord } from '../../src/core/log/logRecord';
 
 const root = path.join(__dirname, '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');

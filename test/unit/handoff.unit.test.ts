@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems } from '../../src/core/handoff';
-import type { PlanItem } from '../../src/core/plan';
-import { formatOnly } from '../../src/core/present';
+import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems } from '../../src/core/plan/handoff';
+import type { PlanItem } from '../../src/core/plan/plan';
+import { formatOnly } from '../../src/core/plan/present';
 
 const plan: PlanItem[] = [
   { content: 'Read the issue', status: 'completed' },

@@ -5,10 +5,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isWarning, type HealthSettings, type HealthSignal } from '../../src/core/health';
-import { HealthBook } from '../../src/core/healthBook';
-import { LogPlanSink, sessionKeyForForeign } from '../../src/core/planSink';
-import { SessionLog } from '../../src/core/sessionLog';
+import { isWarning, type HealthSettings, type HealthSignal } from '../../src/core/derived/health';
+import { HealthBook } from '../../src/core/derived/healthBook';
+import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
+import { SessionLog } from '../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { createClaudeCodeParser } from '../../src/agents/claudeCode';
 import { createCodexParser } from '../../src/agents/codex';

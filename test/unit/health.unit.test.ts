@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { SessionHealth, isWarning, type HealthSignal, type TurnState } from '../../src/core/health';
-import type { ItemStatus, PlanItem } from '../../src/core/plan';
+import { SessionHealth, isWarning, type HealthSignal, type TurnState } from '../../src/core/derived/health';
+import type { ItemStatus, PlanItem } from '../../src/core/plan/plan';
 
 const T0 = Date.UTC(2026, 11, 3, 10, 0, 0);
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HEALTH_BACKFILL_VERSIONS, HealthBook, type HealthChange } from '../../src/core/healthBook';
-import { LogPlanSink, sessionKeyForForeign } from '../../src/core/planSink';
-import { SessionLog } from '../../src/core/sessionLog';
-import { PlanStore } from '../../src/core/store';
-import { sessionKeyFromToken } from '../../src/core/sessionKey';
+import { HEALTH_BACKFILL_VERSIONS, HealthBook, type HealthChange } from '../../src/core/derived/healthBook';
+import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
+import { SessionLog } from '../../src/core/log/sessionLog';
+import { PlanStore } from '../../src/core/plan/store';
+import { sessionKeyFromToken } from '../../src/core/log/sessionKey';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { ForeignPlan } from '../../src/core/foreign';
 import { CountingFileSystem, useTempDir } from './helpers';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { signalText, signalWord } from '../../src/core/healthText';
-import { formatOnly } from '../../src/core/present';
-import type { HealthSignal } from '../../src/core/health';
+import { signalText, signalWord } from '../../src/core/derived/healthText';
+import { formatOnly } from '../../src/core/plan/present';
+import type { HealthSignal } from '../../src/core/derived/health';
 
 const now = new Date(Date.UTC(2026, 11, 3, 10, 4, 0));
 const since = new Date(Date.UTC(2026, 11, 3, 10, 0, 0)).toISOString();

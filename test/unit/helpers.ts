@@ -2,7 +2,7 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { FileStamp, LogFileSystem } from '../../src/core/fileSystem';
+import type { FileStamp, LogFileSystem } from '../../src/core/log/fileSystem';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { ForeignPlan, ForeignSessionInfo, ForeignUsage, ForeignWrite, PlanSink } from '../../src/core/foreign';
 

@@ -1,12 +1,12 @@
 // What each item changed: the file/write record, its import, and the book the views read.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { FileBook, SessionFiles } from '../../src/core/itemFiles';
-import { fileWriteRecord, parseLogRecord } from '../../src/core/logRecord';
-import { LogPlanSink } from '../../src/core/planSink';
-import { foreignSessionKey } from '../../src/core/sessionKey';
-import { SessionLog } from '../../src/core/sessionLog';
-import { PlanStore } from '../../src/core/store';
+import { FileBook, SessionFiles } from '../../src/core/derived/itemFiles';
+import { fileWriteRecord, parseLogRecord } from '../../src/core/log/logRecord';
+import { LogPlanSink } from '../../src/core/log/planSink';
+import { foreignSessionKey } from '../../src/core/log/sessionKey';
+import { SessionLog } from '../../src/core/log/sessionLog';
+import { PlanStore } from '../../src/core/plan/store';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { ForeignPlan, ForeignWrite } from '../../src/core/foreign';
 import { KEY_A, useTempDir } from './helpers';

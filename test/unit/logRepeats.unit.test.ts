@@ -3,11 +3,11 @@
 // history, its pages, the live reader and a reload agree.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { BackwardRepeats, REPEAT_WINDOW, RecentImports } from '../../src/core/logRepeats';
-import { planEvent, type LogRecord } from '../../src/core/logRecord';
-import { copilotSessionKey } from '../../src/core/sessionKey';
-import { SessionLog } from '../../src/core/sessionLog';
-import { PlanStore } from '../../src/core/store';
+import { BackwardRepeats, REPEAT_WINDOW, RecentImports } from '../../src/core/log/logRepeats';
+import { planEvent, type LogRecord } from '../../src/core/log/logRecord';
+import { copilotSessionKey } from '../../src/core/log/sessionKey';
+import { SessionLog } from '../../src/core/log/sessionLog';
+import { PlanStore } from '../../src/core/plan/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { PlanSource } from '../../src/core/foreign';
 import { useTempDir } from './helpers';

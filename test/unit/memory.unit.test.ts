@@ -4,14 +4,14 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HealthBook } from '../../src/core/healthBook';
-import { FileBook } from '../../src/core/itemFiles';
-import { countItems, type PlanItem, type Todo } from '../../src/core/plan';
-import { RequestBook } from '../../src/core/requests';
-import { BOOK_SESSIONS_KEPT } from '../../src/core/sessionBook';
-import { hashIdentity } from '../../src/core/sessionKey';
-import { SessionLog } from '../../src/core/sessionLog';
-import { FULL_PLANS_KEPT, PlanStore, SummaryEvent } from '../../src/core/store';
+import { HealthBook } from '../../src/core/derived/healthBook';
+import { FileBook } from '../../src/core/derived/itemFiles';
+import { countItems, type PlanItem, type Todo } from '../../src/core/plan/plan';
+import { RequestBook } from '../../src/core/derived/requests';
+import { BOOK_SESSIONS_KEPT } from '../../src/core/derived/sessionBook';
+import { hashIdentity } from '../../src/core/log/sessionKey';
+import { SessionLog } from '../../src/core/log/sessionLog';
+import { FULL_PLANS_KEPT, PlanStore, SummaryEvent } from '../../src/core/plan/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { useTempDir } from './helpers';
 

@@ -2,11 +2,11 @@
 // `source`, session/info records, and what the store and the presentation make of them.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { parseLogRecord, type SessionInfoRecord } from '../../src/core/logRecord';
-import { countItems } from '../../src/core/plan';
-import { formatOnly, openCount, planMarkdown, progressText, sessionTitle, truncateText } from '../../src/core/present';
-import { SessionLog } from '../../src/core/sessionLog';
-import { PlanStore } from '../../src/core/store';
+import { parseLogRecord, type SessionInfoRecord } from '../../src/core/log/logRecord';
+import { countItems } from '../../src/core/plan/plan';
+import { formatOnly, openCount, planMarkdown, progressText, sessionTitle, truncateText } from '../../src/core/plan/present';
+import { SessionLog } from '../../src/core/log/sessionLog';
+import { PlanStore } from '../../src/core/plan/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { PlanSource } from '../../src/core/foreign';
 import { KEY_A, useTempDir } from './helpers';

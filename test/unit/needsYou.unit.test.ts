@@ -1,7 +1,7 @@
 // The queue of sessions that wait on the user, from their health signals.
 import * as assert from 'node:assert/strict';
-import type { HealthSignal } from '../../src/core/health';
-import { needsYouQueue, nextNeedingYou } from '../../src/core/needsYou';
+import type { HealthSignal } from '../../src/core/derived/health';
+import { needsYouQueue, nextNeedingYou } from '../../src/core/derived/needsYou';
 
 describe('needs you: one queue of the sessions waiting on the user', () => {
   const signals: Record<string, HealthSignal[]> = {

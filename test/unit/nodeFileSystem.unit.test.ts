@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describeFsError, errorCode } from '../../src/core/fileSystem';
+import { describeFsError, errorCode } from '../../src/core/log/fileSystem';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { fsError, useTempDir } from './helpers';
 

@@ -7,7 +7,7 @@ import {
   saveFailedText,
   successText,
   type Todo,
-} from '../../src/core/plan';
+} from '../../src/core/plan/plan';
 
 describe('plan: the model-facing contract strings', () => {
   it('success text', () => {

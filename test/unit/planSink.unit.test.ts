@@ -1,11 +1,11 @@
 // The log's import side for followers of other agents' files, over real files.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { LogPlanSink, sessionKeyForForeign } from '../../src/core/planSink';
-import { copilotSessionKey, foreignSessionKey } from '../../src/core/sessionKey';
-import { SessionLocks } from '../../src/core/sessionLock';
-import { SessionLog } from '../../src/core/sessionLog';
-import { PlanStore } from '../../src/core/store';
+import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
+import { copilotSessionKey, foreignSessionKey } from '../../src/core/log/sessionKey';
+import { SessionLocks } from '../../src/core/log/sessionLock';
+import { SessionLog } from '../../src/core/log/sessionLog';
+import { PlanStore } from '../../src/core/plan/store';
 import type { ForeignPlan } from '../../src/core/foreign';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { CountingFileSystem, useTempDir } from './helpers';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { Todo } from '../../src/core/plan';
+import type { Todo } from '../../src/core/plan/plan';
 import {
   activeItem,
   changeSummary,
@@ -11,8 +11,8 @@ import {
   relativeTime,
   sessionTitle,
   singleLine,
-} from '../../src/core/present';
-import type { LogEvent } from '../../src/core/sessionLog';
+} from '../../src/core/plan/present';
+import type { LogEvent } from '../../src/core/log/sessionLog';
 
 const todo = (content: string, status: Todo['status']): Todo => ({ content, status });
 const event = (ts: string, todos: Todo[]): LogEvent => ({

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AGENT_IDS } from '../../src/core/logRecord';
+import { AGENT_IDS } from '../../src/core/log/logRecord';
 import { AGENTS, agentById } from '../../src/agents/registry';
 import { sourceSettingId } from '../../src/vscode/ids';
 

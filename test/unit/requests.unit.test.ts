@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HealthBook } from '../../src/core/healthBook';
-import { parseLogRecord, userRequestRecord } from '../../src/core/logRecord';
-import { RequestBook, SessionRequests, planHolds } from '../../src/core/requests';
-import { SessionLog } from '../../src/core/sessionLog';
-import { PlanStore } from '../../src/core/store';
+import { HealthBook } from '../../src/core/derived/healthBook';
+import { parseLogRecord, userRequestRecord } from '../../src/core/log/logRecord';
+import { RequestBook, SessionRequests, planHolds } from '../../src/core/derived/requests';
+import { SessionLog } from '../../src/core/log/sessionLog';
+import { PlanStore } from '../../src/core/plan/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { KEY_A, KEY_B, useTempDir } from './helpers';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { parseLogRecord } from '../../src/core/logRecord';
-import { nextFacts, sameFacts } from '../../src/core/sessionFacts';
+import { parseLogRecord } from '../../src/core/log/logRecord';
+import { nextFacts, sameFacts } from '../../src/core/log/sessionFacts';
 
 const KEY = '0123456789abcdef0123456789abcdef';
 const info = (extra: Record<string, unknown>) => ({ v: 1, type: 'session/info', ts: '2026-12-03T10:00:00.000Z', session: KEY, source: { agent: 'codex', session: 't' }, ...extra });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { SESSION_KEY_PATTERN, copilotSessionKey, foreignSessionKey, hashIdentity, isSessionKey, sessionKeyFromToken, sessionNamedBy } from '../../src/core/sessionKey';
+import { SESSION_KEY_PATTERN, copilotSessionKey, foreignSessionKey, hashIdentity, isSessionKey, sessionKeyFromToken, sessionNamedBy } from '../../src/core/log/sessionKey';
 
 const KEY = /^[0-9a-f]{32}$/;
 

@@ -4,9 +4,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LogFileSystem } from '../../src/core/fileSystem';
-import { SessionLocks, type SessionLockOptions } from '../../src/core/sessionLock';
-import { hashIdentity } from '../../src/core/sessionKey';
+import type { LogFileSystem } from '../../src/core/log/fileSystem';
+import { SessionLocks, type SessionLockOptions } from '../../src/core/log/sessionLock';
+import { hashIdentity } from '../../src/core/log/sessionKey';
 import { processAlive } from '../../src/node/lockOwner';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { CountingFileSystem, useTempDir } from './helpers';

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import type { Todo } from '../../src/core/plan';
-import { hashIdentity } from '../../src/core/sessionKey';
-import { LogWriteError, MAX_LOG_LINE_BYTES, SessionLog, type LogEvent, type SessionLogOptions } from '../../src/core/sessionLog';
+import type { Todo } from '../../src/core/plan/plan';
+import { hashIdentity } from '../../src/core/log/sessionKey';
+import { LogWriteError, MAX_LOG_LINE_BYTES, SessionLog, type LogEvent, type SessionLogOptions } from '../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { CountingFileSystem, FailingAppendFileSystem, KEY_A, KEY_B, fsError, useTempDir } from './helpers';
 

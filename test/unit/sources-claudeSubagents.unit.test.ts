@@ -5,11 +5,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { infoRecord, parseLogRecord } from '../../src/core/logRecord';
-import { LogPlanSink, sessionKeyForForeign } from '../../src/core/planSink';
-import { nextFacts, sameFacts } from '../../src/core/sessionFacts';
-import { SessionLog } from '../../src/core/sessionLog';
-import { PlanStore } from '../../src/core/store';
+import { infoRecord, parseLogRecord } from '../../src/core/log/logRecord';
+import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
+import { nextFacts, sameFacts } from '../../src/core/log/sessionFacts';
+import { SessionLog } from '../../src/core/log/sessionLog';
+import { PlanStore } from '../../src/core/plan/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { claudeCodeLocator } from '../../src/agents/claudeCode/locator';
 import { startTerminalSource } from './agentStart';

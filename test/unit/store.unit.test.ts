@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DisplayState } from '../../src/core/display';
-import { SessionLog } from '../../src/core/sessionLog';
-import { PlanStore, STATUS_WALK_LIMIT } from '../../src/core/store';
-import { runTodoWrite } from '../../src/core/todoWrite';
-import { NO_SESSION_TEXT, countItems, type Todo } from '../../src/core/plan';
-import { sessionKeyFromToken } from '../../src/core/sessionKey';
+import { DisplayState } from '../../src/core/plan/display';
+import { SessionLog } from '../../src/core/log/sessionLog';
+import { PlanStore, STATUS_WALK_LIMIT } from '../../src/core/plan/store';
+import { runTodoWrite } from '../../src/core/plan/todoWrite';
+import { NO_SESSION_TEXT, countItems, type Todo } from '../../src/core/plan/plan';
+import { sessionKeyFromToken } from '../../src/core/log/sessionKey';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { CountingFileSystem, useTempDir } from './helpers';
 

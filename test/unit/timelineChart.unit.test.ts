@@ -1,11 +1,11 @@
 // The Plan Timeline page's chart, placed by a pure function (src/webview/chart.ts) from the
 // view model the extension posts: what the page draws where, for a range and a width.
 import * as assert from 'node:assert/strict';
-import { planEvent } from '../../src/core/logRecord';
-import type { PlanItem } from '../../src/core/plan';
-import { formatOnly } from '../../src/core/present';
-import { buildTimeline, type TimelineLine } from '../../src/core/timeline';
-import { timelineViewModel, type TimelineViewModel } from '../../src/core/timelineView';
+import { planEvent } from '../../src/core/log/logRecord';
+import type { PlanItem } from '../../src/core/plan/plan';
+import { formatOnly } from '../../src/core/plan/present';
+import { buildTimeline, type TimelineLine } from '../../src/core/timeline/timeline';
+import { timelineViewModel, type TimelineViewModel } from '../../src/core/timeline/timelineView';
 import { AXIS_HEIGHT, LANE_HEIGHT, MARK_ROW, MIN_CHART_WIDTH, NAME_WIDTH, TURN_HEIGHT, chartLayout, shownRange, tickStep, tickText } from '../../src/webview/chart';
 
 const T0 = Date.UTC(2026, 11, 3, 9, 0, 0);

@@ -1,14 +1,14 @@
 // The files each item changed: what each agent's record of a tool call says it wrote, and
 // the lane each file/write line gives them to (the items it names as in progress then).
 import * as assert from 'node:assert/strict';
-import { fileWriteRecord, planEvent } from '../../src/core/logRecord';
-import type { PlanItem } from '../../src/core/plan';
-import { formatOnly } from '../../src/core/present';
-import { SessionLog } from '../../src/core/sessionLog';
-import { buildTimeline, type TimelineLine } from '../../src/core/timeline';
-import { collectFiles } from '../../src/core/timelineFiles';
-import { readTimelinePage } from '../../src/core/timelineRead';
-import { fileParts, timelineViewModel } from '../../src/core/timelineView';
+import { fileWriteRecord, planEvent } from '../../src/core/log/logRecord';
+import type { PlanItem } from '../../src/core/plan/plan';
+import { formatOnly } from '../../src/core/plan/present';
+import { SessionLog } from '../../src/core/log/sessionLog';
+import { buildTimeline, type TimelineLine } from '../../src/core/timeline/timeline';
+import { collectFiles } from '../../src/core/timeline/timelineFiles';
+import { readTimelinePage } from '../../src/core/timeline/timelineRead';
+import { fileParts, timelineViewModel } from '../../src/core/timeline/timelineView';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { patchFiles } from '../../src/agents/fileWrites';
 import { filesWritten } from './agentStart';

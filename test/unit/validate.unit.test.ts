@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ERRORS, LIMITS, quoteKey, schemaErrorText, validateTodoInput } from '../../src/core/validate';
-import type { Todo } from '../../src/core/plan';
+import { ERRORS, LIMITS, quoteKey, schemaErrorText, validateTodoInput } from '../../src/core/plan/validate';
+import type { Todo } from '../../src/core/plan/plan';
 
 const root = path.resolve(__dirname, '..', '..');
 

@@ -1,8 +1,8 @@
 // A todo_write input is validated once on its way in: the list validateTodoInput returns is
 // appended as it is; any other list given to the log is checked as todo_write's input is.
 import * as assert from 'node:assert/strict';
-import { isValidated, validateTodoInput } from '../../src/core/validate';
-import { SessionLog } from '../../src/core/sessionLog';
+import { isValidated, validateTodoInput } from '../../src/core/plan/validate';
+import { SessionLog } from '../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { useTempDir } from './helpers';
 

@@ -4,8 +4,8 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import { groupByWorktree } from '../../src/core/worktreeGroups';
-import { discoverWorktrees, worktreeFolders, worktreeLabel, worktreeOf, type Worktree } from '../../src/core/worktrees';
+import { groupByWorktree } from '../../src/core/worktrees/worktreeGroups';
+import { discoverWorktrees, worktreeFolders, worktreeLabel, worktreeOf, type Worktree } from '../../src/core/worktrees/worktrees';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { useTempDir } from './helpers';
 

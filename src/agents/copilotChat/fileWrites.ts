@@ -1,6 +1,6 @@
 // The files a Copilot chat's edits wrote, read from the edit groups VS Code records in the
 // chat's response. Pure; a value of any other shape names no file.
-import { pathProblem } from '../../core/logRecord';
+import { pathProblem } from '../../core/log/logRecord';
 import { isObject, text, type FileWrite, type Json } from '../fileWrites';
 
 /** The files one line of a Copilot chat file says were written. */

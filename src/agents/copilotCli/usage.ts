@@ -5,7 +5,7 @@
 // count for the parent's session.
 import { type Batch, isRecord, stringField } from '../lineParser';
 import { copilotUsage } from '../usage';
-import type { UsageTokens } from '../../core/usageRecord';
+import type { UsageTokens } from '../../core/log/usageRecord';
 
 export interface CopilotPendingUsage {
   id: string;

@@ -28,7 +28,7 @@
 // file system), scans run on a timer that backs off while nothing changes.
 import * as fs from 'node:fs';
 import type { Disposable } from '../../core/emitter';
-import { MAX_FOREIGN_LINE_BYTES } from '../../core/lineScan';
+import { MAX_FOREIGN_LINE_BYTES } from '../../core/log/lineScan';
 import { Backoff, eventsUnreliable } from '../../node/eventSupport';
 import { FolderWatch } from './folderWatch';
 import { lookAt, nodeFollowedFileReader, type FileLook, type FollowedFileReader, type OpenedFile } from './followedFiles';

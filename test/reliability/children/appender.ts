@@ -4,7 +4,7 @@
 // count < 0: appends until killed, printing "ready" after the first append.
 // count ≥ 0: prints "ready", waits for a line on stdin (so every writer starts at once),
 // appends `count` snapshots and exits.
-import { SessionLog } from '../../../src/core/sessionLog';
+import { SessionLog } from '../../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { stepSnapshot } from '../lib/steps';
 

@@ -2,11 +2,11 @@
 // what happened as JSON, so the parent can run it under limits it cannot impose on
 // itself (a file size limit, another user).
 //   faultWriter <dir> <sessionId> <input JSON>
-import { runTodoWrite } from '../../../src/core/todoWrite';
-import { SessionLog } from '../../../src/core/sessionLog';
-import { PlanStore } from '../../../src/core/store';
+import { runTodoWrite } from '../../../src/core/plan/todoWrite';
+import { SessionLog } from '../../../src/core/log/sessionLog';
+import { PlanStore } from '../../../src/core/plan/store';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
-import { sessionKeyFromToken } from '../../../src/core/sessionKey';
+import { sessionKeyFromToken } from '../../../src/core/log/sessionKey';
 
 async function main(): Promise<void> {
   const [dir, sessionId, inputJson] = process.argv.slice(2);

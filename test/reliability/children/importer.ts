@@ -6,10 +6,10 @@
 // lock figures as JSON and exits. With `busy`, its event loop is kept half busy (5 ms of
 // work in every 10 ms), as an extension host shared with other extensions is.
 import * as path from 'node:path';
-import { LogPlanSink } from '../../../src/core/planSink';
-import { SessionLocks } from '../../../src/core/sessionLock';
-import { SessionLog } from '../../../src/core/sessionLog';
-import { PlanStore } from '../../../src/core/store';
+import { LogPlanSink } from '../../../src/core/log/planSink';
+import { SessionLocks } from '../../../src/core/log/sessionLock';
+import { SessionLog } from '../../../src/core/log/sessionLog';
+import { PlanStore } from '../../../src/core/plan/store';
 import { nodeLockOwner } from '../../../src/node/lockOwner';
 import { watchLogFolder } from '../../../src/node/logWatcher';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';

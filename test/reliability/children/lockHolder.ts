@@ -3,7 +3,7 @@
 //   lockHolder <logDir> <session key>
 // Prints "held" once it holds the lock.
 import * as path from 'node:path';
-import { SessionLocks } from '../../../src/core/sessionLock';
+import { SessionLocks } from '../../../src/core/log/sessionLock';
 import { nodeLockOwner } from '../../../src/node/lockOwner';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 

@@ -1,7 +1,7 @@
 // Child process: appends one snapshot every <intervalMs> to one session's log through
 // SessionLog, the step number as the first item, then exits.
 //   pacedWriter <dir> <session> <count> <intervalMs>
-import { SessionLog } from '../../../src/core/sessionLog';
+import { SessionLog } from '../../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
 
 async function main(): Promise<void> {

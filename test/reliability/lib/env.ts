@@ -4,8 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
-import { SessionLog, type SessionLogOptions } from '../../../src/core/sessionLog';
-import { PlanStore } from '../../../src/core/store';
+import { SessionLog, type SessionLogOptions } from '../../../src/core/log/sessionLog';
+import { PlanStore } from '../../../src/core/plan/store';
 
 const created: string[] = [];
 process.on('exit', () => {

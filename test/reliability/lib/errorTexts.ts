@@ -1,7 +1,7 @@
 // Recognizes the documented rejection texts, built from the core's exported constants
 // and templates (never copied), and checks that the text's claim holds for the input.
-import { EMPTY_CONTENT_TEXT, NO_SESSION_TEXT, duplicateContentText, saveFailedText } from '../../../src/core/plan';
-import { ERRORS, quoteKey } from '../../../src/core/validate';
+import { EMPTY_CONTENT_TEXT, NO_SESSION_TEXT, duplicateContentText, saveFailedText } from '../../../src/core/plan/plan';
+import { ERRORS, quoteKey } from '../../../src/core/plan/validate';
 import { codePoints, has, isBlank, isPlainObject } from './oracle';
 
 const N = 987654321;

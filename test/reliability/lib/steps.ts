@@ -1,6 +1,6 @@
 // The deterministic snapshots the child writers append, so a reader can tell from a
 // line alone which writer wrote it, at which step, and whether it is intact.
-import type { Todo } from '../../../src/core/plan';
+import type { Todo } from '../../../src/core/plan/plan';
 
 const STATUSES = ['pending', 'in_progress', 'completed'] as const;
 

@@ -4,8 +4,8 @@
 //
 // Prompts go to a model: English, short, and made only of the plan's own texts (its items
 // verbatim, the session's title, the agent's name). The README states them and their cost.
-import type { HealthSignal } from './health';
-import { signalText } from './healthText';
+import type { HealthSignal } from '../derived/health';
+import { signalText } from '../derived/healthText';
 import type { PlanItem } from './plan';
 import { changeSummary, diffPlans, planMarkdown, singleLine, type Translate } from './present';
 

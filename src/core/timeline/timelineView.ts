@@ -1,10 +1,10 @@
 // What the timeline webview draws, built on the extension's side: every text (names for
 // screen readers, hover texts) is made here through the translator, so the webview only
 // lays out numbers and strings. Plain data: it crosses postMessage as JSON. No vscode.
-import type { HealthSignal } from './health';
-import { isWarning } from './health';
-import type { ItemStatus } from './plan';
-import { changeSummary, itemLabel, progressText, statusWord, type Translate } from './present';
+import type { HealthSignal } from '../derived/health';
+import { isWarning } from '../derived/health';
+import type { ItemStatus } from '../plan/plan';
+import { changeSummary, itemLabel, progressText, statusWord, type Translate } from '../plan/present';
 import { laneDurationText, spanText, type Timeline } from './timeline';
 import type { PageFile } from './timelineFiles';
 

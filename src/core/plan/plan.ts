@@ -1,7 +1,7 @@
 // The plan's types and the model-facing contract strings. These texts are a stable
 // contract with the model, byte for byte: change them only together with the README and tests.
 
-import type { ForeignStatus } from './foreign';
+import type { ForeignStatus } from '../foreign';
 
 export type TodoStatus = 'pending' | 'in_progress' | 'completed';
 

@@ -3,9 +3,9 @@
 // plan the agent's record puts the write after), so a line is read on its own, never against
 // a replayed history: one item, the files are that item's; several, each of theirs, marked
 // shared; none, the session's. No vscode import.
-import { isFileWrite, isPlanEvent, type LogRecord } from './logRecord';
+import { isFileWrite, isPlanEvent, type LogRecord } from '../log/logRecord';
 import { SessionBook } from './sessionBook';
-import type { SessionLog } from './sessionLog';
+import type { SessionLog } from '../log/sessionLog';
 
 export interface ItemFile {
   /** As the agent named it: absolute, or relative to its workspace. */

@@ -22,10 +22,10 @@
 // the tool calls it made, the tokens it used where the agent records them, its cost where the
 // agent records one, and the items in progress then (see usageRecord.ts):
 //   {"v":1,"type":"model/usage","ts","session","source":{"agent","session","call"},"items":[...],"calls","tokens"?:{"input","output","cached"},"cost"?,"at"?}
-import { AGENT_IDS as SOURCE_AGENT_IDS, MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from './foreign';
-import { isRecord } from './json';
-import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from './plan';
-import { validateTodoInput } from './validate';
+import { AGENT_IDS as SOURCE_AGENT_IDS, MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from '../foreign';
+import { isRecord } from '../json';
+import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from '../plan/plan';
+import { validateTodoInput } from '../plan/validate';
 import { parseUsage, USAGE_EVENT, type UsageRecord } from './usageRecord';
 export type { UsageRecord } from './usageRecord';
 

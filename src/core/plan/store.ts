@@ -4,11 +4,11 @@
 // The UI and the exported API read it and listen to it.
 // Data flows one way: write → log → reader → store → listeners.
 import { isAgentParticipant, isVscodeChatAgent } from './participants';
-import { foreignSessionKey } from './sessionKey';
-import type { AgentId } from './foreign';
-import { Emitter, type Disposable } from './emitter';
+import { foreignSessionKey } from '../log/sessionKey';
+import type { AgentId } from '../foreign';
+import { Emitter, type Disposable } from '../emitter';
 import type { PlanItem, Todo } from './plan';
-import type { HistoryPage, LogEvent, LogRead, PlanVersion, SessionInfoRecord, SessionLog } from './sessionLog';
+import type { HistoryPage, LogEvent, LogRead, PlanVersion, SessionInfoRecord, SessionLog } from '../log/sessionLog';
 
 /** How many versions a tooltip's "for 5 min" looks back at most: its cost must not follow the history. */
 export const STATUS_WALK_LIMIT = 1000;

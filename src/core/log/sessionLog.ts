@@ -13,7 +13,7 @@
 // logAppend.ts (one whole line appended), lineScan.ts (byte scanners), logLines.ts (the
 // record on a line, a file's tail), logHistory.ts (the past, read on request),
 // fileQueue.ts (one operation per file at a time), logReports.ts (damage, reported once).
-import { Emitter } from './emitter';
+import { Emitter } from '../emitter';
 import { describeFsError, errorCode, type FileStamp, type LogFileSystem } from './fileSystem';
 import { FileQueue } from './fileQueue';
 import { scanForward } from './lineScan';
@@ -25,10 +25,10 @@ import { RecentImports, importKey } from './logRepeats';
 import { fileWriteRecord, infoRecord, isCurrentPlan, isInfoRecord, isPlanEvent, planEvent, sessionLinkRecord, userRequestRecord, type FileWriteRecord, type LogEvent, type LogRecord, type SessionFacts, type SessionInfoRecord, type UserRequestRecord } from './logRecord';
 import { isUsage, usageRecord, type UsageFacts, type UsageRecord } from './usageRecord';
 import { LogReports } from './logReports';
-import type { PlanItem, Todo } from './plan';
+import type { PlanItem, Todo } from '../plan/plan';
 import { isSessionKey } from './sessionKey';
-import { isValidated, validateTodoInput } from './validate';
-import type { AgentId, PlanSource } from './foreign';
+import { isValidated, validateTodoInput } from '../plan/validate';
+import type { AgentId, PlanSource } from '../foreign';
 
 export { LOG_FORMAT_VERSION, TODO_WRITE_EVENT, SESSION_INFO_EVENT, parseLogEvent, parseLogRecord } from './logRecord';
 export type { LogEvent, LogRecord, SessionInfoRecord, UserRequestRecord } from './logRecord';

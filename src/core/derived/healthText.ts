@@ -1,7 +1,7 @@
 // The words for plan health signals: what happened and since when. Pure; the translator
 // comes in (vscode.l10n.t in the extension, formatOnly in tests).
 import type { HealthKind, HealthSignal } from './health';
-import { relativeTime, type Translate } from './present';
+import { relativeTime, type Translate } from '../plan/present';
 
 /** A codicon and a theme colour per kind. */
 export const SIGNAL_ICONS: Record<HealthKind, { id: string; color: string }> = {

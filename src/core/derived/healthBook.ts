@@ -3,10 +3,10 @@
 // versions it compares, never a history replay. A file's first look (activation) seeds it
 // from what the tail read found: the current plan and the newest session/info line.
 // No I/O, no vscode import; the time rules (stalled) are checked when `nextCheck` says.
-import { Emitter, type Disposable, type Event } from './emitter';
+import { Emitter, type Disposable, type Event } from '../emitter';
 import { DEFAULT_HEALTH_SETTINGS, SessionHealth, byUrgency, type HealthInfo, type HealthSettings, type HealthSignal } from './health';
-import type { LogEvent, SessionInfoRecord } from './logRecord';
-import type { LogRead, SessionLog, SessionTail } from './sessionLog';
+import type { LogEvent, SessionInfoRecord } from '../log/logRecord';
+import type { LogRead, SessionLog, SessionTail } from '../log/sessionLog';
 
 /**
  * How many versions back a session known only from a first look is read (once, when it is

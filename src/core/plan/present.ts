@@ -2,7 +2,7 @@
 // how long an item has held its status. The UI adapters turn these into tree
 // items and status-bar text; a translator comes in so the core stays host-free.
 import type { ItemStatus, PlanCounts, PlanItem } from './plan';
-import type { LogEvent } from './sessionLog';
+import type { LogEvent } from '../log/sessionLog';
 
 /** `vscode.l10n.t` in the extension, an identity formatter in tests. */
 export type Translate = (message: string, ...args: Array<string | number>) => string;

@@ -1,7 +1,7 @@
 // Which agents' sessions are VS Code chats, and which chat participant is such an agent's own:
 // the store tells an agent's chat from a chat another extension answered. The facts are each
 // agent's descriptor (`vscodeChat`), generated into core so core imports nothing of the agents.
-import { VSCODE_CHAT_AGENTS } from './generated/agentIds';
+import { VSCODE_CHAT_AGENTS } from '../generated/agentIds';
 
 /** Whether the agent's sessions are VS Code chats (keyed as VS Code names a chat session). */
 export function isVscodeChatAgent(agent: string | undefined): boolean {

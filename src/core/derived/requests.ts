@@ -10,12 +10,12 @@
 //   (a newer turn ends, or the turn that was running when it was made ends) and no version
 //   since holds it. A later version that holds it still takes it.
 // - A `user/request` line with `withdrawn: true` takes it back: it goes, whatever its state.
-import { Emitter, type Disposable, type Event } from './emitter';
+import { Emitter, type Disposable, type Event } from '../emitter';
 import { SessionBook } from './sessionBook';
 import type { HealthSignal } from './health';
-import { isUserRequest, requestTextProblem, type LogRecord, type SessionInfoRecord, type UserRequestRecord } from './logRecord';
-import type { PlanItem } from './plan';
-import type { SessionLog } from './sessionLog';
+import { isUserRequest, requestTextProblem, type LogRecord, type SessionInfoRecord, type UserRequestRecord } from '../log/logRecord';
+import type { PlanItem } from '../plan/plan';
+import type { SessionLog } from '../log/sessionLog';
 
 export interface UserRequest {
   id: string;

@@ -1,7 +1,7 @@
 // Reading a timeline from the log: the newest page of versions (with the session/info
 // lines among them), walked back from the end, so a session with a long history opens as
 // fast as a short one; an older page starts where the previous one stopped. No vscode.
-import { isCurrentPlan, type LogRecord } from './logRecord';
+import { isCurrentPlan, type LogRecord } from '../log/logRecord';
 import type { TimelineLine } from './timeline';
 
 /** The part of SessionLog a timeline reads. */

@@ -3,8 +3,8 @@
 // ajv's wording, which could change under us) and adds what a schema cannot say: duplicates.
 // The generated validator is CommonJS with `export =`, which this import form types exactly.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-import schemaValidate = require('./generated/inputValidator');
-import type { SchemaError } from './generated/inputValidator';
+import schemaValidate = require('../generated/inputValidator');
+import type { SchemaError } from '../generated/inputValidator';
 import { EMPTY_CONTENT_TEXT, duplicateContentText, type Todo } from './plan';
 
 /** Mirrors schemas/todo-write.input.json; a unit test holds the two together. */

@@ -2,7 +2,7 @@
 // facts the log holds: absent facts carry over, and the times turn facts carry (when this
 // machine first saw a turn's state, when it saw the record grow) are kept while the fact
 // stays the same, so a reload reads the same times. No I/O.
-import type { ForeignSessionInfo } from './foreign';
+import type { ForeignSessionInfo } from '../foreign';
 import { MAX_CWD_LENGTH, type SessionFacts } from './logRecord';
 
 export function nextFacts(last: SessionFacts | undefined, info: ForeignSessionInfo, now: string): SessionFacts {

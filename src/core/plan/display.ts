@@ -1,8 +1,8 @@
 // Which plan the sidebar shows: by default the session that wrote last; a session
 // the user picks stays pinned until they follow the latest again; an older version
 // of a session's plan can be shown until they return to the newest.
-import { Emitter, type Disposable } from './emitter';
-import type { LogEvent, PlanVersion } from './sessionLog';
+import { Emitter, type Disposable } from '../emitter';
+import type { LogEvent, PlanVersion } from '../log/sessionLog';
 import type { PlanStore } from './store';
 
 export interface ShownVersion extends PlanVersion {

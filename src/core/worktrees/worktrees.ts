@@ -4,7 +4,7 @@
 // holds `gitdir` (the path of that worktree's `.git` file), `HEAD` and `commondir`.
 // Pure over a small file-system interface; the host watches `<common>/worktrees`.
 import * as path from 'node:path';
-import type { LogFileSystem } from './fileSystem';
+import type { LogFileSystem } from '../log/fileSystem';
 
 /** What discovery reads: entry names of a folder, and a file's first bytes. */
 export type WorktreeFileSystem = Pick<LogFileSystem, 'readdir' | 'size' | 'readRange'>;

@@ -2,8 +2,8 @@
 // text the model reads. The VS Code tool is a thin wrapper around it, and the
 // reliability suite drives it directly. It never throws for any input.
 import { NO_SESSION_TEXT, saveFailedText, successText } from './plan';
-import { sessionKeyFromToken } from './sessionKey';
-import type { LogEvent } from './sessionLog';
+import { sessionKeyFromToken } from '../log/sessionKey';
+import type { LogEvent } from '../log/sessionLog';
 import type { PlanStore } from './store';
 import { validateTodoInput } from './validate';
 

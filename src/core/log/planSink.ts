@@ -8,8 +8,8 @@
 // check-and-append is then one step across them: it holds the session's lock
 // (sessionLock.ts), reads the file on past the reader's cursor, so another process's
 // line is seen, and only then checks and appends. A call lands once, whoever saw it first.
-import type { AgentId, ForeignPlan, ForeignSessionInfo, ForeignUsage, ForeignWrite, PlanSink } from './foreign';
-import type { Disposable } from './emitter';
+import type { AgentId, ForeignPlan, ForeignSessionInfo, ForeignUsage, ForeignWrite, PlanSink } from '../foreign';
+import type { Disposable } from '../emitter';
 import { FileQueue } from './fileQueue';
 import {
   AGENT_IDS,
@@ -27,7 +27,7 @@ import {
 } from './logRecord';
 import { isUsage, usageProblem } from './usageRecord';
 import { nextFacts, sameFacts } from './sessionFacts';
-import { isVscodeChatAgent } from './participants';
+import { isVscodeChatAgent } from '../plan/participants';
 import { copilotSessionKey, foreignSessionKey } from './sessionKey';
 import type { SessionLocks } from './sessionLock';
 import type { SessionLog } from './sessionLog';

@@ -4,8 +4,8 @@
 // of theirs, marked shared (counted once in the totals); none: the session's. Cost only where
 // the agent recorded one; tokens "not recorded" (undefined, never 0) where no line had any.
 // Pure and incremental: feed the log's lines oldest first, read the figures at any time.
-import { isCurrentPlan, isPlanEvent, type LogRecord } from './logRecord';
-import { isUsage, type UsageRecord, type UsageTokens } from './usageRecord';
+import { isCurrentPlan, isPlanEvent, type LogRecord } from '../log/logRecord';
+import { isUsage, type UsageRecord, type UsageTokens } from '../log/usageRecord';
 
 export interface LedgerFigures {
   /** Model responses counted. */

@@ -24,8 +24,8 @@
 //   ≥ M minutes, or nothing at all was recorded for M minutes. Without turn facts (a writer
 //   that records no turns), only the last: an item in progress and nothing recorded for M minutes.
 // - done: every item is completed or cancelled, and at least one is completed.
-import type { TurnState } from './foreign';
-import type { ItemStatus, PlanItem } from './plan';
+import type { TurnState } from '../foreign';
+import type { ItemStatus, PlanItem } from '../plan/plan';
 
 /** `request-open` comes from the user's requests (requests.ts): a turn ended without a plan that holds one. */
 export type HealthKind = 'stopped-open' | 'dropped' | 'reworded' | 'reopened' | 'stalled' | 'done' | 'request-open';

@@ -3,8 +3,8 @@
 // call wrote its files; one item: the files are its own; several: each item's, marked
 // shared; none: the session's), with every file of the page and the time of each write.
 // Pure; no vscode.
-import { SessionFiles, type ItemFile, type OwnerFiles } from './itemFiles';
-import type { FileWriteRecord } from './logRecord';
+import { SessionFiles, type ItemFile, type OwnerFiles } from '../derived/itemFiles';
+import type { FileWriteRecord } from '../log/logRecord';
 
 /** A file on the page: as the agent named it, and whether another item was in progress too in any of its writes. */
 export type PageFile = Pick<ItemFile, 'path' | 'shared'>;

@@ -13,10 +13,10 @@
 //
 // Same item = same trimmed text (as health.ts). With repeated texts (mirrored plans allow
 // them), one lane, and an open status wins over a closed one, as in health.
-import { isOpen, SessionHealth, statusMap, type HealthSettings, type HealthSignal, type StopHow } from './health';
-import { isCurrentPlan, isFileWrite, isPlanEvent, type FileWriteRecord, type LogRecord } from './logRecord';
-import type { ItemStatus, PlanCounts, PlanItem } from './plan';
-import { diffPlans, type PlanChange, type Translate } from './present';
+import { isOpen, SessionHealth, statusMap, type HealthSettings, type HealthSignal, type StopHow } from '../derived/health';
+import { isCurrentPlan, isFileWrite, isPlanEvent, type FileWriteRecord, type LogRecord } from '../log/logRecord';
+import type { ItemStatus, PlanCounts, PlanItem } from '../plan/plan';
+import { diffPlans, type PlanChange, type Translate } from '../plan/present';
 import { collectFiles, type FilesOf, type PageFile } from './timelineFiles';
 
 /** A span of one status on a lane, in epoch milliseconds; `to` is exclusive. */

@@ -2,9 +2,9 @@
 // read once, backwards and bounded, the first time the session is asked for; every line the
 // reader meets afterwards is fed on, once, in file order. Lines met while the past is read
 // are held and fed after it. No vscode import.
-import { Emitter, type Disposable } from './emitter';
-import type { LogRecord } from './logRecord';
-import type { LogRead, SessionLog } from './sessionLog';
+import { Emitter, type Disposable } from '../emitter';
+import type { LogRecord } from '../log/logRecord';
+import type { LogRead, SessionLog } from '../log/sessionLog';
 
 /** What a book keeps per session: fed records in file order, says whether it changed. */
 export interface SessionState {

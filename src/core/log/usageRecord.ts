@@ -8,7 +8,7 @@
 // id, or the call ids it made): with the agent and session, the key that makes importing
 // idempotent. `tokens` is absent where the agent records none for the response (never 0 in
 // its place); `cost` only where the agent records one. No I/O.
-import { AGENT_IDS, type AgentId } from './foreign';
+import { AGENT_IDS, type AgentId } from '../foreign';
 
 export const USAGE_EVENT = 'model/usage';
 /** The most in-progress items one line names (as file/write). */
