@@ -1,7 +1,7 @@
 // Writes the agent ids the log accepts, src/core/generated/agentIds.ts, from the agent registry:
 // each name in its AGENTS list, the folder it is imported from, and the `id` (and `vscodeChat`)
-// of that folder's descriptor. So core checks `source.agent` against the registry, and knows
-// which agent's sessions are VS Code chats, without importing any agent.
+// of that folder's descriptor, with its name and icon. So core checks `source.agent` against the registry, and knows
+// which agent's sessions are VS Code chats, and the views name agents, without importing any agent.
 // Run from the repo root: node scripts/gen-agent-ids.mjs [root]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -24,7 +24,10 @@ export function agentIds(root, registryDir = path.join('src', 'agents')) {
     const id = /^\s+id: '([a-z][a-z0-9-]{0,63})',$/m.exec(index);
     if (!id) throw new Error(`gen-agent-ids: no \`id: '...'\` in ${folder}/index.ts`);
     const chat = /^\s+vscodeChat: \{ participant: '([A-Za-z0-9.-]+)' \},$/m.exec(index);
-    return { id: id[1], participant: chat?.[1] };
+    const shownName = /^\s+name: '([^'\\]{1,64})',$/m.exec(index);
+    const icon = /^\s+icon: '([a-z0-9-]{1,64})',$/m.exec(index);
+    if (!shownName || !icon) throw new Error(`gen-agent-ids: no \`name: '...'\` or \`icon: '...'\` in ${folder}/index.ts`);
+    return { id: id[1], participant: chat?.[1], name: shownName[1], icon: icon[1] };
   });
 }
 
@@ -34,7 +37,11 @@ export function generate(root, registryDir) {
   return (
     `${HEADER}export const AGENT_IDS = [${agents.map((agent) => `'${agent.id}'`).join(', ')}] as const;\n\n` +
     `/** The agents whose sessions are VS Code chats (their descriptor's \`vscodeChat\`), with their chat participant's extension id. */\n` +
-    `export const VSCODE_CHAT_AGENTS: Readonly<Record<string, string>> = { ${chats.map((agent) => `'${agent.id}': '${agent.participant}'`).join(', ')} };\n`
+    `export const VSCODE_CHAT_AGENTS: Readonly<Record<string, string>> = { ${chats.map((agent) => `'${agent.id}': '${agent.participant}'`).join(', ')} };\n\n` +
+    `/** How each agent is shown: its name in English (the l10n key) and its codicon. */\n` +
+    `export const AGENT_LOOKS: Readonly<Record<(typeof AGENT_IDS)[number], { name: string; icon: string }>> = {\n` +
+    agents.map((agent) => `  '${agent.id}': { name: '${agent.name}', icon: '${agent.icon}' },\n`).join('') +
+    `};\n`
   );
 }
 

@@ -1,11 +1,11 @@
 // How each agent whose plans Agent Plan mirrors is shown: a codicon and its name in words.
 import * as vscode from 'vscode';
-import { agentById } from '../agents/registry';
 import type { AgentId } from '../core/foreign';
+import { AGENT_LOOKS } from '../core/generated/agentIds';
 
-/** The codicon of an agent's sessions, from the registry. */
+/** The codicon of an agent's sessions, from the registry (generated into core, so the views import no agent). */
 export function agentIcon(agent: AgentId): string {
-  return agentById(agent).icon;
+  return AGENT_LOOKS[agent].icon;
 }
 
 /** The icon of todo_write's own sessions (no `source`). */
@@ -13,7 +13,7 @@ export const TOOL_SESSION_ICON = 'comment-discussion';
 
 /** An agent's name in VS Code's display language: the registry's English name through the l10n bundle. */
 export function agentName(agent: AgentId): string {
-  return vscode.l10n.t(agentById(agent).name);
+  return vscode.l10n.t(AGENT_LOOKS[agent].name);
 }
 
 /** Times in VS Code's display language, not the host's locale. */

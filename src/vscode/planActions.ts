@@ -2,11 +2,10 @@
 // dropped item, copy the hand-off prompt, export it. The texts come from src/core/plan/handoff.ts.
 // Agent Plan only TYPES into a chat's input (`isPartialQuery`): the user decides what is sent.
 import * as vscode from 'vscode';
-import { agentById } from '../agents/registry';
 import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems, type PlanOrigin } from '../core/plan/handoff';
 import type { HealthBook } from '../core/derived/healthBook';
 import { requestTextProblem, type LogEvent } from '../core/log/logRecord';
-import { copilot } from '../agents/copilotChat';
+import { AGENT_LOOKS, VSCODE_CHAT_AGENTS } from '../core/generated/agentIds';
 import type { RequestBook } from '../core/derived/requests';
 import { copilotChatResource, sessionNamedBy } from '../core/log/sessionKey';
 import type { PlanStore } from '../core/plan/store';
@@ -97,7 +96,7 @@ class PlanActions {
     const worktree = this.deps.places?.worktreeFor(session);
     return {
       title: details.title,
-      agent: details.agent ? agentById(details.agent).name : undefined,
+      agent: details.agent ? AGENT_LOOKS[details.agent].name : undefined,
       ...(worktree ? { worktree: { path: worktree.path, branch: worktree.branch } } : {}),
     };
   }
@@ -180,7 +179,7 @@ async function continueInNewChat(actions: PlanActions, arg?: unknown): Promise<A
   const event = session ? store.get(session) : undefined;
   if (!session || !event) return undefined;
   const text = continuePrompt(event.todos, actions.origin(session));
-  if (vscode.extensions.getExtension(copilot.vscodeChat?.participant ?? '') === undefined) {
+  if (vscode.extensions.getExtension(VSCODE_CHAT_AGENTS.copilot ?? '') === undefined) {
     return actions.copy(text, t('Copilot Chat is not available here: the hand-off prompt is on the clipboard. Paste it into an agent.'));
   }
   await vscode.commands.executeCommand(CHAT_OPEN, { mode: 'agent' });
