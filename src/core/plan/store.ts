@@ -40,6 +40,19 @@ export interface SessionDetails {
   running: boolean;
 }
 
+const COUNTS = new Map<string, LogEvent['counts']>();
+
+/** One frozen object per distinct counts: summaries share them. */
+function sharedCounts(counts: LogEvent['counts']): LogEvent['counts'] {
+  const key = JSON.stringify(counts);
+  let shared = COUNTS.get(key);
+  if (shared === undefined) {
+    shared = Object.freeze({ ...counts });
+    if (COUNTS.size < 4096) COUNTS.set(key, shared);
+  }
+  return shared;
+}
+
 /** A session's entry: its current plan without the items (a summary), what a Sessions row shows. */
 type Entry = SummaryEvent;
 
@@ -84,9 +97,7 @@ export class SummaryEvent implements LogEvent {
   get type(): 'todo/write' {
     return 'todo/write';
   }
-  readonly ts: string;
   readonly session: string;
-  readonly counts: LogEvent['counts'];
   declare readonly source?: LogEvent['source'];
   declare readonly at?: string;
   /** The first item's text (what names a session without a title), kept so a row needs no read. */
@@ -94,6 +105,10 @@ export class SummaryEvent implements LogEvent {
 
   // Not fields of the plan (JSON and comparisons see the plan's fields only).
   readonly #store: PlanStore;
+  /** The plan's time, as ms since the epoch when it is in the canonical ISO form (a number is held in the object, a text is not). */
+  readonly #ts: number | string;
+  /** Shared by every summary with the same counts (they are few). */
+  readonly #counts: LogEvent['counts'];
   /** Place in this machine's order of writes: higher is more recent. */
   readonly #rank: number;
 
@@ -101,13 +116,22 @@ export class SummaryEvent implements LogEvent {
     return this.#rank;
   }
 
+  get ts(): string {
+    return typeof this.#ts === 'number' ? new Date(this.#ts).toISOString() : this.#ts;
+  }
+
+  get counts(): LogEvent['counts'] {
+    return this.#counts;
+  }
+
   constructor(session: string, event: LogEvent, store: PlanStore, rank: number) {
     this.#store = store;
     this.#rank = rank;
-    this.ts = event.ts;
+    const ms = Date.parse(event.ts);
+    this.#ts = !Number.isNaN(ms) && new Date(ms).toISOString() === event.ts ? ms : event.ts;
     // The key the store holds it under (one string for both).
     this.session = session;
-    this.counts = event.counts;
+    this.#counts = sharedCounts(event.counts);
     if (event.source !== undefined) (this as { source?: LogEvent['source'] }).source = event.source;
     if (event.at !== undefined) (this as { at?: string }).at = event.at;
     this.firstItem = event.todos[0]?.content;
