@@ -51,10 +51,30 @@ interface Entry {
 
 const NO_SIGNALS = '[]';
 
-/** Signals as kept and compared: one shared text for none (most sessions). */
-function toldText(signals: readonly HealthSignal[]): string {
+/** Signals as kept and compared: one shared text for none (most sessions), else each signal as a short tuple. */
+export function toldText(signals: readonly HealthSignal[]): string {
+  if (signals.length === 0) return NO_SIGNALS;
+  const tuples = signals.map(({ kind, since, at, how, items, stall, ...rest }) => {
+    const ms = Date.parse(since);
+    const tuple: unknown[] = [kind, !Number.isNaN(ms) && new Date(ms).toISOString() === since ? ms : since, at ?? null, how ?? null, items ?? null, stall ? [stall.reason, stall.calls] : null, Object.keys(rest).length > 0 ? rest : null];
+    while (tuple.length > 2 && tuple[tuple.length - 1] === null) tuple.pop();
+    return tuple;
+  });
   // Kept per session: one flat string, not the pieces JSON.stringify may leave joined.
-  return signals.length === 0 ? NO_SIGNALS : Buffer.from(JSON.stringify(signals)).toString();
+  return Buffer.from(JSON.stringify(tuples)).toString();
+}
+
+/** The signals of a told text, as they were told. */
+export function toldSignals(text: string): HealthSignal[] {
+  if (text === NO_SIGNALS) return [];
+  return (JSON.parse(text) as unknown[][]).map(([kind, since, at, how, items, stall, rest]) => {
+    const signal = { ...(rest as object | null), kind, since: typeof since === 'number' ? new Date(since).toISOString() : since } as HealthSignal;
+    if (at !== null && at !== undefined) signal.at = at as number;
+    if (how !== null && how !== undefined) signal.how = how as HealthSignal['how'];
+    if (items !== null && items !== undefined) signal.items = items as string[];
+    if (Array.isArray(stall)) signal.stall = { reason: stall[0] as 'calls' | 'time' | 'idle', calls: stall[1] as number };
+    return signal;
+  });
 }
 
 export function healthInfo(record: SessionInfoRecord): HealthInfo {
@@ -96,7 +116,7 @@ export class HealthBook implements Disposable {
     const extra = this.more?.signals(session) ?? [];
     const entry = this.entries.get(session);
     if (!entry) return extra;
-    const own = entry.health ? entry.health.signals(this.now(), this.settings) : entry.told === NO_SIGNALS ? [] : (JSON.parse(entry.told) as HealthSignal[]);
+    const own = entry.health ? entry.health.signals(this.now(), this.settings) : toldSignals(entry.told);
     return extra.length === 0 ? own : [...own, ...extra].sort(byUrgency);
   }
 

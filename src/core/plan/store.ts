@@ -151,8 +151,6 @@ export class PlanStore implements Disposable {
   private readonly infos = new Map<string, InfoFacts>();
   /** Sessions whose newest info line comes after their current plan in the file. */
   private readonly infoAfterPlan = new Set<string>();
-  /** Where the reader's last sync of each session ended: a rescan that tells the same end repeats it. */
-  private readonly ends = new Map<string, number>();
   /** The last plan of each session whose file vanished, so a file restored as it was is not news. */
   private readonly vanished = new Map<string, string>();
   private readonly writeEmitter = new Emitter<LogEvent>();
@@ -382,14 +380,13 @@ export class PlanStore implements Disposable {
       this.deleteEntry(session);
       this.infos.delete(session);
       this.infoAfterPlan.delete(session);
-      this.ends.delete(session);
       this.changed();
       return;
     }
     if (read.sync) {
       // A rescan repeats what is already here: nothing changed, nothing to redraw.
-      if (!read.sync.reset && this.ends.get(session) === read.sync.end) return;
-      this.ends.set(session, read.sync.end);
+      // The log restates (reset false) only what it read before: a session this store holds already is no news.
+      if (!read.sync.reset && (this.current.has(session) || this.infos.has(session))) return;
       if (read.sync.info) this.infos.set(session, infoFacts(read.sync.info));
       if (read.sync.infoAfterPlan) this.infoAfterPlan.add(session);
       else this.infoAfterPlan.delete(session);
