@@ -114,6 +114,11 @@ export class Batch {
     return false;
   }
 
+  /** True when the call id was emitted before (in this file); marks nothing. */
+  wasEmitted(call: string): boolean {
+    return this.emitted.has(call);
+  }
+
   emit(plan: ForeignPlan): void {
     this.plans.push(plan);
     this.base.plans++;

@@ -18,6 +18,7 @@ import { LedgerBook } from '../../src/core/ledgerBook';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { createClaudeCodeParser } from '../../src/agents/claudeCode';
 import { createCodexParser } from '../../src/agents/codex';
+import { createGeminiCliParser } from '../../src/agents/geminiCli';
 import { createCopilotCliParser } from '../../src/agents/copilotCli/parser';
 import { createQwenCodeParser } from '../../src/agents/qwenCode/parser';
 import type { AgentId, ForeignItem, ParseOutput, SessionParser } from '../../src/core/foreign';
@@ -27,7 +28,7 @@ const A = 'Add the separator constant';
 const B = 'Use it in the parser';
 
 interface Case {
-  folder: 'claude' | 'codex' | 'qwen' | 'copilot';
+  folder: 'claude' | 'codex' | 'gemini' | 'qwen' | 'copilot';
   agent: AgentId;
   parser: (rec: Recording, state?: unknown) => SessionParser;
   /** Responses (and tool calls) while A, B, and no item was in progress, from the scenario's script. */
@@ -36,10 +37,12 @@ interface Case {
 
 // Claude: ToolSearch and the first TodoWrite before any plan; Write and the second TodoWrite under
 // A; Read, two Edits and the last TodoWrite under B; the answer after. Codex: its responses count
-// after the plans before their first item. Qwen and Copilot CLI: as Claude without ToolSearch.
+// after the plans before their first item; Gemini's as Codex's (each message written twice, its
+// calls added in the second copy). Qwen and Copilot CLI: as Claude without ToolSearch.
 const CASES: Case[] = [
   { folder: 'claude', agent: 'claude-code', parser: (rec, state) => createClaudeCodeParser({ workspaceFolders: [rec.workspace] }, state), expected: { a: [2, 2], b: [4, 4], session: [3, 2] } },
   { folder: 'codex', agent: 'codex', parser: (_rec, state) => createCodexParser(state), expected: { a: [2, 2], b: [2, 2], session: [2, 1] } },
+  { folder: 'gemini', agent: 'gemini-cli', parser: (rec, state) => createGeminiCliParser({ workspaceFolders: [rec.workspace] }, state), expected: { a: [2, 2], b: [2, 2], session: [2, 1] } },
   { folder: 'qwen', agent: 'qwen-code', parser: (rec, state) => createQwenCodeParser({ workspaceFolders: [rec.workspace] }, state), expected: { a: [2, 2], b: [4, 4], session: [2, 1] } },
   { folder: 'copilot', agent: 'copilot-cli', parser: (_rec, state) => createCopilotCliParser(state), expected: { a: [2, 2], b: [4, 4], session: [2, 1] } },
 ];
@@ -166,5 +169,46 @@ describe('ledger rules', () => {
 
   it('says token counts short', () => {
     assert.deepEqual([0, 830, 1000, 1234, 52_400, 1_250_000].map(shortCount), ['0', '830', '1k', '1.2k', '52k', '1.3M']);
+  });
+});
+
+describe('gemini: each response once, as the chat file writes it (variants of the recorded lines)', () => {
+  const rec = recording('gemini', 'edits');
+  const lines = recordedLines(rec);
+  const parse = (input: string[]) => createGeminiCliParser({ workspaceFolders: [rec.workspace] }).push(input).usage ?? [];
+  const edit = (change: (value: Record<string, unknown>, index: number) => Record<string, unknown> | undefined) =>
+    lines.map((line, index) => {
+      const changed = change(json(line), index);
+      return changed === undefined ? line : JSON.stringify(changed);
+    });
+  const isGemini = (value: Record<string, unknown>) => value['type'] === 'gemini';
+
+  it('cached tokens are apart from input, thoughts count as output, the tool-use prompt as input: the sum is its total', () => {
+    const tokens = { input: 100, output: 20, cached: 60, thoughts: 5, tool: 7, total: 132 };
+    const usage = parse(edit((value) => (isGemini(value) ? { ...value, tokens } : undefined)));
+    assert.equal(usage.length, 6);
+    for (const u of usage) assert.deepEqual(u.tokens, { input: 47, output: 25, cached: 60 });
+    for (const u of usage) assert.equal(u.tokens!.input + u.tokens!.output + u.tokens!.cached, tokens.total);
+  });
+
+  it('a response with text counts at once; a call its later copy adds counts as a call of its own, with no tokens', () => {
+    const first = lines.findIndex((line) => isGemini(json(line)) && !('toolCalls' in json(line)) && lines.some((other) => other.includes('write_file__') && json(other)['id'] === json(line)['id']));
+    assert.ok(first > 0, 'the write_file response’s first copy');
+    const id = json(lines[first]!)['id'];
+    const usage = parse(edit((value, index) => (value['id'] === id && index === first ? { ...value, content: 'Writing the file.' } : undefined)));
+    const own = usage.filter((u) => u.source.call === id);
+    assert.deepEqual(own.map((u) => [u.calls, u.tokens]), [[0, { input: 10, output: 20, cached: 0 }]]);
+    const extra = usage.filter((u) => u.source.call.startsWith('write_file__'));
+    assert.deepEqual(extra.map((u) => [u.calls, u.tokens]), [[1, undefined]]);
+    assert.equal(usage.reduce((sum, u) => sum + u.calls, 0), 5, 'every call once');
+  });
+
+  it('a response with neither text nor calls is held until the next record: then it made none', () => {
+    const last = lines.map((line) => isGemini(json(line))).lastIndexOf(true);
+    const quiet = edit((value, index) => (index === last ? { ...value, content: '' } : undefined));
+    const parser = createGeminiCliParser({ workspaceFolders: [rec.workspace] });
+    assert.equal(parser.push(quiet).usage?.length, 5, 'the last response is held');
+    const next = parser.push([JSON.stringify({ id: 'next-user-record', timestamp: '2026-12-03T16:16:00.000Z', type: 'user', content: [{ text: 'Thanks.' }] })]);
+    assert.deepEqual(next.usage?.map((u) => [u.source.call, u.calls, u.plansBefore]), [[json(lines[last]!)['id'], 0, 3]]);
   });
 });
