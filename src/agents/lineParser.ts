@@ -137,6 +137,11 @@ export class Batch {
     this.usage.push({ ...usage, plansBefore: Math.min(plansBefore, this.base.plans) });
   }
 
+  /** Hands on a model response with the plan count its agent's record gives (see `emitWrite`). */
+  emitUsage(usage: ForeignUsage): void {
+    this.usage.push(usage);
+  }
+
   /** Hands on the files a tool call wrote, after the plans emitted before it. */
   emitWrite(write: ForeignWrite): void {
     this.writes.push(write);
