@@ -23,6 +23,8 @@ import { createCopilotCliParser } from '../../src/agents/copilotCli/parser';
 import { createQwenCodeParser } from '../../src/agents/qwenCode/parser';
 import type { AgentId, ForeignItem, ParseOutput, SessionParser } from '../../src/core/foreign';
 import { recordedLines, recording, type Recording } from './agentRecordings';
+import { startTerminalSource } from './agentStart';
+import { SessionLocks } from '../../src/core/sessionLock';
 
 const A = 'Add the separator constant';
 const B = 'Use it in the parser';
@@ -170,6 +172,47 @@ describe('ledger rules', () => {
   it('says token counts short', () => {
     assert.deepEqual([0, 830, 1000, 1234, 52_400, 1_250_000].map(shortCount), ['0', '830', '1k', '1.2k', '52k', '1.3M']);
   });
+});
+
+describe('the ledger through the real followers: two windows at once, then a restart and a catch-up', () => {
+  for (const c of CASES.filter((k) => k.agent !== 'copilot-cli')) {
+    it(`${c.folder}: each response once in the log, the same ledger whoever read first`, async () => {
+      const rec = recording(c.folder, 'edits');
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-ledger-windows-'));
+      try {
+        const fileSystem = new NodeFileSystem();
+        const window = (pid: number, storage: string) => {
+          const log = new SessionLog(path.join(dir, 'sessions'), fileSystem);
+          const locks = new SessionLocks(fileSystem, path.join(dir, 'sessions', '.locks'), { pid, host: 'here', isAlive: () => true });
+          const errors: unknown[] = [];
+          const source = startTerminalSource({ agent: c.agent, folder: rec.agentDir, workspaceFolders: [rec.workspace], storageDir: path.join(dir, storage), sink: new LogPlanSink(log, { locks }), pollMs: 0, onError: (error) => errors.push(error) });
+          return { source, errors };
+        };
+        const run = async (...windows: Array<ReturnType<typeof window>>) => {
+          await Promise.all(windows.map((w) => w.source.refresh()));
+          for (const w of windows) {
+            w.source.dispose();
+            assert.deepEqual(w.errors, []);
+          }
+        };
+        await run(window(1, 'one'), window(2, 'two'));
+        const key = foreignSessionKey(c.agent, c.parser(rec).push(recordedLines(rec)).plans[0]!.source.session);
+        const records = logRecords(path.join(dir, 'sessions'), key);
+        const responses = c.expected.a[0] + c.expected.b[0] + c.expected.session[0];
+        assert.equal(records.filter((r) => r.type === 'model/usage').length, responses, 'each response once');
+        const ledger = buildLedger(records);
+        const item = (content: string) => ledger.items.find((i) => i.content === content);
+        assert.deepEqual(withoutCost(item(A)?.all), figures(...c.expected.a));
+        assert.deepEqual(withoutCost(item(B)?.all), figures(...c.expected.b));
+        assert.deepEqual(withoutCost(ledger.session), figures(...c.expected.session));
+        // A restart (its cursors kept) and a catch-up (a window that never read the files).
+        await run(window(3, 'one'), window(4, 'three'));
+        assert.deepEqual(logRecords(path.join(dir, 'sessions'), key), records);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });
 
 describe('gemini: each response once, as the chat file writes it (variants of the recorded lines)', () => {
