@@ -114,6 +114,11 @@ export class Batch {
     return false;
   }
 
+  /** True when the call id was emitted before (in this file); marks nothing. */
+  wasEmitted(call: string): boolean {
+    return this.emitted.has(call);
+  }
+
   emit(plan: ForeignPlan): void {
     this.plans.push(plan);
     this.base.plans++;
@@ -130,6 +135,11 @@ export class Batch {
   /** A model response of the session, in record order: it comes after every plan emitted so far. */
   used(usage: Omit<ForeignUsage, 'plansBefore'>, plansBefore = this.base.plans): void {
     this.usage.push({ ...usage, plansBefore: Math.min(plansBefore, this.base.plans) });
+  }
+
+  /** Hands on a model response with the plan count its agent's record gives (see `emitWrite`). */
+  emitUsage(usage: ForeignUsage): void {
+    this.usage.push(usage);
   }
 
   /** Hands on the files a tool call wrote, after the plans emitted before it. */

@@ -9,6 +9,9 @@
 //   `info.total_token_usage` (a repeated event repeats the total).
 // - Qwen Code 0.24.4: an assistant record's `usageMetadata` {promptTokenCount (cached included),
 //   candidatesTokenCount, thoughtsTokenCount, cachedContentTokenCount}.
+// - Gemini CLI 0.61.0: a `gemini` message's `tokens` {input (cached included), output, cached,
+//   thoughts, tool (the tool-use prompt, apart from input), total}; the message is written again
+//   under the same id (its tool calls added): count it once, by its id.
 // - Copilot CLI 1.0.102: `session.usage_record` before the response's `assistant.message`,
 //   `data.usage` {inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, cost}.
 import type { UsageTokens } from '../core/log/usageRecord';
@@ -42,6 +45,13 @@ export function qwenTokens(usage: unknown): UsageTokens | undefined {
   if (!isObject(usage) || !has(usage, 'promptTokenCount', 'candidatesTokenCount')) return undefined;
   const cached = n(usage['cachedContentTokenCount']);
   return { input: Math.max(0, n(usage['promptTokenCount']) - cached), output: n(usage['candidatesTokenCount']) + n(usage['thoughtsTokenCount']), cached };
+}
+
+/** Gemini CLI: a message's tokens; thoughts count as output, the tool-use prompt as input. */
+export function geminiTokens(tokens: unknown): UsageTokens | undefined {
+  if (!isObject(tokens) || !has(tokens, 'input', 'output')) return undefined;
+  const cached = n(tokens['cached']);
+  return { input: Math.max(0, n(tokens['input']) - cached) + n(tokens['tool']), output: n(tokens['output']) + n(tokens['thoughts']), cached };
 }
 
 /** Copilot CLI: a session.usage_record's data: its tokens, cost and id. */

@@ -12,6 +12,8 @@
 //   any other request (chat titles, progress messages) is a side request and gets a
 //   short text.
 // - Every request is appended as one JSON line to the record file.
+// - Every answer reports its usage: 20 completion tokens, 10 prompt tokens plus the step's index
+//   in its turn (a side request: 10), so recorded figures are known.
 //
 // A script is `{ turns: [ { match?, steps: [step, …] }, … ], sideText?, sideReplies? }`
 // (`sideReplies: [{ match, say }]` answers matching side requests, e.g. a chat's title). A turn
@@ -287,7 +289,11 @@ export async function startModelServer(options = {}) {
     };
   }
 
-  function answer(response, body, say, calls) {
+  // Every answer reports known usage, so the figures a recording holds can be checked: 20
+  // completion tokens, and 10 prompt tokens plus the step's index in its turn (a side request: 10),
+  // so a figure tells which model call of a request it came from.
+  function answer(response, body, say, calls, step = 0) {
+    const usage = { prompt_tokens: 10 + step, completion_tokens: 20, total_tokens: 30 + step };
     const id = `chatcmpl-${nonce}-${seq}`;
     const created = Math.floor(Date.now() / 1000);
     const finish = calls.length > 0 ? 'tool_calls' : 'stop';
@@ -297,7 +303,7 @@ export async function startModelServer(options = {}) {
         message.tool_calls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
       }
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ id, object: 'chat.completion', created, model: modelId, choices: [{ index: 0, message, finish_reason: finish }], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } }));
+      response.end(JSON.stringify({ id, object: 'chat.completion', created, model: modelId, choices: [{ index: 0, message, finish_reason: finish }], usage }));
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'close' });
@@ -311,7 +317,7 @@ export async function startModelServer(options = {}) {
     calls.forEach((call, index) => {
       sse(response, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }] }, finish_reason: null }] });
     });
-    sse(response, { ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } });
+    sse(response, { ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }], usage });
     response.end('data: [DONE]\n\n');
   }
 
@@ -374,7 +380,7 @@ export async function startModelServer(options = {}) {
       if (decision.missing) reply.missing = decision.missing;
       record({ seq: number, time, method: 'POST', path, kind: 'agent', headers, body, reply });
       log(`agent request ${number}: turn ${decision.turn} step ${decision.step}${decision.note ? ` (${decision.note})` : ''}`);
-      const send = () => answer(response, body, decision.say, decision.calls);
+      const send = () => answer(response, body, decision.say, decision.calls, decision.step);
       if (decision.delayMs > 0) setTimeout(send, decision.delayMs);
       else send();
     });

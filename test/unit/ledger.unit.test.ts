@@ -18,16 +18,19 @@ import { LedgerBook } from '../../src/core/derived/ledgerBook';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { createClaudeCodeParser } from '../../src/agents/claudeCode';
 import { createCodexParser } from '../../src/agents/codex';
+import { createGeminiCliParser } from '../../src/agents/geminiCli';
 import { createCopilotCliParser } from '../../src/agents/copilotCli/parser';
 import { createQwenCodeParser } from '../../src/agents/qwenCode/parser';
 import type { AgentId, ForeignItem, ParseOutput, SessionParser } from '../../src/core/foreign';
 import { recordedLines, recording, type Recording } from './agentRecordings';
+import { startTerminalSource } from './agentStart';
+import { SessionLocks } from '../../src/core/sessionLock';
 
 const A = 'Add the separator constant';
 const B = 'Use it in the parser';
 
 interface Case {
-  folder: 'claude' | 'codex' | 'qwen' | 'copilot';
+  folder: 'claude' | 'codex' | 'gemini' | 'qwen' | 'copilot';
   agent: AgentId;
   parser: (rec: Recording, state?: unknown) => SessionParser;
   /** Responses (and tool calls) while A, B, and no item was in progress, from the scenario's script. */
@@ -36,10 +39,12 @@ interface Case {
 
 // Claude: ToolSearch and the first TodoWrite before any plan; Write and the second TodoWrite under
 // A; Read, two Edits and the last TodoWrite under B; the answer after. Codex: its responses count
-// after the plans before their first item. Qwen and Copilot CLI: as Claude without ToolSearch.
+// after the plans before their first item; Gemini's as Codex's (each message written twice, its
+// calls added in the second copy). Qwen and Copilot CLI: as Claude without ToolSearch.
 const CASES: Case[] = [
   { folder: 'claude', agent: 'claude-code', parser: (rec, state) => createClaudeCodeParser({ workspaceFolders: [rec.workspace] }, state), expected: { a: [2, 2], b: [4, 4], session: [3, 2] } },
   { folder: 'codex', agent: 'codex', parser: (_rec, state) => createCodexParser(state), expected: { a: [2, 2], b: [2, 2], session: [2, 1] } },
+  { folder: 'gemini', agent: 'gemini-cli', parser: (rec, state) => createGeminiCliParser({ workspaceFolders: [rec.workspace] }, state), expected: { a: [2, 2], b: [2, 2], session: [2, 1] } },
   { folder: 'qwen', agent: 'qwen-code', parser: (rec, state) => createQwenCodeParser({ workspaceFolders: [rec.workspace] }, state), expected: { a: [2, 2], b: [4, 4], session: [2, 1] } },
   { folder: 'copilot', agent: 'copilot-cli', parser: (_rec, state) => createCopilotCliParser(state), expected: { a: [2, 2], b: [4, 4], session: [2, 1] } },
 ];
@@ -166,5 +171,87 @@ describe('ledger rules', () => {
 
   it('says token counts short', () => {
     assert.deepEqual([0, 830, 1000, 1234, 52_400, 1_250_000].map(shortCount), ['0', '830', '1k', '1.2k', '52k', '1.3M']);
+  });
+});
+
+describe('the ledger through the real followers: two windows at once, then a restart and a catch-up', () => {
+  for (const c of CASES.filter((k) => k.agent !== 'copilot-cli')) {
+    it(`${c.folder}: each response once in the log, the same ledger whoever read first`, async () => {
+      const rec = recording(c.folder, 'edits');
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-ledger-windows-'));
+      try {
+        const fileSystem = new NodeFileSystem();
+        const window = (pid: number, storage: string) => {
+          const log = new SessionLog(path.join(dir, 'sessions'), fileSystem);
+          const locks = new SessionLocks(fileSystem, path.join(dir, 'sessions', '.locks'), { pid, host: 'here', isAlive: () => true });
+          const errors: unknown[] = [];
+          const source = startTerminalSource({ agent: c.agent, folder: rec.agentDir, workspaceFolders: [rec.workspace], storageDir: path.join(dir, storage), sink: new LogPlanSink(log, { locks }), pollMs: 0, onError: (error) => errors.push(error) });
+          return { source, errors };
+        };
+        const run = async (...windows: Array<ReturnType<typeof window>>) => {
+          await Promise.all(windows.map((w) => w.source.refresh()));
+          for (const w of windows) {
+            w.source.dispose();
+            assert.deepEqual(w.errors, []);
+          }
+        };
+        await run(window(1, 'one'), window(2, 'two'));
+        const key = foreignSessionKey(c.agent, c.parser(rec).push(recordedLines(rec)).plans[0]!.source.session);
+        const records = logRecords(path.join(dir, 'sessions'), key);
+        const responses = c.expected.a[0] + c.expected.b[0] + c.expected.session[0];
+        assert.equal(records.filter((r) => r.type === 'model/usage').length, responses, 'each response once');
+        const ledger = buildLedger(records);
+        const item = (content: string) => ledger.items.find((i) => i.content === content);
+        assert.deepEqual(withoutCost(item(A)?.all), figures(...c.expected.a));
+        assert.deepEqual(withoutCost(item(B)?.all), figures(...c.expected.b));
+        assert.deepEqual(withoutCost(ledger.session), figures(...c.expected.session));
+        // A restart (its cursors kept) and a catch-up (a window that never read the files).
+        await run(window(3, 'one'), window(4, 'three'));
+        assert.deepEqual(logRecords(path.join(dir, 'sessions'), key), records);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+describe('gemini: each response once, as the chat file writes it (variants of the recorded lines)', () => {
+  const rec = recording('gemini', 'edits');
+  const lines = recordedLines(rec);
+  const parse = (input: string[]) => createGeminiCliParser({ workspaceFolders: [rec.workspace] }).push(input).usage ?? [];
+  const edit = (change: (value: Record<string, unknown>, index: number) => Record<string, unknown> | undefined) =>
+    lines.map((line, index) => {
+      const changed = change(json(line), index);
+      return changed === undefined ? line : JSON.stringify(changed);
+    });
+  const isGemini = (value: Record<string, unknown>) => value['type'] === 'gemini';
+
+  it('cached tokens are apart from input, thoughts count as output, the tool-use prompt as input: the sum is its total', () => {
+    const tokens = { input: 100, output: 20, cached: 60, thoughts: 5, tool: 7, total: 132 };
+    const usage = parse(edit((value) => (isGemini(value) ? { ...value, tokens } : undefined)));
+    assert.equal(usage.length, 6);
+    for (const u of usage) assert.deepEqual(u.tokens, { input: 47, output: 25, cached: 60 });
+    for (const u of usage) assert.equal(u.tokens!.input + u.tokens!.output + u.tokens!.cached, tokens.total);
+  });
+
+  it('a response with text counts at once; a call its later copy adds counts as a call of its own, with no tokens', () => {
+    const first = lines.findIndex((line) => isGemini(json(line)) && !('toolCalls' in json(line)) && lines.some((other) => other.includes('write_file__') && json(other)['id'] === json(line)['id']));
+    assert.ok(first > 0, 'the write_file response’s first copy');
+    const id = json(lines[first]!)['id'];
+    const usage = parse(edit((value, index) => (value['id'] === id && index === first ? { ...value, content: 'Writing the file.' } : undefined)));
+    const own = usage.filter((u) => u.source.call === id);
+    assert.deepEqual(own.map((u) => [u.calls, u.tokens]), [[0, { input: 10, output: 20, cached: 0 }]]);
+    const extra = usage.filter((u) => u.source.call.startsWith('write_file__'));
+    assert.deepEqual(extra.map((u) => [u.calls, u.tokens]), [[1, undefined]]);
+    assert.equal(usage.reduce((sum, u) => sum + u.calls, 0), 5, 'every call once');
+  });
+
+  it('a response with neither text nor calls is held until the next record: then it made none', () => {
+    const last = lines.map((line) => isGemini(json(line))).lastIndexOf(true);
+    const quiet = edit((value, index) => (index === last ? { ...value, content: '' } : undefined));
+    const parser = createGeminiCliParser({ workspaceFolders: [rec.workspace] });
+    assert.equal(parser.push(quiet).usage?.length, 5, 'the last response is held');
+    const next = parser.push([JSON.stringify({ id: 'next-user-record', timestamp: '2026-12-03T16:16:00.000Z', type: 'user', content: [{ text: 'Thanks.' }] })]);
+    assert.deepEqual(next.usage?.map((u) => [u.source.call, u.calls, u.plansBefore]), [[json(lines[last]!)['id'], 0, 3]]);
   });
 });

@@ -15,6 +15,8 @@ import { locateCopilotChats } from '../../src/agents/copilotChat/start';
 import { copilotChatParserFactory, createCopilotChatParser } from '../../src/agents/copilotChat';
 import type { ForeignPlan, PlanSink, UnknownShape } from '../../src/core/foreign';
 import { MemorySink, rewrittenChatLog, useTempDir } from './helpers';
+import { buildLedger, type LedgerFigures } from '../../src/core/ledger';
+import { parseLogRecord, type LogRecord } from '../../src/core/logRecord';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
 const CHATS = ['manage-todo-list', 'both-tools', 'titled'];
@@ -57,9 +59,12 @@ describe('copilot chats through the follower', () => {
     const sink = new MemorySink();
     const unknown: UnknownShape[] = [];
 
-    // No folder yet (no chat in this workspace): nothing, no error.
-    await follower(storage, sink, unknown).refresh();
+    // No folder yet (no chat in this workspace): nothing, no error. Stopped then, so its watch
+    // does not read the chats below into the same sink as well.
+    const none = follower(storage, sink, unknown);
+    await none.refresh();
     assert.equal(sink.plans.length, 0);
+    none.dispose();
 
     await fsp.mkdir(folder, { recursive: true });
     await fsp.writeFile(path.join(folder, 'notes.txt'), 'not a chat\n');
@@ -178,5 +183,66 @@ describe('copilot chats through the follower', () => {
     followers.push(again);
     await again.refresh();
     assert.equal(fs.readFileSync(log.fileFor(key), 'utf8').trim().split('\n').length, records.length);
+  });
+
+  it('the recorded chat with edits: one model/usage line per model call, the ledger per item; a second follower over the same files and log adds nothing', async () => {
+    const storage = path.join(tmp.path, 'workspaceStorage', 'abc123');
+    const folder = path.join(storage, 'chatSessions');
+    await fsp.mkdir(folder, { recursive: true });
+    const log = new SessionLog(path.join(tmp.path, 'sessions'), new NodeFileSystem());
+    const sink = new LogPlanSink(log);
+    const uuid = uuidOf('edits');
+    const key = copilotSessionKey(uuid);
+    const lines = recordedLines('edits');
+    const file = path.join(folder, `${uuid}.jsonl`);
+    const todoWrite = (status: [string, string]) => log.append(key, [{ content: 'Write the notes', status: status[0] }, { content: 'Update the readme', status: status[1] }] as never);
+    await todoWrite(['in_progress', 'pending']);
+    const second = lines.findIndex((line) => /"toolId":"todo_write"[^]*t0s6c0/.test(line) || /t0s6c0[^]*"toolId":"todo_write"/.test(line));
+    assert.ok(second > 0, 'the second todo_write call is in the recording');
+    await fsp.writeFile(file, lines.slice(0, second).join('\n') + '\n');
+    const reader = follower(storage, sink);
+    await reader.refresh();
+    await todoWrite(['completed', 'completed']);
+    await fsp.appendFile(file, lines.slice(second).join('\n') + '\n');
+    await reader.refresh();
+    await reader.refresh();
+
+    const read = (): LogRecord[] =>
+      fs
+        .readFileSync(log.fileFor(key), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => parseLogRecord(JSON.parse(line) as Record<string, unknown>, key))
+        .filter((record): record is LogRecord => typeof record !== 'string');
+    const records = read();
+    // The script: the first request makes 8 model calls (a todo_write, three calls under
+    // "Write the notes", three under "Update the readme", the answer), the second 2 (an edit
+    // with no item in progress, the answer). The scripted model answers step s of a request
+    // with 10 + s prompt and 20 output tokens; the file keeps the last call's of each request.
+    const usage = records.filter((record) => record.type === 'model/usage');
+    assert.equal(usage.length, 10, 'one line per model call');
+    const f = (responses: number, calls: number, tokens?: [number, number]): LedgerFigures => ({ responses, calls, tokens: tokens && { input: tokens[0], output: tokens[1], cached: 0 }, cost: undefined });
+    const ledger = buildLedger(records);
+    const item = (content: string) => ledger.items.find((i) => i.content === content);
+    assert.deepEqual(item('Write the notes')?.all, f(3, 3), 'its calls; the tokens of those model calls are not recorded');
+    assert.deepEqual(item('Update the readme')?.all, f(3, 3));
+    assert.equal(item('Write the notes')?.shared.responses, 0);
+    assert.deepEqual(ledger.session, f(4, 2, [10 + 7 + 10 + 1, 20 + 20]));
+    assert.deepEqual(ledger.total, f(10, 8, [28, 40]));
+
+    // A restart: another follower, reading the same chat file from the start into the same log.
+    const again = new Follower({
+      locator: locateCopilotChats(storage),
+      createParser: copilotChatParserFactory(),
+      parserVersion: 'copilot-test/2',
+      sink: new LogPlanSink(new SessionLog(path.join(tmp.path, 'sessions'), new NodeFileSystem())),
+      cursorDir: path.join(tmp.path, 'agent-plan-storage', 'cursors-2'),
+      pollMs: 0,
+      onError: (error) => assert.fail(String(error)),
+    });
+    followers.push(again);
+    await again.refresh();
+    assert.deepEqual(read(), records, 'no usage counted twice');
+    assert.deepEqual(buildLedger(read()), ledger);
   });
 });

@@ -276,7 +276,8 @@ describe('copilot chat parser, over chat session files of the real host', () => 
     const parser = createCopilotChatParser();
     parser.push(lines);
     const size = JSON.stringify(parser.state()).length;
-    assert.ok(size < 600, `state is ${size} characters`);
+    // Call ids and model-call ids (a few per request), no text of the chat.
+    assert.ok(size < 1000, `state is ${size} characters`);
     // Thousands of calls: the saved state keeps the newest 2,000 ids.
     const many = createCopilotChatParser();
     many.push(lines.slice(0, 1));

@@ -61,6 +61,7 @@
 // reported once per file and skipped.
 import * as path from 'node:path';
 import { copilotEditFile } from './fileWrites';
+import { copilotChatUsageOf } from './usage';
 import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord } from '../lineParser';
 import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../../core/foreign';
 
@@ -276,6 +277,10 @@ class CopilotChatParser extends JsonLineParser {
       this.modelState(index, value);
       return;
     }
+    if (field === 'result' && path.length === 3) {
+      copilotChatUsageOf(this.base.session, index, value, this.own.plans, this.own.counted, batch);
+      return;
+    }
     if (field !== 'response') return;
     if (path.length === 3) {
       this.forgetPlanned(index, index + 1);
@@ -334,6 +339,8 @@ class CopilotChatParser extends JsonLineParser {
     this.modelState(index, request['modelState']);
     const response = request['response'];
     if (response !== undefined) this.scanParts(index, response, 0, line, batch);
+    // After its parts: the todo calls it made are counted.
+    copilotChatUsageOf(this.base.session, index, request['result'], this.own.plans, this.own.counted, batch);
   }
 
   /**

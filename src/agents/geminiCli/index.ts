@@ -1,6 +1,6 @@
 // Gemini CLI: its write_todos plans from its chat logs, read-only. Its pure parser is parser.ts,
-// its folders locations.ts and locator.ts, the files its tools wrote fileWrites.ts; the shared
-// follower (src/agents/follow/) reads the files.
+// its folders locations.ts and locator.ts, the files its tools wrote fileWrites.ts, what each
+// model response used usage.ts; the shared follower (src/agents/follow/) reads the files.
 import * as path from 'node:path';
 import type { AgentDescriptor } from '../agent';
 import { startJsonlAgent } from '../follow/jsonlAgent';
@@ -15,8 +15,9 @@ export const geminiCli: AgentDescriptor = {
   name: 'Gemini CLI',
   icon: 'star-full',
   settingKey: 'geminiCli',
-  // 2: the parser reads the files each tool call wrote (file/write lines).
-  parserVersion: 'gemini-cli/2',
+  // 2: the parser reads the files each tool call wrote (file/write lines); 3: each model
+  // response's usage (model/usage lines).
+  parserVersion: 'gemini-cli/3',
   /** `~/.gemini`. */
   defaultFolder: (_env, home) => path.join(home, '.gemini'),
   filesWritten: geminiFilesWritten,

@@ -7,10 +7,12 @@
 //   wins, so a call counts once its record shows it succeeded, and only once.
 // - Items are `{description, status}`; all five statuses (pending, in_progress, completed,
 //   cancelled, blocked) are kept as they are.
+// - Usage: each `gemini` message's tokens, once per response (usage.ts).
 // - Files: a write_file or replace call whose record shows it succeeded wrote its `file_path`;
 //   it comes after the write_todos calls before it, in record order (its own message's calls too).
 import { geminiFilesWritten } from './fileWrites';
 import { geminiProjectHash } from './locations';
+import { geminiUsageOf, readGeminiHeldResponse, type GeminiHeldResponse } from './usage';
 import { normalizeFolder } from '../locations';
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
 import type { ForeignStatus, SessionParser } from '../../core/foreign';
@@ -27,15 +29,19 @@ export function createGeminiCliParser(options: GeminiCliParserOptions = {}, stat
 }
 
 class GeminiCliParser extends JsonLineParser {
+  /** A response whose tool calls may still be written (usage.ts). */
+  private held: GeminiHeldResponse | undefined;
+
   constructor(
     private readonly options: GeminiCliParserOptions,
     state: unknown,
   ) {
     super('gemini-cli', state);
+    this.held = isRecord(state) ? readGeminiHeldResponse(state['held']) : undefined;
   }
 
   protected ownState(): JsonRecord {
-    return {};
+    return this.held !== undefined ? { held: { ...this.held } } : {};
   }
 
   protected handle(record: JsonRecord, line: number, batch: Batch): void {
@@ -60,6 +66,7 @@ class GeminiCliParser extends JsonLineParser {
 
   /** A message record: its successful write_todos, write_file and replace calls, in order. */
   private readMessage(record: JsonRecord, line: number, batch: Batch): void {
+    this.held = geminiUsageOf(this.base.session, this.held, record, this.base.plans, batch);
     const calls = record['toolCalls'];
     if (calls === undefined) return;
     if (!Array.isArray(calls)) {
