@@ -24,7 +24,7 @@ import { createQwenCodeParser } from '../../src/agents/qwenCode/parser';
 import type { AgentId, ForeignItem, ParseOutput, SessionParser } from '../../src/core/foreign';
 import { recordedLines, recording, type Recording } from './agentRecordings';
 import { startTerminalSource } from './agentStart';
-import { SessionLocks } from '../../src/core/sessionLock';
+import { SessionLocks } from '../../src/core/log/sessionLock';
 
 const A = 'Add the separator constant';
 const B = 'Use it in the parser';

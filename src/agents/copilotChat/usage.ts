@@ -9,7 +9,7 @@
 // Each round becomes one fact, by its id, with its tool calls and after the todo calls (both
 // tools) made before it; the last carries the request's tokens, the others record none.
 import { type Batch, type JsonRecord, isRecord, stringField } from '../lineParser';
-import type { UsageTokens } from '../../core/usageRecord';
+import type { UsageTokens } from '../../core/log/usageRecord';
 
 /** A round's tool call id as its response part names it. */
 const partCallId = (id: string): string => id.replace(/__vscode-\d+$/, '');

@@ -9,7 +9,7 @@
 //   (no tokens), as Claude Code's do.
 import { type Batch, type JsonRecord, isRecord, stringField } from '../lineParser';
 import { geminiTokens } from '../usage';
-import type { UsageTokens } from '../../core/usageRecord';
+import type { UsageTokens } from '../../core/log/usageRecord';
 
 export interface GeminiHeldResponse {
   id: string;
