@@ -19,6 +19,7 @@ import { foreignSessionKey } from '../../src/core/sessionKey';
 import { SessionLog } from '../../src/core/sessionLog';
 import { buildTimeline } from '../../src/core/timeline';
 import { readTimelinePage } from '../../src/core/timelineRead';
+import { timelineViewModel } from '../../src/core/timelineView';
 import { usageRecord } from '../../src/core/usageRecord';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { recordedLines, recording } from './agentRecordings';
@@ -195,6 +196,20 @@ describe('the plan as a pull request description', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('the Plan Timeline: each lane’s note and hover add what it cost, the summary the session’s', async () => {
+    const { lines } = await throughLog(RECORDS);
+    const now = T0 + 480_000;
+    const view = timelineViewModel(KEY, buildTimeline(lines, { now }), 'title', false, formatOnly, String, () => '', buildLedger(lines.map((l) => l.record), now));
+    const lane = (name: string) => view.lanes.find((candidate) => candidate.name === name)!;
+    assert.equal(lane('Read the code').cost, '2 calls · 5.2k tokens');
+    assert.equal(lane('Add the toggle').cost, '4 calls · 11k tokens · partly shared with other items');
+    assert.match(lane('Add the toggle').label, /in progress 5 min · done after 6 min 20 s · 4 calls · 11k tokens · partly shared with other items, 3 files$/);
+    assert.equal(lane('Write the tests').cost, '', 'no response recorded while it was in progress: nothing said');
+    assert.match(view.summary, / · in all 7 calls · 16k tokens$/);
+    const without = timelineViewModel(KEY, buildTimeline(lines, { now }), 'title', false, formatOnly, String, () => '');
+    assert.equal(without.lanes[0]!.cost, '', 'no ledger given: no cost');
   });
 
   it('its fixed words go through the translator', async () => {
