@@ -298,17 +298,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     const running = subagents.filter((child) => this.store.details(child.session).running).length;
     const subagentText = subagents.length === 0 ? undefined : subagents.length === 1 ? t('1 subagent, {0} running', running) : t('{0} subagents, {1} running', subagents.length, running);
     item.description = [mark?.word, agent, progressText(event.counts, t), subagentText, when].filter((part) => part !== undefined).join(' · ');
-    const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendText(title);
-    tooltip.appendMarkdown('\n\n');
-    if (mark) tooltip.appendMarkdown(`$(${mark.icon.id}) `).appendText(mark.word).appendMarkdown('\n\n');
-    if (details.agent && agent) tooltip.appendMarkdown(`$(${icon}) `).appendText(agent).appendMarkdown('\n\n');
-    tooltip.appendText(`${progressText(event.counts, t)} · ${t('last write {0}', dateTimeText(event.ts))}`);
-    tooltip.appendMarkdown('\n\n');
-    const worktree = this.places?.worktreeFor(event.session);
-    if (worktree) tooltip.appendMarkdown('$(git-branch) ').appendText(worktreeTooltip(worktree)).appendMarkdown('\n\n');
-    tooltip.appendText(t('Session {0}', event.session.slice(0, 8)));
-    item.tooltip = tooltip;
+    // The tooltip comes on hover (resolveTreeItem): it reads the session's ledger.
     item.contextValue = details.chat !== undefined ? ItemContext.ChatSession : ItemContext.Session;
     const label = agent
       ? t('Session {0} of {1}, {2}, {3}', title, agent, progressText(event.counts, t), when)
@@ -318,16 +308,34 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     return item;
   }
 
-  /** The tooltip's session total, read when the row is hovered (the first ask reads the session's past). */
+  /** A session row's tooltip: its title, signal, agent, progress, worktree and key. */
+  private sessionTooltip(event: LogEvent): vscode.MarkdownString {
+    const details = this.store.details(event.session);
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.appendText(sessionTitle(event, t, details.title));
+    tooltip.appendMarkdown('\n\n');
+    const mark = sessionMark(this.health.signals(event.session));
+    if (mark) tooltip.appendMarkdown(`$(${mark.icon.id}) `).appendText(mark.word).appendMarkdown('\n\n');
+    if (details.agent) tooltip.appendMarkdown(`$(${agentIcon(details.agent)}) `).appendText(agentName(details.agent)).appendMarkdown('\n\n');
+    tooltip.appendText(`${progressText(event.counts, t)} · ${t('last write {0}', dateTimeText(event.ts))}`);
+    tooltip.appendMarkdown('\n\n');
+    const worktree = this.places?.worktreeFor(event.session);
+    if (worktree) tooltip.appendMarkdown('$(git-branch) ').appendText(worktreeTooltip(worktree)).appendMarkdown('\n\n');
+    tooltip.appendText(t('Session {0}', event.session.slice(0, 8)));
+    return tooltip;
+  }
+
+  /** The tooltip, on hover, with the session's total (the first ask reads the session's past). */
   async resolveTreeItem(item: vscode.TreeItem, element: SessionsRow, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
-    if (element.kind !== 'session' || !this.ledgers || !(item.tooltip instanceof vscode.MarkdownString)) return item;
-    const session = element.event.session;
-    const book = await this.ledgers.get(session).catch(() => undefined);
+    if (element.kind !== 'session') return item;
+    const tooltip = this.sessionTooltip(element.event);
+    item.tooltip = tooltip;
+    const book = await this.ledgers?.get(element.event.session).catch(() => undefined);
     if (!book || token.isCancellationRequested) return item;
     // A finished plan's time stops at its last line; an open one's runs to now.
     const ledger = book.ledger(openCount(element.event.counts) > 0 ? Date.now() : undefined);
     const total = ledgerText({ ms: ledger.elapsedMs, all: ledger.total }, t, { detail: true });
-    if (total !== '') item.tooltip.appendMarkdown('\n\n$(pulse) ').appendText(t('Total: {0}', total));
+    if (total !== '') tooltip.appendMarkdown('\n\n$(pulse) ').appendText(t('Total: {0}', total));
     return item;
   }
 
