@@ -48,6 +48,17 @@ async function ledgerShown(agent: keyof typeof EDITS_LEDGER, session: string): P
     const words = `${calls} calls · ${30 * responses} tokens`;
     await waitFor(async () => (await bridge<string[]>({ op: 'texts', selector: row }))[0]?.includes(words), `the row of “${content}” to say “${words}”`);
   }
+  // The Plan Timeline's lanes say the same (their accessible name is their hover), read from the webview's frame.
+  await vscode.commands.executeCommand('agentPlan.showTimeline', session);
+  try {
+    for (const [content, responses, calls] of expected.items) {
+      const words = `${calls} calls · ${30 * responses} tokens`;
+      const lane = `[data-lane="${content}"]`;
+      await waitFor(async () => (await bridge<Array<string | null>>({ op: 'frameAttributes', selector: lane, name: 'aria-label' })).some((label) => label?.includes(words)), `the lane of “${content}” to say “${words}”`);
+    }
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  }
 }
 
 if (status.skipped !== undefined) {
