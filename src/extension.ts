@@ -30,6 +30,7 @@ import { sessionPlaces } from './vscode/sessionPlaces';
 import { registerNextSession } from './vscode/nextSession';
 import { registerOpenChangedFile } from './vscode/fileViews';
 import { registerTimeline } from './vscode/timelinePanel';
+import { registerPrDescription } from './vscode/prDescriptionCommand';
 import { watchHealth } from './vscode/healthWatch';
 import { recallShownSession, rememberShownSession } from './vscode/viewMemory';
 
@@ -72,7 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Where each session works: the worktrees of the followed folders.
   const places = sessionPlaces(store, () => sources.folders?.worktrees() ?? [], sources.onDidChangeFolders);
   const ledgers = new LedgerBook(log);
-  const views = createViews(display, store, health, log, requests, files, places);
+  const views = createViews(display, store, health, log, requests, files, places, ledgers);
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);
   const watcher = watchLogFolder(logFolder, {
@@ -118,6 +119,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     ...registerPlanActions({ store, health, requests, logger, shownSession: () => display.session, places }),
     sources,
     registerTimeline({ extensionUri: context.extensionUri, store, display, health, source: log, logger, loaded, places }),
+    registerPrDescription({ store, source: log, shownSession: () => display.session }),
   );
 
   try {

@@ -21,6 +21,8 @@ export const CommandId = {
   ShowLatestVersion: 'agentPlan.showLatestVersion',
   CompareWithPrevious: 'agentPlan.compareWithPrevious',
   CopyPlanAsMarkdown: 'agentPlan.copyPlanAsMarkdown',
+  /** Second argument (tests, other extensions): 'clipboard' or 'document', instead of the pick. */
+  CopyAsPullRequestDescription: 'agentPlan.copyAsPullRequestDescription',
   OpenSessionLog: 'agentPlan.openSessionLog',
   OpenChat: 'agentPlan.openChat',
   DeleteSession: 'agentPlan.deleteSession',

@@ -12,6 +12,8 @@ import { sessionTitle } from '../core/plan/present';
 import { sessionNamedBy } from '../core/log/sessionKey';
 import type { PlanStore } from '../core/plan/store';
 import { isFileWrite } from '../core/log/logRecord';
+import { buildLedger } from '../core/derived/ledger';
+import { isUsage } from '../core/log/usageRecord';
 import { buildTimeline, type TimelineLine } from '../core/timeline/timeline';
 import { readTimelinePage, type TimelineSource } from '../core/timeline/timelineRead';
 import type { Event } from '../core/emitter';
@@ -66,9 +68,9 @@ class TimelinePanel implements vscode.Disposable {
       deps.store.onDidWrite((event) => {
         if (event.session === this.session) this.refreshSoon();
       }),
-      // A file/write line is no plan: the store does not announce it; the log's reader does.
+      // A file/write or model/usage line is no plan: the store does not announce it; the log's reader does.
       deps.source.onDidRead((read) => {
-        if (read.session === this.session && read.records.some(isFileWrite)) this.refreshSoon();
+        if (read.session === this.session && read.records.some((record) => isFileWrite(record) || isUsage(record))) this.refreshSoon();
       }),
       // A turn's end or a signal comes in a session/info line or from the clock, not as a new version.
       deps.health.onDidChange((change) => {
@@ -136,6 +138,11 @@ class TimelinePanel implements vscode.Disposable {
       t,
       (ms) => versionTime(new Date(ms).toISOString(), now),
       (signal) => signalText(signal, now, t),
+      // What each item cost, from the same lines as the lanes.
+      buildLedger(
+        this.lines.map((line) => line.record),
+        now.getTime(),
+      ),
     );
     this.files = new Set([...model.sessionFiles, ...model.lanes.flatMap((lane) => lane.files)].map((file) => file.path));
     void this.panel.webview.postMessage({ type: 'model', model } satisfies TimelineHostMessage);

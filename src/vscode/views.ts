@@ -27,6 +27,9 @@ import { worktreeGroupItem, type WorktreeGroupElement } from './worktreeViews';
 import type { TimelineSource } from '../core/timeline/timelineRead';
 import type { FileBook, SessionFiles } from '../core/derived/itemFiles';
 import { fileRows, filesCount, filesTooltipLine, fileTreeItem, outsideFilesTreeItem, type FileElement, type OutsideFilesElement } from './fileViews';
+import type { ItemLedger } from '../core/derived/ledger';
+import type { LedgerBook } from '../core/derived/ledgerBook';
+import { ledgerText } from '../core/derived/ledgerText';
 
 const t = vscode.l10n.t;
 
@@ -47,13 +50,16 @@ export interface TodoElement {
 
 /**
  * A plan row, built from the data alone; the id is stable across updates so selection survives.
- * An item that changed files opens to a row per file, and says how many.
+ * An item that changed files opens to a row per file, and says how many; an item that was in
+ * progress says what it cost ("6 min · 14 calls · 52k tokens").
  */
-export function todoTreeItem(element: TodoElement, files = 0): vscode.TreeItem {
+export function todoTreeItem(element: TodoElement, files = 0, cost?: ItemLedger): vscode.TreeItem {
   const { todo } = element;
   const label = itemLabel(todo.content, t);
   const item = new vscode.TreeItem(label, files > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-  if (files > 0) item.description = filesCount(files);
+  const spent = cost ? ledgerText({ ms: cost.inProgressMs, all: cost.all, shared: cost.shared }, t) : '';
+  const description = [spent, files > 0 ? filesCount(files) : ''].filter((part) => part !== '').join(' · ');
+  if (description !== '') item.description = description;
   // Mirrored plans may repeat an item: the position keeps those ids apart.
   item.id = `${element.session}/${todo.content}/${element.index}`;
   const icon = STATUS_ICONS[todo.status];
@@ -76,9 +82,12 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     private readonly timelines?: TimelineSource,
     private readonly requests?: RequestBook,
     private readonly files?: FileBook,
+    private readonly ledgers?: LedgerBook,
   ) {}
 
   private refreshQueued = false;
+  /** What each item of the session on screen cost, as of its rows' last listing. */
+  private costs = new Map<string, ItemLedger>();
 
   /**
    * One refresh per change: the store's, health's and files' events of one read all come
@@ -101,6 +110,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     const event = this.display.event;
     if (!event) return [];
     const todos = event.todos.map((todo, index): TodoElement => ({ kind: 'todo', session: event.session, index, todo }));
+    this.costs = this.costsOf(event.session);
     // Signals speak of the current plan: an older version on screen shows without them.
     if (this.display.shownVersion) return todos;
     const { above, below } = healthRows(event.session, this.health.signals(event.session));
@@ -109,6 +119,12 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     const outside = this.filesOf(event.session)?.session() ?? [];
     const outsideRow: OutsideFilesElement[] = outside.length > 0 ? [{ kind: 'outside', session: event.session, files: [...outside] }] : [];
     return [...links, ...above, ...todos, ...outsideRow, ...requests, ...below];
+  }
+
+  /** What each item cost, once the session's past is read (the first ask starts the read; a refresh follows). */
+  private costsOf(session: string): Map<string, ItemLedger> {
+    const ledger = this.ledgers?.known(session)?.ledger(Date.now());
+    return new Map((ledger?.items ?? []).map((item) => [item.content, item]));
   }
 
   /** The session's files by item, once its past is read (the first ask starts the read; a refresh follows). */
@@ -128,7 +144,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     if (element.kind === 'link') return linkTreeItem(element);
     if (element.kind === 'file') return fileTreeItem(element);
     if (element.kind === 'outside') return outsideFilesTreeItem(element);
-    return todoTreeItem(element, this.filesOf(element.session)?.of(element.todo.content).length ?? 0);
+    const cost = element.session === this.display.session ? this.costs.get(element.todo.content) : undefined;
+    return todoTreeItem(element, this.filesOf(element.session)?.of(element.todo.content).length ?? 0, cost);
   }
 
   async resolveTreeItem(item: vscode.TreeItem, element: PlanElement, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
@@ -158,6 +175,9 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
       if (token.isCancellationRequested) return item;
       if (durations) tooltip.appendMarkdown('\n\n$(watch) ').appendText(durations);
     }
+    const cost = this.costs.get(element.todo.content);
+    const spent = cost ? ledgerText({ all: cost.all, shared: cost.shared }, t, { detail: true }) : '';
+    if (spent !== '') tooltip.appendMarkdown('\n\n$(pulse) ').appendText(spent);
     const files = this.filesOf(element.session)?.of(element.todo.content) ?? [];
     if (files.length > 0) tooltip.appendMarkdown('\n\n$(files) ').appendText(filesTooltipLine(files));
     item.tooltip = tooltip;
@@ -198,6 +218,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     private readonly store: PlanStore,
     private readonly health: HealthBook,
     private readonly places?: SessionPlaces,
+    private readonly ledgers?: LedgerBook,
   ) {}
 
   private refreshQueued = false;
@@ -277,23 +298,44 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     const running = subagents.filter((child) => this.store.details(child.session).running).length;
     const subagentText = subagents.length === 0 ? undefined : subagents.length === 1 ? t('1 subagent, {0} running', running) : t('{0} subagents, {1} running', subagents.length, running);
     item.description = [mark?.word, agent, progressText(event.counts, t), subagentText, when].filter((part) => part !== undefined).join(' · ');
-    const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendText(title);
-    tooltip.appendMarkdown('\n\n');
-    if (mark) tooltip.appendMarkdown(`$(${mark.icon.id}) `).appendText(mark.word).appendMarkdown('\n\n');
-    if (details.agent && agent) tooltip.appendMarkdown(`$(${icon}) `).appendText(agent).appendMarkdown('\n\n');
-    tooltip.appendText(`${progressText(event.counts, t)} · ${t('last write {0}', dateTimeText(event.ts))}`);
-    tooltip.appendMarkdown('\n\n');
-    const worktree = this.places?.worktreeFor(event.session);
-    if (worktree) tooltip.appendMarkdown('$(git-branch) ').appendText(worktreeTooltip(worktree)).appendMarkdown('\n\n');
-    tooltip.appendText(t('Session {0}', event.session.slice(0, 8)));
-    item.tooltip = tooltip;
+    // The tooltip comes on hover (resolveTreeItem): it reads the session's ledger.
     item.contextValue = details.chat !== undefined ? ItemContext.ChatSession : ItemContext.Session;
     const label = agent
       ? t('Session {0} of {1}, {2}, {3}', title, agent, progressText(event.counts, t), when)
       : t('Session {0}, {1}, {2}', title, progressText(event.counts, t), when);
     item.accessibilityInformation = { label: [label, subagentText, mark?.word].filter((part) => part !== undefined).join(', ') };
     item.command = { command: CommandId.SelectSession, title: t('Show this session'), arguments: [event.session] };
+    return item;
+  }
+
+  /** A session row's tooltip: its title, signal, agent, progress, worktree and key. */
+  private sessionTooltip(event: LogEvent): vscode.MarkdownString {
+    const details = this.store.details(event.session);
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.appendText(sessionTitle(event, t, details.title));
+    tooltip.appendMarkdown('\n\n');
+    const mark = sessionMark(this.health.signals(event.session));
+    if (mark) tooltip.appendMarkdown(`$(${mark.icon.id}) `).appendText(mark.word).appendMarkdown('\n\n');
+    if (details.agent) tooltip.appendMarkdown(`$(${agentIcon(details.agent)}) `).appendText(agentName(details.agent)).appendMarkdown('\n\n');
+    tooltip.appendText(`${progressText(event.counts, t)} · ${t('last write {0}', dateTimeText(event.ts))}`);
+    tooltip.appendMarkdown('\n\n');
+    const worktree = this.places?.worktreeFor(event.session);
+    if (worktree) tooltip.appendMarkdown('$(git-branch) ').appendText(worktreeTooltip(worktree)).appendMarkdown('\n\n');
+    tooltip.appendText(t('Session {0}', event.session.slice(0, 8)));
+    return tooltip;
+  }
+
+  /** The tooltip, on hover, with the session's total (the first ask reads the session's past). */
+  async resolveTreeItem(item: vscode.TreeItem, element: SessionsRow, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
+    if (element.kind !== 'session') return item;
+    const tooltip = this.sessionTooltip(element.event);
+    item.tooltip = tooltip;
+    const book = await this.ledgers?.get(element.event.session).catch(() => undefined);
+    if (!book || token.isCancellationRequested) return item;
+    // A finished plan's time stops at its last line; an open one's runs to now.
+    const ledger = book.ledger(openCount(element.event.counts) > 0 ? Date.now() : undefined);
+    const total = ledgerText({ ms: ledger.elapsedMs, all: ledger.total }, t, { detail: true });
+    if (total !== '') tooltip.appendMarkdown('\n\n$(pulse) ').appendText(t('Total: {0}', total));
     return item;
   }
 
@@ -370,9 +412,10 @@ export function createViews(
   requests?: RequestBook,
   files?: FileBook,
   places?: SessionPlaces,
+  ledgers?: LedgerBook,
 ): vscode.Disposable & { plan: vscode.TreeView<PlanElement>; update(): void } {
-  const planProvider = new PlanTreeProvider(display, store, health, timelines, requests, files);
-  const sessionsProvider = new SessionsTreeProvider(display, store, health, places);
+  const planProvider = new PlanTreeProvider(display, store, health, timelines, requests, files, ledgers);
+  const sessionsProvider = new SessionsTreeProvider(display, store, health, places, ledgers);
   const placesSubscription = places?.onDidChange(() => sessionsProvider.refresh());
   const plan = vscode.window.createTreeView(ViewId.Plan, { treeDataProvider: planProvider, showCollapseAll: false });
   const sessions = vscode.window.createTreeView(ViewId.Sessions, { treeDataProvider: sessionsProvider });
@@ -401,9 +444,8 @@ export function createViews(
     sessionsProvider.refresh();
     if (session === display.session) planProvider.refresh();
   });
-  const filesSubscription = files?.onDidChange((session) => {
-    if (session === display.session) planProvider.refresh();
-  });
+  // The files and costs of the session on screen: a file/write or model/usage line folds into the same refresh as its read's other changes.
+  const bookSubscriptions = [files, ledgers].flatMap((book) => (book ? [book.onDidChange((session) => session === display.session && planProvider.refresh())] : []));
   // "5 min ago" ages: redraw the session rows each minute while they are on screen.
   const clock = setInterval(() => {
     if (sessions.visible && store.size > 0) sessionsProvider.refresh();
@@ -417,7 +459,7 @@ export function createViews(
       for (const command of commands) command.dispose();
       subscription.dispose();
       healthSubscription.dispose();
-      filesSubscription?.dispose();
+      for (const book of bookSubscriptions) book.dispose();
       placesSubscription?.dispose();
       plan.dispose();
       sessions.dispose();

@@ -220,7 +220,7 @@ function drawLane(parent: Element, { lane, y, segments, writes, durationsX }: Ch
   // The item's durations, on its in-progress stretch's first segment when it is in view.
   if (durationsX !== undefined) {
     const label = el('text', { x: durationsX, y: y + LANE_HEIGHT / 2 + 4, class: 'lane-time', 'aria-hidden': 'true' }, g);
-    label.textContent = lane.durations;
+    label.textContent = lane.cost === '' ? lane.durations : `${lane.durations} · ${lane.cost}`;
   }
 }
 

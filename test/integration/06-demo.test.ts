@@ -3,13 +3,32 @@
 // through the real chat tool path; the sidebar must end up showing exactly the
 // demo's last todo_write input.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, newChatSession, planItemLabels, waitFor } from './helpers';
+import { api, bridge, newChatSession, planItemLabels, runDir, waitFor } from './helpers';
 
 const DEMO_ID = 'agent-plan-demo.agent-plan-demo';
 const STEP_DELAY = 'agentPlanDemo.stepDelayMs';
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
+/** The exported description of the dark mode session, its times normalized (see timesNormalized). */
+const EXPECTED_DESCRIPTION = path.join(__dirname, '..', '..', '..', 'test', 'integration', 'expected', 'demo-pr-description.md');
+/** A span as the views say it: "under 1 s", "42 s", "4 min 12 s", "1 h 5 min". */
+const SPAN = /under 1 s|\d+ (?:s|min|h|d)(?: \d+ (?:s|min|h))?/;
+
+/** This machine's times (how long the demo's steps took here) written as `<time>`; the rest is exact. */
+function timesNormalized(markdown: string): string {
+  return markdown.replace(new RegExp(`(— |Elapsed )(?:${SPAN.source})`, 'g'), '$1<time>');
+}
+
+/** Whole seconds of a span text ("under 1 s" is 0), or undefined when it is none. */
+function spanSeconds(text: string): number | undefined {
+  if (text === 'under 1 s') return 0;
+  const match = /^(?:(\d+) min)? ?(?:(\d+) s)?$/.exec(text);
+  if (!match || (match[1] === undefined && match[2] === undefined)) return undefined;
+  return Number(match[1] ?? 0) * 60 + Number(match[2] ?? 0);
+}
 
 type Status = PlanSnapshot['todos'][number]['status'];
 interface Todo {
@@ -170,6 +189,32 @@ describe('the npm start demo: @demo and its scripted model drive todo_write', ()
     assert.ok(addedMidwayAt(lists) > 0, 'an item is added midway');
     assert.ok(lists[lists.length - 1]!.every((todo) => todo.status === 'completed'), 'everything completed at the end');
     assert.ok(lists.some((list) => list.some((todo) => /dark/i.test(todo.content))), 'the dark mode script was chosen');
+  });
+
+  it('each item says what it cost (time only: the demo records no usage), as getLedger does; the session exports as a pull request description', async function () {
+    this.timeout(60_000);
+    assert.ok(darkModeSession !== '', 'the dark mode session ran first');
+    const plan = await api();
+    // The Plan view follows the latest session: the dark mode one, run last.
+    assert.equal(plan.getViewState().session, darkModeSession);
+    const last = plan.getPlan(darkModeSession)?.todos ?? [];
+    const ledger = await plan.getLedger(darkModeSession);
+    // The demo's own loop records no model response: nothing counted, tokens not recorded (never 0).
+    assert.deepEqual(ledger.total, { responses: 0, calls: 0, tokens: undefined, cost: undefined });
+    for (const todo of last) {
+      const item = ledger.items.find((candidate) => candidate.content === todo.content);
+      assert.ok(item && item.inProgressMs > 0, `“${todo.content}” was in progress for a while`);
+      // Its row's description says that time, as the ledger has it (to the second).
+      const row = `${PLAN_ROWS}[aria-label="${todo.content.replace(/"/g, '\\"')}, completed"] .label-description`;
+      const description = await waitFor(async () => (await bridge<string[]>({ op: 'texts', selector: row }))[0], `the description of “${todo.content}”`);
+      assert.equal(spanSeconds(description.trim()), Math.round(item.inProgressMs / 1000), `“${todo.content}”: ${description}`);
+    }
+
+    const markdown = await vscode.commands.executeCommand<string>('agentPlan.copyAsPullRequestDescription', darkModeSession, 'clipboard');
+    assert.equal(await vscode.env.clipboard.readText(), markdown, 'the clipboard holds what the command made');
+    const actual = timesNormalized(markdown);
+    fs.writeFileSync(path.join(runDir(), 'demo-pr-description.actual.md'), actual);
+    assert.equal(actual, fs.readFileSync(EXPECTED_DESCRIPTION, 'utf8'), `the whole description (this run's is in ${runDir()})`);
   });
 
   it('a second request in a new chat is a second session with a plan built from its text', async function () {

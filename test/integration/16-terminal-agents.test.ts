@@ -16,6 +16,51 @@ async function sessionRowsMention(words: string): Promise<void> {
   await waitFor(async () => (await labels()).some((label) => label?.includes(words)), `a Sessions row that says "${words}"`);
 }
 
+/**
+ * What each item of the edits scenario cost: responses and tool calls while A, then B, was in
+ * progress, and every response of the run (the scenario's script; the unit test over the
+ * recordings holds the same figures). The fake model servers answer every request with 10
+ * input and 20 output tokens. Gemini CLI records no usage: nothing, and no 0.
+ */
+const EDITS_LEDGER: Record<'claude-code' | 'codex' | 'gemini-cli', { items: Array<[string, number, number]>; responses: number } | undefined> = {
+  'claude-code': { items: [['Add the separator constant', 2, 2], ['Use it in the parser', 4, 4]], responses: 9 },
+  codex: { items: [['Add the separator constant', 2, 2], ['Use it in the parser', 2, 2]], responses: 6 },
+  'gemini-cli': undefined,
+};
+
+/** The API's ledger of the run, and the Plan view's rows saying the same. */
+async function ledgerShown(agent: keyof typeof EDITS_LEDGER, session: string): Promise<void> {
+  const expected = EDITS_LEDGER[agent];
+  const plan = await api();
+  const ledger = await waitFor(async () => {
+    const found = await plan.getLedger(session);
+    return found.total.responses >= (expected?.responses ?? 0) ? found : undefined;
+  }, `the ledger of ${agent}'s run`);
+  if (!expected) {
+    assert.deepEqual(ledger.total, { responses: 0, calls: 0, tokens: undefined, cost: undefined }, 'no usage recorded: none counted, tokens not recorded');
+    return;
+  }
+  assert.equal(ledger.total.responses, expected.responses);
+  for (const [content, responses, calls] of expected.items) {
+    const item = ledger.items.find((candidate) => candidate.content === content);
+    assert.deepEqual(item && { ...item.all, cost: undefined }, { responses, calls, tokens: { input: 10 * responses, output: 20 * responses, cached: 0 }, cost: undefined }, content);
+    const row = `${PLAN_ROWS}[aria-label="${content}, completed"] .label-description`;
+    const words = `${calls} calls · ${30 * responses} tokens`;
+    await waitFor(async () => (await bridge<string[]>({ op: 'texts', selector: row }))[0]?.includes(words), `the row of “${content}” to say “${words}”`);
+  }
+  // The Plan Timeline's lanes say the same (their accessible name is their hover), read from the webview's frame.
+  await vscode.commands.executeCommand('agentPlan.showTimeline', session);
+  try {
+    for (const [content, responses, calls] of expected.items) {
+      const words = `${calls} calls · ${30 * responses} tokens`;
+      const lane = `[data-lane="${content}"]`;
+      await waitFor(async () => (await bridge<Array<string | null>>({ op: 'frameAttributes', selector: lane, name: 'aria-label' })).some((label) => label?.includes(words)), `the lane of “${content}” to say “${words}”`);
+    }
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  }
+}
+
 if (status.skipped !== undefined) {
   // Said in the run's output; no test pretends to have run.
   console.log(`SKIPPED: terminal agents: ${status.skipped}`);
@@ -141,6 +186,7 @@ if (status.skipped !== undefined) {
             [['src/parser.ts'], ['Use it in the parser']],
           ],
         );
+        await ledgerShown(agent, session.session);
       });
     }
 

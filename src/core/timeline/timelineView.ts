@@ -7,6 +7,8 @@ import type { ItemStatus } from '../plan/plan';
 import { changeSummary, itemLabel, progressText, statusWord, type Translate } from '../plan/present';
 import { laneDurationText, spanText, type Timeline } from './timeline';
 import type { PageFile } from './timelineFiles';
+import type { Ledger } from '../derived/ledger';
+import { ledgerText } from '../derived/ledgerText';
 
 export interface ViewSegment {
   status: ItemStatus;
@@ -24,6 +26,8 @@ export interface ViewLane {
   dropped: boolean;
   /** "in progress 4 min · done after 6 min", drawn on the lane; empty when neither applies. */
   durations: string;
+  /** What it cost while in progress: "14 calls · 52k tokens"; empty when no response was recorded. */
+  cost: string;
   /** The files written while it was in progress, in the order first written. */
   files: ViewFile[];
   /** "3 files"; empty when it has none. */
@@ -125,8 +129,10 @@ export function timelineViewModel(
   t: Translate,
   clock: (ms: number) => string,
   signalText: (signal: HealthSignal) => string,
+  ledger?: Ledger,
 ): TimelineViewModel {
   const start = timeline.start ?? 0;
+  const costs = new Map((ledger?.items ?? []).map((item) => [item.content, item]));
   const end = Math.max(timeline.end ?? start, start + 1000);
   const lanes = timeline.lanes.map((lane): ViewLane => {
     const name = itemLabel(lane.content, t);
@@ -136,6 +142,9 @@ export function timelineViewModel(
     if (lane.rewordedFrom !== undefined) notes.push(t('reworded from “{0}”', itemLabel(lane.rewordedFrom, t)));
     const durations = laneDurationText(lane, t);
     if (durations !== '') notes.push(durations);
+    const spent = costs.get(lane.content);
+    const cost = spent ? ledgerText({ all: spent.all, shared: spent.shared }, t) : '';
+    if (cost !== '') notes.push(cost);
     const note = notes.join(' · ');
     const filesText = filesCount(lane.files.length, t);
     return {
@@ -145,6 +154,7 @@ export function timelineViewModel(
       segments: lane.segments.map((s) => ({ status: s.status, from: s.from, to: s.to })),
       dropped: lane.dropped,
       durations,
+      cost,
       files: lane.files.map((file) => viewFile(file, t)),
       filesText,
       writes: [...lane.writes],
@@ -166,6 +176,8 @@ export function timelineViewModel(
   });
   const parts = [t('Elapsed {0}', spanText(timeline.elapsedMs, t))];
   if (timeline.longest) parts.push(t('longest: {0} ({1})', itemLabel(timeline.longest.content, t), spanText(timeline.longest.inProgressMs, t)));
+  const total = ledger ? ledgerText({ all: ledger.total }, t) : '';
+  if (total !== '') parts.push(t('in all {0}', total));
   const sessionFiles = timeline.sessionFiles.files.map((file) => viewFile(file, t));
   return {
     session,
