@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { agentById } from '../agents/registry';
 import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems, type PlanOrigin } from '../core/handoff';
+import { sessionName } from '../core/present';
 import type { HealthBook } from '../core/healthBook';
 import { requestTextProblem, type LogEvent } from '../core/logRecord';
 import { copilot } from '../agents/copilotChat';
@@ -96,7 +97,7 @@ class PlanActions {
     const details = this.deps.store.details(session);
     const worktree = this.deps.places?.worktreeFor(session);
     return {
-      title: details.title,
+      title: sessionName(details),
       agent: details.agent ? agentById(details.agent).name : undefined,
       ...(worktree ? { worktree: { path: worktree.path, branch: worktree.branch } } : {}),
     };

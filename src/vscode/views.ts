@@ -118,7 +118,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
 
   private titleOf(session: string): string {
     const event = this.store.get(session);
-    return event ? sessionTitle(event, t, this.store.details(session).title) : session.slice(0, 8);
+    return event ? sessionTitle(event, t, this.store.details(session)) : session.slice(0, 8);
   }
 
   getTreeItem(element: PlanElement): vscode.TreeItem {
@@ -261,7 +261,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     if (element.kind === 'worktree') return worktreeGroupItem(element);
     const { event } = element;
     const details = this.store.details(event.session);
-    const title = sessionTitle(event, t, details.title);
+    const title = sessionTitle(event, t, details);
     const subagents = this.children.get(event.session) ?? [];
     const item = new vscode.TreeItem(title, subagents.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     // VS Code keeps the state it first saw for an id: a row that gains subagents (a leaf until
