@@ -11,6 +11,7 @@ import { createCopilotChatParser } from '../../src/agents/copilotChat';
 import { createCopilotCliParser } from '../../src/agents/copilotCli/parser';
 import { createGeminiCliParser } from '../../src/agents/geminiCli';
 import { createQwenCodeParser } from '../../src/agents/qwenCode/parser';
+import { sessionInfo } from '../../src/agents/opencode/parser';
 import type { SessionParser } from '../../src/core/foreign';
 import { MAX_SESSION_REQUEST_LENGTH } from '../../src/core/logRecord';
 import { recordedLines, recording, type Recording } from './agentRecordings';
@@ -132,5 +133,17 @@ describe('a VS Code chat is named by its first request', () => {
     });
     assert.ok(done);
     assert.equal(createCopilotChatParser().push(addressed).info?.request, text.trim());
+  });
+});
+
+describe('opencode and Kilo CLI: the session row\'s title', () => {
+  it('is the name once one is made; the default "New session - <time>" they start with is none', () => {
+    // Row shapes as the recorded databases hold them (test/fixtures/agents/kilo/*/…/kilo.db: the
+    // run ended before Kilo CLI made a title; opencode's recordings have "Fix the parser").
+    const row = (title: string) => ({ id: 'ses_1', directory: '/work/demo', title, time_updated: 0 });
+    assert.equal(sessionInfo('kilo', row('New session - 2026-12-03T14:05:12.359Z')).title, undefined);
+    assert.equal(sessionInfo('opencode', row('Child session - 2026-12-03T14:05:12.359Z')).title, undefined);
+    assert.equal(sessionInfo('opencode', row(' Fix the parser ')).title, 'Fix the parser');
+    assert.equal(sessionInfo('kilo', row('New session - the plan')).title, 'New session - the plan');
   });
 });

@@ -52,11 +52,17 @@ export function workspaceSessions(rows: readonly OpencodeSessionRow[], workspace
   return rows.filter((row) => typeof row.directory === 'string' && row.directory !== '' && workspaceFolders.some((folder) => isInsideWorkspace(row.directory, folder)));
 }
 
+/**
+ * The title opencode and Kilo CLI give a session until one is made for it
+ * (`New session - <ISO time>`, `Child session - <ISO time>` for a subagent's): no title.
+ */
+const DEFAULT_TITLE = /^(New|Child) session - \d{4}-\d{2}-\d{2}T[\d:.]+Z$/;
+
 /** What the rows of one session say: its info (title, folder). */
 export function sessionInfo(agent: OpencodeAgent, row: OpencodeSessionRow): ForeignSessionInfo {
   const info: ForeignSessionInfo = { agent, session: row.id, cwd: row.directory };
   const title = typeof row.title === 'string' ? row.title.trim() : '';
-  if (title !== '') info.title = title;
+  if (title !== '' && !DEFAULT_TITLE.test(title)) info.title = title;
   return info;
 }
 
