@@ -3,13 +3,15 @@
 // through the real chat tool path; the sidebar must end up showing exactly the
 // demo's last todo_write input.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, newChatSession, planItemLabels, waitFor } from './helpers';
+import { api, bridge, newChatSession, planItemLabels, waitFor } from './helpers';
 
 const DEMO_ID = 'agent-plan-demo.agent-plan-demo';
 const STEP_DELAY = 'agentPlanDemo.stepDelayMs';
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
+const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 
 type Status = PlanSnapshot['todos'][number]['status'];
 interface Todo {
@@ -83,7 +85,7 @@ function addedMidwayAt(lists: Todo[][]): number {
 }
 
 /** Runs one request in a new chat and checks the loop, the log and the sidebar; returns its session and inputs. */
-async function runDemo(query: string): Promise<{ session: string; lists: Todo[][] }> {
+async function runDemo(query: string): Promise<{ session: string; lists: Todo[][]; prompt: string }> {
   const plan = await api();
   await newChatSession();
   const snapshots: PlanSnapshot[] = [];
@@ -136,7 +138,7 @@ async function runDemo(query: string): Promise<{ session: string; lists: Todo[][
     } catch (error) {
       assert.deepEqual(rows, last.map((todo) => todo.content), String(error));
     }
-    return { session, lists };
+    return { session, lists, prompt: request.prompt };
   } finally {
     subscription.dispose();
   }
@@ -145,6 +147,7 @@ async function runDemo(query: string): Promise<{ session: string; lists: Todo[][
 describe('the npm start demo: @demo and its scripted model drive todo_write', () => {
   let previousDelay: number | undefined;
   let darkModeSession = '';
+  let darkModePrompt = '';
 
   before(async () => {
     const config = vscode.workspace.getConfiguration();
@@ -160,8 +163,9 @@ describe('the npm start demo: @demo and its scripted model drive todo_write', ()
 
   it('plays the dark mode scenario through the real tool; the sidebar ends on its last plan', async function () {
     this.timeout(90_000);
-    const { session, lists } = await runDemo('@demo add a dark mode toggle');
+    const { session, lists, prompt } = await runDemo('@demo add a dark mode toggle');
     darkModeSession = session;
+    darkModePrompt = prompt;
 
     assert.ok(lists[0]!.length > 0 && lists[0]!.every((todo) => todo.status === 'pending'), 'the plan starts with every item pending');
     assert.ok(lists.some((list) => inProgress(list) >= 2), 'two items in progress at once');
@@ -170,6 +174,33 @@ describe('the npm start demo: @demo and its scripted model drive todo_write', ()
     assert.ok(addedMidwayAt(lists) > 0, 'an item is added midway');
     assert.ok(lists[lists.length - 1]!.every((todo) => todo.status === 'completed'), 'everything completed at the end');
     assert.ok(lists.some((list) => list.some((todo) => /dark/i.test(todo.content))), 'the dark mode script was chosen');
+  });
+
+  it('the session is named by what the user asked, not by its first item: its Sessions row and its timeline', async function () {
+    this.timeout(60_000);
+    assert.ok(darkModeSession !== '', 'the dark mode scenario ran');
+    const plan = await api();
+    // The request as the participant received it (VS Code hands it on without "@demo").
+    const asked = darkModePrompt;
+    const first = plan.getPlan(darkModeSession)?.todos[0]?.content ?? '';
+    assert.ok(asked !== '' && first !== '' && asked !== first);
+    // The chat mirror reads VS Code's chat file and copies the first request into the log, once.
+    const info = await waitFor(() => {
+      const current = plan.getSessionInfo(darkModeSession);
+      return current.request !== undefined ? current : undefined;
+    }, 'the first request in the session log', 30_000);
+    assert.equal(info.request, asked.trim());
+    assert.deepEqual([...new Set(logRequests(plan.logFile(darkModeSession)))], [asked.trim()], 'the session/info lines say it, and nothing else');
+    // The Sessions row, read from the DOM, says what was asked.
+    const row = await waitFor(async () => {
+      const labels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' });
+      return labels.find((label) => label?.startsWith(`Session ${asked.trim()},`));
+    }, 'the Sessions row named by the request');
+    assert.ok(!row?.includes(first), `not by its first item: ${row}`);
+    // So does the Plan Timeline's title.
+    await vscode.commands.executeCommand('agentPlan.showTimeline', darkModeSession);
+    await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.label === `Timeline: ${asked.trim()}`, 'the timeline titled by the request');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('a second request in a new chat is a second session with a plan built from its text', async function () {
@@ -186,3 +217,13 @@ describe('the npm start demo: @demo and its scripted model drive todo_write', ()
     assert.ok(lists[lists.length - 1]!.every((todo) => todo.status === 'completed'));
   });
 });
+
+/** The `request` of each session/info line of a log file that has one, in file order. */
+function logRequests(file: string): string[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('"session/info"'))
+    .map((line) => (JSON.parse(line) as { request?: string }).request)
+    .filter((request): request is string => request !== undefined);
+}
