@@ -225,3 +225,28 @@ export function followTurn(previous: OpencodeTurn | undefined, messages: readonl
   }
   return turn;
 }
+
+/** Whether a `message` row's data is the user's (`role: "user"`). */
+export function isUserMessage(data: string): boolean {
+  try {
+    const value: unknown = JSON.parse(data);
+    return isRecord(value) && value['role'] === 'user';
+  } catch {
+    return false;
+  }
+}
+
+/** What the user typed in a message: its `text` parts' texts, not those opencode adds (`synthetic`); undefined when none. */
+export function requestFromParts(datas: readonly unknown[]): string | undefined {
+  const texts: string[] = [];
+  for (const data of datas) {
+    let value: unknown;
+    try {
+      value = typeof data === 'string' ? JSON.parse(data) : undefined;
+    } catch {
+      continue;
+    }
+    if (isRecord(value) && value['type'] === 'text' && value['synthetic'] !== true && typeof value['text'] === 'string') texts.push(value['text']);
+  }
+  return texts.length > 0 ? texts.join(' ') : undefined;
+}
