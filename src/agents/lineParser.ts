@@ -4,6 +4,7 @@
 import type { ForeignItem, ForeignPlan, ForeignSessionInfo, ForeignStatus, ForeignUsage, ForeignWrite, ParseOutput, SessionParser, UnknownShape } from '../core/foreign';
 
 import { isRecord, type JsonRecord } from '../core/json';
+import { sessionRequestText } from '../core/log/logRecord';
 
 export { isRecord, type JsonRecord };
 
@@ -38,6 +39,8 @@ export interface BaseState {
   session?: string;
   cwd?: string;
   title?: string;
+  /** The text of the session's first request, one line (kept once: a later request never replaces it). */
+  request?: string;
 }
 
 export function readBaseState(state: unknown): BaseState {
@@ -47,7 +50,7 @@ export function readBaseState(state: unknown): BaseState {
   if (Number.isSafeInteger(state['plans']) && (state['plans'] as number) >= 0) base.plans = state['plans'] as number;
   base.reported = stringArray(state['reported']);
   base.emitted = stringArray(state['emitted']);
-  for (const key of ['session', 'cwd', 'title'] as const) {
+  for (const key of ['session', 'cwd', 'title', 'request'] as const) {
     const value = state[key];
     if (typeof value === 'string') base[key] = value;
   }
@@ -208,7 +211,15 @@ export abstract class JsonLineParser implements SessionParser {
     const info: ForeignSessionInfo = { agent: this.agent, session: this.base.session };
     if (this.base.cwd !== undefined) info.cwd = this.base.cwd;
     if (this.base.title !== undefined) info.title = this.base.title;
+    if (this.base.request !== undefined) info.request = this.base.request;
     return info;
+  }
+
+  /** Records the session's first request from what the user typed; a later one, or one with no text, changes nothing. */
+  protected firstRequest(text: string | undefined): void {
+    if (this.base.request !== undefined || text === undefined) return;
+    const request = sessionRequestText(text);
+    if (request !== undefined) this.base.request = request;
   }
 
   private infoKey(): string {

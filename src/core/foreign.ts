@@ -109,6 +109,8 @@ export interface ForeignSessionInfo {
   session: string;
   /** The chat's title, once the program has made one. */
   title?: string;
+  /** The text of the session's first request (the user's first prompt), as recorded: the log keeps one line of it, once. */
+  request?: string;
   /** The workspace folder the session ran in, as the program recorded it. */
   cwd?: string;
   /** Index of the newest request (turn) seen, and whether any plan call was made in it. */

@@ -38,6 +38,8 @@ export interface SessionInfo {
   agent: AgentId | undefined;
   /** The chat's title, when known. */
   title: string | undefined;
+  /** The text of the session's first request (one line), when its agent recorded it. */
+  request: string | undefined;
   /** The plan is from an earlier turn than the session's latest request. */
   earlierTurn: boolean;
   /** The session whose plan this one continues (Continue in New Chat), once read. */

@@ -136,7 +136,7 @@ async function deleteSession({ store, display, logger }: CommandDeps, arg?: unkn
   if (askFirst) {
     const remove = t('Delete');
     const answer = await vscode.window.showWarningMessage(
-      t('Delete the plan log of the session "{0}"?', sessionTitle(event, t, store.details(session).title)),
+      t('Delete the plan log of the session "{0}"?', sessionTitle(event, t, store.details(session))),
       { modal: true, detail: t('Its whole history is removed. Other sessions are not touched.') },
       remove,
     );

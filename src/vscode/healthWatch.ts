@@ -128,7 +128,7 @@ class HealthWatch implements vscode.Disposable {
     if (Date.parse(signal.since) < this.opened) return;
     this.logger.info(`notifying ${signal.kind} of session ${session}`);
     const event = this.store.get(session);
-    const title = event ? sessionTitle(event, t, this.store.details(session).title) : session.slice(0, 8);
+    const title = event ? sessionTitle(event, t, this.store.details(session)) : session.slice(0, 8);
     this.show(session, `${title}: ${signalText(signal, new Date(), t)}`, signal.kind === 'done').catch((error: unknown) =>
       this.logger.warn(`a notification's action failed: ${String(error)}`),
     );

@@ -9,6 +9,7 @@ import { AGENT_LOOKS, VSCODE_CHAT_AGENTS } from '../core/generated/agentIds';
 import type { RequestBook } from '../core/derived/requests';
 import { copilotChatResource, sessionNamedBy } from '../core/log/sessionKey';
 import type { PlanStore } from '../core/plan/store';
+import { sessionName } from '../core/plan/present';
 import { agentName } from './agents';
 import { registerTable, reportFailure, type CommandTable } from './commandTable';
 import { CommandId } from './ids';
@@ -95,7 +96,7 @@ class PlanActions {
     const details = this.deps.store.details(session);
     const worktree = this.deps.places?.worktreeFor(session);
     return {
-      title: details.title,
+      title: sessionName(details),
       agent: details.agent ? AGENT_LOOKS[details.agent].name : undefined,
       ...(worktree ? { worktree: { path: worktree.path, branch: worktree.branch } } : {}),
     };

@@ -60,7 +60,7 @@ export async function describeSession(deps: PrDescriptionDeps, session: string):
   );
   const folder = deps.store.folderOf(session) ?? vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
   const { root, linkBase } = await repositoryOf(folder);
-  const title = sessionTitle(event, t, deps.store.details(session).title);
+  const title = sessionTitle(event, t, deps.store.details(session));
   return prDescription({ title, timeline, ledger, root, linkBase }, t);
 }
 

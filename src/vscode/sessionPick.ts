@@ -25,7 +25,7 @@ export async function pickSession(store: PlanStore, { title, placeHolder, shown,
     ordered.map((event) => {
       const details = store.details(event.session);
       return {
-        label: sessionTitle(event, t, details.title),
+        label: sessionTitle(event, t, details),
         description: [details.agent ? agentName(details.agent) : undefined, progressText(event.counts, t), relativeTime(event.ts, now, t)]
           .filter((part) => part !== undefined)
           .join(' · '),

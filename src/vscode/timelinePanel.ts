@@ -125,7 +125,7 @@ class TimelinePanel implements vscode.Disposable {
     const now = new Date();
     const timeline = buildTimeline(this.lines, { now: now.getTime() });
     const current = this.deps.store.get(this.session);
-    const named = current ? sessionTitle(current, t, this.deps.store.details(this.session).title) : this.session.slice(0, 8);
+    const named = current ? sessionTitle(current, t, this.deps.store.details(this.session)) : this.session.slice(0, 8);
     // Where the session works, when the repository has several worktrees.
     const worktree = this.deps.places?.worktreeFor(this.session);
     const title = worktree ? t('{0} (worktree {1})', named, worktreeLabel(worktree)) : named;

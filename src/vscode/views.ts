@@ -134,7 +134,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
 
   private titleOf(session: string): string {
     const event = this.store.get(session);
-    return event ? sessionTitle(event, t, this.store.details(session).title) : session.slice(0, 8);
+    return event ? sessionTitle(event, t, this.store.details(session)) : session.slice(0, 8);
   }
 
   getTreeItem(element: PlanElement): vscode.TreeItem {
@@ -282,7 +282,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     if (element.kind === 'worktree') return worktreeGroupItem(element);
     const { event } = element;
     const details = this.store.details(event.session);
-    const title = sessionTitle(event, t, details.title);
+    const title = sessionTitle(event, t, details);
     const subagents = this.children.get(event.session) ?? [];
     const item = new vscode.TreeItem(title, subagents.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     // VS Code keeps the state it first saw for an id: a row that gains subagents (a leaf until
@@ -312,7 +312,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
   private sessionTooltip(event: LogEvent): vscode.MarkdownString {
     const details = this.store.details(event.session);
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendText(sessionTitle(event, t, details.title));
+    tooltip.appendText(sessionTitle(event, t, details));
     tooltip.appendMarkdown('\n\n');
     const mark = sessionMark(this.health.signals(event.session));
     if (mark) tooltip.appendMarkdown(`$(${mark.icon.id}) `).appendText(mark.word).appendMarkdown('\n\n');

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanViewState } from '../../src/extension';
-import { api, bridge, chat, domTexts, logLines, newChatSession, planItemLabels, runDir, todos, waitFor } from './helpers';
+import { api, bridge, chat, domTexts, logLines, newChatSession, planItemLabels, runDir, sessionName, todos, waitFor } from './helpers';
 
 const LONG_HISTORY = 250;
 /** Rows the Sessions view lists at first (SESSIONS_PAGE in src/vscode/views.ts), and how many sessions the test adds. */
@@ -112,7 +112,8 @@ describe('the sidebar, rendered in the workbench', () => {
     const sessions = await rowLabels(SESSION_ROWS);
     assert.equal(sessions.length >= 2, true);
     // A chat of the test's own participant: never "of Copilot", before or after the mirror reads its file.
-    assert.match(sessions[0] ?? '', /^Session Set up the theme, 1\/4 done/);
+    // Named by the chat's first request once the mirror reads its file, by its first item before.
+    assert.ok([`Session ${await sessionName(sessionB, 'Set up the theme')}, 1/4 done`, 'Session Set up the theme, 1/4 done'].some((start) => sessions[0]?.startsWith(start)), sessions[0]);
     await bridge({ op: 'screenshot', file: path.join(runDir(), 'sidebar-with-plan.png'), selector: '#workbench\\.parts\\.sidebar' });
     assert.ok(fs.statSync(path.join(runDir(), 'sidebar-with-plan.png')).size > 1000);
   });
@@ -191,7 +192,10 @@ describe('the sidebar, rendered in the workbench', () => {
     );
     assert.ok(info.participant !== undefined && !/copilot/i.test(info.participant), `the chat's participant is the test's own (${info.participant})`);
     assert.equal(plan.getSessionInfo(sessionB).agent, undefined);
-    const row = await waitFor(async () => (await rowLabels(SESSION_ROWS)).find((label) => label.includes('Set up the theme')), 'session B in the Sessions view');
+    // Named by what was asked of it: the chat's first request, now in the log.
+    const name = await sessionName(sessionB, 'Set up the theme');
+    assert.ok(plan.getSessionInfo(sessionB).request?.includes('Set up the theme'), 'the request, the JSON the test sent, holds the plan');
+    const row = await waitFor(async () => (await rowLabels(SESSION_ROWS)).find((label) => label.includes(name)), 'session B in the Sessions view');
     assert.doesNotMatch(row, /of Copilot/);
   });
 
@@ -323,12 +327,13 @@ describe('the sidebar, rendered in the workbench', () => {
     assert.ok(fs.existsSync(fileA) && fs.existsSync(fileB));
     const others = fs.readdirSync(plan.logFolder).filter((name) => !fileA.endsWith(name)).sort();
     const sizeB = fs.statSync(fileB).size;
+    const nameA = plan.getSessionInfo(sessionA).request;
     await vscode.commands.executeCommand('agentPlan.deleteSession', sessionA, { confirm: false });
     assert.equal(fs.existsSync(fileA), false);
     assert.deepEqual(fs.readdirSync(plan.logFolder).sort(), others);
     assert.equal(fs.statSync(fileB).size, sizeB);
     await waitFor(() => plan.listSessions().every((s) => s.session !== sessionA), 'session A to leave the list');
-    await waitFor(async () => !(await rowLabels(SESSION_ROWS)).some((row) => row.includes('Survey the code')), 'session A to leave the Sessions view');
+    await waitFor(async () => !(await rowLabels(SESSION_ROWS)).some((row) => row.includes('Survey the code') || (nameA !== undefined && row.includes(nameA))), 'session A to leave the Sessions view');
   });
 
   it('pages the history picker: the newest versions first, older ones on "Load older versions…"', async () => {
@@ -402,7 +407,7 @@ describe('the sidebar, rendered in the workbench', () => {
     try {
       await waitFor(() => plan.listSessions().length === total, `all ${total} sessions in the store`, 20_000);
       const oldest = plan.listSessions().at(-1)!;
-      const oldestName = plan.getSessionInfo(oldest.session).title ?? oldest.todos[0]!.content;
+      const oldestName = await sessionName(oldest.session, oldest.todos[0]!.content);
       // The end of the list: a row for the sessions not listed yet.
       await vscode.commands.executeCommand('agentPlan.sessions.focus');
       const moreRow = `Show ${Math.min(SESSIONS_PAGE, total - SESSIONS_PAGE)} older sessions…`;

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, chat, newChatSession, planLine, runDir, todos, waitFor, writeLine } from './helpers';
+import { api, bridge, chat, newChatSession, planLine, runDir, sessionName, todos, waitFor, writeLine } from './helpers';
 
 interface Rendered {
   lanes: string[];
@@ -51,7 +51,8 @@ describe('the Plan Timeline', function () {
     assert.match(marks[2] ?? '', /^Version 3, .*: 2\/3 done; \+1 added, −1 removed, 1 status changes$/);
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     assert.ok(tab?.input instanceof vscode.TabInputWebview, 'the timeline is an editor tab');
-    assert.match(tab.label, /^Timeline: Read the code$/);
+    // Named as the Sessions row names it: the chat's first request once the chat mirror has read it, else the first item.
+    await waitFor(async () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === `Timeline: ${await sessionName(session, 'Read the code')}`, 'the timeline named after its session');
     const shot = path.join(runDir(), 'timeline.png');
     await bridge({ op: 'screenshot', file: shot });
     assert.ok(fs.statSync(shot).size > 1000);

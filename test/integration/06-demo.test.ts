@@ -30,6 +30,8 @@ function spanSeconds(text: string): number | undefined {
   return Number(match[1] ?? 0) * 60 + Number(match[2] ?? 0);
 }
 
+const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
+
 type Status = PlanSnapshot['todos'][number]['status'];
 interface Todo {
   content: string;
@@ -102,7 +104,7 @@ function addedMidwayAt(lists: Todo[][]): number {
 }
 
 /** Runs one request in a new chat and checks the loop, the log and the sidebar; returns its session and inputs. */
-async function runDemo(query: string): Promise<{ session: string; lists: Todo[][] }> {
+async function runDemo(query: string): Promise<{ session: string; lists: Todo[][]; prompt: string }> {
   const plan = await api();
   await newChatSession();
   const snapshots: PlanSnapshot[] = [];
@@ -155,7 +157,7 @@ async function runDemo(query: string): Promise<{ session: string; lists: Todo[][
     } catch (error) {
       assert.deepEqual(rows, last.map((todo) => todo.content), String(error));
     }
-    return { session, lists };
+    return { session, lists, prompt: request.prompt };
   } finally {
     subscription.dispose();
   }
@@ -164,6 +166,7 @@ async function runDemo(query: string): Promise<{ session: string; lists: Todo[][
 describe('the npm start demo: @demo and its scripted model drive todo_write', () => {
   let previousDelay: number | undefined;
   let darkModeSession = '';
+  let darkModePrompt = '';
 
   before(async () => {
     const config = vscode.workspace.getConfiguration();
@@ -179,8 +182,9 @@ describe('the npm start demo: @demo and its scripted model drive todo_write', ()
 
   it('plays the dark mode scenario through the real tool; the sidebar ends on its last plan', async function () {
     this.timeout(90_000);
-    const { session, lists } = await runDemo('@demo add a dark mode toggle');
+    const { session, lists, prompt } = await runDemo('@demo add a dark mode toggle');
     darkModeSession = session;
+    darkModePrompt = prompt;
 
     assert.ok(lists[0]!.length > 0 && lists[0]!.every((todo) => todo.status === 'pending'), 'the plan starts with every item pending');
     assert.ok(lists.some((list) => inProgress(list) >= 2), 'two items in progress at once');
@@ -210,11 +214,40 @@ describe('the npm start demo: @demo and its scripted model drive todo_write', ()
       assert.equal(spanSeconds(description.trim()), Math.round(item.inProgressMs / 1000), `“${todo.content}”: ${description}`);
     }
 
+    // The description is titled by the session's name: the request, once the chat mirror copied it.
+    await waitFor(() => plan.getSessionInfo(darkModeSession).request !== undefined, 'the first request in the session log', 30_000);
     const markdown = await vscode.commands.executeCommand<string>('agentPlan.copyAsPullRequestDescription', darkModeSession, 'clipboard');
     assert.equal(await vscode.env.clipboard.readText(), markdown, 'the clipboard holds what the command made');
     const actual = timesNormalized(markdown);
     fs.writeFileSync(path.join(runDir(), 'demo-pr-description.actual.md'), actual);
     assert.equal(actual, fs.readFileSync(EXPECTED_DESCRIPTION, 'utf8'), `the whole description (this run's is in ${runDir()})`);
+  });
+
+  it('the session is named by what the user asked, not by its first item: its Sessions row and its timeline', async function () {
+    this.timeout(60_000);
+    assert.ok(darkModeSession !== '', 'the dark mode scenario ran');
+    const plan = await api();
+    // The request as the participant received it (VS Code hands it on without "@demo").
+    const asked = darkModePrompt;
+    const first = plan.getPlan(darkModeSession)?.todos[0]?.content ?? '';
+    assert.ok(asked !== '' && first !== '' && asked !== first);
+    // The chat mirror reads VS Code's chat file and copies the first request into the log, once.
+    const info = await waitFor(() => {
+      const current = plan.getSessionInfo(darkModeSession);
+      return current.request !== undefined ? current : undefined;
+    }, 'the first request in the session log', 30_000);
+    assert.equal(info.request, asked.trim());
+    assert.deepEqual([...new Set(logRequests(plan.logFile(darkModeSession)))], [asked.trim()], 'the session/info lines say it, and nothing else');
+    // The Sessions row, read from the DOM, says what was asked.
+    const row = await waitFor(async () => {
+      const labels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' });
+      return labels.find((label) => label?.startsWith(`Session ${asked.trim()},`));
+    }, 'the Sessions row named by the request');
+    assert.ok(!row?.includes(first), `not by its first item: ${row}`);
+    // So does the Plan Timeline's title.
+    await vscode.commands.executeCommand('agentPlan.showTimeline', darkModeSession);
+    await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.label === `Timeline: ${asked.trim()}`, 'the timeline titled by the request');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('a second request in a new chat is a second session with a plan built from its text', async function () {
@@ -231,3 +264,13 @@ describe('the npm start demo: @demo and its scripted model drive todo_write', ()
     assert.ok(lists[lists.length - 1]!.every((todo) => todo.status === 'completed'));
   });
 });
+
+/** The `request` of each session/info line of a log file that has one, in file order. */
+function logRequests(file: string): string[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('"session/info"'))
+    .map((line) => (JSON.parse(line) as { request?: string }).request)
+    .filter((request): request is string => request !== undefined);
+}

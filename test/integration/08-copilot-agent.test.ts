@@ -159,8 +159,8 @@ describe('the real Copilot agent with a scripted model', function () {
     const beta = plan.listSessions()[0]!;
     assert.notEqual(beta.session, alpha.session, 'a new chat is a new session');
     assert.equal(beta.todos[0]?.content, 'Beta task');
-    // A row names its chat by the title Copilot gave it once the chat file has one, else by its first item.
-    const rowName = (session: string, first: string): string => plan.getSessionInfo(session).title ?? first;
+    // A row names its chat by the title Copilot gave it once the chat file has one, else by its first request, else by its first item.
+    const rowName = (session: string, first: string): string => plan.getSessionInfo(session).title ?? plan.getSessionInfo(session).request ?? first;
     const positions = async (): Promise<[number, number]> => {
       const rows = await rowLabels(SESSION_ROWS);
       return [rows.findIndex((row) => row.includes(rowName(alpha.session, 'Alpha task'))), rows.findIndex((row) => row.includes(rowName(beta.session, 'Beta task')))];

@@ -128,8 +128,8 @@ describe('plan health with the real Copilot agent', function () {
     await vscode.commands.executeCommand('notifications.hideList');
     assert.equal(shown.filter((text) => text.includes('Plan done')).length, 1, `one notification: ${JSON.stringify(shown)}`);
     // Done needs no attention: the filter leaves this session out.
-    // The row is named by the chat's title once Copilot has made one, by its first item before.
-    const named = (label: string): boolean => label.includes(plan.getSessionInfo(session).title ?? 'Survey the health code');
+    // The row is named by the chat's title once Copilot has made one, else its first request, by its first item before.
+    const named = (label: string): boolean => label.includes(plan.getSessionInfo(session).title ?? plan.getSessionInfo(session).request ?? 'Survey the health code');
     await vscode.commands.executeCommand('agentPlan.showAllSessions');
     await waitFor(async () => (await rowLabels(SESSION_ROWS)).some(named), 'the done session listed');
     await vscode.commands.executeCommand('agentPlan.showSessionsNeedingAttention');

@@ -133,3 +133,12 @@ export function planLine(session: string, ts: number, items: Array<[string, Stat
 export function writeLine(session: string, ts: number, call: string, files: string[], items: string[]): string {
   return JSON.stringify({ v: 1, type: 'file/write', ts: new Date(ts).toISOString(), session, source: { agent: 'claude-code', session: 'files-run', call }, files, items });
 }
+
+/**
+ * What names a session on screen now: the chat's title, else its first request's text (both
+ * read from the log by the API), else its first item `first`.
+ */
+export async function sessionName(session: string, first: string): Promise<string> {
+  const info = (await api()).getSessionInfo(session);
+  return info.title ?? info.request ?? first;
+}

@@ -14,6 +14,8 @@ export interface Recording {
   agentDir: string;
   /** The recorded session files (absolute, sorted). */
   sessionFiles: string[];
+  /** The prompt the run was given on its command line (meta.json's `command`): the session's first request. */
+  prompt: string;
 }
 
 const AGENT_DIRS: Record<string, string> = {
@@ -29,7 +31,7 @@ const AGENT_DIRS: Record<string, string> = {
 /** One recorded scenario; a missing one fails the test that asks for it, loudly. */
 export function recording(agent: 'claude' | 'codex' | 'gemini' | 'opencode' | 'kilo' | 'qwen' | 'copilot', scenario: string): Recording {
   const dir = path.join(RECORDINGS, agent, scenario);
-  const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')) as { workspace: string };
+  const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')) as { workspace: string; command: string[] };
   const agentDir = path.join(dir, AGENT_DIRS[agent] ?? '');
   const sessionFiles = walk(agentDir).filter((file) => {
     const rel = path.relative(agentDir, file).split(path.sep);
@@ -41,7 +43,10 @@ export function recording(agent: 'claude' | 'codex' | 'gemini' | 'opencode' | 'k
     return rel.includes('chats') && file.endsWith('.jsonl');
   });
   if (sessionFiles.length === 0) throw new Error(`no recorded session file in ${dir}`);
-  return { dir, workspace: meta.workspace, agentDir, sessionFiles };
+  // The prompt is the one argument with a space in it (the others are options and their values).
+  const prompts = meta.command.filter((arg) => /\s/.test(arg));
+  if (prompts.length !== 1) throw new Error(`no single prompt in the command of ${dir}`);
+  return { dir, workspace: meta.workspace, agentDir, sessionFiles, prompt: prompts[0]! };
 }
 
 /** The one session file of a recording, as lines (the last newline gives no extra line). */

@@ -145,3 +145,14 @@ export function replayChatLog(lines: readonly string[]): unknown {
 export function rewrittenChatLog(lines: readonly string[]): string {
   return JSON.stringify({ kind: 0, v: replayChatLog(lines) });
 }
+
+/** The first request's message text of a recorded VS Code chat file, as VS Code saved it (in the whole chat, or its first push). */
+export function firstChatRequest(lines: readonly string[]): string {
+  for (const line of lines) {
+    const entry = JSON.parse(line) as { kind: number; k?: unknown[]; v?: unknown };
+    const requests = entry.kind === 0 ? (entry.v as { requests: unknown[] }).requests : entry.kind === 2 && entry.k?.length === 1 && entry.k[0] === 'requests' ? (entry.v as unknown[]) : [];
+    const message = (requests[0] as { message?: { text?: string } } | undefined)?.message?.text;
+    if (message !== undefined) return message.replace(/\s+/g, ' ').trim();
+  }
+  throw new Error('no request in the recorded chat');
+}

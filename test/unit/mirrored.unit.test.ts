@@ -88,7 +88,7 @@ describe('mirrored plans in the log', () => {
     assert.equal((await log.current(KEY_A))?.todos[0]?.content, 'plan');
     await store.load();
     assert.equal(store.get(KEY_A)?.todos[0]?.content, 'plan');
-    assert.deepEqual(store.details(KEY_A), { agent: 'claude-code', title: 'Fix the build', chat: undefined, earlierTurn: true, parent: undefined, running: false });
+    assert.deepEqual(store.details(KEY_A), { agent: 'claude-code', title: 'Fix the build', request: undefined, chat: undefined, earlierTurn: true, parent: undefined, running: false });
     // A newer turn that made a plan call: not stale.
     fs.appendFileSync(log.fileFor(KEY_A), infoLine({ title: 'Fix the build', latestTurn: { index: 3, planned: true } }));
     await store.ingest(KEY_A);
@@ -102,7 +102,7 @@ describe('mirrored plans in the log', () => {
   it('a todo_write session has no agent and no title', async () => {
     const { log, store } = open();
     await store.write(KEY_A, [{ content: 'mine', status: 'pending' }]);
-    assert.deepEqual(store.details(KEY_A), { agent: undefined, title: undefined, chat: undefined, earlierTurn: false, parent: undefined, running: false });
+    assert.deepEqual(store.details(KEY_A), { agent: undefined, title: undefined, request: undefined, chat: undefined, earlierTurn: false, parent: undefined, running: false });
     assert.equal((await log.current(KEY_A))?.source, undefined);
   });
 
@@ -169,7 +169,7 @@ describe('presenting cancelled and blocked items', () => {
   it('the session label is the chat title when known, else the first item, with a placeholder for an empty one', () => {
     const event = { v: 1, type: 'todo/write', ts: '2026-01-01T00:00:00.000Z', session: KEY_A, todos: [{ content: '', status: 'pending' }], counts: countItems([]) } as const;
     assert.equal(sessionTitle({ ...event, todos: [...event.todos] }, t), '(item without text)');
-    assert.equal(sessionTitle({ ...event, todos: [...event.todos] }, t, ' Fix the build\n'), 'Fix the build');
+    assert.equal(sessionTitle({ ...event, todos: [...event.todos] }, t, { title: ' Fix the build\n' }), 'Fix the build');
   });
 
   it('truncation never cuts a grapheme in half', () => {

@@ -114,7 +114,7 @@ describe('plan sink', () => {
         ['Fix the build', { index: 1, planned: false }],
       ],
     );
-    assert.deepEqual(store.details(key), { agent: 'copilot', title: 'Fix the build', chat: 'chat-1', earlierTurn: true, parent: undefined, running: false });
+    assert.deepEqual(store.details(key), { agent: 'copilot', title: 'Fix the build', request: undefined, chat: 'chat-1', earlierTurn: true, parent: undefined, running: false });
     // A new instance knows the last info from the log and writes nothing for the same facts.
     const second = open();
     await second.sink.updateSession({ agent: 'copilot', session: 'chat-1', title: 'Fix the build', latestTurn: { index: 1, planned: false } });
@@ -140,12 +140,29 @@ describe('plan sink', () => {
     assert.equal(second.store.folderOf(foreignSessionKey('codex', 'other')), undefined);
   });
 
+  it('the first request names a session: written once as one bounded line, never replaced by a later one, read back after a reload', async () => {
+    const { log, store, sink } = open();
+    const key = copilotSessionKey('chat-3');
+    await store.write(key, [{ content: 'Audit the hard-coded colors in src/styles.css', status: 'pending' }]);
+    await sink.updateSession({ agent: 'copilot', session: 'chat-3', request: '  Add a dark mode toggle\n to Brewlog ' });
+    await sink.updateSession({ agent: 'copilot', session: 'chat-3', request: 'Add a dark mode toggle to Brewlog' });
+    await sink.updateSession({ agent: 'copilot', session: 'chat-3', request: 'Now the CSV export' });
+    const infos = lines(log.fileFor(key)).filter((line) => line['type'] === 'session/info');
+    assert.deepEqual(infos.map((line) => line['request']), ['Add a dark mode toggle to Brewlog'], 'one line: the same text again, or a later request, writes nothing');
+    assert.equal(store.details(key).request, 'Add a dark mode toggle to Brewlog');
+    // A title, once the chat has one, comes first; the request stays.
+    await sink.updateSession({ agent: 'copilot', session: 'chat-3', title: 'Dark mode' });
+    const second = open();
+    await second.store.load();
+    assert.deepEqual([second.store.details(key).title, second.store.details(key).request], ['Dark mode', 'Add a dark mode toggle to Brewlog']);
+  });
+
   it('a VS Code chat answered by another extension\'s participant is no Copilot chat: no agent, but its title and chat', async () => {
     const { log, store, sink } = open();
     const key = copilotSessionKey('chat-2');
     await store.write(key, [{ content: 'mine', status: 'pending' }]);
     await sink.updateSession({ agent: 'copilot', session: 'chat-2', title: 'Demo chat', participant: 'agent-plan.demo' });
-    assert.deepEqual(store.details(key), { agent: undefined, title: 'Demo chat', chat: 'chat-2', earlierTurn: false, parent: undefined, running: false });
+    assert.deepEqual(store.details(key), { agent: undefined, title: 'Demo chat', request: undefined, chat: 'chat-2', earlierTurn: false, parent: undefined, running: false });
     // The same facts again write nothing; a newer request answered by Copilot makes it a Copilot chat.
     await sink.updateSession({ agent: 'copilot', session: 'chat-2', title: 'Demo chat', participant: 'agent-plan.demo' });
     await sink.updateSession({ agent: 'copilot', session: 'chat-2', participant: 'GitHub.copilot-chat' });

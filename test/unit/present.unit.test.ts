@@ -10,6 +10,7 @@ import {
   progressText,
   relativeTime,
   sessionTitle,
+  sessionName,
   singleLine,
 } from '../../src/core/plan/present';
 import type { LogEvent } from '../../src/core/log/sessionLog';
@@ -70,5 +71,14 @@ describe('present', () => {
     assert.equal(sessionTitle(event('2026-01-01T00:00:00.000Z', [todo('First\nline', 'pending')]), t), 'First line');
     assert.equal(sessionTitle(event('2026-01-01T00:00:00.000Z', []), t), '(empty plan)');
     assert.equal(activeItem([todo('a', 'completed'), todo('b', 'in_progress'), todo('c', 'in_progress')])?.content, 'b');
+  });
+
+  it('names a session by its title, else its first request, else its first item', () => {
+    const plan = event('2026-01-01T00:00:00.000Z', [todo('Audit the colors', 'pending')]);
+    assert.equal(sessionTitle(plan, t, { title: 'Dark mode', request: 'Add a dark mode toggle' }), 'Dark mode');
+    assert.equal(sessionTitle(plan, t, { title: ' ', request: 'Add a dark mode toggle' }), 'Add a dark mode toggle');
+    assert.equal(sessionTitle(plan, t, { request: 'Add a dark\nmode toggle' }), 'Add a dark mode toggle');
+    assert.equal(sessionTitle(plan, t, {}), 'Audit the colors');
+    assert.equal(sessionName({ request: '' }), undefined);
   });
 });

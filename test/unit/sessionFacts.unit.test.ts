@@ -1,11 +1,23 @@
 import * as assert from 'node:assert/strict';
-import { parseLogRecord } from '../../src/core/log/logRecord';
+import { MAX_SESSION_REQUEST_LENGTH, parseLogRecord, sessionRequestText } from '../../src/core/log/logRecord';
 import { nextFacts, sameFacts } from '../../src/core/log/sessionFacts';
 
 const KEY = '0123456789abcdef0123456789abcdef';
 const info = (extra: Record<string, unknown>) => ({ v: 1, type: 'session/info', ts: '2026-12-03T10:00:00.000Z', session: KEY, source: { agent: 'codex', session: 't' }, ...extra });
 
 describe('session/info turn facts', () => {
+  it('`request` is one trimmed line of at most MAX_SESSION_REQUEST_LENGTH characters; anything else is reported', () => {
+    assert.deepEqual(parseLogRecord(info({ request: 'Add a dark mode toggle' }), KEY), info({ request: 'Add a dark mode toggle' }));
+    for (const request of ['', ' padded ', 'two\nlines', 'x'.repeat(MAX_SESSION_REQUEST_LENGTH + 1), 5]) {
+      assert.match(String(parseLogRecord(info({ request }), KEY)), /^`request` must be one trimmed line/);
+    }
+    assert.equal(sessionRequestText(' a\n\tb '), 'a b');
+    assert.equal(sessionRequestText(' \n '), undefined);
+    const long = sessionRequestText('🙂'.repeat(MAX_SESSION_REQUEST_LENGTH));
+    assert.equal(long?.length, MAX_SESSION_REQUEST_LENGTH - 1, 'never cut inside a surrogate pair');
+    assert.ok(long?.endsWith('🙂…'));
+  });
+
   it('a line with `turn` and `activity` reads back as written; a wrong one is reported', () => {
     const turn = { index: 2, state: 'cancelled', since: '2026-12-03T10:00:01.000Z' };
     const activity = { calls: 7, at: '2026-12-03T10:00:02.000Z' };

@@ -46,7 +46,9 @@ describe('Claude Code subagents, over a recording of the real CLI', () => {
     assert.equal(out.info?.parent, parent);
     assert.equal(out.info?.session, session);
     assert.equal(out.info?.cwd, rec.workspace);
-    assert.match(out.info?.title ?? '', /fix the off-by-one/);
+    // What the parent asked of it names it: its first request, not a title.
+    assert.match(out.info?.request ?? '', /fix the off-by-one/);
+    assert.equal(out.info?.title, undefined);
     assert.deepEqual(out.info?.turn, { index: 0, state: 'ended' });
   });
 

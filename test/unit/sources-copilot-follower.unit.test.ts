@@ -11,6 +11,7 @@ import { copilotSessionKey } from '../../src/core/log/sessionKey';
 import { SessionLog } from '../../src/core/log/sessionLog';
 import { Follower } from '../../src/agents/follow/follower';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
+import { firstChatRequest } from './helpers';
 import { locateCopilotChats } from '../../src/agents/copilotChat/start';
 import { copilotChatParserFactory, createCopilotChatParser } from '../../src/agents/copilotChat';
 import type { ForeignPlan, PlanSink, UnknownShape } from '../../src/core/foreign';
@@ -104,6 +105,7 @@ describe('copilot chats through the follower', () => {
       agent: 'copilot',
       session: uuidOf('both-tools'),
       title: 'Mirror fixture chat',
+      request: firstChatRequest(fs.readFileSync(path.join(FIXTURES, 'both-tools.jsonl'), 'utf8').trimEnd().split('\n')),
       latestTurn: { index: 1, planned: true },
       participant: 'GitHub.copilot-chat',
       turn: { index: 1, state: 'ended' },

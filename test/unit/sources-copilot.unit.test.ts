@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { copilotChatFolder, copilotChatParserFactory, createCopilotChatParser, mapTodoList } from '../../src/agents/copilotChat';
 import type { ForeignPlan, ForeignWrite, ParseOutput } from '../../src/core/foreign';
-import { replayChatLog, rewrittenChatLog } from './helpers';
+import { firstChatRequest, replayChatLog, rewrittenChatLog } from './helpers';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
 
@@ -100,7 +100,7 @@ describe('copilot chat parser, over chat session files of the real host', () => 
     const parser = createCopilotChatParser();
     assert.deepEqual(parser.push(a.lines.slice(0, secondRequest)).info?.latestTurn, { index: 0, planned: true });
     const after = parser.push(a.lines.slice(secondRequest));
-    assert.deepEqual(after.info, { agent: 'copilot', session: a.uuid, latestTurn: { index: 1, planned: false }, participant: 'GitHub.copilot-chat', turn: { index: 1, state: 'ended' }, calls: 0 });
+    assert.deepEqual(after.info, { agent: 'copilot', session: a.uuid, request: firstChatRequest(a.lines), latestTurn: { index: 1, planned: false }, participant: 'GitHub.copilot-chat', turn: { index: 1, state: 'ended' }, calls: 0 });
 
     // The both-tools chat's first request with its manage_todo_list calls taken out: only
     // todo_write ran in it, and that makes it planned (with no plan to mirror).
@@ -126,7 +126,7 @@ describe('copilot chat parser, over chat session files of the real host', () => 
       [['Survey both tools', 'completed'], ['Compare their lists', 'in_progress']],
       [['Survey both tools', 'completed'], ['Compare their lists', 'completed'], ['Write the follow-up', 'in_progress']],
     ]);
-    assert.deepEqual(out.info, { agent: 'copilot', session: uuid, title: 'Mirror fixture chat', latestTurn: { index: 1, planned: true }, participant: 'GitHub.copilot-chat', turn: { index: 1, state: 'ended' }, calls: 0 });
+    assert.deepEqual(out.info, { agent: 'copilot', session: uuid, title: 'Mirror fixture chat', request: firstChatRequest(lines), latestTurn: { index: 1, planned: true }, participant: 'GitHub.copilot-chat', turn: { index: 1, state: 'ended' }, calls: 0 });
   });
 
   it('a manage_todo_list call followed by a todo_write call read with it is marked superseded; the newest is not', () => {
@@ -153,7 +153,7 @@ describe('copilot chat parser, over chat session files of the real host', () => 
     const renamed = createCopilotChatParser();
     renamed.push(lines);
     const set = renamed.push([JSON.stringify({ kind: 1, k: ['customTitle'], v: '  Renamed chat ' })]);
-    assert.deepEqual(set.info, { agent: 'copilot', session: uuid, title: 'Renamed chat', latestTurn: { index: 0, planned: true }, participant: 'GitHub.copilot-chat', turn: { index: 0, state: 'ended' }, calls: 0 });
+    assert.deepEqual(set.info, { agent: 'copilot', session: uuid, title: 'Renamed chat', request: firstChatRequest(lines), latestTurn: { index: 0, planned: true }, participant: 'GitHub.copilot-chat', turn: { index: 0, state: 'ended' }, calls: 0 });
     assert.equal(renamed.push([JSON.stringify({ kind: 3, k: ['customTitle'] })]).info?.title, undefined);
     assert.equal(createCopilotChatParser().push(chat('manage-todo-list').lines).info?.title, undefined);
   });
@@ -276,8 +276,10 @@ describe('copilot chat parser, over chat session files of the real host', () => 
     const parser = createCopilotChatParser();
     parser.push(lines);
     const size = JSON.stringify(parser.state()).length;
-    // Call ids and model-call ids (a few per request), no text of the chat.
-    assert.ok(size < 1000, `state is ${size} characters`);
+    // Call ids and model-call ids (a few per request), and the chat's first request (at most
+    // MAX_SESSION_REQUEST_LENGTH characters), the one text kept.
+    const request = (parser.state() as { request?: string }).request ?? '';
+    assert.ok(size - request.length < 1000, `state is ${size} characters`);
     // Thousands of calls: the saved state keeps the newest 2,000 ids.
     const many = createCopilotChatParser();
     many.push(lines.slice(0, 1));

@@ -26,7 +26,6 @@ import { MemorySink, useTempDir } from './helpers';
 
 const rows = (plan: ForeignPlan | undefined) => (plan?.items ?? []).map((item) => [item.content, item.status]);
 const FINAL = [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress'], ['Write a regression test', 'blocked']];
-const PROMPT = 'Fix the off-by-one in the parser and keep a plan as you go.';
 
 describe('copilotCli parser, over recordings of the real CLI', () => {
   const rec = recording('copilot', 'sql-todos');
@@ -41,8 +40,8 @@ describe('copilotCli parser, over recordings of the real CLI', () => {
       [['copilot-cli', 'sql', session, 0], ['copilot-cli', 'sql', session, 0], ['copilot-cli', 'sql', session, 0]],
     );
     assert.deepEqual(new Set(out.plans.map((p) => p.source.call)).size, 3);
-    // The session: where it ran, the prompt as its title, the request answered with nothing done since the last update.
-    assert.deepEqual(out.info, { agent: 'copilot-cli', session, cwd: rec.workspace, title: PROMPT, turn: { index: 0, state: 'ended' }, calls: 0 });
+    // The session: where it ran, the prompt as its first request, the request answered with nothing done since the last update.
+    assert.deepEqual(out.info, { agent: 'copilot-cli', session, cwd: rec.workspace, request: rec.prompt, turn: { index: 0, state: 'ended' }, calls: 0 });
   });
 
   it('the request is running until the answer ends its model call; reads between plan updates count as activity', () => {

@@ -26,7 +26,7 @@ describe('geminiCli parser, over recordings of the real CLI', () => {
       [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress'], ['Write a regression test', 'blocked'], ['Update the changelog', 'cancelled']],
     ]);
     assert.equal(geminiProjectHash(rec.workspace), (JSON.parse(lines[0] ?? '{}') as { projectHash?: string }).projectHash);
-    assert.deepEqual(out.info, { agent: 'gemini-cli', session, cwd: rec.workspace });
+    assert.deepEqual(out.info, { agent: 'gemini-cli', session, cwd: rec.workspace, request: rec.prompt });
   });
 
   it('a turn written again under its id adds nothing; nor does a resumed state', () => {

@@ -181,6 +181,8 @@ if (typeof sqlite === 'string') {
         assert.equal(first.sink.infos.length, 1);
         assert.equal(first.sink.infos[0]?.cwd, workspace);
         assert.equal(first.sink.infos[0]?.agent, agent);
+        // Named by the run's first request: the text it was given (Kilo CLI records it in quotes).
+        assert.equal(first.sink.infos[0]?.request?.replace(/^"(.*)"$/, '$1'), recording(agent, 'todowrite').prompt);
         assert.deepEqual([first.sink.infos[0]?.turn, first.sink.infos[0]?.calls], [{ index: 0, state: 'ended' }, 0], 'the turn ended, no call after the last plan');
         const second = follow(agent, file, workspace);
         await second.follower.refresh();

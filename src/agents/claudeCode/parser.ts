@@ -18,7 +18,7 @@
 import { claudeFilesWritten } from './fileWrites';
 import { claudeUsageOf } from './usage';
 import { isInsideWorkspace } from '../locations';
-import { type Batch, type JsonRecord, JsonLineParser, describeValue, excerpt, isRecord, mapItems, stringField } from '../lineParser';
+import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord, mapItems, stringField } from '../lineParser';
 import { TURN_STATES, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../../core/foreign';
 
 const TODO_STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
@@ -229,10 +229,9 @@ class ClaudeCodeParser extends JsonLineParser {
         this.parent = parent;
         this.base.session = claudeSubagentSession(parent, agentId);
       }
+      // What the parent asked of it: its first request.
       const message = record['message'];
-      if (this.base.title === undefined && record['type'] === 'user' && isRecord(message) && typeof message['content'] === 'string') {
-        this.base.title = excerpt(message['content'], 80);
-      }
+      if (record['type'] === 'user' && isRecord(message)) this.firstRequest(requestText(record, message, true));
       if (this.base.session === undefined) return;
       this.handleLine({ ...record, isSidechain: false, sessionId: this.base.session }, line, batch);
       return;
@@ -267,6 +266,7 @@ class ClaudeCodeParser extends JsonLineParser {
       return;
     }
     this.followTurn(type, record, message);
+    if (type === 'user') this.firstRequest(requestText(record, message, false));
     const content = message['content'];
     if (!Array.isArray(content)) return; // a user prompt as plain text
     const at = stringField(record, 'timestamp');
@@ -440,4 +440,19 @@ function byTaskId(a: Task, b: Task): number {
   const y = Number(b.id);
   if (Number.isFinite(x) && Number.isFinite(y) && x !== y) return x - y;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * The text the user typed on a `user` line: a plain prompt, or the text of one sent with an
+ * image; not a tool's result, a meta line, a subagent's line in the main transcript, an
+ * interruption, nor Claude Code's own wrappers (`<command-name>`, `<local-command-stdout>`,
+ * `<task-notification>`, `<system-reminder>`).
+ */
+function requestText(record: JsonRecord, message: JsonRecord, subagent: boolean): string | undefined {
+  if (record['isMeta'] === true || (!subagent && record['isSidechain'] === true)) return undefined;
+  const content = message['content'];
+  const text = typeof content === 'string' ? content : Array.isArray(content) ? promptText(content) : undefined;
+  if (text === undefined) return undefined;
+  const start = text.trimStart();
+  return start.startsWith('<') || start.startsWith('[Request interrupted by user') ? undefined : text;
 }

@@ -108,11 +108,13 @@ class CodexParser extends JsonLineParser {
       return;
     }
     if (type === 'event_msg' && isRecord(payload)) {
+      if (payload['type'] === 'user_message') this.firstRequest(codexRequestText(stringField(payload, 'message')));
       this.followTurn(payload);
       if (payload['type'] === 'token_count') this.response = codexUsageOf(this.base.session, this.response, payload, stringField(record, 'timestamp'), batch);
       return;
     }
     if (type !== 'response_item' || !isRecord(payload)) return;
+    if (payload['type'] === 'message' && payload['role'] === 'user') this.firstRequest(codexRequestText(inputText(payload['content'])));
     this.response = codexResponseItem(this.response, payload, this.base.plans);
     if (TOOL_CALLS.has(payload['type'])) this.calls = payload['name'] === 'update_plan' ? 0 : this.calls + 1;
     if (payload['name'] === 'apply_patch') {
@@ -190,4 +192,20 @@ function patchApplied(output: unknown): boolean {
   // Output as content items ({type: "input_text", text}).
   if (Array.isArray(output)) output = output.map((item) => (isRecord(item) && typeof item['text'] === 'string' ? item['text'] : '')).join('\n');
   return typeof output === 'string' && /\bSuccess\. Updated the following files\b/.test(output);
+}
+
+/** The text of a user message's `input_text` parts. */
+function inputText(content: unknown): string | undefined {
+  if (!Array.isArray(content)) return undefined;
+  const texts = content.filter((part): part is JsonRecord => isRecord(part) && part['type'] === 'input_text' && typeof part['text'] === 'string');
+  return texts.length > 0 ? texts.map((part) => part['text'] as string).join(' ') : undefined;
+}
+
+/**
+ * A user message as the user typed it: Codex puts its own context in user messages too
+ * (`<environment_context>`, `<user_instructions>`, `# AGENTS.md instructions for …`), never a request.
+ */
+function codexRequestText(text: string | undefined): string | undefined {
+  const start = text?.trimStart();
+  return start === undefined || start.startsWith('<') || start.startsWith('# AGENTS.md instructions') ? undefined : text;
 }

@@ -334,6 +334,7 @@ class CopilotChatParser extends JsonLineParser {
       batch.report(line, 'a chat request that is not an object');
       return;
     }
+    if (index === 0) this.firstRequest(chatRequestText(request['message']));
     const participant = participantOf(request['agent']);
     if (participant !== undefined && index >= (this.own.participant?.index ?? -1)) this.own.participant = { index, id: participant };
     this.modelState(index, request['modelState']);
@@ -607,4 +608,21 @@ function participantOf(agent: unknown): string | undefined {
   const extension = agent['extensionId'];
   const id = isRecord(extension) ? extension['value'] : undefined;
   return typeof id === 'string' && id !== '' && id.length <= MAX_PARTICIPANT_LENGTH ? id : undefined;
+}
+
+/** Parts of a request's message that name who or what was asked, not what: `@demo`, `/fix`. */
+const ADDRESS_PARTS: ReadonlySet<unknown> = new Set(['agent', 'subcommand', 'slash']);
+
+/**
+ * What the user asked in a request: the `text` of its message without the participant and
+ * command it was addressed to (`@demo add a dark mode toggle` is "add a dark mode toggle").
+ */
+function chatRequestText(message: unknown): string | undefined {
+  if (!isRecord(message)) return undefined;
+  const parts = message['parts'];
+  if (Array.isArray(parts) && parts.length > 0) {
+    const texts = parts.filter((part): part is JsonRecord => isRecord(part) && typeof part['text'] === 'string' && !ADDRESS_PARTS.has(part['kind']));
+    return texts.map((part) => part['text'] as string).join('');
+  }
+  return typeof message['text'] === 'string' ? message['text'] : undefined;
 }

@@ -98,8 +98,6 @@ export function changesTodos(query: string, queryType?: string): boolean {
   return !/^\s*(SELECT|WITH|PRAGMA|EXPLAIN)\b/i.test(query);
 }
 
-const TITLE_LENGTH = 80;
-
 export function createCopilotCliParser(state?: unknown): SessionParser {
   return new CopilotCliParser(state);
 }
@@ -175,7 +173,7 @@ class CopilotCliParser extends JsonLineParser {
       }
       case 'user.message': {
         const content = stringField(data, 'content');
-        if (this.base.title === undefined && content !== undefined) this.base.title = excerpt(content, TITLE_LENGTH);
+        this.firstRequest(content);
         this.turn = { index: this.turn === undefined ? 0 : this.turn.index + 1, state: 'running' };
         this.calls = 0;
         this.answered = false;

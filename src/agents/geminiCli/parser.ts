@@ -67,6 +67,7 @@ class GeminiCliParser extends JsonLineParser {
   /** A message record: its successful write_todos, write_file and replace calls, in order. */
   private readMessage(record: JsonRecord, line: number, batch: Batch): void {
     this.held = geminiUsageOf(this.base.session, this.held, record, this.base.plans, batch);
+    if (record['type'] === 'user') this.firstRequest(geminiRequestText(record['content']));
     const calls = record['toolCalls'];
     if (calls === undefined) return;
     if (!Array.isArray(calls)) {
@@ -127,4 +128,18 @@ class GeminiCliParser extends JsonLineParser {
     const summary = stringField(fields, 'summary');
     if (summary !== undefined) this.base.title = summary.trim();
   }
+}
+
+/**
+ * What the user typed in a `user` message: its text parts (a string in older files); not a
+ * tool's response, nor the context Gemini CLI sends first (`<session_context>`).
+ */
+function geminiRequestText(content: unknown): string | undefined {
+  let text: string | undefined;
+  if (typeof content === 'string') text = content;
+  else if (Array.isArray(content) && !content.some((part) => isRecord(part) && part['functionResponse'] !== undefined)) {
+    const texts = content.filter((part): part is JsonRecord => isRecord(part) && typeof part['text'] === 'string');
+    if (texts.length > 0) text = texts.map((part) => part['text'] as string).join(' ');
+  }
+  return text === undefined || text.trimStart().startsWith('<') ? undefined : text;
 }

@@ -25,6 +25,8 @@ import { Backoff, eventsUnreliable } from '../../node/eventSupport';
 import { isBusy, loadSqlite, type SqliteModule } from '../follow/sqlite';
 import {
   followTurn,
+  isUserMessage,
+  requestFromParts,
   plansFromParts,
   sessionInfo,
   todoTableMismatch,
@@ -83,7 +85,7 @@ interface Cursor {
   /** Parts already handed on whose time is `partsFrom` (the next query asks for that time again). */
   partsAtCursor: string[];
   /** This workspace's sessions, with the title last handed on and the newest turn. */
-  sessions: Record<string, { title?: string; cwd: string; turn?: OpencodeTurn; said?: string }>;
+  sessions: Record<string, { title?: string; request?: string; cwd: string; turn?: OpencodeTurn; said?: string }>;
   /** Sessions whose todo table was found to differ (reported once). */
   mismatched: string[];
   /** Per session, the part ids of its completed plan calls (what a write counts before it). */
@@ -226,6 +228,7 @@ export class SqliteFollower implements Disposable {
     const messageRows: OpencodeMessageRow[] = [];
     let todoRows: OpencodeTodoRow[] = [];
     const toolCalls = new Map<string, number>();
+    const requests = new Map<string, string>();
     const db = new sqlite.DatabaseSync(location, { readOnly: true, timeout: 0 });
     try {
       sessionRows = db
@@ -249,6 +252,7 @@ export class SqliteFollower implements Disposable {
             .all(...chunk, cursor.messagesFrom) as OpencodeMessageRow[]),
         );
       }
+      for (const [session, text] of firstRequests(db, messageRows, cursor)) requests.set(session, text);
       for (const row of messageRows) {
         const counted = db.prepare(`SELECT count(*) AS n FROM part WHERE message_id = ? AND data LIKE '%"type":"tool"%'`).all(row.id)[0] as { n?: number } | undefined;
         toolCalls.set(row.id, typeof counted?.n === 'number' ? counted.n : 0);
@@ -274,13 +278,15 @@ export class SqliteFollower implements Disposable {
       if (known === undefined) continue;
       const turn = followTurn(known.turn, messageRows.filter((m) => m.session_id === row.id), partRows.filter((p) => p.session_id === row.id));
       const info = sessionInfo(agent, row);
+      const request = known.request ?? requests.get(row.id);
+      if (request !== undefined) info.request = request;
       if (turn !== undefined) {
         info.turn = { index: turn.index, state: turn.state };
         info.calls = turn.calls.length;
       }
       const said = JSON.stringify(info);
       if (said !== known.said) await sink.updateSession(info);
-      cursor.sessions[row.id] = { cwd: row.directory, ...(info.title !== undefined ? { title: info.title } : {}), ...(turn !== undefined ? { turn } : {}), said };
+      cursor.sessions[row.id] = { cwd: row.directory, ...(info.title !== undefined ? { title: info.title } : {}), ...(request !== undefined ? { request } : {}), ...(turn !== undefined ? { turn } : {}), said };
     }
     const { plans, unknown } = plansFromParts(agent, partRows, new Set(Object.keys(cursor.sessions)));
     for (const shape of unknown) this.options.onUnknownShape?.(dbFile, shape);
@@ -356,4 +362,22 @@ export function databaseExists(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The first request of each session whose cursor does not know it yet: the text parts of
+ * its first user message among `messages` (ids ascend in time), read from `part`.
+ */
+function firstRequests(db: { prepare(sql: string): { all(...params: unknown[]): unknown[] } }, messages: readonly OpencodeMessageRow[], cursor: Cursor): Map<string, string> {
+  const found = new Map<string, string>();
+  const tried = new Set<string>();
+  for (const row of [...messages].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    const known = cursor.sessions[row.session_id];
+    if (known === undefined || known.request !== undefined || tried.has(row.session_id) || !isUserMessage(row.data)) continue;
+    tried.add(row.session_id);
+    const parts = db.prepare(`SELECT data FROM part WHERE message_id = ? AND data LIKE '%"type":"text"%' ORDER BY id`).all(row.id) as { data?: unknown }[];
+    const text = requestFromParts(parts.map((part) => part.data));
+    if (text !== undefined) found.set(row.session_id, text);
+  }
+  return found;
 }

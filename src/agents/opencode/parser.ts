@@ -52,11 +52,17 @@ export function workspaceSessions(rows: readonly OpencodeSessionRow[], workspace
   return rows.filter((row) => typeof row.directory === 'string' && row.directory !== '' && workspaceFolders.some((folder) => isInsideWorkspace(row.directory, folder)));
 }
 
+/**
+ * The title opencode and Kilo CLI give a session until one is made for it
+ * (`New session - <ISO time>`, `Child session - <ISO time>` for a subagent's): no title.
+ */
+const DEFAULT_TITLE = /^(New|Child) session - \d{4}-\d{2}-\d{2}T[\d:.]+Z$/;
+
 /** What the rows of one session say: its info (title, folder). */
 export function sessionInfo(agent: OpencodeAgent, row: OpencodeSessionRow): ForeignSessionInfo {
   const info: ForeignSessionInfo = { agent, session: row.id, cwd: row.directory };
   const title = typeof row.title === 'string' ? row.title.trim() : '';
-  if (title !== '') info.title = title;
+  if (title !== '' && !DEFAULT_TITLE.test(title)) info.title = title;
   return info;
 }
 
@@ -218,4 +224,29 @@ export function followTurn(previous: OpencodeTurn | undefined, messages: readonl
     }
   }
   return turn;
+}
+
+/** Whether a `message` row's data is the user's (`role: "user"`). */
+export function isUserMessage(data: string): boolean {
+  try {
+    const value: unknown = JSON.parse(data);
+    return isRecord(value) && value['role'] === 'user';
+  } catch {
+    return false;
+  }
+}
+
+/** What the user typed in a message: its `text` parts' texts, not those opencode adds (`synthetic`); undefined when none. */
+export function requestFromParts(datas: readonly unknown[]): string | undefined {
+  const texts: string[] = [];
+  for (const data of datas) {
+    let value: unknown;
+    try {
+      value = typeof data === 'string' ? JSON.parse(data) : undefined;
+    } catch {
+      continue;
+    }
+    if (isRecord(value) && value['type'] === 'text' && value['synthetic'] !== true && typeof value['text'] === 'string') texts.push(value['text']);
+  }
+  return texts.length > 0 ? texts.join(' ') : undefined;
 }

@@ -113,7 +113,12 @@ class QwenCodeParser extends JsonLineParser {
     }
     if (!this.accepted()) return;
     const type = record['type'];
-    if (type === 'user') this.turn = { index: this.turn === undefined ? 0 : this.turn.index + 1, state: 'running', calls: [] };
+    if (type === 'user') {
+      this.turn = { index: this.turn === undefined ? 0 : this.turn.index + 1, state: 'running', calls: [] };
+      // What the user typed (`provenance: "real_user"` where the record says).
+      const provenance = record['provenance'];
+      if (provenance === undefined || provenance === 'real_user') this.firstRequest(partsText(record['message']));
+    }
     if (type === 'assistant') this.readCalls(record, line, batch);
     else if (type === 'tool_result') this.readResult(record, line, batch);
   }
@@ -199,4 +204,12 @@ export function qwenTodosFileItems(text: string): ForeignItem[] | undefined {
 /** Qwen Code's project folder name for a workspace path: every character not a letter or digit becomes "-". */
 export function qwenProjectFolderName(workspace: string): string {
   return workspace.replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+/** The text parts of a message (`message.parts[].text`), joined; undefined when it has none. */
+function partsText(message: unknown): string | undefined {
+  const parts = isRecord(message) ? message['parts'] : undefined;
+  if (!Array.isArray(parts)) return undefined;
+  const texts = parts.filter((part): part is JsonRecord => isRecord(part) && typeof part['text'] === 'string');
+  return texts.length > 0 ? texts.map((part) => part['text'] as string).join(' ') : undefined;
 }

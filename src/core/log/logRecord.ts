@@ -4,7 +4,7 @@
 //   {"v":1,"type":"todo/write","ts":"<ISO 8601>","session":"<key>","todos":[...],"counts":{...}}
 //   {"v":1,"type":"todo/write",...,"source":{"agent","tool","session","call","turn"?},"at"?}   (mirrored)
 //   {"v":1,"type":"session/info","ts","session","source":{"agent","session"},"title"?,"latestTurn"?:{"index","planned"},"participant"?,
-//    "turn"?:{"index","state","since"},"activity"?:{"calls","at"},"parent"?}
+//    "request"?,"turn"?:{"index","state","since"},"activity"?:{"calls","at"},"parent"?,"cwd"?}
 //
 // A `todo/write` line without `source` is the todo_write tool's and is held to the tool's
 // rules; with `source` it is a plan mirrored from another agent, held to the foreign rules
@@ -71,6 +71,8 @@ export interface SessionInfoRecord {
   session: string;
   source: { agent: AgentId; session: string };
   title?: string;
+  /** The text of the session's first request (the user's first prompt), one line, bounded: names a session without a title. */
+  request?: string;
   latestTurn?: { index: number; planned: boolean };
   /** VS Code chats: the extension id of the participant that answered the newest request. */
   participant?: string;
@@ -82,6 +84,23 @@ export interface SessionInfoRecord {
   parent?: string;
   /** The folder the session ran in, as the program recorded it (which worktree it worked in). */
   cwd?: string;
+}
+
+/** Longest first-request text a session/info line keeps, in UTF-16 code units. */
+export const MAX_SESSION_REQUEST_LENGTH = 200;
+
+/**
+ * A request's text as a session's name: whitespace runs (line breaks too) made one space,
+ * trimmed, cut to MAX_SESSION_REQUEST_LENGTH with "…"; undefined when nothing is left.
+ * Display text only: never a file name.
+ */
+export function sessionRequestText(text: string): string | undefined {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat === '') return undefined;
+  if (flat.length <= MAX_SESSION_REQUEST_LENGTH) return flat;
+  // Never cut between the two halves of a surrogate pair.
+  const cut = /[\uDC00-\uDFFF]/.test(flat.charAt(MAX_SESSION_REQUEST_LENGTH - 1)) ? MAX_SESSION_REQUEST_LENGTH - 2 : MAX_SESSION_REQUEST_LENGTH - 1;
+  return `${flat.slice(0, cut)}…`;
 }
 
 /** Longest folder kept as a session's `cwd` (paths are far shorter). */
@@ -106,6 +125,8 @@ export interface ActivityFact {
 /** What a session/info line says besides its source; absent facts are unknown. */
 export interface SessionFacts {
   title?: string | undefined;
+  /** The first request's text, one line (sessionRequestText). */
+  request?: string | undefined;
   latestTurn?: { index: number; planned: boolean } | undefined;
   participant?: string | undefined;
   turn?: TurnFact | undefined;
@@ -257,7 +278,7 @@ export function planEvent(session: string, ts: string, todos: readonly PlanItem[
 }
 
 export function infoRecord(session: string, ts: string, source: { agent: AgentId; session: string }, facts: SessionFacts): SessionInfoRecord {
-  const { title, latestTurn, participant, turn, activity, parent, cwd } = facts;
+  const { title, request, latestTurn, participant, turn, activity, parent, cwd } = facts;
   const record: SessionInfoRecord = {
     v: LOG_FORMAT_VERSION,
     type: SESSION_INFO_EVENT,
@@ -266,6 +287,7 @@ export function infoRecord(session: string, ts: string, source: { agent: AgentId
     source: { agent: source.agent, session: source.session },
   };
   if (title !== undefined) record.title = title;
+  if (request !== undefined) record.request = request;
   if (latestTurn) record.latestTurn = { index: latestTurn.index, planned: latestTurn.planned };
   if (participant !== undefined) record.participant = participant;
   if (turn) record.turn = { index: turn.index, state: turn.state, since: turn.since };
@@ -372,6 +394,10 @@ function parseInfo(value: Record<string, unknown>, session: string, ts: string):
   }
   const title = value['title'];
   if (title !== undefined && typeof title !== 'string') return '`title` must be a string';
+  const request = value['request'];
+  if (request !== undefined && (typeof request !== 'string' || sessionRequestText(request) !== request)) {
+    return `\`request\` must be one trimmed line of 1 to ${MAX_SESSION_REQUEST_LENGTH} characters`;
+  }
   const latest = value['latestTurn'];
   let latestTurn: { index: number; planned: boolean } | undefined;
   if (latest !== undefined) {
@@ -411,7 +437,7 @@ function parseInfo(value: Record<string, unknown>, session: string, ts: string):
   }
   const cwd = value['cwd'];
   if (cwd !== undefined && (!nonEmpty(cwd) || cwd.length > MAX_CWD_LENGTH)) return `\`cwd\` must be a string of 1 to ${MAX_CWD_LENGTH} characters`;
-  return infoRecord(session, ts, { agent: source['agent'], session: source['session'] }, { title, latestTurn, participant, turn, activity, parent, cwd });
+  return infoRecord(session, ts, { agent: source['agent'], session: source['session'] }, { title, request, latestTurn, participant, turn, activity, parent, cwd });
 }
 
 /** Longest priority word kept in a mirrored plan's `source.priorities` (opencode's are high, medium, low). */

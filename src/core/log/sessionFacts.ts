@@ -3,11 +3,13 @@
 // machine first saw a turn's state, when it saw the record grow) are kept while the fact
 // stays the same, so a reload reads the same times. No I/O.
 import type { ForeignSessionInfo } from '../foreign';
-import { MAX_CWD_LENGTH, type SessionFacts } from './logRecord';
+import { MAX_CWD_LENGTH, sessionRequestText, type SessionFacts } from './logRecord';
 
 export function nextFacts(last: SessionFacts | undefined, info: ForeignSessionInfo, now: string): SessionFacts {
   const facts: SessionFacts = {
     title: info.title ?? last?.title,
+    // The first request names the session once: a later one never replaces it.
+    request: last?.request ?? usableRequest(info.request),
     latestTurn: info.latestTurn ?? last?.latestTurn,
     participant: info.participant ?? last?.participant,
     turn: last?.turn,
@@ -29,6 +31,7 @@ export function sameFacts(last: SessionFacts | undefined, next: SessionFacts): b
   if (last === undefined) return false;
   return (
     last.title === next.title &&
+    last.request === next.request &&
     last.latestTurn?.index === next.latestTurn?.index &&
     last.latestTurn?.planned === next.latestTurn?.planned &&
     last.participant === next.participant &&
@@ -40,6 +43,11 @@ export function sameFacts(last: SessionFacts | undefined, next: SessionFacts): b
     last.parent === next.parent &&
     last.cwd === next.cwd
   );
+}
+
+/** A first request's text as the log keeps it (one line, bounded), or undefined. */
+function usableRequest(request: string | undefined): string | undefined {
+  return request === undefined ? undefined : sessionRequestText(request);
 }
 
 /** A recorded folder the log can keep (one that is not, is left out). */

@@ -147,12 +147,28 @@ export function activeItem(todos: readonly PlanItem[]): PlanItem | undefined {
   return todos.find((todo) => todo.status === 'in_progress');
 }
 
+/** What names a session besides its plan: the chat's title and its first request's text, when known. */
+export interface SessionNaming {
+  title?: string | undefined;
+  request?: string | undefined;
+}
+
+/** A session's name from its facts alone: its title, else its first request's text (one line); undefined when neither is known. */
+export function sessionName(named: SessionNaming | undefined): string | undefined {
+  for (const text of [named?.title, named?.request]) {
+    if (text !== undefined && text.trim() !== '') return singleLine(text.trim());
+  }
+  return undefined;
+}
+
 /**
  * A label for a session in lists: the chat's title when the agent's program made one, else
- * its first item, the nearest thing to a title a plan has.
+ * what the user asked first (the first request's text), else its first item, the nearest
+ * thing to a title a plan has.
  */
-export function sessionTitle(event: LogEvent, t: Translate, title?: string): string {
-  if (title !== undefined && title.trim() !== '') return singleLine(title.trim());
+export function sessionTitle(event: LogEvent, t: Translate, named?: SessionNaming): string {
+  const name = sessionName(named);
+  if (name !== undefined) return name;
   // A summary (store.ts) names its first item without reading its plan back.
   const first = 'firstItem' in event ? (event as { firstItem?: string }).firstItem : event.todos[0]?.content;
   return first !== undefined ? itemLabel(first, t) : t('(empty plan)');

@@ -27,6 +27,8 @@ export interface SessionDetails {
   agent: AgentId | undefined;
   /** The chat's title, when the foreign program has made one. */
   title: string | undefined;
+  /** The text of the session's first request (one line), when its program recorded it: the name when there is no title. */
+  request: string | undefined;
   /** The uuid of the Copilot chat this session is, when known (from a mirrored line or the chat's info). */
   chat: string | undefined;
   /**
@@ -62,6 +64,7 @@ interface InfoFacts {
   /** The foreign session (a Copilot chat's uuid). */
   session: string;
   title: string | undefined;
+  request: string | undefined;
   latestTurn: { index: number; planned: boolean } | undefined;
   otherParticipant: boolean;
   parent: string | undefined;
@@ -75,6 +78,7 @@ function infoFacts(info: SessionInfoRecord): InfoFacts {
     agent: info.source.agent,
     session: info.source.session,
     title: info.title !== undefined && info.title.trim() !== '' ? info.title : undefined,
+    request: info.request,
     latestTurn: info.latestTurn ? { index: info.latestTurn.index, planned: info.latestTurn.planned } : undefined,
     // A VS Code chat answered by another extension's participant is not a Copilot chat.
     otherParticipant: isVscodeChatAgent(info.source.agent) && info.participant !== undefined && !isAgentParticipant(info.source.agent, info.participant),
@@ -310,6 +314,7 @@ export class PlanStore implements Disposable {
     return {
       agent: event?.source?.agent ?? (info?.otherParticipant ? undefined : info?.agent),
       title: info?.title,
+      request: info?.request,
       chat: isVscodeChatAgent(event?.source?.agent) ? event?.source?.session : isVscodeChatAgent(info?.agent) ? info?.session : undefined,
       // A mirrored plan knows its turn; todo_write's does not, but an info line written after
       // it that names a newer turn without a plan call says the same.
