@@ -26,6 +26,9 @@ import { worktreeTooltip, type SessionPlaces } from './sessionPlaces';
 import { worktreeGroupItem, type WorktreeGroupElement } from './worktreeViews';
 import type { TimelineSource } from '../core/timelineRead';
 import type { FileBook, SessionFiles } from '../core/itemFiles';
+import type { NeedsYouBook } from '../core/needsYouBook';
+import { needsYouBadge, needsYouSection } from '../core/needsYouText';
+import { needsYouEntries, needsYouEntryItem, needsYouSectionItem, type NeedsYouEntryElement, type NeedsYouSectionElement } from './needsYouViews';
 import { fileRows, filesCount, filesTooltipLine, fileTreeItem, outsideFilesTreeItem, type FileElement, type OutsideFilesElement } from './fileViews';
 
 const t = vscode.l10n.t;
@@ -184,7 +187,7 @@ export interface MoreSessionsElement {
 /** Rows the Sessions view lists at first, and adds per "Show older sessions": every row is sent to the window on each refresh. */
 export const SESSIONS_PAGE = 200;
 
-type SessionsRow = SessionElement | MoreSessionsElement | WorktreeGroupElement;
+type SessionsRow = SessionElement | MoreSessionsElement | WorktreeGroupElement | NeedsYouSectionElement | NeedsYouEntryElement;
 
 export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -198,6 +201,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     private readonly store: PlanStore,
     private readonly health: HealthBook,
     private readonly places?: SessionPlaces,
+    private readonly needsYou?: NeedsYouBook,
   ) {}
 
   private refreshQueued = false;
@@ -216,6 +220,18 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     });
   }
 
+  /** The "Needs You" section over the queue as it is now; none when no session waits on the user. */
+  private needsYouRow(): NeedsYouSectionElement | undefined {
+    const section = this.needsYou ? needsYouSection(this.needsYou.queue(), (session) => this.nameOf(session), t) : undefined;
+    return section ? { kind: 'needs-you', ...section } : undefined;
+  }
+
+  private nameOf(session: string): { title: string; agent: string | undefined } {
+    const event = this.store.get(session);
+    const details = this.store.details(session);
+    return { title: event ? sessionTitle(event, t, details.title) : session.slice(0, 8), agent: details.agent ? agentName(details.agent) : undefined };
+  }
+
   /** Lists the next page of older sessions. */
   showMore(): void {
     this.listed += SESSIONS_PAGE;
@@ -227,6 +243,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
 
   getChildren(element?: SessionsRow): SessionsRow[] {
     if (element?.kind === 'worktree') return element.group.rows.map((event) => ({ kind: 'session', event }));
+    if (element?.kind === 'needs-you') return needsYouEntries(element);
     if (element) return element.kind === 'session' ? (this.children.get(element.event.session) ?? []).map((event) => ({ kind: 'session', event })) : [];
     let sessions = this.store.list();
     // A subagent's session is listed under its parent's, when the parent is listed; never mixed into it.
@@ -253,12 +270,15 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     const groups = places && worktrees.length > 1 ? groupByWorktree(listed, (event) => places.folderOf(event.session), worktrees, places.workspaceFolders()) : undefined;
     const rows: SessionsRow[] = groups ? groups.map((group) => ({ kind: 'worktree', group })) : listed.map((event) => ({ kind: 'session', event }));
     if (sessions.length > this.listed) rows.push({ kind: 'more', remaining: sessions.length - this.listed });
-    return rows;
+    const needsYou = this.needsYouRow();
+    return needsYou ? [needsYou, ...rows] : rows;
   }
 
   getTreeItem(element: SessionsRow): vscode.TreeItem {
     if (element.kind === 'more') return moreSessionsItem(element.remaining);
     if (element.kind === 'worktree') return worktreeGroupItem(element);
+    if (element.kind === 'needs-you') return needsYouSectionItem(element);
+    if (element.kind === 'needs-you-entry') return needsYouEntryItem(element, this.store.details(element.session).chat !== undefined);
     const { event } = element;
     const details = this.store.details(event.session);
     const title = sessionTitle(event, t, details.title);
@@ -361,6 +381,20 @@ function registerSessionsCommands(sessionsProvider: SessionsTreeProvider, setCon
   ];
 }
 
+/**
+ * The queue in the Sessions view: its section, and its count as the view's badge (VS Code adds
+ * it to the Plan view's open items in the activity bar, whose hover names each).
+ */
+function showNeedsYou(needsYou: NeedsYouBook, sessions: vscode.TreeView<SessionsRow>, provider: SessionsTreeProvider): vscode.Disposable {
+  const update = () => {
+    const badge = needsYouBadge(needsYou.size, t);
+    if (sessions.badge?.value !== badge?.value || sessions.badge?.tooltip !== badge?.tooltip) sessions.badge = badge;
+    provider.refresh();
+  };
+  update();
+  return needsYou.onDidChange(update);
+}
+
 /** Creates both views and keeps their badge, description, message and context keys in step. */
 export function createViews(
   display: DisplayState,
@@ -370,9 +404,10 @@ export function createViews(
   requests?: RequestBook,
   files?: FileBook,
   places?: SessionPlaces,
+  needsYou?: NeedsYouBook,
 ): vscode.Disposable & { plan: vscode.TreeView<PlanElement>; update(): void } {
   const planProvider = new PlanTreeProvider(display, store, health, timelines, requests, files);
-  const sessionsProvider = new SessionsTreeProvider(display, store, health, places);
+  const sessionsProvider = new SessionsTreeProvider(display, store, health, places, needsYou);
   const placesSubscription = places?.onDidChange(() => sessionsProvider.refresh());
   const plan = vscode.window.createTreeView(ViewId.Plan, { treeDataProvider: planProvider, showCollapseAll: false });
   const sessions = vscode.window.createTreeView(ViewId.Sessions, { treeDataProvider: sessionsProvider });
@@ -401,6 +436,7 @@ export function createViews(
     sessionsProvider.refresh();
     if (session === display.session) planProvider.refresh();
   });
+  const needsYouSubscription = needsYou ? showNeedsYou(needsYou, sessions, sessionsProvider) : undefined;
   const filesSubscription = files?.onDidChange((session) => {
     if (session === display.session) planProvider.refresh();
   });
@@ -414,15 +450,8 @@ export function createViews(
     update,
     dispose() {
       clearInterval(clock);
-      for (const command of commands) command.dispose();
-      subscription.dispose();
-      healthSubscription.dispose();
-      filesSubscription?.dispose();
-      placesSubscription?.dispose();
-      plan.dispose();
-      sessions.dispose();
-      planProvider.dispose();
-      sessionsProvider.dispose();
+      const parts = [...commands, subscription, healthSubscription, filesSubscription, needsYouSubscription, placesSubscription];
+      for (const part of [...parts, plan, sessions, planProvider, sessionsProvider]) part?.dispose();
     },
   };
 }
