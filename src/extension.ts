@@ -28,6 +28,7 @@ import { Sources } from './vscode/sources';
 import { createViews } from './vscode/views';
 import { sessionPlaces } from './vscode/sessionPlaces';
 import { registerNextSession } from './vscode/nextSession';
+import { NeedsYouBook } from './core/derived/needsYouBook';
 import { registerOpenChangedFile } from './vscode/fileViews';
 import { registerTimeline } from './vscode/timelinePanel';
 import { registerPrDescription } from './vscode/prDescriptionCommand';
@@ -73,7 +74,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Where each session works: the worktrees of the followed folders.
   const places = sessionPlaces(store, () => sources.folders?.worktrees() ?? [], sources.onDidChangeFolders);
   const ledgers = new LedgerBook(log);
-  const views = createViews(display, store, health, log, requests, files, places, ledgers);
+  // The sessions waiting on the user, kept from the health book (its requests included) as lines are read.
+  const needsYou = new NeedsYouBook(log, health, (error) => logError(logger, 'a needs-you listener failed', error));
+  const views = createViews(display, store, health, log, requests, files, places, ledgers, needsYou);
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);
   const watcher = watchLogFolder(logFolder, {
@@ -98,6 +101,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     sink,
     store,
     health,
+    needsYou,
     healthWatch,
     display,
     views,
@@ -115,7 +119,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     requests.onDidTake(({ texts }) => {
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Taken into the plan: {0}', texts.join('; ')), 5000);
     }),
-    registerNextSession({ store, health, display }),
+    registerNextSession({ store, needsYou, display }),
     ...registerPlanActions({ store, health, requests, logger, shownSession: () => display.session, places }),
     sources,
     registerTimeline({ extensionUri: context.extensionUri, store, display, health, source: log, logger, loaded, places }),

@@ -103,6 +103,8 @@ export const ItemContext = {
   Session: 'agentPlan.session',
   /** A session whose Copilot chat is known: it can be opened. */
   ChatSession: 'agentPlan.session.chat',
+  /** The Sessions view's "Needs You" section. */
+  NeedsYou: 'agentPlan.needsYou',
   /** The Sessions view's "Show older sessions" row. */
   MoreSessions: 'agentPlan.moreSessions',
   /** A health signal above the plan (`.<kind>`; `.compare` when it names a version to compare). */

@@ -26,6 +26,9 @@ import { worktreeTooltip, type SessionPlaces } from './sessionPlaces';
 import { worktreeGroupItem, type WorktreeGroupElement } from './worktreeViews';
 import type { TimelineSource } from '../core/timeline/timelineRead';
 import type { FileBook, SessionFiles } from '../core/derived/itemFiles';
+import type { NeedsYouBook } from '../core/derived/needsYouBook';
+import { needsYouBadge, needsYouSection } from '../core/derived/needsYouText';
+import { needsYouEntries, needsYouEntryItem, needsYouSectionItem, type NeedsYouEntryElement, type NeedsYouSectionElement } from './needsYouViews';
 import { fileRows, filesCount, filesTooltipLine, fileTreeItem, outsideFilesTreeItem, type FileElement, type OutsideFilesElement } from './fileViews';
 import type { ItemLedger } from '../core/derived/ledger';
 import type { LedgerBook } from '../core/derived/ledgerBook';
@@ -204,7 +207,7 @@ export interface MoreSessionsElement {
 /** Rows the Sessions view lists at first, and adds per "Show older sessions": every row is sent to the window on each refresh. */
 export const SESSIONS_PAGE = 200;
 
-type SessionsRow = SessionElement | MoreSessionsElement | WorktreeGroupElement;
+type SessionsRow = SessionElement | MoreSessionsElement | WorktreeGroupElement | NeedsYouSectionElement | NeedsYouEntryElement;
 
 export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -219,6 +222,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     private readonly health: HealthBook,
     private readonly places?: SessionPlaces,
     private readonly ledgers?: LedgerBook,
+    private readonly needsYou?: NeedsYouBook,
   ) {}
 
   private refreshQueued = false;
@@ -237,6 +241,18 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     });
   }
 
+  /** The "Needs You" section over the queue as it is now; none when no session waits on the user. */
+  private needsYouRow(): NeedsYouSectionElement | undefined {
+    const section = this.needsYou ? needsYouSection(this.needsYou.queue(), (session) => this.nameOf(session), t) : undefined;
+    return section ? { kind: 'needs-you', ...section } : undefined;
+  }
+
+  private nameOf(session: string): { title: string; agent: string | undefined } {
+    const event = this.store.get(session);
+    const details = this.store.details(session);
+    return { title: event ? sessionTitle(event, t, details) : session.slice(0, 8), agent: details.agent ? agentName(details.agent) : undefined };
+  }
+
   /** Lists the next page of older sessions. */
   showMore(): void {
     this.listed += SESSIONS_PAGE;
@@ -248,6 +264,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
 
   getChildren(element?: SessionsRow): SessionsRow[] {
     if (element?.kind === 'worktree') return element.group.rows.map((event) => ({ kind: 'session', event }));
+    if (element?.kind === 'needs-you') return needsYouEntries(element);
     if (element) return element.kind === 'session' ? (this.children.get(element.event.session) ?? []).map((event) => ({ kind: 'session', event })) : [];
     let sessions = this.store.list();
     // A subagent's session is listed under its parent's, when the parent is listed; never mixed into it.
@@ -274,12 +291,15 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     const groups = places && worktrees.length > 1 ? groupByWorktree(listed, (event) => places.folderOf(event.session), worktrees, places.workspaceFolders()) : undefined;
     const rows: SessionsRow[] = groups ? groups.map((group) => ({ kind: 'worktree', group })) : listed.map((event) => ({ kind: 'session', event }));
     if (sessions.length > this.listed) rows.push({ kind: 'more', remaining: sessions.length - this.listed });
-    return rows;
+    const needsYou = this.needsYouRow();
+    return needsYou ? [needsYou, ...rows] : rows;
   }
 
   getTreeItem(element: SessionsRow): vscode.TreeItem {
     if (element.kind === 'more') return moreSessionsItem(element.remaining);
     if (element.kind === 'worktree') return worktreeGroupItem(element);
+    if (element.kind === 'needs-you') return needsYouSectionItem(element);
+    if (element.kind === 'needs-you-entry') return needsYouEntryItem(element, this.store.details(element.session).chat !== undefined);
     const { event } = element;
     const details = this.store.details(event.session);
     const title = sessionTitle(event, t, details);
@@ -403,6 +423,20 @@ function registerSessionsCommands(sessionsProvider: SessionsTreeProvider, setCon
   ];
 }
 
+/**
+ * The queue in the Sessions view: its section, and its count as the view's badge (VS Code adds
+ * it to the Plan view's open items in the activity bar, whose hover names each).
+ */
+function showNeedsYou(needsYou: NeedsYouBook, sessions: vscode.TreeView<SessionsRow>, provider: SessionsTreeProvider): vscode.Disposable {
+  const update = () => {
+    const badge = needsYouBadge(needsYou.size, t);
+    if (sessions.badge?.value !== badge?.value || sessions.badge?.tooltip !== badge?.tooltip) sessions.badge = badge;
+    provider.refresh();
+  };
+  update();
+  return needsYou.onDidChange(update);
+}
+
 /** Creates both views and keeps their badge, description, message and context keys in step. */
 export function createViews(
   display: DisplayState,
@@ -413,9 +447,10 @@ export function createViews(
   files?: FileBook,
   places?: SessionPlaces,
   ledgers?: LedgerBook,
+  needsYou?: NeedsYouBook,
 ): vscode.Disposable & { plan: vscode.TreeView<PlanElement>; update(): void } {
   const planProvider = new PlanTreeProvider(display, store, health, timelines, requests, files, ledgers);
-  const sessionsProvider = new SessionsTreeProvider(display, store, health, places, ledgers);
+  const sessionsProvider = new SessionsTreeProvider(display, store, health, places, ledgers, needsYou);
   const placesSubscription = places?.onDidChange(() => sessionsProvider.refresh());
   const plan = vscode.window.createTreeView(ViewId.Plan, { treeDataProvider: planProvider, showCollapseAll: false });
   const sessions = vscode.window.createTreeView(ViewId.Sessions, { treeDataProvider: sessionsProvider });
@@ -446,6 +481,7 @@ export function createViews(
   });
   // The files and costs of the session on screen: a file/write or model/usage line folds into the same refresh as its read's other changes.
   const bookSubscriptions = [files, ledgers].flatMap((book) => (book ? [book.onDidChange((session) => session === display.session && planProvider.refresh())] : []));
+  const needsYouSubscription = needsYou ? showNeedsYou(needsYou, sessions, sessionsProvider) : undefined;
   // "5 min ago" ages: redraw the session rows each minute while they are on screen.
   const clock = setInterval(() => {
     if (sessions.visible && store.size > 0) sessionsProvider.refresh();
@@ -456,15 +492,8 @@ export function createViews(
     update,
     dispose() {
       clearInterval(clock);
-      for (const command of commands) command.dispose();
-      subscription.dispose();
-      healthSubscription.dispose();
-      for (const book of bookSubscriptions) book.dispose();
-      placesSubscription?.dispose();
-      plan.dispose();
-      sessions.dispose();
-      planProvider.dispose();
-      sessionsProvider.dispose();
+      const parts = [...commands, subscription, healthSubscription, ...bookSubscriptions, needsYouSubscription, placesSubscription];
+      for (const part of [...parts, plan, sessions, planProvider, sessionsProvider]) part?.dispose();
     },
   };
 }

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanViewState } from '../../src/extension';
-import { api, bridge, chat, domTexts, logLines, newChatSession, planItemLabels, runDir, sessionName, todos, waitFor } from './helpers';
+import { activityBadge, api, badgeCount, bridge, chat, isSessionRow, domTexts, logLines, newChatSession, planItemLabels, runDir, sessionName, todos, waitFor } from './helpers';
 
 const LONG_HISTORY = 250;
 /** Rows the Sessions view lists at first (SESSIONS_PAGE in src/vscode/views.ts), and how many sessions the test adds. */
@@ -17,7 +17,6 @@ const PAGE = 100;
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
 const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 const PLAN_HEADER = '.pane-header[aria-label^="Plan"]';
-const BADGE = '.activitybar li.action-item:has(a.action-label[aria-label^="Agent Plan"]) .badge-content';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
 const PICKER_ROWS = '.quick-input-widget .monaco-list-row';
@@ -103,13 +102,18 @@ describe('the sidebar, rendered in the workbench', () => {
     assert.match(await iconOf('Add the toggle, in progress'), /codicon-sync/);
     assert.match(await iconOf('Test both themes, pending'), /codicon-circle-large-outline/);
     assert.match((await bridge<string[]>({ op: 'attributes', selector: PLAN_HEADER, name: 'aria-label' }))[0] ?? '', /1\/4 done · 2 in progress/);
-    assert.deepEqual(await domTexts(BADGE), ['3']);
+    // The badge adds the plan's open items to the sessions that need the user (earlier chats that stopped with items open).
+    await waitFor(async () => {
+      const badge = await activityBadge();
+      return badgeCount(badge.parts, 'open items') === 3 && badge.value === 3 + badgeCount(badge.parts, 'needs you');
+    }, 'the badge to count the three open items, with the sessions that need the user');
     const status = await waitFor(async () => {
       const texts = await domTexts(STATUS_ITEM);
       return texts[0]?.includes('1/4') ? texts[0] : undefined;
     }, 'the status bar item');
     assert.match(status, /1\/4 · Add the toggle/);
-    const sessions = await rowLabels(SESSION_ROWS);
+    // The session rows, below the Needs You section (the first chat's turn ended with items open).
+    const sessions = (await rowLabels(SESSION_ROWS)).filter(isSessionRow);
     assert.equal(sessions.length >= 2, true);
     // A chat of the test's own participant: never "of Copilot", before or after the mirror reads its file.
     // Named by the chat's first request once the mirror reads its file, by its first item before.
@@ -195,7 +199,7 @@ describe('the sidebar, rendered in the workbench', () => {
     // Named by what was asked of it: the chat's first request, now in the log.
     const name = await sessionName(sessionB, 'Set up the theme');
     assert.ok(plan.getSessionInfo(sessionB).request?.includes('Set up the theme'), 'the request, the JSON the test sent, holds the plan');
-    const row = await waitFor(async () => (await rowLabels(SESSION_ROWS)).find((label) => label.includes(name)), 'session B in the Sessions view');
+    const row = await waitFor(async () => (await rowLabels(SESSION_ROWS)).find((label) => isSessionRow(label) && label.includes(name)), 'session B in the Sessions view');
     assert.doesNotMatch(row, /of Copilot/);
   });
 
@@ -305,7 +309,10 @@ describe('the sidebar, rendered in the workbench', () => {
     assert.equal(state.description, undefined);
     await waitFor(async () => (await domTexts('.pane:has(.pane-header[aria-label^="Plan"]) .message')).some((text) => text.startsWith('The agent cleared its plan')), 'the message in the DOM');
     await waitFor(async () => (await domTexts(STATUS_ITEM)).length === 0, 'the status bar item to hide');
-    assert.deepEqual(await domTexts(BADGE).then((texts) => texts.filter((text) => text.trim() !== '')), []);
+    await waitFor(async () => {
+      const badge = await activityBadge();
+      return badgeCount(badge.parts, 'open items') === 0 && badge.value === badgeCount(badge.parts, 'needs you');
+    }, 'the badge to count no open item (only the sessions that need the user)');
     // Leave the view following the latest session, as the next test files expect.
     await vscode.commands.executeCommand('agentPlan.followLatest');
     await viewShows((s) => s.followingLatest, 'following the latest session again');

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, domTexts, EXTENSION_ID, logFiles, newChatSession, planItemLabels, planLines, runDir, waitFor } from './helpers';
+import { api, bridge, domTexts, EXTENSION_ID, isSessionRow, logFiles, newChatSession, planItemLabels, planLines, runDir, waitFor } from './helpers';
 import { askAgent, copilotReady, records, scriptTurns, textOf, toolResults, turnIndex, type ModelRecord } from './copilotAgent';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
@@ -162,7 +162,7 @@ describe('the real Copilot agent with a scripted model', function () {
     // A row names its chat by the title Copilot gave it once the chat file has one, else by its first request, else by its first item.
     const rowName = (session: string, first: string): string => plan.getSessionInfo(session).title ?? plan.getSessionInfo(session).request ?? first;
     const positions = async (): Promise<[number, number]> => {
-      const rows = await rowLabels(SESSION_ROWS);
+      const rows = (await rowLabels(SESSION_ROWS)).filter(isSessionRow);
       return [rows.findIndex((row) => row.includes(rowName(alpha.session, 'Alpha task'))), rows.findIndex((row) => row.includes(rowName(beta.session, 'Beta task')))];
     };
     await waitFor(async () => {

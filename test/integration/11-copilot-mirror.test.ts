@@ -5,12 +5,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, domTexts, logLines, newChatSession, planItemLabels, waitFor } from './helpers';
+import { activityBadge, api, badgeCount, bridge, domTexts, logLines, newChatSession, planItemLabels, waitFor } from './helpers';
 import { askAgent, copilotReady, scriptTurns, turnIndex } from './copilotAgent';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
 const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
-const BADGE = '.activitybar li.action-item:has(a.action-label[aria-label^="Agent Plan"]) .badge-content';
 const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 
@@ -64,7 +63,10 @@ describe('Copilot\'s own todo list, mirrored', function () {
     const history = await (await api()).getHistory(mirrored.session);
     assert.deepEqual(history.map(itemsOf), lists, 'one version per call, in call order');
     await waitFor(async () => (await planItemLabels(PLAN_ROWS)).length === 3, 'three Plan item rows');
-    await waitFor(async () => (await domTexts(BADGE))[0] === '2', 'the badge to count the two open items');
+    await waitFor(async () => {
+      const badge = await activityBadge();
+      return badgeCount(badge.parts, 'open items') === 2 && badge.value === 2 + badgeCount(badge.parts, 'needs you');
+    }, 'the badge to count the two open items, with the sessions that need the user');
     await waitFor(async () => (await domTexts(STATUS_ITEM))[0]?.includes('1/3'), 'the status bar to say 1/3');
   });
 

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, waitFor } from './helpers';
+import { activityBadge, api, badgeCount, bridge, planLine, waitFor } from './helpers';
 import { SESSION_ROWS, agentsStatus as status, sessionsOf, versionsText, type AgentRun } from './terminalAgents';
 
 function git(cwd: string, ...args: string[]): void {
@@ -47,6 +47,20 @@ async function openOnly(groups: readonly string[]): Promise<void> {
   }
 }
 
+const NEEDS_YOU = /^Needs You \((\d+)\)$/;
+
+/** The Sessions view folded, with only its "Needs You" section open; its rows then, and the count its title says (0: no section). */
+async function needsYouSection(): Promise<{ count: number; first: boolean; rows: string[] }> {
+  await openOnly([]);
+  const section = `${SESSION_ROWS}[aria-label^="Needs You ("]`;
+  const expanded = await bridge<Array<string | null>>({ op: 'attributes', selector: section, name: 'aria-expanded' });
+  if (expanded[0] === 'false') await bridge({ op: 'click', selector: section });
+  const rows = await sessionRows();
+  const at = rows.findIndex((row) => NEEDS_YOU.test(row.label));
+  if (at < 0) return { count: 0, first: false, rows: [] };
+  return { count: Number(NEEDS_YOU.exec(rows[at]!.label)![1]), first: at === 0, rows: rowsUnder(rows, 'Needs You (') };
+}
+
 /** The rows right under the worktree row whose label starts with `group`. */
 function rowsUnder(rows: Array<{ label: string; level: string }>, group: string): string[] {
   const start = rows.findIndex((row) => row.label.startsWith(group));
@@ -66,6 +80,11 @@ if (status.skipped !== undefined) {
     this.timeout(300_000);
     const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
     const beside = (name: string) => path.join(path.dirname(workspace), name);
+
+    /** The Codex and Claude Code sessions this file's runs made. */
+    let ran: string[] = [];
+    /** Those of them that stopped with items open. */
+    let stopped: string[] = [];
 
     before(async () => {
       assert.ok(!fs.existsSync(path.join(workspace, '.git')), 'the fixture workspace starts outside git');
@@ -94,14 +113,15 @@ if (status.skipped !== undefined) {
     it('Codex in one worktree and Claude Code in one added while the window is open: each session under its worktree', async () => {
       const knownCodex = (await sessionsOf('codex')).map((s) => s.session);
       await runAgentIn('codex/update-plan', beside('wt-codex'));
-      await waitFor(async () => (await sessionsOf('codex')).find((s) => !knownCodex.includes(s.session)), 'a Codex session that ran in a worktree beside the workspace', 60_000);
+      const codex = await waitFor(async () => (await sessionsOf('codex')).find((s) => !knownCodex.includes(s.session)), 'a Codex session that ran in a worktree beside the workspace', 60_000);
 
       // The second worktree comes while the window is open: the folder watch sees it.
       git(workspace, 'worktree', 'add', '-q', beside('wt-claude'), '-b', 'claude-branch');
       const knownClaude = (await sessionsOf('claude-code')).map((s) => s.session);
       // Run at once: a session written before its folder is followed is found when it is.
       await runAgentIn('claude/todowrite', beside('wt-claude'));
-      await waitFor(async () => (await sessionsOf('claude-code')).find((s) => !knownClaude.includes(s.session)), 'a Claude Code session from the worktree added while open', 60_000);
+      const claude = await waitFor(async () => (await sessionsOf('claude-code')).find((s) => !knownClaude.includes(s.session)), 'a Claude Code session from the worktree added while open', 60_000);
+      ran = [codex.session, claude.session];
 
       const rows = await waitFor(async () => {
         await openOnly(['Worktree codex-branch', 'Worktree claude-branch']);
@@ -114,15 +134,60 @@ if (status.skipped !== undefined) {
       assert.ok(rows.findIndex((row) => row.label.startsWith('Worktree main')) < rows.findIndex((row) => row.label.startsWith('Worktree codex-branch')) || !rows.some((row) => row.label.startsWith('Worktree main')), "the workspace's own worktree comes first");
     });
 
-    it('Go to Next Session That Needs You shows a session waiting on the user, and goes round the queue', async () => {
-      // Codex's update-plan run ends its turn with an item still in progress: stopped with items open.
-      const first = await vscode.commands.executeCommand<string | undefined>('agentPlan.goToNextSessionNeedingYou');
-      assert.ok(first !== undefined, 'a session that needs the user');
-      const listed = (await api()).listSessions().find((s) => s.session === first);
-      assert.ok(listed?.todos.some((todo) => todo.status !== 'completed'), 'it stopped with items still open');
-      // Claude Code's run stopped with items open too: the next one is the other session.
-      const second = await vscode.commands.executeCommand<string | undefined>('agentPlan.goToNextSessionNeedingYou');
-      assert.ok(second !== undefined && second !== first, 'the next session of the queue');
+
+    it('the Needs You section at the top of the Sessions view lists the sessions that stopped with items open, and the badge counts them', async () => {
+      // Both runs end their turn with an item still open: stopped with items open, most urgent first.
+      const plan = await api();
+      stopped = ran.filter((session) => plan.getPlan(session)?.todos.some((todo) => todo.status !== 'completed'));
+      assert.ok(stopped.length >= 2, 'the Codex and Claude Code runs left items open');
+      const section = await waitFor(async () => {
+        const now = await needsYouSection();
+        return now.count >= 2 && now.rows.length > 0 ? now : undefined;
+      }, 'a Needs You section listing the stopped sessions', 30_000);
+      assert.ok(section.first, 'the section is the first row of the Sessions view');
+      // (After the earlier test files, the first may be an older chat that was cancelled with items open.)
+      assert.match(section.rows[0] ?? '', /, (stopped|cancelled|failed) with \d+ items? open$/, 'the most urgent first: a session that stopped with items open, by its name, agent and reason');
+      assert.ok(section.rows.some((row) => /, (Codex|Claude Code), stopped with \d+ items? open$/.test(row)) || section.rows.length < section.count, 'the Codex and Claude Code sessions are listed, unless below the rows drawn');
+      // The activity bar's badge adds the queue to the plan's open items, and names it.
+      await waitFor(async () => {
+        const badge = await activityBadge();
+        const open = (await api()).getViewState().badge ?? 0;
+        return badgeCount(badge.parts, 'needs you') === section.count && badge.value === open + section.count;
+      }, `the badge to count the ${section.count} sessions that need the user`, 30_000);
+    });
+
+    it('Go to Next Session That Needs You shows each session of the queue in turn, and goes round', async () => {
+      const { count } = await needsYouSection();
+      const visited: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const next = await vscode.commands.executeCommand<string | undefined>('agentPlan.goToNextSessionNeedingYou');
+        assert.ok(next !== undefined, 'a session that needs the user');
+        assert.equal((await api()).getViewState().session, next, 'its plan is on screen');
+        visited.push(next);
+      }
+      assert.equal(new Set(visited).size, count, 'every session of the queue once');
+      for (const session of stopped) assert.ok(visited.includes(session), 'the stopped Codex and Claude Code sessions are in the queue');
+      const again = await vscode.commands.executeCommand<string | undefined>('agentPlan.goToNextSessionNeedingYou');
+      assert.equal(again, visited[0], 'round again to the first');
+    });
+
+    it('a session that completes its plan leaves the section (which goes when the queue is empty)', async () => {
+      const plan = await api();
+      const before = (await needsYouSection()).count;
+      // Each plan completed, as a program appends a line to the log folder.
+      for (const session of stopped) {
+        const items = (plan.getPlan(session)?.todos ?? []).map((todo): [string, 'completed'] => [todo.content, 'completed']);
+        fs.appendFileSync(plan.logFile(session), planLine(session, Date.now(), items) + '\n');
+      }
+      const after = await waitFor(async () => {
+        const now = await needsYouSection();
+        return now.count === before - stopped.length ? now : undefined;
+      }, `the section to count ${before - stopped.length} sessions`, 30_000);
+      // Counted 0 only when no row of the view is the section: it is gone with the last session it held.
+      await waitFor(async () => badgeCount((await activityBadge()).parts, 'needs you') === after.count, 'the badge to drop the completed sessions', 30_000);
+      const round: string[] = [];
+      for (let i = 0; i < after.count; i++) round.push((await vscode.commands.executeCommand<string | undefined>('agentPlan.goToNextSessionNeedingYou')) ?? '');
+      assert.ok(!round.some((session) => stopped.includes(session)), 'the command no longer goes to a completed session');
     });
 
     it('a worktree removed keeps its session', async () => {

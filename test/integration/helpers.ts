@@ -142,3 +142,32 @@ export async function sessionName(session: string, first: string): Promise<strin
   const info = (await api()).getSessionInfo(session);
   return info.title ?? info.request ?? first;
 }
+
+const ACTIVITY = '.activitybar li.action-item a.action-label[aria-label^="Agent Plan"]';
+const ACTIVITY_BADGE = '.activitybar li.action-item:has(a.action-label[aria-label^="Agent Plan"]) .badge-content';
+
+/**
+ * Agent Plan's badge in the activity bar: the number shown (0 when none) and what its label
+ * names after the container's name, one part per view's badge ("3 open items in the plan",
+ * "2 sessions need you"). VS Code adds the views' badges into one number.
+ */
+export async function activityBadge(): Promise<{ value: number; parts: string[] }> {
+  const text = (await domTexts(ACTIVITY_BADGE))[0]?.trim() ?? '';
+  const label = (await bridge<Array<string | null>>({ op: 'attributes', selector: ACTIVITY, name: 'aria-label' }))[0] ?? '';
+  return { value: text === '' ? 0 : Number(text), parts: label.split(' - ').slice(1) };
+}
+
+/** The count a badge part names: open items in the plan, or sessions that need you; 0 when no part names it. */
+export function badgeCount(parts: readonly string[], what: 'open items' | 'needs you'): number {
+  const pattern = what === 'open items' ? /^(\d+) open items? in the plan$/ : /^(\d+) sessions? needs? you$/;
+  for (const part of parts) {
+    const match = pattern.exec(part);
+    if (match) return Number(match[1]);
+  }
+  return 0;
+}
+
+/** A Sessions view row of a session ("Session … of Codex, …"), not a worktree row nor a row of the Needs You section. */
+export function isSessionRow(label: string | null | undefined): boolean {
+  return /^Session /.test(label ?? '');
+}

@@ -163,7 +163,10 @@ describe('the plan as a pull request description', () => {
     const out = createClaudeCodeParser({ workspaceFolders: [rec.workspace] }).push(recordedLines(rec));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-pr-claude-'));
     try {
-      const sink = new LogPlanSink(new SessionLog(dir, new NodeFileSystem()));
+      // A clock a second on per line stamped: every item was in progress for a while, on any machine.
+      let tick = 0;
+      const now = (): Date => new Date(Date.UTC(2026, 0, 1) + 1000 * tick++);
+      const sink = new LogPlanSink(new SessionLog(dir, new NodeFileSystem(), { now }));
       await sink.importPlans(out.plans);
       await sink.importWrites(out.writes ?? []);
       await sink.importUsage(out.usage ?? []);
@@ -174,7 +177,7 @@ describe('the plan as a pull request description', () => {
         { title: 'Claude', timeline: buildTimeline(lines), ledger: buildLedger(lines.map((l) => l.record)), root: rec.workspace, linkBase: 'https://github.com/o/r/blob/main/' },
         formatOnly,
       );
-      // Times are this machine's (when the lines were imported): said as "<time>".
+      // Times are when the lines were stamped: said as "<time>".
       const normalized = markdown.replace(/(— |Elapsed )(under 1 s|\d+ (s|min)( \d+ s)?) · /g, '$1<time> · ');
       assert.equal(
         normalized,
