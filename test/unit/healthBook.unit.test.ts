@@ -111,7 +111,7 @@ describe('health book: the log’s reader to each session’s signals', () => {
     assert.deepEqual(changes.at(-1), { session: codexKey, live: true });
     assert.equal(book.nextCheck(), undefined, 'nothing left to wait for');
     clock.now = T0;
-    book.configure({ stallCalls: 3, stallMinutes: 10 });
+    book.configure({ stallCalls: 3, stallMinutes: 10, waitSeconds: 30 });
     assert.deepEqual(book.signals(codexKey).map((s) => [s.kind, s.stall?.reason, s.stall?.calls]), [['stalled', 'calls', 4]]);
   });
 
