@@ -15,6 +15,7 @@ import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { createClaudeCodeParser } from '../../src/agents/claudeCode';
 import { createCodexParser } from '../../src/agents/codex';
 import { createCopilotCliParser } from '../../src/agents/copilotCli';
+import { createQwenCodeParser } from '../../src/agents/qwenCode/parser';
 import type { SessionParser } from '../../src/core/foreign';
 import { findLine, recordedLines, recording } from './agentRecordings';
 import { useTempDir } from './helpers';
@@ -161,6 +162,21 @@ describe('waiting on a tool call, over recordings of the real programs', () => {
       assert.ok(pending === null || (pending as { call?: string }).call !== request?.toolCallId, `${name}: its completion ends the wait (${JSON.stringify(pending)})`);
       const whole = createCopilotCliParser();
       assert.equal(whole.push(lines).info?.pending, null, `${name}: a whole run leaves no call waiting`);
+    }
+  });
+
+  it('Qwen Code (not recorded at a prompt): a real run cut after a functionCall waits on it; its tool_result and a whole run leave none', () => {
+    for (const name of ['no-plan', 'edits', 'todo-write']) {
+      const rec = recording('qwen', name);
+      const lines = recordedLines(rec);
+      const asked = findLine(lines, (value) => value['type'] === 'assistant' && JSON.stringify(value['message'] ?? {}).includes('"functionCall"'));
+      const parts = (JSON.parse(lines[asked] ?? '{}') as { message: { parts: Array<{ functionCall?: { id: string; name: string } }> } }).message.parts;
+      const call = parts.find((part) => part.functionCall !== undefined)?.functionCall;
+      const parser = createQwenCodeParser({ workspaceFolders: [rec.workspace] });
+      assert.deepEqual(parser.push(lines.slice(0, asked + 1)).info?.pending, { tool: call?.name, call: call?.id }, name);
+      const result = findLine(lines, (value) => value['type'] === 'tool_result' && (value['toolCallResult'] as { callId?: string } | undefined)?.callId === call?.id);
+      assert.notDeepEqual(parser.push(lines.slice(asked + 1, result + 1)).info?.pending, { tool: call?.name, call: call?.id }, `${name}: its result ends the wait`);
+      assert.equal(createQwenCodeParser({ workspaceFolders: [rec.workspace] }).push(lines).info?.pending, null, `${name}: a whole run leaves no call waiting`);
     }
   });
 
