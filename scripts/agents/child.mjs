@@ -75,6 +75,24 @@ try {
 } catch {
   // none left
 }
+// Interactive Codex starts a helper daemon of its own session (`codex app-server --managed-daemon`,
+// installed under this run's Codex home) that leaves the process group: stopped here, by the
+// ids of the processes whose program lies in this run's own folders.
+for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+  let exe = '';
+  try {
+    exe = fs.readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    continue;
+  }
+  if ([dirs.home, dirs.codexHome].some((dir) => dir && exe.startsWith(dir + path.sep))) {
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
 await server.close();
 const result = { command: path.basename(command), args, code, signal, timedOut, ms: Date.now() - started, requests: server.requests.length };
 fs.writeFileSync(path.join(dirs.run, 'requests.json'), JSON.stringify(server.requests, null, 1) + '\n');
