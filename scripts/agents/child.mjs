@@ -33,9 +33,16 @@ const { command, args, env } = prepare(scenario, dirs, server.url);
 const started = Date.now();
 const out = fs.openSync(path.join(dirs.run, 'stdout.txt'), 'w');
 const err = fs.openSync(path.join(dirs.run, 'stderr.txt'), 'w');
-const child = spawn(command, args, { cwd: dirs.workspace, env, stdio: ['ignore', out, err], detached: true });
+// An interactive run (`scenario.tty`): the agent's own screen in a pseudo-terminal (util-linux
+// `script`), its keys written to `script`'s stdin; `scenario.tty.keys` are typed at given times
+// ({afterRequests, waitMs, text}), and the run ends `scenario.tty.endMs` after the last one.
+const quote = (word) => `'${String(word).split("'").join("'\\''")}'`;
+const child = scenario.tty
+  ? spawn('script', ['-qfc', [command, ...args].map(quote).join(' '), '/dev/null'], { cwd: dirs.workspace, env: { ...env, TERM: 'xterm-256color' }, stdio: ['pipe', out, err], detached: true })
+  : spawn(command, args, { cwd: dirs.workspace, env, stdio: ['ignore', out, err], detached: true });
 fs.closeSync(out);
 fs.closeSync(err);
+if (scenario.tty) void typeKeys(scenario.tty);
 let timedOut = false;
 const timer = setTimeout(() => {
   timedOut = true;
@@ -45,6 +52,21 @@ const timer = setTimeout(() => {
     // already gone
   }
 }, spec.timeoutMs);
+/** Types each key once the server has seen its requests and `waitMs` more passed, then ends the run. */
+async function typeKeys(tty) {
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  for (const key of tty.keys ?? []) {
+    while (server.requests.length < (key.afterRequests ?? 0) && child.exitCode === null) await sleep(100);
+    await sleep(key.waitMs ?? 0);
+    if (key.text !== undefined && child.exitCode === null) child.stdin.write(key.text);
+  }
+  await sleep(tty.endMs ?? 0);
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+}
 const [code, signal] = await new Promise((resolve) => child.on('exit', (c, s) => resolve([c, s])));
 clearTimeout(timer);
 // Its helpers (if any) share its process group: none may outlive the run.
@@ -52,6 +74,24 @@ try {
   process.kill(-child.pid, 'SIGKILL');
 } catch {
   // none left
+}
+// Interactive Codex starts a helper daemon of its own session (`codex app-server --managed-daemon`,
+// installed under this run's Codex home) that leaves the process group: stopped here, by the
+// ids of the processes whose program lies in this run's own folders.
+for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+  let exe = '';
+  try {
+    exe = fs.readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    continue;
+  }
+  if ([dirs.home, dirs.codexHome].some((dir) => dir && exe.startsWith(dir + path.sep))) {
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
 }
 await server.close();
 const result = { command: path.basename(command), args, code, signal, timedOut, ms: Date.now() - started, requests: server.requests.length };

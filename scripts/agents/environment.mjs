@@ -71,12 +71,30 @@ export function codexModel(scenario) {
   return scenario.codexModel ?? 'gpt-5-codex';
 }
 
+/**
+ * Claude Code's own record of a user who finished its onboarding, trusted the workspace and
+ * approved the (scripted) API key, so an interactive run goes straight to the prompt.
+ */
+function claudeFirstRunDone(dirs) {
+  fs.mkdirSync(dirs.home, { recursive: true });
+  const state = {
+    hasCompletedOnboarding: true,
+    theme: 'dark',
+    customApiKeyResponses: { approved: [FAKE_KEY.slice(-20)], rejected: [] },
+    projects: { [dirs.workspace]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] } },
+  };
+  fs.writeFileSync(path.join(dirs.home, '.claude.json'), JSON.stringify(state, null, 2) + '\n');
+}
+
 /** Returns { command, args, env } for one run of `scenario` with its dirs prepared. */
 export function prepare(scenario, dirs, url) {
   if (scenario.agent === 'claude') {
+    // Interactive (a pseudo-terminal): its first-run screens answered as a user who went through them.
+    if (scenario.tty) claudeFirstRunDone(dirs);
+    const mode = scenario.tty ? [scenario.prompt] : ['-p', scenario.prompt, '--output-format', 'stream-json', '--verbose'];
     return {
       command: BINARIES.claude,
-      args: ['-p', scenario.prompt, '--output-format', 'stream-json', '--verbose', '--model', CLAUDE_MODEL, ...(scenario.args ?? [])],
+      args: [...mode, '--model', CLAUDE_MODEL, ...(scenario.args ?? [])],
       env: baseEnv(dirs, {
         ANTHROPIC_BASE_URL: url,
         ANTHROPIC_API_KEY: FAKE_KEY,
@@ -115,11 +133,13 @@ export function prepare(scenario, dirs, url) {
         '[tools.update_plan]',
         'enabled = true',
         '',
+        // Interactive: the workspace trusted, as a user who answered its first-run screen.
+        ...(scenario.tty ? [`[projects."${dirs.workspace}"]`, 'trust_level = "trusted"', ''] : []),
       ].join('\n'),
     );
     return {
       command: BINARIES.codex,
-      args: ['exec', '--skip-git-repo-check', ...(scenario.args ?? []), scenario.prompt],
+      args: scenario.tty ? [...(scenario.args ?? []), scenario.prompt] : ['exec', '--skip-git-repo-check', ...(scenario.args ?? []), scenario.prompt],
       env: baseEnv(dirs, { CODEX_HOME: dirs.codexHome, SCRIPTED_MODEL_KEY: FAKE_KEY, ...scenario.env }),
     };
   }

@@ -72,6 +72,8 @@ async function record(scenario) {
     model: { claude: CLAUDE_MODEL, gemini: GEMINI_MODEL, codex: codexModel(scenario) }[scenario.agent] ?? CHAT_MODEL,
     command: [result.command, ...result.args],
     env: scenario.env,
+    // An interactive run: in a pseudo-terminal, with the keys typed and when.
+    ...(scenario.tty ? { tty: scenario.tty } : {}),
     workspace: dirs.workspace,
     home: dirs.home,
     ...(scenario.agent === 'codex' ? { codexHome: dirs.codexHome } : {}),

@@ -388,6 +388,16 @@ const fixPrompt = 'Fix the off-by-one in the parser and keep a plan as you go.';
 const editPrompt = 'Add a separator constant and use it in the parser; keep a plan as you go.';
 const askPrompt = 'How does the parser read its input? Answer briefly.';
 
+// Waiting on a tool call: an interactive run (no auto-approve) whose model asks for a Bash
+// command that needs the user's leave. `approval-left` leaves the prompt unanswered until the run
+// ends; `approval-given` answers it (Enter: the default "Yes") after a while, so the call runs and
+// the turn ends.
+const claudeBash = { calls: [{ name: 'Bash', input: { command: 'touch approved.txt', description: 'Create approved.txt' } }] };
+const claudeWait = [claudeTodoWrite[0], claudeTodoWrite[1], claudeBash, { text: 'Created approved.txt.' }];
+const waitPrompt = 'Create approved.txt in the workspace; keep a plan as you go.';
+const codexTouch = { calls: [{ name: 'exec_command', input: { cmd: 'touch approved.txt', sandbox_permissions: 'require_escalated', justification: 'Create approved.txt' } }] };
+const codexWait = [codexPlanOf([['Create approved.txt', 'in_progress']]), codexTouch, { text: 'Created approved.txt.' }];
+
 /** Every scenario, by name `<agent>/<scenario>`. */
 export const SCENARIOS = [
   { agent: 'claude', name: 'tasks', prompt: fixPrompt, env: {}, script: claudeTasks },
@@ -422,6 +432,10 @@ export const SCENARIOS = [
   { agent: 'kilo', name: 'edits', prompt: editPrompt, env: {}, script: opencodeEdits },
   { agent: 'qwen', name: 'edits', prompt: editPrompt, env: {}, script: qwenEdits },
   { agent: 'copilot', name: 'edits', prompt: editPrompt, env: {}, script: copilotEdits },
+  { agent: 'claude', name: 'approval-left', prompt: waitPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'default'], script: claudeWait, tty: { keys: [{ afterRequests: 3, waitMs: 8000 }], endMs: 0 } },
+  { agent: 'codex', name: 'approval-left', prompt: waitPrompt, env: {}, args: ['--ask-for-approval', 'on-request', '--sandbox', 'read-only'], script: codexWait, tty: { keys: [{ afterRequests: 4, waitMs: 8000 }], endMs: 0 } },
+  { agent: 'codex', name: 'approval-given', prompt: waitPrompt, env: {}, args: ['--ask-for-approval', 'on-request', '--sandbox', 'read-only'], script: codexWait, tty: { keys: [{ afterRequests: 4, waitMs: 8000, text: 'y' }], endMs: 8000 } },
+  { agent: 'claude', name: 'approval-given', prompt: waitPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'default'], script: claudeWait, tty: { keys: [{ afterRequests: 3, waitMs: 8000, text: '\r' }], endMs: 8000 } },
 ].map((s) => ({ ...s, id: `${s.agent}/${s.name}` }));
 
 export function findScenario(id) {

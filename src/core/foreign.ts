@@ -103,6 +103,17 @@ export const MAX_PARTICIPANT_LENGTH = 256;
 export type TurnState = 'running' | 'ended' | 'cancelled' | 'failed';
 export const TURN_STATES: readonly TurnState[] = ['running', 'ended', 'cancelled', 'failed'];
 
+/**
+ * A tool call the program's record shows started, with neither its result nor a later record
+ * yet: the call's tool and id, and `approval: true` where the record tells that the call waits
+ * for the user's approval (not for a running tool).
+ */
+export interface ForeignPending {
+  tool: string;
+  call: string;
+  approval?: boolean;
+}
+
 /** What a parser learned about a session besides its plans. */
 export interface ForeignSessionInfo {
   agent: AgentId;
@@ -124,6 +135,12 @@ export interface ForeignSessionInfo {
   turn?: { index: number; state: TurnState };
   /** Tool calls other than plan calls in the newest turn since its last plan call. */
   calls?: number;
+  /**
+   * The newest tool call still waiting for its result (the record holds nothing after it), or
+   * null when none is: a parser that tracks calls always says one or the other. Undefined
+   * (from parsers that do not track them) leaves what the log holds.
+   */
+  pending?: ForeignPending | null;
   /**
    * A subagent's session: the program's own id of the session that started it (same agent).
    * Its plan is its own; the views show it under that session.

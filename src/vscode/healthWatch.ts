@@ -1,6 +1,6 @@
 // Keeps the health book in step with the settings and the clock, and tells the user when a
-// plan completes, stops with items open or stalls. The clock runs only while some session
-// may stall (a running turn with open items): idle costs nothing.
+// plan completes, stops with items open or stalls, or a tool call waits. The clock runs only
+// while some session may stall (a running turn with open items) or a call waits: idle costs nothing.
 import * as vscode from 'vscode';
 import type { HealthKind, HealthSettings, HealthSignal } from '../core/derived/health';
 import { DEFAULT_HEALTH_SETTINGS } from '../core/derived/health';
@@ -15,7 +15,7 @@ import type { Logger } from './log';
 const t = vscode.l10n.t;
 
 export type NotifyMode = 'off' | 'whenUnfocused' | 'always';
-const NOTIFIED_KINDS: ReadonlySet<HealthKind> = new Set(['done', 'stopped-open', 'stalled']);
+const NOTIFIED_KINDS: ReadonlySet<HealthKind> = new Set(['done', 'waiting', 'stopped-open', 'stalled']);
 /**
  * A stop is told only once it has held this long: VS Code may save a request's end a
  * moment before its last tool call (a plan that completes it), and a notification cannot
@@ -27,9 +27,11 @@ export function healthSettings(): HealthSettings {
   const config = vscode.workspace.getConfiguration();
   const calls = config.get<number>(SettingId.StallToolCalls, DEFAULT_HEALTH_SETTINGS.stallCalls);
   const minutes = config.get<number>(SettingId.StallMinutes, DEFAULT_HEALTH_SETTINGS.stallMinutes);
+  const wait = config.get<number>(SettingId.WaitSeconds, DEFAULT_HEALTH_SETTINGS.waitSeconds);
   return {
     stallCalls: Number.isFinite(calls) && calls >= 1 ? Math.floor(calls) : DEFAULT_HEALTH_SETTINGS.stallCalls,
     stallMinutes: Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_HEALTH_SETTINGS.stallMinutes,
+    waitSeconds: Number.isFinite(wait) && wait >= 1 ? wait : DEFAULT_HEALTH_SETTINGS.waitSeconds,
   };
 }
 
@@ -65,7 +67,7 @@ class HealthWatch implements vscode.Disposable {
         this.schedule();
       }),
       vscode.workspace.onDidChangeConfiguration((change) => {
-        if (change.affectsConfiguration(SettingId.StallToolCalls) || change.affectsConfiguration(SettingId.StallMinutes)) {
+        if ([SettingId.StallToolCalls, SettingId.StallMinutes, SettingId.WaitSeconds].some((id) => change.affectsConfiguration(id))) {
           health.configure(healthSettings());
           this.schedule();
         }
@@ -129,17 +131,19 @@ class HealthWatch implements vscode.Disposable {
     this.logger.info(`notifying ${signal.kind} of session ${session}`);
     const event = this.store.get(session);
     const title = event ? sessionTitle(event, t, this.store.details(session)) : session.slice(0, 8);
-    this.show(session, `${title}: ${signalText(signal, new Date(), t)}`, signal.kind === 'done').catch((error: unknown) =>
+    this.show(session, `${title}: ${signalText(signal, new Date(), t)}`, signal.kind).catch((error: unknown) =>
       this.logger.warn(`a notification's action failed: ${String(error)}`),
     );
   }
 
-  private async show(session: string, message: string, good: boolean): Promise<void> {
+  private async show(session: string, message: string, kind: HealthKind): Promise<void> {
+    const good = kind === 'done';
     const showPlan = t('Show Plan');
     const openChat = t('Open Chat');
     const continueIt = t('Continue in New Chat');
     const actions = this.store.details(session).chat !== undefined ? [showPlan, openChat] : [showPlan];
-    if (!good) actions.push(continueIt);
+    // A call that waits is answered in its chat, not in a new one.
+    if (!good && kind !== 'waiting') actions.push(continueIt);
     const answer = good ? await vscode.window.showInformationMessage(message, ...actions) : await vscode.window.showWarningMessage(message, ...actions);
     if (answer === showPlan) {
       this.display.select(session);

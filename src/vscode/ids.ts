@@ -63,6 +63,7 @@ export const SettingId = {
   Notify: 'agentPlan.notify',
   StallToolCalls: 'agentPlan.health.stallToolCalls',
   StallMinutes: 'agentPlan.health.stallMinutes',
+  WaitSeconds: 'agentPlan.health.waitSeconds',
   /** Folders whose agents are followed besides the workspace's (absolute paths). */
   ExtraFolders: 'agentPlan.extraFolders',
   /** Whether every worktree of the workspace's git repositories is followed. */

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
 import { api, bridge, logLines, planItemLabels, runDir, waitFor } from './helpers';
-import { PLAN_ROWS, SESSION_ROWS, agentsStatus as status, itemsOf, newSessionShowing, runAgent, sessionsOf, versionsText } from './terminalAgents';
+import { PLAN_ROWS, SESSION_ROWS, agentsStatus as status, itemsOf, newSessionShowing, runAgent, sessionsOf, startAgent, versionsText } from './terminalAgents';
 
 async function sessionRowsMention(words: string): Promise<void> {
   const labels = () => bridge<string[]>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' });
@@ -203,6 +203,22 @@ if (status.skipped !== undefined) {
       for (const [session, versions] of before) {
         assert.equal((await plan.getHistory(session)).length, versions, `every version of ${session} is still there`);
         assert.ok(plan.getPlan(session), `${session} still has its plan`);
+      }
+    });
+
+    it('Codex left at an approval prompt (interactive, without auto-approve): its Sessions row says it waits for your approval', async () => {
+      const config = vscode.workspace.getConfiguration();
+      await config.update('agentPlan.health.waitSeconds', 2, vscode.ConfigurationTarget.Global);
+      try {
+        const known = (await sessionsOf('codex')).map((s) => s.session);
+        const run = startAgent('codex/approval-left', 0, 180_000);
+        await newSessionShowing('codex', known, [['Create approved.txt', 'in_progress']], 120_000);
+        // The run ends with the prompt unanswered: its rollout stays at the call.
+        await sessionRowsMention('waiting for your approval');
+        await run;
+        await sessionRowsMention('waiting for your approval');
+      } finally {
+        await config.update('agentPlan.health.waitSeconds', undefined, vscode.ConfigurationTarget.Global);
       }
     });
 

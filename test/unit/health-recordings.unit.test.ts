@@ -198,7 +198,7 @@ describe('plan health over recordings of the real programs', () => {
   it('Copilot health-stall: 20 saved tool calls without a plan update → stalled (tool calls) while the request runs; the last list completes it', async () => {
     // VS Code saved this chat after 20 of the 30 calls, then at the end: 20 is what a running
     // request showed, so the threshold is shortened to 15 (as the integration test does).
-    const r = await replay(tmp.path, createCopilotChatParser(), copilotLines('health-stall'), { stallCalls: 15, stallMinutes: 10 });
+    const r = await replay(tmp.path, createCopilotChatParser(), copilotLines('health-stall'), { stallCalls: 15, stallMinutes: 10, waitSeconds: 30 });
     const stalled = r.steps.findIndex((signals) => signals.some((s) => s.kind === 'stalled'));
     assert.ok(stalled > 0, JSON.stringify(r.steps));
     const signal = r.steps[stalled]?.find((s) => s.kind === 'stalled');

@@ -108,7 +108,7 @@ describe('plan health (pure rules)', () => {
   });
 
   it('stalled: N tool calls, or M minutes of calls, or M minutes of nothing, in a running turn', () => {
-    const settings = { stallCalls: 25, stallMinutes: 10 };
+    const settings = { stallCalls: 25, stallMinutes: 10, waitSeconds: 30 };
     const h = new SessionHealth();
     h.info({ ts: at(0), turn: turn('running', 0) });
     h.plan({ ts: at(1), todos: [W('a'), P('b')] });
@@ -127,7 +127,7 @@ describe('plan health (pure rules)', () => {
   });
 
   it('stalled when nothing at all is recorded; without turn facts only that rule, and only with an item in progress', () => {
-    const settings = { stallCalls: 25, stallMinutes: 10 };
+    const settings = { stallCalls: 25, stallMinutes: 10, waitSeconds: 30 };
     const h = new SessionHealth();
     h.info({ ts: at(0), turn: turn('running', 0) });
     h.plan({ ts: at(1), todos: [P('a')] });

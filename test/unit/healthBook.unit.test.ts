@@ -111,7 +111,7 @@ describe('health book: the log’s reader to each session’s signals', () => {
     assert.deepEqual(changes.at(-1), { session: codexKey, live: true });
     assert.equal(book.nextCheck(), undefined, 'nothing left to wait for');
     clock.now = T0;
-    book.configure({ stallCalls: 3, stallMinutes: 10 });
+    book.configure({ stallCalls: 3, stallMinutes: 10, waitSeconds: 30 });
     assert.deepEqual(book.signals(codexKey).map((s) => [s.kind, s.stall?.reason, s.stall?.calls]), [['stalled', 'calls', 4]]);
   });
 
@@ -126,6 +126,24 @@ describe('health book: the log’s reader to each session’s signals', () => {
     clock.now = T0 + 10 * 60_000;
     again.book.check();
     assert.deepEqual(again.changes, [{ session: codexKey, live: true }], 'a stall that starts in this window is news');
+  });
+
+  it('a call found waiting at activation: one check at its deadline, waiting then, and no clock once the call completes', async () => {
+    const first = open();
+    await first.sink.importPlans([plan('c1', [['a', 'completed']])]);
+    await first.sink.updateSession({ agent: 'codex', session: 'thread-1', turn: { index: 0, state: 'running' }, calls: 1, pending: { tool: 'exec_command', call: 'x1', approval: true } });
+    assert.equal(first.book.nextCheck(), T0 + 30_000, 'nothing else is on the clock (the plan is done): the wait deadline');
+    const again = open();
+    await again.log.sessions();
+    assert.equal(again.book.nextCheck(), T0 + 30_000, 'the same from the first look');
+    clock.now = T0 + 30_000;
+    again.book.check();
+    assert.deepEqual(again.book.signals(codexKey)[0]?.wait, { tool: 'exec_command', approval: true });
+    assert.equal(again.book.nextCheck(), undefined);
+    clock.now += 1000;
+    await again.sink.updateSession({ agent: 'codex', session: 'thread-1', turn: { index: 0, state: 'running' }, calls: 1, pending: null });
+    assert.deepEqual(again.book.signals(codexKey).map((s) => s.kind), ['done']);
+    assert.equal(again.book.nextCheck(), undefined, 'no call waits: no clock');
   });
 
   it('a deleted log leaves no health behind', async () => {

@@ -59,7 +59,7 @@ describe('claudeCode parser, over recordings of the real CLI', () => {
       [[read, 'completed'], [fix, 'completed']],
     ]);
     assert.ok(out.plans.every((p) => typeof p.at === 'string'));
-    assert.deepEqual(out.info, { agent: 'claude-code', session, cwd: tasks.workspace, request: tasks.prompt, turn: { index: 0, state: 'ended' }, calls: 0 });
+    assert.deepEqual(out.info, { agent: 'claude-code', session, cwd: tasks.workspace, request: tasks.prompt, turn: { index: 0, state: 'ended' }, calls: 0, pending: null });
   });
 
   /** A task folder as a list: `<id>.json` files (Claude's `.lock` and `.highwatermark` aside), by id. */

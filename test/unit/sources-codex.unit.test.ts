@@ -30,7 +30,7 @@ describe('codex parser, over recordings of the real CLI', () => {
       [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress'], ['Write a regression test', 'pending']],
     ]);
     assert.ok(!JSON.stringify(out.plans).includes('fixing the loop next'), 'the explanation is left out');
-    assert.deepEqual(out.info, { agent: 'codex', session: thread, cwd: rec.workspace, request: rec.prompt, turn: { index: 0, state: 'ended' }, calls: 0 });
+    assert.deepEqual(out.info, { agent: 'codex', session: thread, cwd: rec.workspace, request: rec.prompt, turn: { index: 0, state: 'ended' }, calls: 0, pending: null });
   });
 
   it('a repeated line, or a resumed state, emits no call twice', () => {

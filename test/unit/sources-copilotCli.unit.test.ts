@@ -41,7 +41,7 @@ describe('copilotCli parser, over recordings of the real CLI', () => {
     );
     assert.deepEqual(new Set(out.plans.map((p) => p.source.call)).size, 3);
     // The session: where it ran, the prompt as its first request, the request answered with nothing done since the last update.
-    assert.deepEqual(out.info, { agent: 'copilot-cli', session, cwd: rec.workspace, request: rec.prompt, turn: { index: 0, state: 'ended' }, calls: 0 });
+    assert.deepEqual(out.info, { agent: 'copilot-cli', session, cwd: rec.workspace, request: rec.prompt, turn: { index: 0, state: 'ended' }, calls: 0, pending: null });
   });
 
   it('the request is running until the answer ends its model call; reads between plan updates count as activity', () => {

@@ -27,7 +27,7 @@ describe('qwenCode parser, over recordings of the real CLI', () => {
       [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending']],
       [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress'], ['Write a regression test', 'pending']],
     ]);
-    assert.deepEqual(out.info, { agent: 'qwen-code', session, cwd: rec.workspace, request: rec.prompt, turn: { index: 0, state: 'ended' }, calls: 0 });
+    assert.deepEqual(out.info, { agent: 'qwen-code', session, cwd: rec.workspace, request: rec.prompt, turn: { index: 0, state: 'ended' }, calls: 0, pending: null });
   });
 
   it('the todos file it rewrote holds the newest call\'s list', () => {

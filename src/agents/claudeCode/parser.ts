@@ -12,11 +12,15 @@
 //   starts one; an assistant message with `stop_reason: "end_turn"` ends it; "[Request
 //   interrupted by user…" cancels it; an API error message (`isApiErrorMessage`) fails it.
 //   Every other tool_use after the last plan call of the turn counts as activity.
+// - A waiting call: a tool_use of the main transcript whose tool_result has not come, until the
+//   turn moves on (a new prompt, its end). The transcript writes nothing while Claude Code asks
+//   for leave to run a tool, so an approval prompt and a running tool look the same.
 // - Files: an Edit, Write, MultiEdit or NotebookEdit call wrote its file once its tool_result
 //   came back without `is_error` (a failed Edit, its text not found, wrote nothing); the
 //   write comes after the plans emitted before that result.
 import { claudeFilesWritten } from './fileWrites';
 import { claudeUsageOf } from './usage';
+import { OpenCalls } from '../openCalls';
 import { isInsideWorkspace } from '../locations';
 import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord, mapItems, stringField } from '../lineParser';
 import { TURN_STATES, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../../core/foreign';
@@ -98,12 +102,15 @@ class ClaudeCodeParser extends JsonLineParser {
   private turn: { index: number; state: TurnState } | undefined;
   /** Ids of the tool calls of the newest turn after its last plan call. */
   private calls: string[] = [];
+  /** The main transcript's tool calls without a result yet. */
+  private readonly open: OpenCalls;
 
   constructor(
     private readonly options: ClaudeCodeParserOptions,
     state: unknown,
   ) {
     super('claude-code', state);
+    this.open = new OpenCalls(isRecord(state) ? state['open'] : undefined);
     if (!isRecord(state)) return;
     const uses = state['uses'];
     if (isRecord(uses)) {
@@ -177,6 +184,7 @@ class ClaudeCodeParser extends JsonLineParser {
     if (this.parent !== undefined) state['parent'] = this.parent;
     if (this.turn) state['turn'] = this.turn;
     state['calls'] = this.calls;
+    state['open'] = this.open.state();
     return state;
   }
 
@@ -184,7 +192,7 @@ class ClaudeCodeParser extends JsonLineParser {
     const base = super.info();
     const info = base !== undefined && this.parent !== undefined ? { ...base, parent: this.parent } : base;
     if (info === undefined || this.turn === undefined) return info;
-    return { ...info, turn: { ...this.turn }, calls: this.calls.length };
+    return { ...info, turn: { ...this.turn }, calls: this.calls.length, pending: this.open.pending() };
   }
 
   /** Where the turn stands after this line. */
@@ -204,10 +212,12 @@ class ClaudeCodeParser extends JsonLineParser {
     }
     this.turn = { index: this.turn === undefined ? 0 : this.turn.index + 1, state: 'running' };
     this.calls = [];
+    this.open.clear();
   }
 
   private setTurn(state: TurnState): void {
     this.turn = { index: this.turn?.index ?? 0, state };
+    this.open.clear();
   }
 
   private countCall(name: unknown, id: string | undefined): void {
@@ -275,7 +285,10 @@ class ClaudeCodeParser extends JsonLineParser {
       if (record['isSidechain'] !== true) this.noteWrites(record, at);
       if (record['isSidechain'] !== true && this.accepted()) claudeUsageOf(this.base.session, message, content, at, batch);
       for (const block of content) {
-        if (isRecord(block) && block['type'] === 'tool_use' && record['isSidechain'] !== true) this.countCall(block['name'], stringField(block, 'id'));
+        if (isRecord(block) && block['type'] === 'tool_use' && record['isSidechain'] !== true) {
+          this.countCall(block['name'], stringField(block, 'id'));
+          this.open.start(stringField(block, 'id') ?? '', stringField(block, 'name') ?? '');
+        }
         if (!isRecord(block) || block['type'] !== 'tool_use' || !isPlanTool(block['name'])) continue;
         const id = stringField(block, 'id');
         if (id === undefined) {
@@ -296,6 +309,7 @@ class ClaudeCodeParser extends JsonLineParser {
     for (const block of results) {
       const id = stringField(block, 'tool_use_id');
       if (id === undefined) continue;
+      this.open.finish(id);
       // `toolUseResult` belongs to the line; with several results on one line it cannot be paired.
       const result: EarlyResult = { isError: block['is_error'] === true, result: results.length === 1 ? record['toolUseResult'] : undefined };
       if (typeof block['content'] === 'string') result.text = block['content'].slice(0, 200);

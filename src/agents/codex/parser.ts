@@ -8,12 +8,19 @@
 //   ends it cancelled (reason "interrupted" or "replaced") or failed. Every other tool call
 //   (`function_call`, `custom_tool_call`, `local_shell_call`) after the turn's last
 //   update_plan counts as activity.
+// - A waiting call: a tool call whose `function_call_output` / `custom_tool_call_output` has not
+//   come, until its turn ends or a new one starts. The rollout records no approval request;
+//   a command call whose arguments ask to run outside the sandbox (`sandbox_permissions:
+//   "require_escalated"`) in a turn whose `turn_context` has the user approve
+//   (`approval_policy` `on-request` or `untrusted`) is one Codex asks the user about: that
+//   wait is for approval. Any other call waiting may be a running command.
 // - Files: an apply_patch call (a `custom_tool_call` whose input is the patch, or an older
 //   `function_call` with it in its arguments) wrote the files its patch names once its output
 //   says "Success. Updated the following files"; a patch that did not apply wrote nothing.
 //   The write comes after the plans emitted before that output.
 import { codexFilesWritten } from './fileWrites';
 import { codexResponseItem, codexUsageOf, readCodexResponse, type CodexResponse } from './usage';
+import { OpenCalls } from '../openCalls';
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
 import { TURN_STATES, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../../core/foreign';
 
@@ -42,10 +49,16 @@ class CodexParser extends JsonLineParser {
   private readonly writes = new Map<string, PendingWrite>();
   /** The response whose items are being read, until its token_count. */
   private response: CodexResponse | undefined;
+  /** Tool calls without their output yet. */
+  private readonly open: OpenCalls;
+  /** The newest turn_context's approval policy. */
+  private approvalPolicy: string | undefined;
 
   constructor(state: unknown) {
     super('codex', state);
+    this.open = new OpenCalls(isRecord(state) ? state['open'] : undefined);
     if (!isRecord(state)) return;
+    if (typeof state['approvalPolicy'] === 'string') this.approvalPolicy = state['approvalPolicy'];
     this.response = readCodexResponse(state['response']);
     const writes = state['writes'];
     if (isRecord(writes)) {
@@ -63,20 +76,22 @@ class CodexParser extends JsonLineParser {
   }
 
   protected ownState(): JsonRecord {
-    const state: JsonRecord = { calls: this.calls, writes: Object.fromEntries(this.writes) };
+    const state: JsonRecord = { calls: this.calls, writes: Object.fromEntries(this.writes), open: this.open.state() };
     if (this.response) state['response'] = { ...this.response };
     if (this.turn) state['turn'] = this.turn;
+    if (this.approvalPolicy !== undefined) state['approvalPolicy'] = this.approvalPolicy;
     return state;
   }
 
   protected override info(): ForeignSessionInfo | undefined {
     const info = super.info();
     if (info === undefined || this.turn === undefined) return info;
-    return { ...info, turn: { ...this.turn }, calls: this.calls };
+    return { ...info, turn: { ...this.turn }, calls: this.calls, pending: this.open.pending() };
   }
 
   private followTurn(payload: JsonRecord): void {
     const kind = payload['type'];
+    if (kind === 'task_started' || kind === 'task_complete' || kind === 'turn_aborted') this.open.clear();
     if (kind === 'task_started') {
       this.turn = { index: this.turn === undefined ? 0 : this.turn.index + 1, state: 'running' };
       this.calls = 0;
@@ -107,6 +122,10 @@ class CodexParser extends JsonLineParser {
       }
       return;
     }
+    if (type === 'turn_context' && isRecord(payload)) {
+      this.approvalPolicy = stringField(payload, 'approval_policy') ?? this.approvalPolicy;
+      return;
+    }
     if (type === 'event_msg' && isRecord(payload)) {
       if (payload['type'] === 'user_message') this.firstRequest(codexRequestText(stringField(payload, 'message')));
       this.followTurn(payload);
@@ -116,7 +135,13 @@ class CodexParser extends JsonLineParser {
     if (type !== 'response_item' || !isRecord(payload)) return;
     if (payload['type'] === 'message' && payload['role'] === 'user') this.firstRequest(codexRequestText(inputText(payload['content'])));
     this.response = codexResponseItem(this.response, payload, this.base.plans);
-    if (TOOL_CALLS.has(payload['type'])) this.calls = payload['name'] === 'update_plan' ? 0 : this.calls + 1;
+    if (TOOL_CALLS.has(payload['type'])) {
+      this.calls = payload['name'] === 'update_plan' ? 0 : this.calls + 1;
+      const call = stringField(payload, 'call_id') ?? '';
+      this.open.start(call, stringField(payload, 'name') ?? stringField(payload, 'type') ?? '');
+      if (this.asksApproval(payload)) this.open.approval(call, true);
+    }
+    if (CALL_OUTPUTS.has(payload['type'])) this.open.finish(stringField(payload, 'call_id') ?? '');
     if (payload['name'] === 'apply_patch') {
       this.noteWrite(record);
       return;
@@ -155,6 +180,18 @@ class CodexParser extends JsonLineParser {
       items: mapped.items,
       ...(at !== undefined ? { at } : {}),
     });
+  }
+
+  /** Whether Codex asks the user before this call runs: a command to run outside the sandbox, under a policy where the user approves. */
+  private asksApproval(payload: JsonRecord): boolean {
+    if (this.approvalPolicy !== 'on-request' && this.approvalPolicy !== 'untrusted') return false;
+    let args: unknown = payload['arguments'];
+    try {
+      args = typeof args === 'string' ? JSON.parse(args) : args;
+    } catch {
+      return false;
+    }
+    return isRecord(args) && args['sandbox_permissions'] === 'require_escalated';
   }
 
   /** An apply_patch call: the files its patch names, held until its output says it applied. */

@@ -15,12 +15,16 @@
 //   writes with SQL through its `sql` tool. The database is made on the first `sql` call and is
 //   in rollback-journal mode. The events carry the SQL, not the rows: a completed `sql` call
 //   that changed the table is where the table is read (see ./index.ts).
+// - A waiting call: a tool the model asked for (`assistant.message` `toolRequests`) whose
+//   `tool.execution_complete` has not come, until the request ends or a new one starts. Not
+//   recorded waiting at a prompt: whether an approval wait can be told apart is not known.
 // - Older releases had an `update_todo` tool whose argument was a Markdown checklist; 1.0.102
 //   offers none. In 1.0.63's code the checklist is `arguments.todos` (a string) and its prompts
 //   name `- [x]` completed and `- [ ]` pending; its runtime also knows `in_progress`, with a mark
 //   not seen. The checklist is read as written; any other mark makes the call an unknown shape
 //   rather than a guessed status.
 import { type Batch, type JsonRecord, JsonLineParser, excerpt, isRecord, stringField } from '../lineParser';
+import { OpenCalls } from '../openCalls';
 import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser, TurnState } from '../../core/foreign';
 import { TURN_STATES } from '../../core/foreign';
 import { PendingWrites, toolCallFiles, type WriteTools } from '../toolWrites';
@@ -119,9 +123,12 @@ class CopilotCliParser extends JsonLineParser {
   private readonly writes: PendingWrites;
   /** The newest response's usage, until its message. */
   private usage: CopilotPendingUsage | undefined;
+  /** Tool calls the model asked for whose tool.execution_complete has not come. */
+  private readonly open: OpenCalls;
 
   constructor(state: unknown) {
     super('copilot-cli', state);
+    this.open = new OpenCalls(isRecord(state) ? state['open'] : undefined);
     this.writes = new PendingWrites(isRecord(state) ? state['writes'] : undefined);
     this.usage = readCopilotPendingUsage(isRecord(state) ? state['usage'] : undefined);
     if (!isRecord(state)) return;
@@ -140,13 +147,13 @@ class CopilotCliParser extends JsonLineParser {
   }
 
   protected ownState(): JsonRecord {
-    return { ...(this.turn ? { turn: this.turn } : {}), calls: this.calls, answered: this.answered, pending: this.pending, writes: this.writes.state(), ...(this.usage ? { usage: this.usage } : {}) };
+    return { ...(this.turn ? { turn: this.turn } : {}), calls: this.calls, answered: this.answered, pending: this.pending, writes: this.writes.state(), open: this.open.state(), ...(this.usage ? { usage: this.usage } : {}) };
   }
 
   protected override info(): ForeignSessionInfo | undefined {
     const info = super.info();
     if (info === undefined || this.turn === undefined) return info;
-    return { ...info, turn: { ...this.turn }, calls: this.calls };
+    return { ...info, turn: { ...this.turn }, calls: this.calls, pending: this.open.pending() };
   }
 
   protected handle(record: JsonRecord, line: number, batch: Batch): void {
@@ -177,6 +184,7 @@ class CopilotCliParser extends JsonLineParser {
         this.turn = { index: this.turn === undefined ? 0 : this.turn.index + 1, state: 'running' };
         this.calls = 0;
         this.answered = false;
+        this.open.clear();
         return;
       }
       case 'session.usage_record':
@@ -186,6 +194,10 @@ class CopilotCliParser extends JsonLineParser {
       case 'assistant.message': {
         const requests = data['toolRequests'];
         this.answered = !Array.isArray(requests) || requests.length === 0;
+        // Asked for here, before it starts: a call the CLI asks leave for waits from this event on.
+        for (const request of Array.isArray(requests) ? requests : []) {
+          if (isRecord(request)) this.open.start(stringField(request, 'toolCallId') ?? '', stringField(request, 'name') ?? '');
+        }
         settleCopilotUsage(this.base.session, this.usage, Array.isArray(requests) ? requests.length : 0, batch);
         this.usage = undefined;
         return;
@@ -193,7 +205,10 @@ class CopilotCliParser extends JsonLineParser {
       case 'assistant.turn_end':
         settleCopilotUsage(this.base.session, this.usage, 0, batch);
         this.usage = undefined;
-        if (this.answered && this.turn?.state === 'running') this.turn = { index: this.turn.index, state: 'ended' };
+        if (this.answered && this.turn?.state === 'running') {
+          this.turn = { index: this.turn.index, state: 'ended' };
+          this.open.clear();
+        }
         return;
       case 'tool.execution_start':
         this.started(data, line, batch, stringField(record, 'timestamp'));
@@ -234,6 +249,7 @@ class CopilotCliParser extends JsonLineParser {
   private completed(record: JsonRecord, data: JsonRecord, line: number, batch: Batch): void {
     const call = stringField(data, 'toolCallId');
     if (call === undefined) return;
+    this.open.finish(call);
     const write = this.writes.settle(call);
     if (write !== undefined && data['success'] === true && this.base.session !== undefined && !batch.alreadyEmitted(call)) {
       batch.write({ source: { agent: 'copilot-cli', session: this.base.session, call }, files: write.files, ...(write.at !== undefined ? { at: write.at } : {}) });

@@ -8,11 +8,13 @@
 // record's `toolCallResult {callId, status}`. Items are `{id, content, status}` with three
 // statuses; `id` is not content. `todo_write` is off by default in 0.24 (`tools.todoWrite.enabled`).
 // The folder name is lossy (`/a/b-c` and `/a/b/c` share it): the `cwd` on the records decides.
+// A waiting call: a `functionCall` whose `tool_result` has not come, until the turn moves on.
 // Turns: a `user` record (a prompt; tool results are `tool_result` records) starts one; an
 // assistant record without a functionCall (the answer) ends it. Each other call after the
 // turn's last todo_write counts as activity.
 import { isInsideWorkspace } from '../locations';
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
+import { OpenCalls } from '../openCalls';
 import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser } from '../../core/foreign';
 import { PendingWrites, toolCallFiles, type WriteTools } from '../toolWrites';
 import { qwenUsageOf } from './usage';
@@ -55,12 +57,16 @@ class QwenCodeParser extends JsonLineParser {
   /** write_file/edit calls waiting for their result. */
   private readonly writes: PendingWrites;
 
+  /** Calls whose tool_result has not come. */
+  private readonly open: OpenCalls;
+
   constructor(
     private readonly options: QwenCodeParserOptions,
     state: unknown,
   ) {
     super('qwen-code', state);
     this.writes = new PendingWrites(isRecord(state) ? state['writes'] : undefined);
+    this.open = new OpenCalls(isRecord(state) ? state['open'] : undefined);
     if (!isRecord(state)) return;
     const calls = state['calls'];
     if (isRecord(calls)) {
@@ -83,7 +89,7 @@ class QwenCodeParser extends JsonLineParser {
   protected override info(): ForeignSessionInfo | undefined {
     const info = super.info();
     if (info === undefined || this.turn === undefined) return info;
-    return { ...info, turn: { index: this.turn.index, state: this.turn.state }, calls: this.turn.calls.length };
+    return { ...info, turn: { index: this.turn.index, state: this.turn.state }, calls: this.turn.calls.length, pending: this.open.pending() };
   }
 
   /** The newest turn so far (a copy). */
@@ -96,7 +102,7 @@ class QwenCodeParser extends JsonLineParser {
   }
 
   protected ownState(): JsonRecord {
-    const state: JsonRecord = { calls: Object.fromEntries(this.calls), writes: this.writes.state() };
+    const state: JsonRecord = { calls: Object.fromEntries(this.calls), writes: this.writes.state(), open: this.open.state() };
     if (this.inWorkspace !== undefined) state['inWorkspace'] = this.inWorkspace;
     if (this.turn !== undefined) state['turn'] = this.turn;
     return state;
@@ -118,6 +124,7 @@ class QwenCodeParser extends JsonLineParser {
       // What the user typed (`provenance: "real_user"` where the record says).
       const provenance = record['provenance'];
       if (provenance === undefined || provenance === 'real_user') this.firstRequest(partsText(record['message']));
+      this.open.clear();
     }
     if (type === 'assistant') this.readCalls(record, line, batch);
     else if (type === 'tool_result') this.readResult(record, line, batch);
@@ -130,11 +137,15 @@ class QwenCodeParser extends JsonLineParser {
     if (!Array.isArray(parts)) return;
     const called = parts.filter((part) => isRecord(part) && isRecord(part['functionCall']));
     qwenUsageOf(this.base.session, record, called.length, batch);
-    if (called.length === 0 && this.turn !== undefined) this.turn.state = 'ended';
+    if (called.length === 0 && this.turn !== undefined) {
+      this.turn.state = 'ended';
+      this.open.clear();
+    }
     for (const part of parts) {
       const call = isRecord(part) ? part['functionCall'] : undefined;
       if (isRecord(call) && this.turn !== undefined) {
         const callId = stringField(call, 'id');
+        this.open.start(callId ?? '', stringField(call, 'name') ?? '');
         if (call['name'] === QWEN_PLAN_TOOL) this.turn.calls = [];
         else if (callId !== undefined && !this.turn.calls.includes(callId) && this.turn.calls.length < MAX_COUNTED_CALLS) this.turn.calls.push(callId);
       }
@@ -169,6 +180,7 @@ class QwenCodeParser extends JsonLineParser {
     }
     const id = stringField(result, 'callId');
     if (id === undefined) return;
+    this.open.finish(id);
     const write = this.writes.settle(id);
     if (write !== undefined && result['status'] === 'success' && this.base.session !== undefined && !batch.alreadyEmitted(id)) {
       batch.write({ source: { agent: 'qwen-code', session: this.base.session, call: id }, files: write.files, ...(write.at !== undefined ? { at: write.at } : {}) });

@@ -23,21 +23,28 @@
 //   ≥ N tool calls since the last plan write, or grew at all with no plan write for
 //   ≥ M minutes, or nothing at all was recorded for M minutes. Without turn facts (a writer
 //   that records no turns), only the last: an item in progress and nothing recorded for M minutes.
+//   Not while a tool call waits (the wait says why nothing moves).
+// - waiting: the newest session/info line names a tool call still waiting for its result,
+//   first seen ≥ S seconds ago (an approval prompt or a long command). Clears with the next
+//   line that names none (the call completed) or another call.
 // - done: every item is completed or cancelled, and at least one is completed.
 import type { TurnState } from '../foreign';
 import type { ItemStatus, PlanItem } from '../plan/plan';
 
 /** `request-open` comes from the user's requests (requests.ts): a turn ended without a plan that holds one. */
-export type HealthKind = 'stopped-open' | 'dropped' | 'reworded' | 'reopened' | 'stalled' | 'done' | 'request-open';
+export type HealthKind = 'waiting' | 'stopped-open' | 'dropped' | 'reworded' | 'reopened' | 'stalled' | 'done' | 'request-open';
 export type { TurnState };
 /** How a turn ended: by the agent, cancelled by the user, or failed. */
 export type StopHow = Exclude<TurnState, 'running'>;
 
 /** The kinds that call for the user's attention (reworded and done do not). */
-export const WARNING_KINDS: ReadonlySet<HealthKind> = new Set(['stopped-open', 'dropped', 'reopened', 'stalled', 'request-open']);
+export const WARNING_KINDS: ReadonlySet<HealthKind> = new Set(['waiting', 'stopped-open', 'dropped', 'reopened', 'stalled', 'request-open']);
 
-/** Most urgent first. */
-const URGENCY: readonly HealthKind[] = ['stopped-open', 'stalled', 'request-open', 'dropped', 'reopened', 'reworded', 'done'];
+/**
+ * Most urgent first. A waiting call comes first: the agent is live and blocked on it now,
+ * while a stopped or stalled session is already at rest.
+ */
+const URGENCY: readonly HealthKind[] = ['waiting', 'stopped-open', 'stalled', 'request-open', 'dropped', 'reopened', 'reworded', 'done'];
 
 /** Sorts signals most urgent first. */
 export function byUrgency(a: HealthSignal, b: HealthSignal): number {
@@ -56,6 +63,8 @@ export interface HealthSignal {
   items?: string[];
   /** stalled: why (tool calls since the last plan write, no plan write for M minutes, nothing recorded). */
   stall?: { reason: 'calls' | 'time' | 'idle'; calls: number };
+  /** waiting: the tool whose call waits, and whether the agent's record says it waits for approval. */
+  wait?: { tool: string; approval: boolean };
 }
 
 export interface HealthSettings {
@@ -63,9 +72,11 @@ export interface HealthSettings {
   stallCalls: number;
   /** Minutes without a plan update (or without anything recorded) that make it stalled. */
   stallMinutes: number;
+  /** Seconds a tool call waits for its result before the session shows as waiting. */
+  waitSeconds: number;
 }
 
-export const DEFAULT_HEALTH_SETTINGS: HealthSettings = { stallCalls: 25, stallMinutes: 10 };
+export const DEFAULT_HEALTH_SETTINGS: HealthSettings = { stallCalls: 25, stallMinutes: 10, waitSeconds: 30 };
 
 /** The newest turn, as a session/info line states it. */
 export interface TurnFacts {
@@ -82,11 +93,22 @@ export interface ActivityFacts {
   at: string;
 }
 
+/** A tool call waiting for its result, as a session/info line states it. */
+export interface PendingFacts {
+  tool: string;
+  call: string;
+  /** When this machine first saw it waiting. */
+  since: string;
+  approval?: boolean | undefined;
+}
+
 /** What SessionHealth reads of a session/info line. */
 export interface HealthInfo {
   ts: string;
   turn?: TurnFacts | undefined;
   activity?: ActivityFacts | undefined;
+  /** Absent: no call waits. */
+  pending?: PendingFacts | undefined;
 }
 
 /** What SessionHealth reads of a plan version. */
@@ -130,6 +152,8 @@ export class SessionHealth {
   private infoAfterPlan = false;
   private calls = 0;
   private activityAt: string | undefined;
+  /** The call the newest info line names as waiting. */
+  private pending: PendingFacts | undefined;
   /** The newest `ts` of any line read (plan or info): "nothing recorded since". */
   private lastTs: string | undefined;
 
@@ -187,6 +211,8 @@ export class SessionHealth {
       this.calls = record.activity.calls;
       this.activityAt = record.activity.at;
     }
+    // Each line states the whole: a line without one says no call waits.
+    this.pending = record.pending ? { ...record.pending } : undefined;
     this.infoAfterPlan = true;
     this.touch(record.ts);
   }
@@ -204,6 +230,7 @@ export class SessionHealth {
     this.turn = undefined;
     this.calls = 0;
     this.activityAt = undefined;
+    this.pending = undefined;
     this.lastTs = undefined;
     this.planTs = undefined;
     this.planAt = undefined;
@@ -235,6 +262,8 @@ export class SessionHealth {
   /** What holds at `now`, most urgent first. */
   signals(now: number, settings: HealthSettings = DEFAULT_HEALTH_SETTINGS): HealthSignal[] {
     const signals: HealthSignal[] = [];
+    const waiting = this.waiting(now, settings);
+    if (waiting) signals.push(waiting);
     const stopped = this.stopped();
     if (stopped) signals.push(stopped);
     const stalled = this.stalled(now, settings);
@@ -251,14 +280,24 @@ export class SessionHealth {
    * checks again then, and not before. Undefined when no time rule is pending.
    */
   nextCheck(now: number, settings: HealthSettings = DEFAULT_HEALTH_SETTINGS): number | undefined {
-    if (!this.mayStall() || this.stalled(now, settings)) return undefined;
-    const limit = settings.stallMinutes * 60_000;
     const times: number[] = [];
-    const last = time(this.lastTs);
-    if (last !== undefined) times.push(last + limit);
-    const since = this.planReference();
-    if (this.calls > 0 && since !== undefined) times.push(since + limit);
+    const waitFrom = time(this.pending?.since);
+    if (waitFrom !== undefined && !this.waiting(now, settings)) times.push(waitFrom + settings.waitSeconds * 1000);
+    if (this.mayStall() && !this.stalled(now, settings)) {
+      const limit = settings.stallMinutes * 60_000;
+      const last = time(this.lastTs);
+      if (last !== undefined) times.push(last + limit);
+      const since = this.planReference();
+      if (this.calls > 0 && since !== undefined) times.push(since + limit);
+    }
     return times.length > 0 ? Math.min(...times) : undefined;
+  }
+
+  private waiting(now: number, settings: HealthSettings): HealthSignal | undefined {
+    const pending = this.pending;
+    const since = time(pending?.since);
+    if (pending === undefined || since === undefined || now - since < settings.waitSeconds * 1000) return undefined;
+    return { kind: 'waiting', since: pending.since, wait: { tool: pending.tool, approval: pending.approval === true } };
   }
 
   private stopped(): HealthSignal | undefined {
@@ -272,7 +311,8 @@ export class SessionHealth {
   }
 
   private mayStall(): boolean {
-    if (this.todos === undefined || this.open === 0) return false;
+    // A call that waits says why nothing moves: the wait rule speaks for it.
+    if (this.todos === undefined || this.open === 0 || this.pending !== undefined) return false;
     if (this.turn) return this.turn.state === 'running';
     return this.inProgress > 0;
   }

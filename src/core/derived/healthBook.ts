@@ -82,6 +82,7 @@ export function healthInfo(record: SessionInfoRecord): HealthInfo {
     ts: record.ts,
     turn: record.turn ? { state: record.turn.state, since: record.turn.since } : undefined,
     activity: record.activity ? { calls: record.activity.calls, at: record.activity.at } : undefined,
+    pending: record.pending ? { tool: record.pending.tool, call: record.pending.call, since: record.pending.since, approval: record.pending.approval === true } : undefined,
   };
 }
 
@@ -128,12 +129,12 @@ export class HealthBook implements Disposable {
     return source.onDidChange((session) => this.emitter.fire({ session, live: true }, this.reportListenerError));
   }
 
-  /** New thresholds for stalled: every session is looked at again. */
+  /** New thresholds for stalled and waiting: every session is looked at again. */
   configure(settings: HealthSettings): void {
-    if (settings.stallCalls === this.settings.stallCalls && settings.stallMinutes === this.settings.stallMinutes) return;
+    if (settings.stallCalls === this.settings.stallCalls && settings.stallMinutes === this.settings.stallMinutes && settings.waitSeconds === this.settings.waitSeconds) return;
     this.settings = settings;
     for (const [session, entry] of this.entries) {
-      // A first look without signals and off the clock stays so (stalled needs a running turn within the stall time).
+      // A first look without signals and off the clock stays so (stalled needs a running turn within the stall time, waiting a call that waits).
       if (!entry.health && entry.told === NO_SIGNALS) continue;
       this.update(session, false);
       if (entry.seededOnly && !entry.backfilled && this.readsBack() && !this.timed.has(session)) entry.health = undefined;
@@ -283,6 +284,8 @@ export class HealthBook implements Disposable {
 
   /** Whether a time rule may still change a session found at a first look. */
   private onTheClock(current: LogEvent | undefined, info: SessionInfoRecord | undefined): boolean {
+    // A call that waits: the wait rule's time may still come.
+    if (info?.pending) return true;
     const running = info?.turn ? info.turn.state === 'running' : (current?.todos.some((todo) => todo.status === 'in_progress') ?? false);
     if (!running) return false;
     const last = Math.max(Date.parse(current?.ts ?? '') || 0, Date.parse(info?.ts ?? '') || 0);

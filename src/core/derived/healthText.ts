@@ -1,10 +1,11 @@
 // The words for plan health signals: what happened and since when. Pure; the translator
 // comes in (vscode.l10n.t in the extension, formatOnly in tests).
 import type { HealthKind, HealthSignal } from './health';
-import { relativeTime, type Translate } from '../plan/present';
+import { durationText, relativeTime, type Translate } from '../plan/present';
 
 /** A codicon and a theme colour per kind. */
 export const SIGNAL_ICONS: Record<HealthKind, { id: string; color: string }> = {
+  waiting: { id: 'bell', color: 'list.warningForeground' },
   'stopped-open': { id: 'debug-pause', color: 'list.warningForeground' },
   stalled: { id: 'watch', color: 'list.warningForeground' },
   dropped: { id: 'trash', color: 'list.warningForeground' },
@@ -14,11 +15,17 @@ export const SIGNAL_ICONS: Record<HealthKind, { id: string; color: string }> = {
   'request-open': { id: 'person', color: 'list.warningForeground' },
 };
 
-/** One line: "Stopped 4 min ago with 3 items open", "1 item dropped without being done", "No plan update in 31 tool calls". */
+/** One line: "Waiting on Bash for 2 min", "Stopped 4 min ago with 3 items open", "1 item dropped without being done", "No plan update in 31 tool calls". */
 export function signalText(signal: HealthSignal, now: Date, t: Translate): string {
   const count = signal.items?.length ?? 0;
   const when = relativeTime(signal.since, now, t);
   switch (signal.kind) {
+    case 'waiting': {
+      const wait = signal.wait;
+      const duration = durationText(signal.since, now, t);
+      if (wait?.approval === true) return t('Waiting for your approval of {0} {1}', wait.tool, duration);
+      return t('Waiting on {0} {1}', wait?.tool ?? '?', duration);
+    }
     case 'stopped-open':
       if (signal.how === 'cancelled') return count === 1 ? t('Cancelled {0} with 1 item open', when) : t('Cancelled {0} with {1} items open', when, count);
       if (signal.how === 'failed') return count === 1 ? t('Failed {0} with 1 item open', when) : t('Failed {0} with {1} items open', when, count);
@@ -45,6 +52,8 @@ export function signalText(signal: HealthSignal, now: Date, t: Translate): strin
 /** A short word for the status bar and the Sessions view. */
 export function signalWord(signal: HealthSignal, t: Translate): string {
   switch (signal.kind) {
+    case 'waiting':
+      return signal.wait?.approval === true ? t('waiting for your approval') : t('waiting on {0}', signal.wait?.tool ?? '?');
     case 'stopped-open':
       return signal.how === 'cancelled' ? t('cancelled with items open') : signal.how === 'failed' ? t('failed with items open') : t('stopped with items open');
     case 'dropped':

@@ -1,10 +1,15 @@
-// The sessions that wait on the user, in one queue across sessions and worktrees: a turn
-// that stopped with items open, a stalled plan, a request of the user's still open. Most
-// urgent first, then the one waiting longest. Pure: from the health signals the log gives.
+// The sessions that wait on the user, in one queue across sessions and worktrees: a tool
+// call waiting (for the user's approval first), a turn that stopped with items open, a
+// stalled plan, a request of the user's still open. Most urgent first, then the one waiting
+// longest. Pure: from the health signals the log gives.
+//
+// A waiting call ranks first: its agent is live and blocked until the call completes (an
+// approval only the user can give, or a command the user may want to stop), while a stopped
+// or stalled session is already at rest and loses nothing by waiting a little longer.
 import type { HealthKind, HealthSignal } from './health';
 
 /** The signals that mean the session waits on the user, most urgent first. */
-export const NEEDS_YOU_KINDS: readonly HealthKind[] = ['stopped-open', 'stalled', 'request-open'];
+export const NEEDS_YOU_KINDS: readonly HealthKind[] = ['waiting', 'stopped-open', 'stalled', 'request-open'];
 
 export interface NeedsYou {
   session: string;
@@ -17,16 +22,22 @@ export function needsYouQueue(sessions: readonly string[], signalsOf: (session: 
   const queue: NeedsYou[] = [];
   for (const session of sessions) {
     const waiting = signalsOf(session).filter((signal) => NEEDS_YOU_KINDS.includes(signal.kind));
-    waiting.sort((a, b) => NEEDS_YOU_KINDS.indexOf(a.kind) - NEEDS_YOU_KINDS.indexOf(b.kind));
+    waiting.sort((a, b) => rank(a) - rank(b));
     const signal = waiting[0];
     if (signal !== undefined) queue.push({ session, signal });
   }
   return queue.sort(
     (a, b) =>
-      NEEDS_YOU_KINDS.indexOf(a.signal.kind) - NEEDS_YOU_KINDS.indexOf(b.signal.kind) ||
+      rank(a.signal) - rank(b.signal) ||
       (a.signal.since < b.signal.since ? -1 : a.signal.since > b.signal.since ? 1 : 0) ||
       (a.session < b.session ? -1 : a.session > b.session ? 1 : 0),
   );
+}
+
+/** A signal's place: by kind, and among waiting calls, an approval before a running tool. */
+function rank(signal: HealthSignal): number {
+  const kind = NEEDS_YOU_KINDS.indexOf(signal.kind) * 2;
+  return signal.kind === 'waiting' && signal.wait?.approval !== true ? kind + 1 : kind;
 }
 
 /** The session to go to next: the one after `current` in the queue (round it goes), else the first. */

@@ -4,7 +4,7 @@
 //   {"v":1,"type":"todo/write","ts":"<ISO 8601>","session":"<key>","todos":[...],"counts":{...}}
 //   {"v":1,"type":"todo/write",...,"source":{"agent","tool","session","call","turn"?},"at"?}   (mirrored)
 //   {"v":1,"type":"session/info","ts","session","source":{"agent","session"},"title"?,"latestTurn"?:{"index","planned"},"participant"?,
-//    "request"?,"turn"?:{"index","state","since"},"activity"?:{"calls","at"},"parent"?,"cwd"?}
+//    "request"?,"turn"?:{"index","state","since"},"activity"?:{"calls","at"},"pending"?:{"tool","call","since","approval"?},"parent"?,"cwd"?}
 //
 // A `todo/write` line without `source` is the todo_write tool's and is held to the tool's
 // rules; with `source` it is a plan mirrored from another agent, held to the foreign rules
@@ -80,6 +80,8 @@ export interface SessionInfoRecord {
   turn?: TurnFact;
   /** The program's record since its last plan call: tool calls in the newest turn, and when this machine last saw it grow. */
   activity?: ActivityFact;
+  /** The tool call the program's record shows waiting for its result, and since when this machine knows; absent when none waits. */
+  pending?: PendingFact;
   /** A subagent's session: the foreign session id of its parent (same agent); the views show it under that session. */
   parent?: string;
   /** The folder the session ran in, as the program recorded it (which worktree it worked in). */
@@ -101,6 +103,19 @@ export function sessionRequestText(text: string): string | undefined {
   // Never cut between the two halves of a surrogate pair.
   const cut = /[\uDC00-\uDFFF]/.test(flat.charAt(MAX_SESSION_REQUEST_LENGTH - 1)) ? MAX_SESSION_REQUEST_LENGTH - 2 : MAX_SESSION_REQUEST_LENGTH - 1;
   return `${flat.slice(0, cut)}…`;
+}
+
+/** Longest tool name and call id a `pending` fact keeps (the programs' are far shorter). */
+export const MAX_TOOL_LENGTH = 128;
+export const MAX_CALL_LENGTH = 256;
+
+export interface PendingFact {
+  tool: string;
+  call: string;
+  /** ISO time this machine first saw the call waiting. */
+  since: string;
+  /** The record tells the call waits for the user's approval. */
+  approval?: true;
 }
 
 /** Longest folder kept as a session's `cwd` (paths are far shorter). */
@@ -131,6 +146,7 @@ export interface SessionFacts {
   participant?: string | undefined;
   turn?: TurnFact | undefined;
   activity?: ActivityFact | undefined;
+  pending?: PendingFact | undefined;
   /** A subagent's session: the foreign session id of the session that started it (same agent). */
   parent?: string | undefined;
   /** The folder the session ran in, as the program recorded it. */
@@ -278,7 +294,7 @@ export function planEvent(session: string, ts: string, todos: readonly PlanItem[
 }
 
 export function infoRecord(session: string, ts: string, source: { agent: AgentId; session: string }, facts: SessionFacts): SessionInfoRecord {
-  const { title, request, latestTurn, participant, turn, activity, parent, cwd } = facts;
+  const { title, request, latestTurn, participant, turn, activity, pending, parent, cwd } = facts;
   const record: SessionInfoRecord = {
     v: LOG_FORMAT_VERSION,
     type: SESSION_INFO_EVENT,
@@ -292,6 +308,7 @@ export function infoRecord(session: string, ts: string, source: { agent: AgentId
   if (participant !== undefined) record.participant = participant;
   if (turn) record.turn = { index: turn.index, state: turn.state, since: turn.since };
   if (activity) record.activity = { calls: activity.calls, at: activity.at };
+  if (pending) record.pending = copyPending(pending);
   if (parent !== undefined) record.parent = parent;
   if (cwd !== undefined) record.cwd = cwd;
   return record;
@@ -431,13 +448,31 @@ function parseInfo(value: Record<string, unknown>, session: string, ts: string):
     }
     activity = { calls: activityValue['calls'], at: activityValue['at'] };
   }
+  const pending = parsePending(value['pending']);
+  if (typeof pending === 'string') return pending;
   const parent = value['parent'];
   if (parent !== undefined && (!nonEmpty(parent) || parent.length > MAX_PARENT_LENGTH)) {
     return `\`parent\` must be a string of 1 to ${MAX_PARENT_LENGTH} characters`;
   }
   const cwd = value['cwd'];
   if (cwd !== undefined && (!nonEmpty(cwd) || cwd.length > MAX_CWD_LENGTH)) return `\`cwd\` must be a string of 1 to ${MAX_CWD_LENGTH} characters`;
-  return infoRecord(session, ts, { agent: source['agent'], session: source['session'] }, { title, request, latestTurn, participant, turn, activity, parent, cwd });
+  return infoRecord(session, ts, { agent: source['agent'], session: source['session'] }, { title, request, latestTurn, participant, turn, activity, pending, parent, cwd });
+}
+
+function copyPending(pending: PendingFact): PendingFact {
+  const copy: PendingFact = { tool: pending.tool, call: pending.call, since: pending.since };
+  if (pending.approval === true) copy.approval = true;
+  return copy;
+}
+
+function parsePending(value: unknown): PendingFact | undefined | string {
+  if (value === undefined) return undefined;
+  const problem = `\`pending\` must be {"tool": string of 1 to ${MAX_TOOL_LENGTH} characters, "call": string of 1 to ${MAX_CALL_LENGTH} characters, "since": timestamp, "approval"?: true}`;
+  if (!isRecord(value)) return problem;
+  const { tool, call, since, approval } = value;
+  if (!nonEmpty(tool) || tool.length > MAX_TOOL_LENGTH || !nonEmpty(call) || call.length > MAX_CALL_LENGTH || !isTimestamp(since)) return problem;
+  if (approval !== undefined && approval !== true) return problem;
+  return copyPending({ tool, call, since, ...(approval === true ? { approval } : {}) });
 }
 
 /** Longest priority word kept in a mirrored plan's `source.priorities` (opencode's are high, medium, low). */

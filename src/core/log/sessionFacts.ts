@@ -2,8 +2,8 @@
 // facts the log holds: absent facts carry over, and the times turn facts carry (when this
 // machine first saw a turn's state, when it saw the record grow) are kept while the fact
 // stays the same, so a reload reads the same times. No I/O.
-import type { ForeignSessionInfo } from '../foreign';
-import { MAX_CWD_LENGTH, sessionRequestText, type SessionFacts } from './logRecord';
+import type { ForeignPending, ForeignSessionInfo } from '../foreign';
+import { MAX_CALL_LENGTH, MAX_CWD_LENGTH, MAX_TOOL_LENGTH, sessionRequestText, type PendingFact, type SessionFacts } from './logRecord';
 
 export function nextFacts(last: SessionFacts | undefined, info: ForeignSessionInfo, now: string): SessionFacts {
   const facts: SessionFacts = {
@@ -14,6 +14,7 @@ export function nextFacts(last: SessionFacts | undefined, info: ForeignSessionIn
     participant: info.participant ?? last?.participant,
     turn: last?.turn,
     activity: last?.activity,
+    pending: last?.pending,
     parent: info.parent ?? last?.parent,
     cwd: usableCwd(info.cwd) ?? last?.cwd,
   };
@@ -23,7 +24,17 @@ export function nextFacts(last: SessionFacts | undefined, info: ForeignSessionIn
     facts.turn = same ? before : { index: info.turn.index, state: info.turn.state, since: now };
   }
   if (info.calls !== undefined && info.calls !== last?.activity?.calls) facts.activity = { calls: info.calls, at: now };
+  if (info.pending !== undefined) facts.pending = nextPending(last?.pending, info.pending, now);
   return facts;
+}
+
+/** The pending call's fact: its first-seen time kept while the same call waits the same way. */
+function nextPending(before: PendingFact | undefined, pending: ForeignPending | null, now: string): PendingFact | undefined {
+  if (pending === null || pending.tool === '' || pending.call === '' || pending.call.length > MAX_CALL_LENGTH) return undefined;
+  const tool = pending.tool.slice(0, MAX_TOOL_LENGTH);
+  const approval = pending.approval === true;
+  if (before !== undefined && before.call === pending.call && before.tool === tool && (before.approval === true) === approval) return before;
+  return { tool, call: pending.call, since: now, ...(approval ? { approval: true as const } : {}) };
 }
 
 /** Whether a line with `next` would say nothing new after `last`. */
@@ -40,6 +51,10 @@ export function sameFacts(last: SessionFacts | undefined, next: SessionFacts): b
     last.turn?.since === next.turn?.since &&
     last.activity?.calls === next.activity?.calls &&
     last.activity?.at === next.activity?.at &&
+    last.pending?.call === next.pending?.call &&
+    last.pending?.tool === next.pending?.tool &&
+    last.pending?.since === next.pending?.since &&
+    last.pending?.approval === next.pending?.approval &&
     last.parent === next.parent &&
     last.cwd === next.cwd
   );

@@ -1,0 +1,197 @@
+// Waiting on a tool call, over runs of the real programs (test/fixtures/agents): each recording is
+// replayed line by line through the real parser, the log's import side, the log and the health
+// book, with a clock the test moves. A run left at an approval prompt shows the wait once
+// agentPlan.health.waitSeconds has passed; the same run answered clears it; a run that
+// completes shows no wait however long after.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { DEFAULT_HEALTH_SETTINGS, type HealthSignal } from '../../src/core/derived/health';
+import { HealthBook } from '../../src/core/derived/healthBook';
+import { signalText, signalWord } from '../../src/core/derived/healthText';
+import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
+import { formatOnly } from '../../src/core/plan/present';
+import { SessionLog } from '../../src/core/log/sessionLog';
+import { nodeFileSystem } from '../../src/node/nodeFileSystem';
+import { createClaudeCodeParser } from '../../src/agents/claudeCode';
+import { createCodexParser } from '../../src/agents/codex';
+import { createCopilotCliParser } from '../../src/agents/copilotCli';
+import { createQwenCodeParser } from '../../src/agents/qwenCode/parser';
+import type { SessionParser } from '../../src/core/foreign';
+import { findLine, recordedLines, recording } from './agentRecordings';
+import { useTempDir } from './helpers';
+
+const WAIT_MS = DEFAULT_HEALTH_SETTINGS.waitSeconds * 1000;
+
+/** The real parser, sink, log and health book of one session, on a clock the test moves. */
+class Replay {
+  readonly clock = { now: Date.UTC(2026, 11, 4, 9, 0, 0) };
+  readonly book: HealthBook;
+  private readonly sink: LogPlanSink;
+  key: string | undefined;
+
+  constructor(
+    dir: string,
+    private readonly parser: SessionParser,
+  ) {
+    const date = () => new Date(this.clock.now);
+    const log = new SessionLog(path.join(dir, 'sessions'), nodeFileSystem, { now: date });
+    this.sink = new LogPlanSink(log, { now: date });
+    this.book = new HealthBook(log, { now: () => this.clock.now });
+  }
+
+  /** Feeds lines a second apart (far below the time rules). */
+  async push(lines: readonly string[]): Promise<void> {
+    for (const line of lines) {
+      this.clock.now += 1000;
+      const out = this.parser.push([line]);
+      if (out.plans.length > 0) await this.sink.importPlans(out.plans);
+      if (out.info) {
+        await this.sink.updateSession(out.info);
+        this.key ??= sessionKeyForForeign(out.info.agent, out.info.session);
+      }
+    }
+  }
+
+  /** Time passes; the book looks again when its next check says (as the extension's one timer does). */
+  wait(ms: number): void {
+    this.clock.now += ms;
+    const next = this.book.nextCheck();
+    if (next !== undefined && next <= this.clock.now) this.book.check();
+  }
+
+  signals(): HealthSignal[] {
+    if (this.key === undefined) throw new Error('the recording named no session');
+    return this.book.signals(this.key);
+  }
+}
+
+const waits = (signals: readonly HealthSignal[]) => signals.filter((signal) => signal.kind === 'waiting');
+
+/** Index of the line that starts the recorded call of `tool` (a Claude tool_use, a Codex function_call). */
+function callLine(lines: readonly string[], tool: string): number {
+  return findLine(lines, (value) => {
+    const message = value['message'] as { content?: Array<{ type?: string; name?: string }> } | undefined;
+    const payload = value['payload'] as { type?: string; name?: string } | undefined;
+    return (message?.content ?? []).some((block) => block.type === 'tool_use' && block.name === tool) || (payload?.type === 'function_call' && payload.name === tool);
+  });
+}
+
+describe('waiting on a tool call, over recordings of the real programs', () => {
+  const tmp = useTempDir();
+
+  it('Claude Code left at its approval prompt (interactive, no auto-approve): waiting on Bash once 30 s have passed, one check at that time', async () => {
+    const rec = recording('claude', 'approval-left');
+    const lines = recordedLines(rec);
+    const r = new Replay(tmp.path, createClaudeCodeParser({ workspaceFolders: [rec.workspace] }));
+    const call = callLine(lines, 'Bash');
+    await r.push(lines.slice(0, call + 1));
+    const seen = r.clock.now;
+    await r.push(lines.slice(call + 1));
+    assert.deepEqual(waits(r.signals()), [], 'not before waitSeconds');
+    assert.equal(r.book.nextCheck(), seen + WAIT_MS, 'the one time the book looks again: the wait deadline');
+    r.wait(WAIT_MS);
+    const [wait] = waits(r.signals());
+    assert.deepEqual(wait?.wait, { tool: 'Bash', approval: false }, 'Claude Code records nothing that tells the prompt apart');
+    assert.equal(r.signals()[0]?.kind, 'waiting', 'the most urgent signal');
+    assert.equal(signalWord(wait, formatOnly), 'waiting on Bash');
+    r.wait(90_000);
+    assert.equal(signalText(waits(r.signals())[0] ?? wait, new Date(r.clock.now), formatOnly), 'Waiting on Bash for 2 min');
+    assert.equal(r.book.nextCheck(), undefined, 'waiting already, nothing else on the clock: no timer');
+  });
+
+  it('Claude Code answered at the prompt: the wait shows while it waits and clears when the call completes', async () => {
+    const rec = recording('claude', 'approval-given');
+    const lines = recordedLines(rec);
+    const r = new Replay(tmp.path, createClaudeCodeParser({ workspaceFolders: [rec.workspace] }));
+    const call = callLine(lines, 'Bash');
+    await r.push(lines.slice(0, call + 1));
+    r.wait(WAIT_MS);
+    assert.deepEqual(waits(r.signals()).map((s) => s.wait?.tool), ['Bash']);
+    await r.push(lines.slice(call + 1));
+    assert.deepEqual(waits(r.signals()), [], 'its result came: no wait');
+    r.wait(3_600_000);
+    assert.deepEqual(waits(r.signals()), [], 'and none later');
+  });
+
+  it('Codex left at its approval prompt (interactive, on-request, a command asking to leave the sandbox): waiting for your approval', async () => {
+    const rec = recording('codex', 'approval-left');
+    const lines = recordedLines(rec);
+    const r = new Replay(tmp.path, createCodexParser());
+    await r.push(lines);
+    assert.deepEqual(waits(r.signals()), [], 'not before waitSeconds');
+    r.wait(WAIT_MS + lines.length * 1000);
+    const [wait] = waits(r.signals());
+    assert.deepEqual(wait?.wait, { tool: 'exec_command', approval: true });
+    assert.equal(signalWord(wait, formatOnly), 'waiting for your approval');
+    assert.match(signalText(wait, new Date(r.clock.now), formatOnly), /^Waiting for your approval of exec_command for \d+ s$/);
+  });
+
+  it('Codex answered at the prompt: the wait clears when the command completes; a command that runs without asking is no approval', async () => {
+    const rec = recording('codex', 'approval-given');
+    const lines = recordedLines(rec);
+    const r = new Replay(tmp.path, createCodexParser());
+    const call = callLine(lines, 'exec_command');
+    await r.push(lines.slice(0, call + 1));
+    r.wait(WAIT_MS);
+    assert.deepEqual(waits(r.signals()).map((s) => s.wait), [{ tool: 'exec_command', approval: true }]);
+    await r.push(lines.slice(call + 1));
+    assert.deepEqual(waits(r.signals()), []);
+    // The recorded `cat` of codex/no-plan, cut at its call: a command that runs, not an approval.
+    const read = recordedLines(recording('codex', 'no-plan'));
+    const readCall = callLine(read, 'exec_command');
+    const parser = createCodexParser();
+    const out = parser.push(read.slice(0, readCall + 1));
+    assert.deepEqual(out.info?.pending, { tool: 'exec_command', call: 'call_scripted_001_0' });
+    assert.equal(parser.push(read.slice(readCall + 1)).info?.pending, null, 'its output came');
+  });
+
+  it('Copilot CLI (not recorded at a prompt): a real run cut after the model asked for a tool waits on it; its completion and a whole run leave none', () => {
+    for (const name of ['no-plan', 'edits', 'sql-todos']) {
+      const lines = recordedLines(recording('copilot', name));
+      const asked = findLine(lines, (value) => value['type'] === 'assistant.message' && Array.isArray((value['data'] as { toolRequests?: unknown[] }).toolRequests) && ((value['data'] as { toolRequests: unknown[] }).toolRequests.length > 0));
+      const first = JSON.parse(lines[asked] ?? '{}') as { data: { toolRequests: Array<{ toolCallId: string; name: string }> } };
+      const request = first.data.toolRequests[0];
+      const parser = createCopilotCliParser();
+      assert.deepEqual(parser.push(lines.slice(0, asked + 1)).info?.pending, { tool: request?.name, call: request?.toolCallId }, name);
+      const done = findLine(lines, (value) => value['type'] === 'tool.execution_complete' && (value['data'] as { toolCallId?: string }).toolCallId === request?.toolCallId);
+      let pending: unknown = 'unchanged';
+      for (let i = asked + 1; i <= done; i++) {
+        const info = parser.push([lines[i] ?? '']).info;
+        if (info) pending = info.pending;
+      }
+      assert.ok(pending === null || (pending as { call?: string }).call !== request?.toolCallId, `${name}: its completion ends the wait (${JSON.stringify(pending)})`);
+      const whole = createCopilotCliParser();
+      assert.equal(whole.push(lines).info?.pending, null, `${name}: a whole run leaves no call waiting`);
+    }
+  });
+
+  it('Qwen Code (not recorded at a prompt): a real run cut after a functionCall waits on it; its tool_result and a whole run leave none', () => {
+    for (const name of ['no-plan', 'edits', 'todo-write']) {
+      const rec = recording('qwen', name);
+      const lines = recordedLines(rec);
+      const asked = findLine(lines, (value) => value['type'] === 'assistant' && JSON.stringify(value['message'] ?? {}).includes('"functionCall"'));
+      const parts = (JSON.parse(lines[asked] ?? '{}') as { message: { parts: Array<{ functionCall?: { id: string; name: string } }> } }).message.parts;
+      const call = parts.find((part) => part.functionCall !== undefined)?.functionCall;
+      const parser = createQwenCodeParser({ workspaceFolders: [rec.workspace] });
+      assert.deepEqual(parser.push(lines.slice(0, asked + 1)).info?.pending, { tool: call?.name, call: call?.id }, name);
+      const result = findLine(lines, (value) => value['type'] === 'tool_result' && (value['toolCallResult'] as { callId?: string } | undefined)?.callId === call?.id);
+      assert.notDeepEqual(parser.push(lines.slice(asked + 1, result + 1)).info?.pending, { tool: call?.name, call: call?.id }, `${name}: its result ends the wait`);
+      assert.equal(createQwenCodeParser({ workspaceFolders: [rec.workspace] }).push(lines).info?.pending, null, `${name}: a whole run leaves no call waiting`);
+    }
+  });
+
+  it('runs that complete show no wait, however long after (no false alarm)', async () => {
+    const runs = [
+      ...['todowrite', 'tasks', 'no-plan', 'edits', 'health-done', 'health-stall'].map((name) => ({ agent: 'claude' as const, name })),
+      ...['update-plan', 'no-plan', 'edits', 'health-done', 'health-stall'].map((name) => ({ agent: 'codex' as const, name })),
+    ];
+    for (const { agent, name } of runs) {
+      const rec = recording(agent, name);
+      const r = new Replay(path.join(tmp.path, `${agent}-${name}`), agent === 'claude' ? createClaudeCodeParser({ workspaceFolders: [rec.workspace] }) : createCodexParser());
+      await r.push(recordedLines(rec));
+      if (r.key === undefined) continue; // a run that never planned writes no session/info
+      r.wait(3_600_000);
+      assert.deepEqual(waits(r.signals()), [], `${agent}/${name}`);
+    }
+  });
+});
