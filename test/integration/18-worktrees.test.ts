@@ -145,8 +145,12 @@ if (status.skipped !== undefined) {
         return now.count >= 2 && now.rows.length > 0 ? now : undefined;
       }, 'a Needs You section listing the stopped sessions', 30_000);
       assert.ok(section.first, 'the section is the first row of the Sessions view');
-      // (After the earlier test files, the first may be an older chat that was cancelled with items open.)
-      assert.match(section.rows[0] ?? '', /, (stopped|cancelled|failed) with \d+ items? open$/, 'the most urgent first: a session that stopped with items open, by its name, agent and reason');
+      // After the earlier test files, sessions waiting on a tool call come first (the Codex run left
+      // at an approval prompt), and the first stopped one may be an older chat cancelled with items open.
+      const waiting = /, waiting (for your approval|on .+)$/;
+      const firstStopped = section.rows.findIndex((row) => !waiting.test(row));
+      assert.ok(firstStopped >= 0 && section.rows.slice(firstStopped).every((row) => !waiting.test(row)), `waiting sessions first, then the others: ${JSON.stringify(section.rows)}`);
+      assert.match(section.rows[firstStopped] ?? '', /, (stopped|cancelled|failed) with \d+ items? open$/, 'the most urgent after those: a session that stopped with items open, by its name, agent and reason');
       assert.ok(section.rows.some((row) => /, (Codex|Claude Code), stopped with \d+ items? open$/.test(row)) || section.rows.length < section.count, 'the Codex and Claude Code sessions are listed, unless below the rows drawn');
       // The activity bar's badge adds the queue to the plan's open items, and names it.
       await waitFor(async () => {
