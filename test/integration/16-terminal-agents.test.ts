@@ -206,17 +206,23 @@ if (status.skipped !== undefined) {
       }
     });
 
-    it('Codex left at an approval prompt (interactive, without auto-approve): its Sessions row says it waits for your approval', async () => {
+    it('Codex left at an approval prompt (interactive, without auto-approve): its health says it waits for your approval', async () => {
       const config = vscode.workspace.getConfiguration();
       await config.update('agentPlan.health.waitSeconds', 2, vscode.ConfigurationTarget.Global);
+      // The rows are read from the rendered Sessions view: it is on screen, showing the newest.
+      await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
+      await vscode.commands.executeCommand('agentPlan.followLatest');
       try {
         const known = (await sessionsOf('codex')).map((s) => s.session);
         const run = startAgent('codex/approval-left', 0, 180_000);
-        await newSessionShowing('codex', known, [['Create approved.txt', 'in_progress']], 120_000);
-        // The run ends with the prompt unanswered: its rollout stays at the call.
-        await sessionRowsMention('waiting for your approval');
+        const waiting = await newSessionShowing('codex', known, [['Create approved.txt', 'in_progress']], 120_000);
+        // The run ends with the prompt unanswered: its rollout stays at the call, and health says
+        // the session waits for the user's approval (the API's copy of what the views show).
+        const plan = await api();
+        const approvalWait = (): boolean => plan.getHealth(waiting.session).signals.some((signal) => signal.kind === 'waiting');
+        await waitFor(approvalWait, `a waiting signal (now ${JSON.stringify(plan.getHealth(waiting.session).signals.map((signal) => signal.kind))})`, 30_000);
         await run;
-        await sessionRowsMention('waiting for your approval');
+        await waitFor(approvalWait, 'the waiting signal after the run ended at the prompt', 30_000);
       } finally {
         await config.update('agentPlan.health.waitSeconds', undefined, vscode.ConfigurationTarget.Global);
       }
