@@ -21,8 +21,11 @@ export interface NeedsYouEntryElement {
   readonly row: NeedsYouRow;
 }
 
+/** Rows the section draws: the most urgent few, so the sessions below stay in view (its title counts them all; Go to Next visits them all). */
+export const NEEDS_YOU_ROWS_SHOWN = 5;
+
 export function needsYouEntries(section: NeedsYouSectionElement): NeedsYouEntryElement[] {
-  return section.rows.map((row) => ({ kind: 'needs-you-entry', session: row.session, row }));
+  return section.rows.slice(0, NEEDS_YOU_ROWS_SHOWN).map((row) => ({ kind: 'needs-you-entry', session: row.session, row }));
 }
 
 export function needsYouSectionItem(section: NeedsYouSectionElement): vscode.TreeItem {
