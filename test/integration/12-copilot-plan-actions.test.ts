@@ -35,6 +35,8 @@ function wholeRequest(record: ModelRecord): string {
 
 /** Runs of white space as one space: the input editor wraps long lines and renders spaces as no-break spaces. */
 const flat = (text: string): string => text.replace(/[\s\u00a0]+/g, ' ').trim();
+/** Without any white space: the chat input wraps long lines (after a hyphen too), and its text shows the wraps. */
+const bare = (text: string): string => text.replace(/[\s\u00a0]+/g, '');
 
 /** The chat inputs on screen, as flat text. */
 async function chatInputs(): Promise<string[]> {
@@ -77,7 +79,7 @@ describe('acting on a plan with the real Copilot agent', function () {
     const prompt = outcome.text ?? '';
     assert.match(prompt, /^Continue the plan of .*\nOpen items:\n- \[in_progress\] Port the handoff parser\n- \[pending\] Test the handoff parser\nDone: Read the handoff notes\n/);
     // Typed, not sent: the input holds it and the model has received nothing.
-    await waitFor(async () => (await chatInputs()).includes(flat(prompt)), 'the prompt in the chat input').catch(async (error: unknown) => {
+    await waitFor(async () => (await chatInputs()).map(bare).includes(bare(prompt)), 'the prompt in the chat input').catch(async (error: unknown) => {
       throw new Error(`${String(error)}; the prompt: ${JSON.stringify(prompt)}; the inputs: ${JSON.stringify(await chatInputs())}`);
     });
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -216,7 +218,9 @@ if (agents.skipped !== undefined) {
       const outcome = await vscode.commands.executeCommand<Outcome>('agentPlan.continueInNewChat', claude.session);
       assert.equal(outcome.done, 'typed');
       assert.match(outcome.text ?? '', /\(Claude Code\)\.\n|a session of Claude Code\.\n/);
-      await waitFor(async () => (await chatInputs()).includes(flat(outcome.text ?? '')), 'the prompt in the chat input');
+      await waitFor(async () => (await chatInputs()).map(bare).includes(bare(outcome.text ?? '')), 'the prompt in the chat input').catch(async (error: Error) => {
+        throw new Error(`${error.message}; typed: ${JSON.stringify(flat(outcome.text ?? ''))}; inputs: ${JSON.stringify(await chatInputs())}`);
+      });
       const request = await submitAndWait('claude code', since);
       const user = userMessage(request);
       for (const item of ['- [in_progress] Fix the off-by-one', '- [pending] Write a regression test']) assert.ok(user.includes(item), `the request holds "${item}": ${user}`);
