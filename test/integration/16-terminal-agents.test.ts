@@ -20,12 +20,12 @@ async function sessionRowsMention(words: string): Promise<void> {
  * What each item of the edits scenario cost: responses and tool calls while A, then B, was in
  * progress, and every response of the run (the scenario's script; the unit test over the
  * recordings holds the same figures). The fake model servers answer every request with 10
- * input and 20 output tokens. Gemini CLI records no usage: nothing, and no 0.
+ * input and 20 output tokens (the unit tests over the recordings hold the same figures).
  */
 const EDITS_LEDGER: Record<'claude-code' | 'codex' | 'gemini-cli', { items: Array<[string, number, number]>; responses: number } | undefined> = {
   'claude-code': { items: [['Add the separator constant', 2, 2], ['Use it in the parser', 4, 4]], responses: 9 },
   codex: { items: [['Add the separator constant', 2, 2], ['Use it in the parser', 2, 2]], responses: 6 },
-  'gemini-cli': undefined,
+  'gemini-cli': { items: [['Add the separator constant', 2, 2], ['Use it in the parser', 2, 2]], responses: 6 },
 };
 
 /** The API's ledger of the run, and the Plan view's rows saying the same. */
