@@ -29,6 +29,8 @@ import { tokenCounts } from './bench/tokens.mjs';
 const args = new Set(process.argv.slice(2));
 const QUICK = args.has('--quick');
 const HOST = !args.has('--no-host');
+/** Only the host's latency phase, its tables printed and nothing written: for working on the views. */
+const LATENCY_ONLY = args.has('--latency-only');
 const WRITE_SIZES = [1, 100, 10_000];
 const READ_SIZES = [1, 1_000, 100_000];
 const ACTIVATION_RUNS = Number(process.env.AGENT_PLAN_BENCH_ACTIVATIONS ?? (QUICK ? 1 : 3));
@@ -56,6 +58,7 @@ async function main() {
 
   // The core as the extension ships it: bundled by esbuild for Node 20.
   const core = await loadBenchCore(tmp);
+  if (LATENCY_ONLY) return latencyOnly(tmp);
 
   const report = {
     generatedAt: startedAt.toISOString(),
@@ -330,7 +333,7 @@ async function main() {
   report.machine.loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
   report.summary = summaryLine(report);
 
-  const order = ['write', 'read', 'activation', 'scale', 'memory', 'health', 'timeline', 'idle', 'idleHost', 'latency', 'bundle', 'tokens'];
+  const order = ['write', 'read', 'activation', 'scale', 'memory', 'health', 'timeline', 'idle', 'idleHost', 'latency', 'latencyControls', 'bundle', 'tokens'];
   tables.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
   for (const table of tables) process.stdout.write(`\n${renderText(table)}\n`);
   fs.mkdirSync(path.join(repoRoot, 'docs'), { recursive: true });
@@ -341,6 +344,16 @@ async function main() {
   process.stdout.write(`\nwrote docs/benchmarks.md, docs/benchmarks.json and the README's performance summary (${report.durationSeconds} s)\n`);
   process.stdout.write(`${report.summary}\n`);
   return hostError ? 1 : 0;
+}
+
+/** The latency phase alone (`--latency-only`): its tables on stdout, nothing written. */
+async function latencyOnly(tmp) {
+  const bundle = await bundleSizes(path.join(tmp, 'bundle'));
+  const host = await runHostBench({ bundleFile: bundle.file, phases: [{ name: 'latency', kind: 'latency', writes: LATENCY_WRITES, warmup: 2 }], cleanups });
+  const { latency } = summarizeHost(host.results, undefined);
+  for (const table of latencyTables(latency)) process.stdout.write(`\n${renderText(table)}\n`);
+  process.stdout.write(`load average at the start ${loadAtStart.map((l) => l.toFixed(2)).join(' / ')}, at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' / ')}\n`);
+  return latency.stopped ? 1 : 0;
 }
 
 /** The VS Code version inside the pinned code-server. */
@@ -410,6 +423,8 @@ function summarizeHost(results, seeded) {
     chatReturned: stat('chatReturnedMs'),
     statusWithSave: stat('statusWithSaveMs'),
     statusIdle: stat('statusIdleMs'),
+    bareWithSave: stat('bareWithSaveMs'),
+    bareIdle: stat('bareIdleMs'),
     dom: stat('domMs'),
     frame: stat('frameMs'),
     samples: results.latency?.samples,
@@ -425,7 +440,6 @@ function summarizeHost(results, seeded) {
 
 function hostTables(host) {
   const { activation, latency, idle } = host;
-  const five = (s) => [ms(s.median), ms(s.p95), ms(s.min), ms(s.max)];
   const row = (label, a) => [
     label,
     String(a.runs.length),
@@ -476,6 +490,14 @@ function hostTables(host) {
         ...(others.length ? [`For scale, in the same hosts: ${others.map(([id, t]) => `${id} ${ms(t)} ms`).join(', ')}.`] : []),
       ],
     },
+    ...latencyTables(latency),
+  ];
+}
+
+/** The latency phase's table and its controls side by side. */
+function latencyTables(latency) {
+  const five = (s) => [ms(s.median), ms(s.p95), ms(s.min), ms(s.max)];
+  return [
     {
       key: 'latency',
       title: `Write → row in the Plan view, real chat requests, ms (${latency.writes} writes${latency.missed ? `, ${latency.missed} missed` : ''})`,
@@ -489,16 +511,43 @@ function hostTables(host) {
         ['saved → row in the Plan view\'s DOM', ...five(latency.savedToDom)],
         ['control: saved → status-bar text set in the same tick, in the DOM', ...five(latency.statusWithSave)],
         ['control: status-bar text set when the chat is idle → DOM', ...five(latency.statusIdle)],
+        ['control: saved → row of a bare tree view refreshed in the same tick, in the DOM', ...five(latency.bareWithSave)],
+        ['control: bare tree view refreshed when the chat is idle → row in the DOM', ...five(latency.bareIdle)],
       ],
       notes: [
         ...(latency.stopped ? [`INCOMPLETE: ${latency.stopped}.`] : []),
         'Each write sends `@planner {"input": …}` with workbench.action.chat.open (ask mode, the fixture\'s fake model); the fixture participant calls todo_write with the request\'s real toolInvocationToken. The list has 20 items, one of them unique to the write.',
         'The clock starts in the extension host (Date.now() just before the command); the browser side records Date.now() when a MutationObserver sees a .monaco-list-row with the unique text inside the Plan pane (the first pane of the side bar, which shows Agent Plan). Same machine clock, 1 ms resolution. 2 warm-up writes are not counted.',
         'Controls: a status-bar item of the bench module itself (nothing of Agent Plan) — one extension-host → renderer message and a render — whose text is set in the same tick as the save (so it races the same chat rendering as the Plan view) and again once the chat is idle.',
+        'Bare tree view: a minimal extension in the same host (test/bench/bare-tree) with a tree view of 20 plain rows in the same side bar, below the Sessions view; the bench module replaces its rows (the new one second, as in the plan) and it fires one refresh of its root — in the same tick as the save, and again once the chat is idle (at least 250 ms after, past the tree\'s 200 ms debounce). The floor of the tree API: the same refresh → getChildren → getTreeItem round trips and list render as the Plan view, with nothing of Agent Plan.',
         'Up to "saved" the time is the chat round trip (workbench → participant → tool → append); from saved to the row it is the extension\'s event → tree view refresh → extension-host-to-renderer round trips → list render.',
       ],
     },
+    controlsTable(latency),
   ];
+}
+
+/** Saved → on screen for the Plan view and both controls side by side, and the Plan view's ratios to each. */
+function controlsTable(latency) {
+  const plan = latency.savedToDom;
+  const rows = [
+    ['Plan view: saved → the plan\'s new row', ms(plan.median), ms(plan.p95), ''],
+    ['bare tree view of 20 rows, refreshed in the same tick: → its new row', ms(latency.bareWithSave.median), ms(latency.bareWithSave.p95), ''],
+    ['status-bar item, set in the same tick: → its text', ms(latency.statusWithSave.median), ms(latency.statusWithSave.p95), ''],
+    ['Plan view ÷ bare tree view', ratio(plan.median / latency.bareWithSave.median), ratio(plan.p95 / latency.bareWithSave.p95), '≤ ×1.25'],
+    ['Plan view ÷ status bar', ratio(plan.median / latency.statusWithSave.median), ratio(plan.p95 / latency.statusWithSave.p95), '≤ ×2'],
+  ];
+  return {
+    key: 'latencyControls',
+    title: 'Saved → on screen: the Plan view beside the controls of the same writes, ms',
+    headers: ['what', 'median', 'p95', 'goal'],
+    align: 'lrrl',
+    rows,
+    notes: [
+      'The same samples as the table above: each write saves a plan, and in the same tick the bench module refreshes the bare tree view and sets the status-bar text; each is timed from the save to its text in the DOM.',
+      'The bare tree view is the floor of the tree API (one refresh of 20 rows through the extension host); the status bar is one message and a render.',
+    ],
+  };
 }
 
 function summaryLine(report) {
@@ -517,7 +566,8 @@ function summaryLine(report) {
   if (report.host && !report.host.error) {
     const act = report.host.activation.empty;
     parts.push(`activation ${ms(act.totalMs)} ms (code loading ${ms(act.codeLoadingMs)} + activate() ${ms(act.activateMs)})`);
-    parts.push(`chat request→row ${ms(report.host.latency.dom.median)} ms median (saved→row ${ms(report.host.latency.savedToDom.median)})`);
+    const lat = report.host.latency;
+    parts.push(`chat request→row ${ms(lat.dom.median)} ms median (saved→row ${ms(lat.savedToDom.median)}; bare tree ${ms(lat.bareWithSave?.median)}, status bar ${ms(lat.statusWithSave.median)})`);
   } else if (report.host?.error) {
     parts.push('host part FAILED');
   }
@@ -558,6 +608,7 @@ function markdown(report, tables) {
     idle: '### Idle costs nothing',
     idleHost: '### Idle in the real host, beside VS Code alone',
     latency: '### From a tool call to the sidebar',
+    latencyControls: '### The Plan view beside a bare tree view and the status bar',
     bundle: '### Size',
     tokens: '### What the tool costs the model',
   };

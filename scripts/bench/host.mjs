@@ -27,7 +27,7 @@ function snapshotExtension(runDir, bundleFile) {
 
 /**
  * Finds the unique item's row inside the Plan view (not the chat list, whose request
- * row holds the same text), or a status-bar item's text for the baseline, and reports the wall-clock time it entered the DOM, and the
+ * row holds the same text), or a control's (a status-bar item's text, a bare tree view's row), and reports the wall-clock time it entered the DOM, and the
  * next animation frame after that. Runs in the page.
  */
 function armObserver({ index, text, where }) {
@@ -35,6 +35,13 @@ function armObserver({ index, text, where }) {
     if (where === 'statusbar') {
       for (const item of document.querySelectorAll('.part.statusbar .statusbar-item')) {
         if (item.textContent.includes(text)) return true;
+      }
+      return false;
+    }
+    if (where === 'bare') {
+      // The bare tree view's pane, below Agent Plan's own in the same side bar; its text is unique.
+      for (const row of document.querySelectorAll('.part.sidebar .pane .monaco-list-row')) {
+        if (row.textContent.includes(text)) return true;
       }
       return false;
     }
@@ -112,6 +119,8 @@ export async function runHostBench({ bundleFile, phases, cleanups, between, phas
     extensions: {
       'agent-plan': (runDir) => snapshotExtension(runDir, bundleFile),
       'agent-plan-fixture': path.join(repoRoot, 'test', 'fixtures', 'extension'),
+      // The latency phase's second control; the other phases load without it.
+      'agent-plan-bench-tree': path.join(repoRoot, 'test', 'bench', 'bare-tree'),
     },
   });
   const { runDir } = workbench;
@@ -139,7 +148,7 @@ export async function runHostBench({ bundleFile, phases, cleanups, between, phas
       testsPath: path.join(runDir, 'bench-module', 'host.js'),
       timeoutMs: phase.timeoutMs ?? phaseTimeoutMs,
       // VS Code without Agent Plan: this page loads the development extensions but ours.
-      without: phase.withoutAgentPlan ? ['agent-plan'] : undefined,
+      without: [...(phase.withoutAgentPlan ? ['agent-plan'] : []), ...(phase.kind === 'latency' ? [] : ['agent-plan-bench-tree'])],
       viewport: { width: 1400, height: 1000 },
       expose: {
         benchSeen: (index, seen) => {

@@ -20,14 +20,20 @@ export function readmeSummary(report) {
     host
       ? `- **Activation:** ${ms(host.activation.empty.totalMs)} ms in the real host, off the start-up path (code loading ${ms(host.activation.empty.codeLoadingMs)} ms, \`activate()\` ${ms(host.activation.empty.activateMs)} ms); idle with ${count(host.idle.sessions.sessions)} sessions costs ${pointsOver(host.idle)} points of one core over VS Code alone.`
       : '- **Activation and idle in the real host:** not measured in this run.',
-    host
-      ? `- **A tool call reaches the sidebar** in ${ms(host.latency.dom.median)} ms from the chat request (median; ${ms(host.latency.savedToDom.median)} ms from the saved line to the row).`
-      : '- **A tool call reaches the sidebar:** not measured in this run.',
+    host ? sidebarLine(host.latency) : '- **A tool call reaches the sidebar:** not measured in this run.',
     `- **Size and model cost:** the bundle is ${bytes(report.bundle.production.bytes)} (${bytes(report.bundle.production.gzipBytes)} gzip); the tool's definition costs the model ${def?.o200k_base ?? '–'} tokens (o200k_base) per request that offers it.`,
     '',
     `Measured on ${report.generatedAt.slice(0, 10)} on ${report.machine.cores} shared cores; every table, the machine and the method: [docs/benchmarks.md](docs/benchmarks.md).`,
   ];
   return lines.join('\n');
+}
+
+function sidebarLine(latency) {
+  const plan = latency.savedToDom;
+  const bare = latency.bareWithSave;
+  const status = latency.statusWithSave;
+  if (!bare) return `- **A tool call reaches the sidebar** in ${ms(latency.dom.median)} ms from the chat request (median; ${ms(plan.median)} ms from the saved line to the row).`;
+  return `- **A tool call reaches the sidebar** in ${ms(latency.dom.median)} ms from the chat request; from the saved line to the row ${ms(plan.median)} ms median, ${ms(plan.p95)} ms p95 (a bare tree view: ${ms(bare.median)} / ${ms(bare.p95)}, ${ratio(plan.median / bare.median)} / ${ratio(plan.p95 / bare.p95)}; the status bar: ${ms(status.median)} / ${ms(status.p95)}, ${ratio(plan.median / status.median)} / ${ratio(plan.p95 / status.p95)}).`;
 }
 
 function pointsOver(idle) {

@@ -12,6 +12,8 @@
 //   writing a 20-item plan with one unique item, and asks the launcher (which drives the
 //   browser) to report when that item's row is in the Plan view's DOM. The two sides
 //   meet through files in `<run>/latency/` and compare Date.now() of the same machine.
+//   Two controls are timed the same way: a status-bar item of this module, and a bare tree
+//   view of 20 rows (test/bench/bare-tree, a minimal extension in the same host).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -170,6 +172,15 @@ function writeFileAtomic(file: string, text: string): void {
   fs.renameSync(`${file}.tmp`, file);
 }
 
+const BARE_TREE_ID = 'agent-plan-test.agent-plan-bench-tree';
+
+interface BareTree {
+  show(labels: string[]): void;
+}
+
+/** The bare tree view's 19 fixed rows. */
+const BARE_FIXED = Array.from({ length: 19 }, (_, i) => `Bare row ${String(i + 1).padStart(2, '0')}`);
+
 /** The 19 fixed items of the plan; the unique item goes second, so it is always in view. */
 const FIXED = Array.from({ length: 19 }, (_, i) => `Bench step ${String(i + 1).padStart(2, '0')}: keep the plan at twenty items`);
 
@@ -179,13 +190,16 @@ async function latency(runDir: string, phase: Phase): Promise<Record<string, unk
   const api = await extension.activate();
   const fixture = vscode.extensions.getExtension('agent-plan-test.agent-plan-fixture');
   await fixture?.activate();
+  const bareExtension = vscode.extensions.getExtension<BareTree>(BARE_TREE_ID);
+  if (!bareExtension) throw new Error(`${BARE_TREE_ID} is not loaded`);
+  const bare = await bareExtension.activate();
   await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
   await vscode.commands.executeCommand('workbench.action.chat.newChat');
   const dir = path.join(runDir, 'latency');
   fs.mkdirSync(dir, { recursive: true });
 
   // Arms the launcher's DOM observer for `text` in `where`, before the clock starts.
-  const arm = async (id: string, text: string, where: 'plan' | 'statusbar'): Promise<void> => {
+  const arm = async (id: string, text: string, where: 'plan' | 'statusbar' | 'bare'): Promise<void> => {
     writeFileAtomic(path.join(dir, `arm-${id}.json`), JSON.stringify({ text, where }));
     await waitForFile(path.join(dir, `armed-${id}.json`), 20_000);
   };
@@ -208,12 +222,16 @@ async function latency(runDir: string, phase: Phase): Promise<Record<string, unk
   status.show();
   let watching = '';
   let statusOnSave = '';
+  let bareOnSave: string[] = [];
   let savedAt: number | undefined;
   const subscription = api.onDidWritePlan((snapshot) => {
     if (savedAt !== undefined || !snapshot.todos.some((todo) => todo.content === watching)) return;
     savedAt = Date.now();
     status.text = statusOnSave;
+    bare.show(bareOnSave);
   });
+  /** 20 rows for the bare tree view, the unique one second (as in the plan). */
+  const bareRows = (text: string): string[] => [BARE_FIXED[0]!, text, ...BARE_FIXED.slice(1)];
   const total = (phase.warmup ?? 2) + (phase.writes ?? 20);
   const samples: Array<Record<string, number | string | boolean>> = [];
   const unique = (): string => Math.random().toString(36).slice(2, 10);
@@ -228,8 +246,11 @@ async function latency(runDir: string, phase: Phase): Promise<Record<string, unk
       const text = `Bench write ${i} ${unique()}`;
       const input = { todos: [FIXED[0], text, ...FIXED.slice(1)].map((content, index) => ({ content, status: index < i % 20 ? 'completed' : 'pending' })) };
       statusOnSave = `Bench saved ${i} ${unique()}`;
+      const bareText = `Bare saved ${i} ${unique()}`;
+      bareOnSave = bareRows(bareText);
       await arm(String(i), text, 'plan');
       await arm(`saved${i}`, statusOnSave, 'statusbar');
+      await arm(`bare${i}`, bareText, 'bare');
       watching = text;
       savedAt = undefined;
       const t0 = Date.now();
@@ -245,12 +266,21 @@ async function latency(runDir: string, phase: Phase): Promise<Record<string, unk
       misses = row.domMs < 0 ? misses + 1 : 0;
       const saved = savedAt as number | undefined;
       const statusWithSave = await seenAfter(`saved${i}`, saved);
+      const bareWithSave = await seenAfter(`bare${i}`, saved);
 
       const idleText = `Bench idle ${i} ${unique()}`;
       await arm(`idle${i}`, idleText, 'statusbar');
       const t1 = Date.now();
       status.text = idleText;
       const statusIdle = await seenAfter(`idle${i}`, t1);
+
+      // The bare tree again, once the chat is idle, past the tree's 200 ms debounce of the refresh above.
+      const bareIdleText = `Bare idle ${i} ${unique()}`;
+      await arm(`bareIdle${i}`, bareIdleText, 'bare');
+      if (saved !== undefined) await sleep(Math.max(0, saved + 250 - Date.now()));
+      const t2 = Date.now();
+      bare.show(bareRows(bareIdleText));
+      const bareIdle = await seenAfter(`bareIdle${i}`, t2);
       samples.push({
         index: i,
         warmup: i < (phase.warmup ?? 2),
@@ -260,7 +290,10 @@ async function latency(runDir: string, phase: Phase): Promise<Record<string, unk
         ...row,
         statusWithSaveMs: statusWithSave.domMs,
         statusIdleMs: statusIdle.domMs,
+        bareWithSaveMs: bareWithSave.domMs,
+        bareIdleMs: bareIdle.domMs,
         ...(statusWithSave.error || statusIdle.error ? { statusError: statusWithSave.error ?? statusIdle.error ?? '' } : {}),
+        ...(bareWithSave.error || bareIdle.error ? { bareError: bareWithSave.error ?? bareIdle.error ?? '' } : {}),
       });
     }
   } finally {
