@@ -29,6 +29,7 @@ import type { FileBook, SessionFiles } from '../core/derived/itemFiles';
 import type { NeedsYouBook } from '../core/derived/needsYouBook';
 import { needsYouBadge, needsYouSection } from '../core/derived/needsYouText';
 import { needsYouEntries, needsYouEntryItem, needsYouSectionItem, type NeedsYouEntryElement, type NeedsYouSectionElement } from './needsYouViews';
+import { ChangeFold, rowsInPlace, rowsToRefresh, type FoldedChange, type RowsLayout } from '../core/plan/viewChanges';
 import { fileRows, filesCount, filesTooltipLine, fileTreeItem, outsideFilesTreeItem, type FileElement, type OutsideFilesElement } from './fileViews';
 import type { ItemLedger } from '../core/derived/ledger';
 import type { LedgerBook } from '../core/derived/ledgerBook';
@@ -48,7 +49,8 @@ export interface TodoElement {
   readonly kind: 'todo';
   readonly session: string;
   readonly index: number;
-  readonly todo: PlanItem;
+  /** The item at this place: a row keeps its element while the plan keeps its shape, and is redrawn alone. */
+  todo: PlanItem;
 }
 
 /**
@@ -63,8 +65,9 @@ export function todoTreeItem(element: TodoElement, files = 0, cost?: ItemLedger)
   const spent = cost ? ledgerText({ ms: cost.inProgressMs, all: cost.all, shared: cost.shared }, t) : '';
   const description = [spent, files > 0 ? filesCount(files) : ''].filter((part) => part !== '').join(' · ');
   if (description !== '') item.description = description;
-  // Mirrored plans may repeat an item: the position keeps those ids apart.
-  item.id = `${element.session}/${todo.content}/${element.index}`;
+  // By place: a row whose text or status changed keeps its id, so it is redrawn alone (the
+  // new item goes with the refresh, no round trip); mirrored plans may repeat an item.
+  item.id = `${element.session}/${element.index}`;
   const icon = STATUS_ICONS[todo.status];
   item.iconPath = new vscode.ThemeIcon(icon.id, new vscode.ThemeColor(icon.color));
   item.contextValue = `${ItemContext.Todo}.${todo.status}`;
@@ -75,7 +78,7 @@ export function todoTreeItem(element: TodoElement, files = 0, cost?: ItemLedger)
 export type PlanElement = TodoElement | SignalElement | DroppedElement | RequestElement | LinkElement | FileElement | OutsideFilesElement;
 
 export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = new vscode.EventEmitter<PlanElement[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
 
   constructor(
@@ -88,28 +91,88 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     private readonly ledgers?: LedgerBook,
   ) {}
 
-  private refreshQueued = false;
   /** What each item of the session on screen cost, as of its rows' last listing. */
   private costs = new Map<string, ItemLedger>();
+  /** What the view showed at its last refresh: the session, the older version if one, and the sessions its link rows name. */
+  private shown: { session: string | undefined; version: unknown; linked: string } = { session: undefined, version: undefined, linked: '' };
+  /** The top rows VS Code was last given, and what each showed (see rowShape); the rows a root refresh computed for VS Code's next ask. */
+  private rows: { elements: PlanElement[]; shapes: string[]; looks: string[] } | undefined;
+  private fresh: { elements: PlanElement[]; shapes: string[]; looks: string[] } | undefined;
 
   /**
-   * One refresh per change: the store's, health's and files' events of one read all come
-   * in the same turn; they fold into one (a second refresh would wait behind the tree's
-   * 200 ms debounce).
+   * Refreshes the plan's rows when the change concerns what is on screen: the session shown
+   * (its plan, health, files, costs or requests), or which session or version is shown. A
+   * change of another session redraws nothing here: a refresh would hold the next one back
+   * behind the tree's 200 ms debounce. Returns whether it refreshed.
    */
-  refresh(): void {
-    if (this.refreshQueued) return;
-    this.refreshQueued = true;
-    queueMicrotask(() => {
-      this.refreshQueued = false;
-      this.changed.fire();
-    });
+  apply(change: FoldedChange): boolean {
+    const session = this.display.session;
+    const version = this.display.shownVersion;
+    // A link row names another session by its title: a new link, or a change of a linked session, shows here too.
+    const links = session !== undefined ? this.requests?.links(session) : undefined;
+    const others = links ? [...(links.from !== undefined ? [links.from] : []), ...links.to] : [];
+    const linked = others.join(' ');
+    const moved = session !== this.shown.session || version !== this.shown.version || linked !== this.shown.linked;
+    const touched = session !== undefined && (change.sessions.has(session) || others.some((other) => change.sessions.has(other)));
+    if (!change.all && !moved && !touched) return false;
+    this.shown = { session, version, linked };
+    const next = this.topRows();
+    const before = this.rows;
+    // The same rows in the same places: only the items whose text, status, files or cost
+    // changed are redrawn, and their new look goes with the refresh (no round trip).
+    const inPlace = rowsInPlace(before, next);
+    if (before && inPlace !== 'root') {
+      const redraw: PlanElement[] = [];
+      for (const i of inPlace) {
+        const kept = before.elements[i];
+        const element = next.elements[i];
+        if (kept?.kind !== 'todo' || element?.kind !== 'todo') continue;
+        kept.todo = element.todo;
+        before.looks[i] = next.looks[i] ?? '';
+        redraw.push(kept);
+      }
+      if (redraw.length > 0) this.changed.fire(redraw);
+      return redraw.length > 0;
+    }
+    this.fresh = next;
+    this.changed.fire(undefined);
+    return true;
+  }
+
+  /**
+   * The plan's top rows now, each with its shape (what fixes its place: kind, and for an item
+   * whether it opens to files; everything for the other rows) and its look (what its row shows).
+   */
+  private topRows(): { elements: PlanElement[]; shapes: string[]; looks: string[] } {
+    const elements = this.listTop();
+    const shapes: string[] = [];
+    const looks: string[] = [];
+    for (const element of elements) {
+      if (element.kind === 'todo') {
+        const files = this.filesOf(element.session)?.of(element.todo.content) ?? [];
+        const cost = this.costs.get(element.todo.content);
+        shapes.push(`todo\t${element.session}\t${element.index}\t${files.length > 0}`);
+        // An item that opens to its files: a redraw of its row fetches them again when it is open.
+        looks.push(JSON.stringify([element.todo.content, element.todo.status, files, cost ? ledgerText({ ms: cost.inProgressMs, all: cost.all, shared: cost.shared }, t) : '']));
+      } else {
+        shapes.push(JSON.stringify(element));
+        looks.push('');
+      }
+    }
+    return { elements, shapes, looks };
   }
 
   getChildren(element?: PlanElement): PlanElement[] {
     if (element?.kind === 'todo') return fileRows(element.session, element.todo.content, this.filesOf(element.session)?.of(element.todo.content) ?? []);
     if (element?.kind === 'outside') return fileRows(element.session, undefined, element.files);
     if (element) return [];
+    const rows = this.fresh ?? this.topRows();
+    this.fresh = undefined;
+    this.rows = rows;
+    return rows.elements;
+  }
+
+  private listTop(): PlanElement[] {
     const event = this.display.event;
     if (!event) return [];
     const todos = event.todos.map((todo, index): TodoElement => ({ kind: 'todo', session: event.session, index, todo }));
@@ -194,7 +257,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
 
 export interface SessionElement {
   readonly kind: 'session';
-  readonly event: LogEvent;
+  /** The session's key: the element stays the same object while its row is listed, so one row can be redrawn alone. */
+  readonly session: string;
 }
 
 /** The Sessions view's last row when older sessions are not listed yet. */
@@ -209,10 +273,18 @@ export const SESSIONS_PAGE = 200;
 
 type SessionsRow = SessionElement | MoreSessionsElement | WorktreeGroupElement | NeedsYouSectionElement | NeedsYouEntryElement;
 
+/** The Sessions view's top rows, the subagents under each listed parent, and their layout. */
+interface SessionsListing {
+  readonly rows: SessionsRow[];
+  readonly children: Map<string, LogEvent[]>;
+  readonly layout: RowsLayout;
+}
+
 export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = new vscode.EventEmitter<SessionsRow | SessionsRow[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private listed = SESSIONS_PAGE;
+  private readonly fold = new ChangeFold((change) => this.apply(change), queueMicrotask);
   /** List only the sessions whose most urgent signal is a warning. */
   attentionOnly = false;
 
@@ -225,20 +297,55 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     private readonly needsYou?: NeedsYouBook,
   ) {}
 
-  private refreshQueued = false;
-
-  /**
-   * One refresh per change: the store's, health's and files' events of one read all come
-   * in the same turn; they fold into one (a second refresh would wait behind the tree's
-   * 200 ms debounce).
-   */
+  /** Redraws every row, once for all the changes of this turn. */
   refresh(): void {
-    if (this.refreshQueued) return;
-    this.refreshQueued = true;
-    queueMicrotask(() => {
-      this.refreshQueued = false;
-      this.changed.fire();
-    });
+    this.fold.add(undefined);
+  }
+
+  /** Redraws the session's row (every row when the rows moved), once for all the changes of this turn. */
+  sessionChanged(session: string | undefined): void {
+    this.fold.add(session);
+  }
+
+  /** The listing VS Code was last sent (or is about to ask for), and the one a root refresh computed for it. */
+  private listing: SessionsListing | undefined;
+  private fresh: SessionsListing | undefined;
+  /** One element per listed session, the same object from listing to listing. */
+  private elements = new Map<string, SessionElement>();
+  /** The session shown in the Plan view at the last redraw, and whether it was pinned (its row's icon). */
+  private shown = { session: undefined as string | undefined, pinned: false };
+
+  /** Whether the view is on screen; off screen, a change only marks every row stale (nothing is listed). */
+  isVisible: () => boolean = () => true;
+
+  private apply(change: FoldedChange): void {
+    if (!this.isVisible()) {
+      this.listing = undefined;
+      this.fresh = undefined;
+      this.changed.fire(undefined);
+      return;
+    }
+    const next = this.list();
+    const shown = { session: this.display.session, pinned: !this.display.followingLatest };
+    const marks = shown.session !== this.shown.session || shown.pinned !== this.shown.pinned ? [this.shown.session, shown.session].filter((s): s is string => s !== undefined) : [];
+    this.shown = shown;
+    const rows = rowsToRefresh(this.listing?.layout, next.layout, change, marks);
+    if (rows === 'root') {
+      this.listing = next;
+      this.fresh = next;
+      this.changed.fire(undefined);
+    } else if (rows.length > 0) {
+      this.changed.fire(rows.map((session) => this.element(session)));
+    }
+  }
+
+  private element(session: string): SessionElement {
+    let element = this.elements.get(session);
+    if (!element) {
+      element = { kind: 'session', session };
+      this.elements.set(session, element);
+    }
+    return element;
   }
 
   /** The "Needs You" section over the queue as it is now; none when no session waits on the user. */
@@ -259,24 +366,33 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     this.refresh();
   }
 
-  /** Subagent sessions by their parent's session, from the last listing of the top level. */
-  private children = new Map<string, LogEvent[]>();
-
   getChildren(element?: SessionsRow): SessionsRow[] {
-    if (element?.kind === 'worktree') return element.group.rows.map((event) => ({ kind: 'session', event }));
+    if (element?.kind === 'worktree') return element.group.rows.map((event) => this.element(event.session));
     if (element?.kind === 'needs-you') return needsYouEntries(element);
-    if (element) return element.kind === 'session' ? (this.children.get(element.event.session) ?? []).map((event) => ({ kind: 'session', event })) : [];
+    if (element) return element.kind === 'session' ? (this.listing?.children.get(element.session) ?? []).map((event) => this.element(event.session)) : [];
+    const listing = this.fresh ?? this.list();
+    this.fresh = undefined;
+    this.listing = listing;
+    // Elements of rows no longer listed go; those still listed stay the same objects.
+    const kept = new Map<string, SessionElement>();
+    for (const session of listing.layout.parents.keys()) kept.set(session, this.element(session));
+    this.elements = kept;
+    return listing.rows;
+  }
+
+  /** What the view lists now: computed at each change, to tell whether only some rows changed. */
+  private list(): SessionsListing {
     let sessions = this.store.list();
     // A subagent's session is listed under its parent's, when the parent is listed; never mixed into it.
     const present = new Set(sessions.map((event) => event.session));
-    this.children = new Map();
+    const children = new Map<string, LogEvent[]>();
     const top: LogEvent[] = [];
     for (const event of sessions) {
       const parent = this.store.details(event.session).parent;
       if (parent !== undefined && parent !== event.session && present.has(parent)) {
-        const list = this.children.get(parent) ?? [];
+        const list = children.get(parent) ?? [];
         list.push(event);
-        this.children.set(parent, list);
+        children.set(parent, list);
       } else {
         top.push(event);
       }
@@ -289,10 +405,12 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     // worktree, the workspace's own first.
     const worktrees = places?.worktrees() ?? [];
     const groups = places && worktrees.length > 1 ? groupByWorktree(listed, (event) => places.folderOf(event.session), worktrees, places.workspaceFolders()) : undefined;
-    const rows: SessionsRow[] = groups ? groups.map((group) => ({ kind: 'worktree', group })) : listed.map((event) => ({ kind: 'session', event }));
-    if (sessions.length > this.listed) rows.push({ kind: 'more', remaining: sessions.length - this.listed });
+    const rows: SessionsRow[] = groups ? groups.map((group) => ({ kind: 'worktree', group })) : listed.map((event) => this.element(event.session));
+    const remaining = sessions.length - this.listed;
+    if (remaining > 0) rows.push({ kind: 'more', remaining });
     const needsYou = this.needsYouRow();
-    return needsYou ? [needsYou, ...rows] : rows;
+    const layout = sessionsLayout(needsYou, groups ?? [{ key: '', rows: listed }], children, remaining);
+    return { rows: needsYou ? [needsYou, ...rows] : rows, children, layout };
   }
 
   getTreeItem(element: SessionsRow): vscode.TreeItem {
@@ -300,10 +418,12 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     if (element.kind === 'worktree') return worktreeGroupItem(element);
     if (element.kind === 'needs-you') return needsYouSectionItem(element);
     if (element.kind === 'needs-you-entry') return needsYouEntryItem(element, this.store.details(element.session).chat !== undefined);
-    const { event } = element;
+    const event = this.store.get(element.session);
+    // Gone since it was listed: the root's refresh that drops it follows.
+    if (!event) return new vscode.TreeItem(element.session.slice(0, 8));
     const details = this.store.details(event.session);
     const title = sessionTitle(event, t, details);
-    const subagents = this.children.get(event.session) ?? [];
+    const subagents = this.listing?.children.get(event.session) ?? [];
     const item = new vscode.TreeItem(title, subagents.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     // VS Code keeps the state it first saw for an id: a row that gains subagents (a leaf until
     // then) gets an id of its own, so it opens.
@@ -347,13 +467,14 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
 
   /** The tooltip, on hover, with the session's total (the first ask reads the session's past). */
   async resolveTreeItem(item: vscode.TreeItem, element: SessionsRow, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
-    if (element.kind !== 'session') return item;
-    const tooltip = this.sessionTooltip(element.event);
+    const event = element.kind === 'session' ? this.store.get(element.session) : undefined;
+    if (!event) return item;
+    const tooltip = this.sessionTooltip(event);
     item.tooltip = tooltip;
-    const book = await this.ledgers?.get(element.event.session).catch(() => undefined);
+    const book = await this.ledgers?.get(event.session).catch(() => undefined);
     if (!book || token.isCancellationRequested) return item;
     // A finished plan's time stops at its last line; an open one's runs to now.
-    const ledger = book.ledger(openCount(element.event.counts) > 0 ? Date.now() : undefined);
+    const ledger = book.ledger(openCount(event.counts) > 0 ? Date.now() : undefined);
     const total = ledgerText({ ms: ledger.elapsedMs, all: ledger.total }, t, { detail: true });
     if (total !== '') tooltip.appendMarkdown('\n\n$(pulse) ').appendText(t('Total: {0}', total));
     return item;
@@ -362,6 +483,33 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
   dispose(): void {
     this.changed.dispose();
   }
+}
+
+/**
+ * The rows' shape: the Needs You section's rows as drawn, each listed session (after its
+ * group, before its subagents) and the count not listed. Equal shapes: only rows' contents changed.
+ */
+function sessionsLayout(
+  needsYou: NeedsYouSectionElement | undefined,
+  groups: ReadonlyArray<{ key: string; rows: readonly LogEvent[] }>,
+  children: ReadonlyMap<string, readonly LogEvent[]>,
+  remaining: number,
+): RowsLayout {
+  const parts: string[] = needsYou ? [`n:${needsYou.label}`, ...needsYouEntries(needsYou).map(({ row }) => `n:${row.session}\t${row.title}\t${row.description}`)] : [];
+  const parents = new Map<string, string | undefined>();
+  for (const group of groups) {
+    parts.push(`w:${group.key}`);
+    for (const { session } of group.rows) {
+      parts.push(`s:${session}`);
+      parents.set(session, undefined);
+      for (const child of children.get(session) ?? []) {
+        parts.push(`c:${child.session}`);
+        parents.set(child.session, session);
+      }
+    }
+  }
+  parts.push(`more:${Math.max(0, remaining)}`);
+  return { key: parts.join('\n'), parents };
 }
 
 function moreSessionsItem(remaining: number): vscode.TreeItem {
@@ -401,11 +549,12 @@ export function planMessage(display: DisplayState, store: PlanStore): string | u
 /** The Plan view's description, badge and message, for the plan shown. */
 function updatePlanView(plan: vscode.TreeView<PlanElement>, display: DisplayState, store: PlanStore): void {
   const header = planHeader(display.event);
-  plan.description = header.description;
-  plan.badge = header.badge === undefined ? undefined : { value: header.badge, tooltip: t('{0} open items in the plan', header.badge) };
+  // Each of these is a message to the window: send only changes.
+  if (plan.description !== header.description) plan.description = header.description;
+  if (plan.badge?.value !== header.badge) plan.badge = header.badge === undefined ? undefined : { value: header.badge, tooltip: t('{0} open items in the plan', header.badge) };
   const message = planMessage(display, store);
-  // Setting a message goes through the same 200 ms debounce as a tree refresh and
-  // would hold the next refresh back: set it only when it changes.
+  // Setting a message goes through the same 200 ms debounce as a tree refresh, so it is set
+  // after the refresh of the same change (which then goes at once) and only when it changes.
   if (plan.message !== message) plan.message = message;
 }
 
@@ -454,6 +603,7 @@ export function createViews(
   const placesSubscription = places?.onDidChange(() => sessionsProvider.refresh());
   const plan = vscode.window.createTreeView(ViewId.Plan, { treeDataProvider: planProvider, showCollapseAll: false });
   const sessions = vscode.window.createTreeView(ViewId.Sessions, { treeDataProvider: sessionsProvider });
+  sessionsProvider.isVisible = () => sessions.visible;
   // Each context key costs a round trip to the window: send only changes.
   const contextValues = new Map<string, boolean>();
   function setContext(key: string, value: boolean): void {
@@ -463,33 +613,37 @@ export function createViews(
   }
   const commands = registerSessionsCommands(sessionsProvider, setContext);
 
-  function update(): void {
-    planProvider.refresh();
-    sessionsProvider.refresh();
+  // One refresh per change, of what changed: the store's, health's, files' and costs' events of
+  // one log line come in the same turn and fold into one redraw of each view.
+  function update(change: FoldedChange): void {
+    planProvider.apply(change);
     updatePlanView(plan, display, store);
     const sessionCount = store.size;
-    sessions.description = sessionCount > 0 ? String(sessionCount) : undefined;
+    const description = sessionCount > 0 ? String(sessionCount) : undefined;
+    if (sessions.description !== description) sessions.description = description;
     setContext(ContextKey.FollowingLatest, display.followingLatest);
     setContext(ContextKey.ViewingHistory, display.shownVersion !== undefined);
     setContext(ContextKey.HasPlan, display.event !== undefined);
   }
+  const planFold = new ChangeFold(update, queueMicrotask);
+  const changed = (session: string | undefined): void => {
+    planFold.add(session);
+    sessionsProvider.sessionChanged(session);
+  };
 
-  const subscription = display.onDidChange(update);
-  const healthSubscription = health.onDidChange(({ session }) => {
-    sessionsProvider.refresh();
-    if (session === display.session) planProvider.refresh();
-  });
+  const subscription = display.onDidChange(changed);
+  const healthSubscription = health.onDidChange(({ session }) => changed(session));
   // The files and costs of the session on screen: a file/write or model/usage line folds into the same refresh as its read's other changes.
-  const bookSubscriptions = [files, ledgers].flatMap((book) => (book ? [book.onDidChange((session) => session === display.session && planProvider.refresh())] : []));
+  const bookSubscriptions = [files, ledgers].flatMap((book) => (book ? [book.onDidChange((session) => session === display.session && planFold.add(session))] : []));
   const needsYouSubscription = needsYou ? showNeedsYou(needsYou, sessions, sessionsProvider) : undefined;
   // "5 min ago" ages: redraw the session rows each minute while they are on screen.
   const clock = setInterval(() => {
     if (sessions.visible && store.size > 0) sessionsProvider.refresh();
   }, 60_000);
-  update();
+  changed(undefined);
   return {
     plan,
-    update,
+    update: () => changed(undefined),
     dispose() {
       clearInterval(clock);
       const parts = [...commands, subscription, healthSubscription, ...bookSubscriptions, needsYouSubscription, placesSubscription];

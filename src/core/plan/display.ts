@@ -14,22 +14,27 @@ export interface ShownVersion extends PlanVersion {
 export class DisplayState implements Disposable {
   private pinned: string | undefined;
   private version: ShownVersion | undefined;
-  private readonly emitter = new Emitter<void>();
+  private readonly emitter = new Emitter<string | undefined>();
   private readonly subscription: Disposable;
   private readonly writes: Disposable;
+  /**
+   * Fires when what is on screen may have changed: with the session the store changed, or
+   * undefined when the choice of session or version changed (or any session may have).
+   */
   readonly onDidChange = this.emitter.event;
 
   constructor(
     private readonly store: PlanStore,
     private following: boolean,
   ) {
-    this.subscription = store.onDidChange(() => {
+    this.subscription = store.onDidChange((session) => {
       if (this.pinned !== undefined && store.get(this.pinned) === undefined) {
         this.pinned = undefined;
         this.version = undefined;
+        session = undefined;
       }
       if (!this.following && this.pinned === undefined) this.pinned = store.latest()?.session;
-      this.emitter.fire();
+      this.emitter.fire(session);
     });
     // An older version on screen keeps "n newer since" current as new versions arrive.
     this.writes = store.onDidWrite((event) => {
@@ -62,14 +67,14 @@ export class DisplayState implements Disposable {
     this.following = false;
     this.pinned = session;
     this.version = undefined;
-    this.emitter.fire();
+    this.emitter.fire(undefined);
   }
 
   followLatest(): void {
     this.following = true;
     this.pinned = undefined;
     this.version = undefined;
-    this.emitter.fire();
+    this.emitter.fire(undefined);
   }
 
   showVersion(version: ShownVersion): void {
@@ -78,12 +83,12 @@ export class DisplayState implements Disposable {
       this.pinned = version.session;
     }
     this.version = version;
-    this.emitter.fire();
+    this.emitter.fire(undefined);
   }
 
   showLatestVersion(): void {
     this.version = undefined;
-    this.emitter.fire();
+    this.emitter.fire(undefined);
   }
 
   dispose(): void {

@@ -158,7 +158,7 @@ export class PlanStore implements Disposable {
   /** The last plan of each session whose file vanished, so a file restored as it was is not news. */
   private readonly vanished = new Map<string, string>();
   private readonly writeEmitter = new Emitter<LogEvent>();
-  private readonly changeEmitter = new Emitter<void>();
+  private readonly changeEmitter = new Emitter<string | undefined>();
   private readonly subscription: Disposable;
   private lastRank = 0;
   /** The latest session (undefined: none), unless topStale says to look again. */
@@ -385,7 +385,7 @@ export class PlanStore implements Disposable {
       this.deleteEntry(session);
       this.infos.delete(session);
       this.infoAfterPlan.delete(session);
-      this.changed();
+      this.changed(session);
       return;
     }
     if (read.sync) {
@@ -408,7 +408,7 @@ export class PlanStore implements Disposable {
       } else {
         this.deleteEntry(session);
       }
-      this.changed();
+      this.changed(session);
       return;
     }
     for (const record of read.records) {
@@ -427,7 +427,7 @@ export class PlanStore implements Disposable {
       }
       this.writeEmitter.fire(record, this.reportListenerError);
     }
-    this.changed();
+    this.changed(session);
   }
 
   /** This machine's order of writes: the clock here, never running backwards. */
@@ -443,7 +443,7 @@ export class PlanStore implements Disposable {
     this.changeEmitter.fire(undefined, this.reportListenerError);
   }
 
-  private changed(): void {
+  private changed(session: string): void {
     if (this.loading > 0) {
       // Load reads the session shown last and then the newest files first: a change that
       // brings a new latest plan paints at once, and so does the first screenful of the
@@ -454,8 +454,10 @@ export class PlanStore implements Disposable {
         return;
       }
       this.paintedLatest = latest;
+      this.changeEmitter.fire(undefined, this.reportListenerError);
+      return;
     }
-    this.changeEmitter.fire(undefined, this.reportListenerError);
+    this.changeEmitter.fire(session, this.reportListenerError);
   }
 
   dispose(): void {
