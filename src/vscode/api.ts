@@ -79,6 +79,8 @@ export interface PlanHealth {
     at?: number;
     /** The item texts concerned (reworded: the old text, then the new one, per item). */
     items?: string[];
+    /** waiting: the tool call that waits, and whether the agent's record says it asks for approval. */
+    wait?: { tool: string; approval: boolean };
   }>;
 }
 
@@ -158,6 +160,7 @@ function healthOf(health: HealthBook, session: string): PlanHealth {
       if (signal.how !== undefined) copy.how = signal.how;
       if (signal.at !== undefined) copy.at = signal.at;
       if (signal.items !== undefined) copy.items = [...signal.items];
+      if (signal.wait !== undefined) copy.wait = { tool: signal.wait.tool, approval: signal.wait.approval };
       return copy;
     }),
   };

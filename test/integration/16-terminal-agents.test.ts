@@ -206,7 +206,7 @@ if (status.skipped !== undefined) {
       }
     });
 
-    it('Codex left at an approval prompt (interactive, without auto-approve): its health says it waits for your approval', async () => {
+    it('Codex left at an approval prompt (interactive, without auto-approve): its health and its Sessions row say it waits for your approval', async () => {
       const config = vscode.workspace.getConfiguration();
       await config.update('agentPlan.health.waitSeconds', 2, vscode.ConfigurationTarget.Global);
       // The rows are read from the rendered Sessions view: it is on screen, showing the newest.
@@ -219,10 +219,13 @@ if (status.skipped !== undefined) {
         // The run ends with the prompt unanswered: its rollout stays at the call, and health says
         // the session waits for the user's approval (the API's copy of what the views show).
         const plan = await api();
-        const approvalWait = (): boolean => plan.getHealth(waiting.session).signals.some((signal) => signal.kind === 'waiting');
-        await waitFor(approvalWait, `a waiting signal (now ${JSON.stringify(plan.getHealth(waiting.session).signals.map((signal) => signal.kind))})`, 30_000);
+        const approvalWait = (): boolean => plan.getHealth(waiting.session).signals.some((signal) => signal.kind === 'waiting' && signal.wait?.approval === true);
+        const now = (): string => JSON.stringify(plan.getHealth(waiting.session).signals.map(({ kind, wait }) => ({ kind, wait })));
+        await waitFor(approvalWait, () => `a waiting-for-approval signal (now ${now()})`, 30_000);
         await run;
-        await waitFor(approvalWait, 'the waiting signal after the run ended at the prompt', 30_000);
+        await waitFor(approvalWait, () => `the waiting-for-approval signal after the run ended at the prompt (now ${now()})`, 30_000);
+        // Its row (and its Needs You row) says so in words.
+        await sessionRowsMention('waiting for your approval');
       } finally {
         await config.update('agentPlan.health.waitSeconds', undefined, vscode.ConfigurationTarget.Global);
       }
