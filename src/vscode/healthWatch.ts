@@ -66,6 +66,8 @@ class HealthWatch implements vscode.Disposable {
         this.notify(session, live);
         this.schedule();
       }),
+      // A call that started waiting changes no signal until its time comes: the timer is set for it now.
+      health.onDidChangeNextCheck(() => this.schedule()),
       vscode.workspace.onDidChangeConfiguration((change) => {
         if ([SettingId.StallToolCalls, SettingId.StallMinutes, SettingId.WaitSeconds].some((id) => change.affectsConfiguration(id))) {
           health.configure(healthSettings());

@@ -37,7 +37,14 @@ class Replay {
     const log = new SessionLog(path.join(dir, 'sessions'), nodeFileSystem, { now: date });
     this.sink = new LogPlanSink(log, { now: date });
     this.book = new HealthBook(log, { now: () => this.clock.now });
+    // As the extension's one timer: set again only when the book says its next check moved.
+    const schedule = () => (this.timer = this.book.nextCheck());
+    this.book.onDidChange(schedule);
+    this.book.onDidChangeNextCheck(schedule);
   }
+
+  /** When the timer, set as the extension sets it, fires next. */
+  private timer: number | undefined;
 
   /** Feeds lines a second apart (far below the time rules). */
   async push(lines: readonly string[]): Promise<void> {
@@ -55,8 +62,7 @@ class Replay {
   /** Time passes; the book looks again when its next check says (as the extension's one timer does). */
   wait(ms: number): void {
     this.clock.now += ms;
-    const next = this.book.nextCheck();
-    if (next !== undefined && next <= this.clock.now) this.book.check();
+    if (this.timer !== undefined && this.timer <= this.clock.now) this.book.check();
   }
 
   signals(): HealthSignal[] {

@@ -91,6 +91,7 @@ export class HealthBook implements Disposable {
   /** Sessions a time rule may change (a running turn with open items): the only ones a check looks at. */
   private readonly timed = new Map<string, number>();
   private readonly emitter = new Emitter<HealthChange>();
+  private readonly clockEmitter = new Emitter<void>();
   private readonly subscription: Disposable;
   private settings: HealthSettings = DEFAULT_HEALTH_SETTINGS;
   private readonly now: () => number;
@@ -101,6 +102,11 @@ export class HealthBook implements Disposable {
 
   /** Fires when a session's signals changed. */
   readonly onDidChange = this.emitter.event;
+  /**
+   * Fires when a session's next check moved without its signals changing (a call that
+   * started waiting, a turn that ran on): the caller's one timer is set again from nextCheck.
+   */
+  readonly onDidChangeNextCheck = this.clockEmitter.event;
 
   constructor(
     private readonly log: Pick<SessionLog, 'onDidRead'> & Partial<Pick<SessionLog, 'readBackward' | 'tailNow'>>,
@@ -314,10 +320,14 @@ export class HealthBook implements Disposable {
     const health = this.ready(session, entry);
     const now = this.now();
     const next = health.nextCheck(now, this.settings);
+    const before = this.timed.get(session);
     if (next === undefined) this.timed.delete(session);
     else this.timed.set(session, next);
     const told = toldText(health.signals(now, this.settings));
-    if (told === entry.told) return;
+    if (told === entry.told) {
+      if (next !== before) this.clockEmitter.fire(undefined, this.reportListenerError);
+      return;
+    }
     entry.told = told;
     this.emitter.fire({ session, live }, this.reportListenerError);
   }
@@ -325,6 +335,7 @@ export class HealthBook implements Disposable {
   dispose(): void {
     this.subscription.dispose();
     this.emitter.dispose();
+    this.clockEmitter.dispose();
     this.entries.clear();
     this.timed.clear();
   }
