@@ -183,14 +183,20 @@ if (status.skipped !== undefined) {
         const items = (plan.getPlan(session)?.todos ?? []).map((todo): [string, 'completed'] => [todo.content, 'completed']);
         fs.appendFileSync(plan.logFile(session), planLine(session, Date.now(), items) + '\n');
       }
+      // Other sessions of earlier tests may join the queue meanwhile (a call that starts waiting,
+      // a plan that stalls): the count drops by at least the completed ones, and a round of Go to
+      // Next no longer visits them.
+      let seen = await needsYouSection();
+      let round: string[] = [];
       const after = await waitFor(async () => {
-        const now = await needsYouSection();
-        return now.count === before - stopped.length ? now : undefined;
-      }, `the section to count ${before - stopped.length} sessions`, 30_000);
+        seen = await needsYouSection();
+        if (seen.count > before - stopped.length) return undefined;
+        round = [];
+        for (let i = 0; i < seen.count; i++) round.push((await vscode.commands.executeCommand<string | undefined>('agentPlan.goToNextSessionNeedingYou')) ?? '');
+        return round.some((session) => stopped.includes(session)) ? undefined : seen;
+      }, () => `the section to count at most ${before - stopped.length} sessions, none of them completed (it counts ${seen.count}: ${JSON.stringify(seen.rows)}; a round went to ${JSON.stringify(round)})`, 30_000);
       // Counted 0 only when no row of the view is the section: it is gone with the last session it held.
       await waitFor(async () => badgeCount((await activityBadge()).parts, 'needs you') === after.count, 'the badge to drop the completed sessions', 30_000);
-      const round: string[] = [];
-      for (let i = 0; i < after.count; i++) round.push((await vscode.commands.executeCommand<string | undefined>('agentPlan.goToNextSessionNeedingYou')) ?? '');
       assert.ok(!round.some((session) => stopped.includes(session)), 'the command no longer goes to a completed session');
     });
 
