@@ -161,18 +161,23 @@ if (status.skipped !== undefined) {
     });
 
     it('Go to Next Session That Needs You shows each session of the queue in turn, and goes round', async () => {
+      // Sessions of earlier tests may join the queue while it goes round (a call that starts
+      // waiting, a plan that stalls): it goes on until it meets a session again, which is the first.
       const { count } = await needsYouSection();
       const visited: string[] = [];
-      for (let i = 0; i < count; i++) {
+      for (;;) {
         const next = await vscode.commands.executeCommand<string | undefined>('agentPlan.goToNextSessionNeedingYou');
         assert.ok(next !== undefined, 'a session that needs the user');
         assert.equal((await api()).getViewState().session, next, 'its plan is on screen');
+        if (visited.includes(next)) {
+          assert.equal(next, visited[0], `round again to the first (went to ${JSON.stringify(visited)}, then ${next})`);
+          break;
+        }
         visited.push(next);
+        assert.ok(visited.length <= count + 20, `the round ends (went to ${visited.length} sessions, the section counted ${count})`);
       }
-      assert.equal(new Set(visited).size, count, 'every session of the queue once');
+      assert.ok(visited.length >= count, `every session of the queue once: ${visited.length} of ${count}`);
       for (const session of stopped) assert.ok(visited.includes(session), 'the stopped Codex and Claude Code sessions are in the queue');
-      const again = await vscode.commands.executeCommand<string | undefined>('agentPlan.goToNextSessionNeedingYou');
-      assert.equal(again, visited[0], 'round again to the first');
     });
 
     it('a session that completes its plan leaves the section (which goes when the queue is empty)', async () => {
