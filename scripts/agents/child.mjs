@@ -35,10 +35,15 @@ const out = fs.openSync(path.join(dirs.run, 'stdout.txt'), 'w');
 const err = fs.openSync(path.join(dirs.run, 'stderr.txt'), 'w');
 // An interactive run (`scenario.tty`): the agent's own screen in a pseudo-terminal (util-linux
 // `script`), its keys written to `script`'s stdin; `scenario.tty.keys` are typed at given times
-// ({afterRequests, waitMs, text}), and the run ends `scenario.tty.endMs` after the last one.
+// ({afterRequests, waitMs, text}), and the run ends `scenario.tty.endMs` after the last one, with
+// `scenario.tty.signal` (default SIGTERM; SIGKILL leaves the agent no time to write a closing
+// record). `scenario.tty.size` (`{rows, cols}`) sets the terminal's size first (`stty`): a
+// full-screen program draws its prompts only in a screen large enough.
 const quote = (word) => `'${String(word).split("'").join("'\\''")}'`;
+const commandLine = [command, ...args].map(quote).join(' ');
+const sized = scenario.tty?.size ? `stty rows ${Number(scenario.tty.size.rows)} cols ${Number(scenario.tty.size.cols)} && exec ${commandLine}` : commandLine;
 const child = scenario.tty
-  ? spawn('script', ['-qfc', [command, ...args].map(quote).join(' '), '/dev/null'], { cwd: dirs.workspace, env: { ...env, TERM: 'xterm-256color' }, stdio: ['pipe', out, err], detached: true })
+  ? spawn('script', ['-qfc', sized, '/dev/null'], { cwd: dirs.workspace, env: { ...env, TERM: 'xterm-256color' }, stdio: ['pipe', out, err], detached: true })
   : spawn(command, args, { cwd: dirs.workspace, env, stdio: ['ignore', out, err], detached: true });
 fs.closeSync(out);
 fs.closeSync(err);
@@ -61,11 +66,49 @@ async function typeKeys(tty) {
     if (key.text !== undefined && child.exitCode === null) child.stdin.write(key.text);
   }
   await sleep(tty.endMs ?? 0);
+  // `script` starts the agent in a session of its own (the pseudo-terminal's): a signal meant for
+  // the agent goes to `script`'s descendants by their ids, the agent first. (Sent to `script`
+  // alone, the agent would see its terminal hang up and close its record in order.)
+  if (tty.signal !== undefined) {
+    for (const pid of descendants(child.pid)) {
+      try {
+        process.kill(pid, tty.signal);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
   try {
-    process.kill(-child.pid, 'SIGTERM');
+    process.kill(-child.pid, tty.signal ?? 'SIGTERM');
   } catch {
     // already gone
   }
+}
+/** The ids of the processes below `root` (children before their own children), read from /proc. */
+function descendants(root) {
+  const parents = new Map();
+  for (const name of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      // The fields after the command name, which is in parentheses and may hold spaces: state, ppid, …
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(Number(name), ppid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const parent = queue.shift();
+    for (const [pid, ppid] of parents) {
+      if (ppid === parent && !found.includes(pid)) {
+        found.push(pid);
+        queue.push(pid);
+      }
+    }
+  }
+  return found;
 }
 const [code, signal] = await new Promise((resolve) => child.on('exit', (c, s) => resolve([c, s])));
 clearTimeout(timer);

@@ -28,9 +28,10 @@ export const SERVERS = {
 /**
  * opencode's (and Kilo CLI's) whole configuration, given in the environment: one
  * OpenAI-compatible provider (its SDK is bundled in the binary) at the scripted server,
- * nothing shared, no update check.
+ * nothing shared, no update check. Every permission is allowed unless the scenario says
+ * otherwise (`permission`, e.g. `{"*": "allow", "bash": "ask"}` to be asked before a command).
  */
-function opencodeConfig(url) {
+function opencodeConfig(url, permission = { '*': 'allow' }) {
   return JSON.stringify({
     provider: {
       fake: {
@@ -44,7 +45,7 @@ function opencodeConfig(url) {
     small_model: `fake/${CHAT_MODEL}`,
     autoupdate: false,
     share: 'disabled',
-    permission: { '*': 'allow' },
+    permission,
   });
 }
 
@@ -174,9 +175,10 @@ export function prepare(scenario, dirs, url) {
     const prefix = scenario.agent === 'opencode' ? 'OPENCODE' : 'KILO';
     return {
       command: BINARIES[scenario.agent],
-      args: ['run', '-m', `fake/${CHAT_MODEL}`, scenario.prompt],
+      // Interactive: its full-screen interface (TUI), the prompt given to it and sent at start.
+      args: scenario.tty ? ['-m', `fake/${CHAT_MODEL}`, '--prompt', scenario.prompt] : ['run', '-m', `fake/${CHAT_MODEL}`, scenario.prompt],
       env: baseEnv(dirs, {
-        [`${prefix}_CONFIG_CONTENT`]: opencodeConfig(url),
+        [`${prefix}_CONFIG_CONTENT`]: opencodeConfig(url, scenario.permission),
         [`${prefix}_DISABLE_MODELS_FETCH`]: '1',
         [`${prefix}_DISABLE_AUTOUPDATE`]: '1',
         [`${prefix}_DISABLE_SHARE`]: '1',

@@ -397,6 +397,13 @@ const claudeWait = [claudeTodoWrite[0], claudeTodoWrite[1], claudeBash, { text: 
 const waitPrompt = 'Create approved.txt in the workspace; keep a plan as you go.';
 const codexTouch = { calls: [{ name: 'exec_command', input: { cmd: 'touch approved.txt', sandbox_permissions: 'require_escalated', justification: 'Create approved.txt' } }] };
 const codexWait = [codexPlanOf([['Create approved.txt', 'in_progress']]), codexTouch, { text: 'Created approved.txt.' }];
+// opencode and Kilo CLI: their full-screen interface (TUI) with the prompt given at start, bash
+// set to ask (`permission`), a screen of 40 rows × 160 columns (smaller, it did not draw the
+// prompt). The left run is ended with SIGKILL, so it writes nothing on its way out.
+const opencodeBash = { calls: [{ name: 'bash', input: { command: 'touch approved.txt', description: 'Create approved.txt' } }] };
+const opencodeWait = [opencodeTodosOf([['Create approved.txt', 'in_progress']]), opencodeBash, { text: 'Created approved.txt.' }];
+const opencodeAsk = { '*': 'allow', bash: 'ask' };
+const opencodeTty = { size: { rows: 40, cols: 160 } };
 
 /** Every scenario, by name `<agent>/<scenario>`. */
 export const SCENARIOS = [
@@ -436,6 +443,11 @@ export const SCENARIOS = [
   { agent: 'codex', name: 'approval-left', prompt: waitPrompt, env: {}, args: ['--ask-for-approval', 'on-request', '--sandbox', 'read-only'], script: codexWait, tty: { keys: [{ afterRequests: 4, waitMs: 8000 }], endMs: 0 } },
   { agent: 'codex', name: 'approval-given', prompt: waitPrompt, env: {}, args: ['--ask-for-approval', 'on-request', '--sandbox', 'read-only'], script: codexWait, tty: { keys: [{ afterRequests: 4, waitMs: 8000, text: 'y' }], endMs: 8000 } },
   { agent: 'claude', name: 'approval-given', prompt: waitPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'default'], script: claudeWait, tty: { keys: [{ afterRequests: 3, waitMs: 8000, text: '\r' }], endMs: 8000 } },
+  // The model's bash call is its 3rd request for opencode (after its title request), its 2nd for Kilo CLI (which asked for no title).
+  ...[['opencode', 3], ['kilo', 2]].flatMap(([agent, asked]) => [
+    { agent, name: 'approval-left', prompt: waitPrompt, env: {}, permission: opencodeAsk, script: opencodeWait, tty: { ...opencodeTty, keys: [{ afterRequests: asked, waitMs: 8000 }], endMs: 0, signal: 'SIGKILL' } },
+    { agent, name: 'approval-given', prompt: waitPrompt, env: {}, permission: opencodeAsk, script: opencodeWait, tty: { ...opencodeTty, keys: [{ afterRequests: asked, waitMs: 8000, text: '\r' }], endMs: 8000 } },
+  ]),
 ].map((s) => ({ ...s, id: `${s.agent}/${s.name}` }));
 
 export function findScenario(id) {

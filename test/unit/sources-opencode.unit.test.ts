@@ -14,6 +14,14 @@ import { kilo } from '../../src/agents/kilo';
 import { followTurn, plansFromParts, todoTableMismatch, type OpencodeAgent, type OpencodeMessageRow, type OpencodePartRow } from '../../src/agents/opencode/parser';
 import type { ForeignPlan } from '../../src/core/foreign';
 import { notePlanParts, writesFromParts } from '../../src/agents/opencode/writes';
+import { followWaitingCalls } from '../../src/agents/opencode/waitingCalls';
+import { DEFAULT_HEALTH_SETTINGS, type HealthSignal } from '../../src/core/derived/health';
+import { HealthBook } from '../../src/core/derived/healthBook';
+import { signalText, signalWord } from '../../src/core/derived/healthText';
+import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
+import { SessionLog } from '../../src/core/log/sessionLog';
+import { formatOnly } from '../../src/core/plan/present';
+import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { recording } from './agentRecordings';
 import { MemorySink, useTempDir } from './helpers';
 
@@ -249,6 +257,221 @@ if (typeof sqlite === 'string') {
         quiet.follower.dispose();
         assert.deepEqual([quiet.sink.plans, quiet.errors], [[], []]);
         assert.equal(quiet.sink.infos.length, 1);
+      });
+    }
+
+    // Waiting on a tool call, over interactive runs of the real programs (their TUI in a
+    // pseudo-terminal, bash set to "ask"): the follower, the log's import side, the log and the
+    // health book, on a clock the test moves.
+    const WAIT_MS = DEFAULT_HEALTH_SETTINGS.waitSeconds * 1000;
+    const waits = (signals: readonly HealthSignal[]) => signals.filter((signal) => signal.kind === 'waiting');
+
+    function followWithHealth(agent: OpencodeAgent, file: string, workspace: string, name: string) {
+      const clock = { now: Date.UTC(2026, 11, 4, 9, 0, 0) };
+      const date = () => new Date(clock.now);
+      const log = new SessionLog(path.join(tmp.path, name, 'sessions'), nodeFileSystem, { now: date });
+      const sink = new LogPlanSink(log, { now: date });
+      const book = new HealthBook(log, { now: () => clock.now });
+      // As the extension's one timer: set again only when the book says its next check moved.
+      let timer: number | undefined;
+      const schedule = () => (timer = book.nextCheck());
+      book.onDidChange(schedule);
+      book.onDidChangeNextCheck(schedule);
+      const infos: Array<Parameters<MemorySink['updateSession']>[0]> = [];
+      const errors: unknown[] = [];
+      const follower = new SqliteFollower({
+        agent,
+        dbFile: file,
+        workspaceFolders: [workspace],
+        parserVersion: `${agent}/1`,
+        sink: {
+          importPlans: (plans) => sink.importPlans(plans),
+          importWrites: (writes) => sink.importWrites(writes),
+          importUsage: (usage) => sink.importUsage(usage),
+          updateSession: (info) => {
+            infos.push(info);
+            return sink.updateSession(info);
+          },
+        },
+        cursorFile: path.join(tmp.path, name, 'cursor.json'),
+        onUnknownShape: (_f, shape) => errors.push(shape),
+        onError: (error) => errors.push(error),
+        pollMs: 0,
+        sqlite: db,
+      });
+      return {
+        clock,
+        book,
+        follower,
+        infos,
+        errors,
+        wait(ms: number) {
+          clock.now += ms;
+          if (timer !== undefined && timer <= clock.now) book.check();
+        },
+        signals(): HealthSignal[] {
+          const session = infos[0]?.session;
+          if (session === undefined) throw new Error('the follower named no session');
+          return book.signals(sessionKeyForForeign(agent, session));
+        },
+      };
+    }
+
+    /** The recorded tool parts of `tool`, as rows and their data. */
+    function toolParts(file: string, tool: string) {
+      return partsOf(file)
+        .map((row) => ({ row, data: JSON.parse(row.data) as { type?: string; tool?: string; callID?: string; state?: { status?: string } } }))
+        .filter((part) => part.data.type === 'tool' && part.data.tool === tool);
+    }
+
+    /**
+     * Puts the copy's `message` and `part` rows back as they were after the agent's own event
+     * `seq` (its `event` table records every update of a message or part, whole): what a reader
+     * saw at that moment. Each row's time is its creation time, so its recorded rows read later
+     * are newer.
+     */
+    function rewind(file: string, seq: number): void {
+      const conn = new db.DatabaseSync(file, { readOnly: false });
+      try {
+        const events = conn.prepare('SELECT seq, type, data FROM event WHERE seq <= ? ORDER BY seq').all(seq) as Array<{ seq: number; type: string; data: string }>;
+        const created = new Map<string, number>();
+        for (const table of ['message', 'part']) {
+          for (const row of conn.prepare(`SELECT id, time_created FROM ${table}`).all() as Array<{ id: string; time_created: number }>) created.set(row.id, row.time_created);
+        }
+        const messages = new Map<string, { session: string; data: Record<string, unknown> }>();
+        const parts = new Map<string, { session: string; message: string; data: Record<string, unknown> }>();
+        for (const event of events) {
+          const value = JSON.parse(event.data) as { info?: Record<string, unknown>; part?: Record<string, unknown>; partID?: string; messageID?: string };
+          // Kilo CLI removes the empty text parts it made while the model answered with a call.
+          if (event.type.startsWith('message.part.removed.') && value.partID !== undefined) parts.delete(value.partID);
+          else if (event.type.startsWith('message.removed.') && value.messageID !== undefined) messages.delete(value.messageID);
+          else if (event.type.startsWith('message.updated.') && value.info) {
+            const { id, sessionID, ...data } = value.info;
+            messages.set(String(id), { session: String(sessionID), data });
+          } else if (event.type.startsWith('message.part.updated.') && value.part) {
+            const { id, sessionID, messageID, ...data } = value.part;
+            parts.set(String(id), { session: String(sessionID), message: String(messageID), data });
+          }
+        }
+        conn.prepare('DELETE FROM part').all();
+        conn.prepare('DELETE FROM message').all();
+        for (const [id, m] of messages) {
+          const at = created.get(id) ?? 0;
+          conn.prepare('INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)').all(id, m.session, at, at, JSON.stringify(m.data));
+        }
+        for (const [id, p] of parts) {
+          const at = created.get(id) ?? 0;
+          conn.prepare('INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)').all(id, p.message, p.session, at, at, JSON.stringify(p.data));
+        }
+      } finally {
+        conn.close();
+      }
+    }
+
+    /** Writes the recorded rows of `original` back into `file`, as the agent wrote them. */
+    function restore(file: string, original: string): void {
+      const conn = new db.DatabaseSync(file, { readOnly: false });
+      try {
+        conn.prepare('DELETE FROM part').all();
+        conn.prepare('DELETE FROM message').all();
+        conn.prepare(`ATTACH DATABASE '${original.split("'").join("''")}' AS recorded`).all();
+        conn.prepare('INSERT INTO message SELECT * FROM recorded.message').all();
+        conn.prepare('INSERT INTO part SELECT * FROM recorded.part').all();
+        conn.prepare('DETACH DATABASE recorded').all();
+      } finally {
+        conn.close();
+      }
+    }
+
+    for (const agent of ['opencode', 'kilo'] as const) {
+      it(`${agent} left at its permission prompt (interactive, bash set to ask, ended with SIGKILL): waiting on bash once 30 s have passed (the record does not tell the prompt from a running tool)`, async () => {
+        const dir = path.join(tmp.path, 'db');
+        fs.mkdirSync(dir);
+        const { file, workspace } = copyDatabase(agent, 'approval-left', dir);
+        const [bash, ...more] = toolParts(file, 'bash');
+        assert.deepEqual([bash?.data.state?.status, more.length], ['running', 0], 'the record: the call stays running, as a running tool does');
+        const r = followWithHealth(agent, file, workspace, 'left');
+        await r.follower.refresh();
+        r.follower.dispose();
+        assert.deepEqual(r.errors, []);
+        const last = r.infos.at(-1);
+        assert.deepEqual(last?.pending, { tool: 'bash', call: bash?.data.callID });
+        assert.equal(last?.turn?.state, 'running');
+        assert.deepEqual(waits(r.signals()), [], 'not before waitSeconds');
+        assert.equal(r.book.nextCheck(), r.clock.now + WAIT_MS, 'the one time the book looks again: the wait deadline');
+        r.wait(WAIT_MS);
+        const [wait] = waits(r.signals());
+        assert.deepEqual(wait?.wait, { tool: 'bash', approval: false }, 'nothing in the record tells the prompt apart');
+        assert.equal(r.signals()[0]?.kind, 'waiting', 'the most urgent signal');
+        assert.equal(signalWord(wait!, formatOnly), 'waiting on bash');
+        r.wait(90_000);
+        assert.equal(signalText(waits(r.signals())[0] ?? wait!, new Date(r.clock.now), formatOnly), 'Waiting on bash for 2 min');
+        // A new prompt (a later user message) moves the turn on: its call waits no more.
+        const rows = messagesOf(file);
+        const turn = followTurn(undefined, rows, partsOf(file));
+        const state = followWaitingCalls(undefined, turn, partsOf(file));
+        assert.deepEqual(state.pending, last?.pending, 'the same from the rows alone');
+        const next = { ...rows[0]!, id: 'msg_ffffffffffffzzzzzzzzzzzzzz', data: JSON.stringify({ role: 'user' }) };
+        assert.equal(followWaitingCalls(state.state, followTurn(turn, [next], []), []).pending, null);
+        // A turn that ended (here its last answer aborted) has no call waiting, whatever its parts say.
+        const answer = rows.filter((m) => m.data.includes('"role":"assistant"')).at(-1);
+        const aborted = rows.map((m) => (m === answer ? { ...m, data: JSON.stringify({ ...JSON.parse(m.data), error: { name: 'MessageAbortedError' } }) } : m));
+        const cancelled = followTurn(undefined, aborted, partsOf(file));
+        assert.equal(cancelled?.state, 'cancelled');
+        assert.equal(followWaitingCalls(undefined, cancelled, partsOf(file)).pending, null);
+      });
+
+      it(`${agent} answered at its permission prompt: the wait shows while the prompt is up (the rows as they were then) and clears when the command completes`, async () => {
+        const dir = path.join(tmp.path, 'db');
+        fs.mkdirSync(dir);
+        const { file, workspace } = copyDatabase(agent, 'approval-given', dir);
+        const original = path.join(tmp.path, 'recorded');
+        fs.mkdirSync(original);
+        const recorded = copyDatabase(agent, 'approval-given', original).file;
+        const [bash] = toolParts(file, 'bash');
+        assert.equal(bash?.data.state?.status, 'completed', 'the command ran');
+        // The agent's own updates of the call: written by the model (pending), running with its
+        // input while the prompt was up, running again once answered, with `metadata` (bash's
+        // output so far; Kilo CLI first writes `approval: {source: "manual"}`), completed.
+        const conn = new db.DatabaseSync(file, { readOnly: true });
+        const updates = (conn.prepare(`SELECT seq, data FROM event WHERE type LIKE 'message.part.updated.%' ORDER BY seq`).all() as Array<{ seq: number; data: string }>)
+          .map((event) => ({ seq: event.seq, part: (JSON.parse(event.data) as { part: { callID?: string; state?: { status?: string; metadata?: unknown } } }).part }))
+          .filter((event) => event.part.callID === bash?.data.callID);
+        conn.close();
+        const seen = updates.map((u) => `${u.part.state?.status}${u.part.state?.metadata !== undefined ? ' with metadata' : ''}`);
+        assert.deepEqual([seen[0], seen[1], seen.at(-1)], ['pending', 'running', 'completed with metadata'], seen.join(', '));
+        assert.ok(seen.length > 3 && seen.slice(2, -1).every((step) => step === 'running with metadata'), seen.join(', '));
+        // Back to the moment the prompt was up: the first update that says running.
+        rewind(file, updates[1]!.seq);
+        const r = followWithHealth(agent, file, workspace, 'given');
+        await r.follower.refresh();
+        assert.deepEqual(r.infos.at(-1)?.pending, { tool: 'bash', call: bash?.data.callID });
+        r.wait(WAIT_MS);
+        assert.deepEqual(waits(r.signals()).map((s) => s.wait), [{ tool: 'bash', approval: false }]);
+        restore(file, recorded);
+        await r.follower.refresh();
+        r.follower.dispose();
+        assert.deepEqual(r.errors, []);
+        assert.equal(r.infos.at(-1)?.pending, null, 'its result came: no call waits');
+        assert.equal(r.infos.at(-1)?.turn?.state, 'ended');
+        assert.deepEqual(waits(r.signals()), [], 'no wait');
+        r.wait(3_600_000);
+        assert.deepEqual(waits(r.signals()), [], 'and none later');
+      });
+
+      it(`${agent}: runs that complete show no wait, however long after (no false alarm)`, async () => {
+        for (const name of ['todowrite', 'edits', 'no-plan', 'approval-given']) {
+          const dir = path.join(tmp.path, `db-${name}`);
+          fs.mkdirSync(dir);
+          const { file, workspace } = copyDatabase(agent, name, dir);
+          const r = followWithHealth(agent, file, workspace, name);
+          await r.follower.refresh();
+          r.follower.dispose();
+          assert.deepEqual(r.errors, [], name);
+          assert.ok(r.infos.length > 0 && r.infos.every((info) => info.pending === null), `${name}: the follower says no call waits (${JSON.stringify(r.infos.map((i) => i.pending))})`);
+          r.wait(3_600_000);
+          assert.deepEqual(waits(r.signals()), [], name);
+        }
       });
     }
 

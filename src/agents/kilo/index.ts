@@ -8,7 +8,7 @@ export const kilo: AgentDescriptor = {
   name: 'Kilo CLI',
   icon: 'rocket',
   settingKey: 'kilo',
-  parserVersion: 'kilo/3',
+  parserVersion: 'kilo/4',
   defaultFolder: (env, home) => xdgDataFolder('kilo', env, home),
   start: (options) => startOpencodeStyle('kilo', 'kilo', 'KILO_DB', kilo.parserVersion, options),
 };

@@ -41,6 +41,7 @@ import {
 import type { PlanSink, UnknownShape } from '../../core/foreign';
 import { notePlanParts, writesFromParts } from './writes';
 import { usageFromMessages } from './usage';
+import { followWaitingCalls, type WaitingCallsState } from './waitingCalls';
 
 export interface SqliteFollowerOptions {
   agent: OpencodeAgent;
@@ -84,8 +85,8 @@ interface Cursor {
   messagesFrom: number;
   /** Parts already handed on whose time is `partsFrom` (the next query asks for that time again). */
   partsAtCursor: string[];
-  /** This workspace's sessions, with the title last handed on and the newest turn. */
-  sessions: Record<string, { title?: string; request?: string; cwd: string; turn?: OpencodeTurn; said?: string }>;
+  /** This workspace's sessions, with the title last handed on, the newest turn and its calls without an end. */
+  sessions: Record<string, { title?: string; request?: string; cwd: string; turn?: OpencodeTurn; waiting?: WaitingCallsState; said?: string }>;
   /** Sessions whose todo table was found to differ (reported once). */
   mismatched: string[];
   /** Per session, the part ids of its completed plan calls (what a write counts before it). */
@@ -276,17 +277,27 @@ export class SqliteFollower implements Disposable {
     for (const row of changed.values()) {
       const known = cursor.sessions[row.id];
       if (known === undefined) continue;
-      const turn = followTurn(known.turn, messageRows.filter((m) => m.session_id === row.id), partRows.filter((p) => p.session_id === row.id));
+      const parts = partRows.filter((p) => p.session_id === row.id);
+      const turn = followTurn(known.turn, messageRows.filter((m) => m.session_id === row.id), parts);
+      const waiting = followWaitingCalls(known.waiting, turn, parts);
       const info = sessionInfo(agent, row);
       const request = known.request ?? requests.get(row.id);
       if (request !== undefined) info.request = request;
       if (turn !== undefined) {
         info.turn = { index: turn.index, state: turn.state };
         info.calls = turn.calls.length;
+        if (waiting.pending !== undefined) info.pending = waiting.pending;
       }
       const said = JSON.stringify(info);
       if (said !== known.said) await sink.updateSession(info);
-      cursor.sessions[row.id] = { cwd: row.directory, ...(info.title !== undefined ? { title: info.title } : {}), ...(request !== undefined ? { request } : {}), ...(turn !== undefined ? { turn } : {}), said };
+      cursor.sessions[row.id] = {
+        cwd: row.directory,
+        ...(info.title !== undefined ? { title: info.title } : {}),
+        ...(request !== undefined ? { request } : {}),
+        ...(turn !== undefined ? { turn } : {}),
+        ...(waiting.state !== undefined ? { waiting: waiting.state } : {}),
+        said,
+      };
     }
     const { plans, unknown } = plansFromParts(agent, partRows, new Set(Object.keys(cursor.sessions)));
     for (const shape of unknown) this.options.onUnknownShape?.(dbFile, shape);

@@ -40,7 +40,7 @@ export const opencode: AgentDescriptor = {
   name: 'opencode',
   icon: 'code',
   settingKey: 'opencode',
-  parserVersion: 'opencode/3',
+  parserVersion: 'opencode/4',
   defaultFolder: (env, home) => xdgDataFolder('opencode', env, home),
   start: (options) => startOpencodeStyle('opencode', 'opencode', 'OPENCODE_DB', opencode.parserVersion, options),
 };

@@ -176,7 +176,7 @@ export interface OpencodeTurn {
 const MAX_COUNTED_CALLS = 1000;
 
 /** opencode's ids (`msg_…`, `prt_…`) start with a time-ordered part after the prefix: compare that. */
-function idTime(id: string): string {
+export function idTime(id: string): string {
   const at = id.indexOf('_');
   return at < 0 ? id : id.slice(at + 1);
 }
