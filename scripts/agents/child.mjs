@@ -37,8 +37,11 @@ const err = fs.openSync(path.join(dirs.run, 'stderr.txt'), 'w');
 // `script`), its keys written to `script`'s stdin; `scenario.tty.keys` are typed at given times
 // ({afterRequests, waitMs, text}), and the run ends `scenario.tty.endMs` after the last one.
 const quote = (word) => `'${String(word).split("'").join("'\\''")}'`;
+// `scenario.tty.rows`/`cols` size the terminal first: some agents draw nothing (no prompt to
+// answer) in the 0×0 terminal `script` opens.
+const size = scenario.tty?.rows && scenario.tty?.cols ? `stty rows ${Number(scenario.tty.rows)} cols ${Number(scenario.tty.cols)} && exec ` : '';
 const child = scenario.tty
-  ? spawn('script', ['-qfc', [command, ...args].map(quote).join(' '), '/dev/null'], { cwd: dirs.workspace, env: { ...env, TERM: 'xterm-256color' }, stdio: ['pipe', out, err], detached: true })
+  ? spawn('script', ['-qfc', size + [command, ...args].map(quote).join(' '), '/dev/null'], { cwd: dirs.workspace, env: { ...env, TERM: 'xterm-256color' }, stdio: ['pipe', out, err], detached: true })
   : spawn(command, args, { cwd: dirs.workspace, env, stdio: ['ignore', out, err], detached: true });
 fs.closeSync(out);
 fs.closeSync(err);
@@ -52,7 +55,34 @@ const timer = setTimeout(() => {
     // already gone
   }
 }, spec.timeoutMs);
-/** Types each key once the server has seen its requests and `waitMs` more passed, then ends the run. */
+/** The signal the run was ended with at its planned time (an interactive run), if any. */
+let ended = null;
+/** The processes below `pid` (children first found, then theirs), from /proc. */
+function descendants(pid) {
+  const parents = new Map();
+  for (const entry of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      // /proc/<pid>/stat: "<pid> (<comm>) <state> <ppid> …"; comm may hold spaces and parentheses.
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found = [];
+  for (let i = -1; i < found.length; i++) {
+    const parent = i < 0 ? pid : found[i];
+    for (const [child, ppid] of parents) if (ppid === parent) found.push(child);
+  }
+  return found;
+}
+/**
+ * Types each key once the server has seen its requests and `waitMs` more passed, then ends the
+ * run: by default with SIGTERM to `script`'s group (the agent, in the terminal's own session,
+ * then gets a hang-up and closes as it does when its terminal is closed); with
+ * `scenario.tty.endSignal`, that signal goes to the agent and every process under `script` first,
+ * so with SIGKILL the agent writes nothing more (no closing record), as when it is killed.
+ */
 async function typeKeys(tty) {
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   for (const key of tty.keys ?? []) {
@@ -61,8 +91,19 @@ async function typeKeys(tty) {
     if (key.text !== undefined && child.exitCode === null) child.stdin.write(key.text);
   }
   await sleep(tty.endMs ?? 0);
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  ended = tty.endSignal ?? 'SIGTERM';
+  if (tty.endSignal !== undefined) {
+    for (const pid of descendants(child.pid)) {
+      try {
+        process.kill(pid, tty.endSignal);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
   try {
-    process.kill(-child.pid, 'SIGTERM');
+    process.kill(-child.pid, ended);
   } catch {
     // already gone
   }
@@ -94,7 +135,7 @@ for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) 
   }
 }
 await server.close();
-const result = { command: path.basename(command), args, code, signal, timedOut, ms: Date.now() - started, requests: server.requests.length };
+const result = { command: path.basename(command), args, code, signal, ended, timedOut, ms: Date.now() - started, requests: server.requests.length };
 fs.writeFileSync(path.join(dirs.run, 'requests.json'), JSON.stringify(server.requests, null, 1) + '\n');
 fs.writeFileSync(path.join(dirs.run, 'result.json'), JSON.stringify(result, null, 2) + '\n');
 process.exit(0);

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHAT_MODEL, CLAUDE_MODEL, codexModel, GEMINI_MODEL } from './environment.mjs';
-import { cannotRunReason, runScenario } from './run.mjs';
+import { cannotRunReason, endedAsPlanned, runScenario } from './run.mjs';
 import { SCENARIOS } from './scenarios.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -36,8 +36,8 @@ function toolsOffered(request) {
 async function record(scenario) {
   const run = await runScenario(scenario.id, { root: RECORDING_ROOT });
   const { result, dirs } = run;
-  if (result.code !== 0 || result.timedOut) {
-    throw new Error(`${scenario.id}: ${result.command} exited ${result.code}${result.timedOut ? ' (timed out)' : ''}; see ${dirs.run}`);
+  if (!endedAsPlanned(scenario, result)) {
+    throw new Error(`${scenario.id}: ${result.command} exited ${result.code ?? result.signal}${result.timedOut ? ' (timed out)' : ''}; see ${dirs.run}`);
   }
   const extra = scenario.agent === 'gemini'
     ? [path.join(dirs.home, '.gemini', 'tmp', 'demo', '.project_root')].filter((f) => fs.existsSync(f))

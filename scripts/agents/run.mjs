@@ -25,6 +25,17 @@ export function cannotRunReason() {
   return null;
 }
 
+/**
+ * True when the run ended as its scenario plans: it exited 0, or (an interactive run with
+ * `tty.endSignal`) it was ended with that signal at its planned time and died of it.
+ */
+export function endedAsPlanned(scenario, result) {
+  if (result.timedOut) return false;
+  const signal = scenario.tty?.endSignal;
+  if (signal !== undefined) return result.ended === signal && result.signal === signal;
+  return result.code === 0;
+}
+
 /** The scratch folders of one run under `root`; the workspace is `<root>/<agent>-<name>/work/demo`. */
 export function runDirs(root, scenario) {
   const base = path.join(root, `${scenario.agent}-${scenario.name}`);

@@ -398,6 +398,17 @@ const waitPrompt = 'Create approved.txt in the workspace; keep a plan as you go.
 const codexTouch = { calls: [{ name: 'exec_command', input: { cmd: 'touch approved.txt', sandbox_permissions: 'require_escalated', justification: 'Create approved.txt' } }] };
 const codexWait = [codexPlanOf([['Create approved.txt', 'in_progress']]), codexTouch, { text: 'Created approved.txt.' }];
 
+// Qwen Code and Copilot CLI, interactive without auto-approve (Qwen `--approval-mode default`,
+// Copilot without `--allow-all-tools`): a plan, then a shell command that asks for leave. Their
+// TUIs draw no prompt in the 0×0 terminal `script` opens, so the terminal is sized first. A run
+// left at its prompt is ended with SIGKILL (as a killed terminal: no closing record; Copilot
+// writes `session.shutdown` on SIGTERM); an answered one (Enter: "Yes") runs on and ends.
+const WAIT_TTY = { rows: 40, cols: 160 };
+const qwenShell = { calls: [{ name: 'run_shell_command', input: { command: 'touch approved.txt', description: 'Create approved.txt' } }] };
+const qwenWait = [qwenTodosOf([['Create approved.txt', 'in_progress']]), qwenShell, { text: 'Created approved.txt.' }];
+const copilotBash = { calls: [{ name: 'bash', input: { command: 'touch approved.txt', description: 'Create approved.txt' } }] };
+const copilotWait = [copilotSql('Insert plan todos', "INSERT INTO todos (id, title, description, status) VALUES ('create', 'Create approved.txt', '', 'in_progress');"), copilotBash, { text: 'Created approved.txt.' }];
+
 /** Every scenario, by name `<agent>/<scenario>`. */
 export const SCENARIOS = [
   { agent: 'claude', name: 'tasks', prompt: fixPrompt, env: {}, script: claudeTasks },
@@ -436,6 +447,10 @@ export const SCENARIOS = [
   { agent: 'codex', name: 'approval-left', prompt: waitPrompt, env: {}, args: ['--ask-for-approval', 'on-request', '--sandbox', 'read-only'], script: codexWait, tty: { keys: [{ afterRequests: 4, waitMs: 8000 }], endMs: 0 } },
   { agent: 'codex', name: 'approval-given', prompt: waitPrompt, env: {}, args: ['--ask-for-approval', 'on-request', '--sandbox', 'read-only'], script: codexWait, tty: { keys: [{ afterRequests: 4, waitMs: 8000, text: 'y' }], endMs: 8000 } },
   { agent: 'claude', name: 'approval-given', prompt: waitPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'default'], script: claudeWait, tty: { keys: [{ afterRequests: 3, waitMs: 8000, text: '\r' }], endMs: 8000 } },
+  { agent: 'qwen', name: 'approval-left', prompt: waitPrompt, env: {}, args: ['--approval-mode', 'default'], script: qwenWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000 }], endMs: 0, endSignal: 'SIGKILL' } },
+  { agent: 'qwen', name: 'approval-given', prompt: waitPrompt, env: {}, args: ['--approval-mode', 'default'], script: qwenWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000, text: '\r' }], endMs: 8000 } },
+  { agent: 'copilot', name: 'approval-left', prompt: waitPrompt, env: {}, script: copilotWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000 }], endMs: 0, endSignal: 'SIGKILL' } },
+  { agent: 'copilot', name: 'approval-given', prompt: waitPrompt, env: {}, script: copilotWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000, text: '\r' }], endMs: 8000 } },
 ].map((s) => ({ ...s, id: `${s.agent}/${s.name}` }));
 
 export function findScenario(id) {
