@@ -57,6 +57,8 @@ const timer = setTimeout(() => {
 }, spec.timeoutMs);
 /** The signal the run was ended with at its planned time (an interactive run), if any. */
 let ended = null;
+/** The processes under `script` when the run was ended (the agent and its helpers). */
+let agentProcesses = [];
 /** The processes below `pid` (children first found, then theirs), from /proc. */
 function descendants(pid) {
   const parents = new Map();
@@ -93,8 +95,9 @@ async function typeKeys(tty) {
   await sleep(tty.endMs ?? 0);
   if (child.exitCode !== null || child.signalCode !== null) return;
   ended = tty.endSignal ?? 'SIGTERM';
+  agentProcesses = descendants(child.pid);
   if (tty.endSignal !== undefined) {
-    for (const pid of descendants(child.pid)) {
+    for (const pid of agentProcesses) {
       try {
         process.kill(pid, tty.endSignal);
       } catch {
@@ -108,8 +111,31 @@ async function typeKeys(tty) {
     // already gone
   }
 }
+/** True while `pid` runs (not gone, not a zombie waiting to be reaped). */
+function alive(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+/** Waits (10 s at most) for the agent's processes to end as they were told; any still running is killed. */
+async function settle(pids) {
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  for (let waited = 0; waited < 10_000 && pids.some(alive); waited += 100) await sleep(100);
+  for (const pid of pids.filter(alive)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  for (let waited = 0; waited < 5_000 && pids.some(alive); waited += 100) await sleep(100);
+}
 const [code, signal] = await new Promise((resolve) => child.on('exit', (c, s) => resolve([c, s])));
 clearTimeout(timer);
+await settle(agentProcesses);
 // Its helpers (if any) share its process group: none may outlive the run.
 try {
   process.kill(-child.pid, 'SIGKILL');
