@@ -222,6 +222,21 @@ describe('waiting on a tool call, over recordings of the real programs', () => {
     assert.notEqual(r.needs.get(r.key ?? '')?.signal.kind, 'waiting', 'the Needs you queue holds no wait of it');
   });
 
+  it('Copilot CLI resumed from its saved state (a restart) between the prompt and its answer: still waiting for approval, and the answer read after the restart ends it', () => {
+    const lines = recordedLines(recording('copilot', 'approval-given'));
+    const asked = typedLine(lines, 'permission.requested');
+    const answered = typedLine(lines, 'permission.completed');
+    const head = createCopilotCliParser();
+    const call = head.push(lines.slice(0, asked + 1)).info?.pending?.call;
+    assert.ok(call !== undefined);
+    const resumed = createCopilotCliParser(JSON.parse(JSON.stringify(head.state())));
+    // The lines before the answer: nothing that names the call (the resumed parser keeps its wait).
+    const before = resumed.push(lines.slice(asked + 1, answered)).info?.pending;
+    assert.ok(before === undefined || JSON.stringify(before) === JSON.stringify({ tool: 'bash', call, approval: true }), JSON.stringify(before));
+    assert.deepEqual(resumed.push([lines[answered] ?? '']).info?.pending, { tool: 'bash', call }, 'answered: it runs, no longer an approval');
+    assert.equal(resumed.push(lines.slice(answered + 1)).info?.pending, null);
+  });
+
   it('Qwen Code left at its approval prompt (interactive, --approval-mode default, killed): its record ends at the functionCall and tells no approval apart: waiting on run_shell_command', async () => {
     const rec = recording('qwen', 'approval-left');
     const lines = recordedLines(rec);
