@@ -35,15 +35,13 @@ const out = fs.openSync(path.join(dirs.run, 'stdout.txt'), 'w');
 const err = fs.openSync(path.join(dirs.run, 'stderr.txt'), 'w');
 // An interactive run (`scenario.tty`): the agent's own screen in a pseudo-terminal (util-linux
 // `script`), its keys written to `script`'s stdin; `scenario.tty.keys` are typed at given times
-// ({afterRequests, waitMs, text}), and the run ends `scenario.tty.endMs` after the last one, with
-// `scenario.tty.signal` (default SIGTERM; SIGKILL leaves the agent no time to write a closing
-// record). `scenario.tty.size` (`{rows, cols}`) sets the terminal's size first (`stty`): a
-// full-screen program draws its prompts only in a screen large enough.
+// ({afterRequests, waitMs, text}), and the run ends `scenario.tty.endMs` after the last one.
 const quote = (word) => `'${String(word).split("'").join("'\\''")}'`;
-const commandLine = [command, ...args].map(quote).join(' ');
-const sized = scenario.tty?.size ? `stty rows ${Number(scenario.tty.size.rows)} cols ${Number(scenario.tty.size.cols)} && exec ${commandLine}` : commandLine;
+// `scenario.tty.rows`/`cols` size the terminal first: some agents draw nothing (no prompt to
+// answer) in the 0×0 terminal `script` opens.
+const size = scenario.tty?.rows && scenario.tty?.cols ? `stty rows ${Number(scenario.tty.rows)} cols ${Number(scenario.tty.cols)} && exec ` : '';
 const child = scenario.tty
-  ? spawn('script', ['-qfc', sized, '/dev/null'], { cwd: dirs.workspace, env: { ...env, TERM: 'xterm-256color' }, stdio: ['pipe', out, err], detached: true })
+  ? spawn('script', ['-qfc', size + [command, ...args].map(quote).join(' '), '/dev/null'], { cwd: dirs.workspace, env: { ...env, TERM: 'xterm-256color' }, stdio: ['pipe', out, err], detached: true })
   : spawn(command, args, { cwd: dirs.workspace, env, stdio: ['ignore', out, err], detached: true });
 fs.closeSync(out);
 fs.closeSync(err);
@@ -57,7 +55,36 @@ const timer = setTimeout(() => {
     // already gone
   }
 }, spec.timeoutMs);
-/** Types each key once the server has seen its requests and `waitMs` more passed, then ends the run. */
+/** The signal the run was ended with at its planned time (an interactive run), if any. */
+let ended = null;
+/** The processes under `script` when the run was ended (the agent and its helpers). */
+let agentProcesses = [];
+/** The processes below `pid` (children first found, then theirs), from /proc. */
+function descendants(pid) {
+  const parents = new Map();
+  for (const entry of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      // /proc/<pid>/stat: "<pid> (<comm>) <state> <ppid> …"; comm may hold spaces and parentheses.
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found = [];
+  for (let i = -1; i < found.length; i++) {
+    const parent = i < 0 ? pid : found[i];
+    for (const [child, ppid] of parents) if (ppid === parent) found.push(child);
+  }
+  return found;
+}
+/**
+ * Types each key once the server has seen its requests and `waitMs` more passed, then ends the
+ * run: by default with SIGTERM to `script`'s group (the agent, in the terminal's own session,
+ * then gets a hang-up and closes as it does when its terminal is closed); with
+ * `scenario.tty.endSignal`, that signal goes to the agent and every process under `script` first,
+ * so with SIGKILL the agent writes nothing more (no closing record), as when it is killed.
+ */
 async function typeKeys(tty) {
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   for (const key of tty.keys ?? []) {
@@ -66,52 +93,49 @@ async function typeKeys(tty) {
     if (key.text !== undefined && child.exitCode === null) child.stdin.write(key.text);
   }
   await sleep(tty.endMs ?? 0);
-  // `script` starts the agent in a session of its own (the pseudo-terminal's): a signal meant for
-  // the agent goes to `script`'s descendants by their ids, the agent first. (Sent to `script`
-  // alone, the agent would see its terminal hang up and close its record in order.)
-  if (tty.signal !== undefined) {
-    for (const pid of descendants(child.pid)) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  ended = tty.endSignal ?? 'SIGTERM';
+  agentProcesses = descendants(child.pid);
+  if (tty.endSignal !== undefined) {
+    for (const pid of agentProcesses) {
       try {
-        process.kill(pid, tty.signal);
+        process.kill(pid, tty.endSignal);
       } catch {
         // gone meanwhile
       }
     }
   }
   try {
-    process.kill(-child.pid, tty.signal ?? 'SIGTERM');
+    process.kill(-child.pid, ended);
   } catch {
     // already gone
   }
 }
-/** The ids of the processes below `root` (children before their own children), read from /proc. */
-function descendants(root) {
-  const parents = new Map();
-  for (const name of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+/** True while `pid` runs (not gone, not a zombie waiting to be reaped). */
+function alive(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+/** Waits (10 s at most) for the agent's processes to end as they were told; any still running is killed. */
+async function settle(pids) {
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  for (let waited = 0; waited < 10_000 && pids.some(alive); waited += 100) await sleep(100);
+  for (const pid of pids.filter(alive)) {
     try {
-      // The fields after the command name, which is in parentheses and may hold spaces: state, ppid, …
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      parents.set(Number(name), ppid);
+      process.kill(pid, 'SIGKILL');
     } catch {
       // gone meanwhile
     }
   }
-  const found = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    const parent = queue.shift();
-    for (const [pid, ppid] of parents) {
-      if (ppid === parent && !found.includes(pid)) {
-        found.push(pid);
-        queue.push(pid);
-      }
-    }
-  }
-  return found;
+  for (let waited = 0; waited < 5_000 && pids.some(alive); waited += 100) await sleep(100);
 }
 const [code, signal] = await new Promise((resolve) => child.on('exit', (c, s) => resolve([c, s])));
 clearTimeout(timer);
+await settle(agentProcesses);
 // Its helpers (if any) share its process group: none may outlive the run.
 try {
   process.kill(-child.pid, 'SIGKILL');
@@ -137,7 +161,7 @@ for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) 
   }
 }
 await server.close();
-const result = { command: path.basename(command), args, code, signal, timedOut, ms: Date.now() - started, requests: server.requests.length };
+const result = { command: path.basename(command), args, code, signal, ended, timedOut, ms: Date.now() - started, requests: server.requests.length };
 fs.writeFileSync(path.join(dirs.run, 'requests.json'), JSON.stringify(server.requests, null, 1) + '\n');
 fs.writeFileSync(path.join(dirs.run, 'result.json'), JSON.stringify(result, null, 2) + '\n');
 process.exit(0);

@@ -206,9 +206,13 @@ export function prepare(scenario, dirs, url) {
         2,
       ) + '\n',
     );
+    // Interactive: the workspace trusted, as a user who answered its trust screen (without it the
+    // run stops at that screen and never reaches the prompt).
+    if (scenario.tty) fs.writeFileSync(path.join(settingsDir, 'trustedFolders.json'), JSON.stringify({ [dirs.workspace]: 'TRUST_FOLDER' }, null, 2) + '\n');
     return {
       command: BINARIES.qwen,
-      args: ['--auth-type', 'openai', '--yolo', '-p', scenario.prompt],
+      // Interactive: no --yolo (the scenario's args say the approval mode), the prompt run first (-i).
+      args: scenario.tty ? ['--auth-type', 'openai', ...(scenario.args ?? []), '-i', scenario.prompt] : ['--auth-type', 'openai', '--yolo', '-p', scenario.prompt],
       env: baseEnv(dirs, {
         OPENAI_API_KEY: FAKE_KEY,
         OPENAI_BASE_URL: `${url}/v1`,
@@ -220,9 +224,17 @@ export function prepare(scenario, dirs, url) {
   }
   if (scenario.agent === 'copilot') {
     // Copilot CLI with its own model provider: no GitHub sign-in, nothing but the scripted server.
+    // Interactive: the workspace trusted, as a user who answered its trust screen "Yes, and
+    // remember this folder" (which writes `trustedFolders` into ~/.copilot/config.json); without
+    // it the run stops at that screen and never reaches the prompt.
+    if (scenario.tty) {
+      fs.mkdirSync(path.join(dirs.home, '.copilot'), { recursive: true });
+      fs.writeFileSync(path.join(dirs.home, '.copilot', 'config.json'), JSON.stringify({ trustedFolders: [dirs.workspace] }, null, 2) + '\n');
+    }
+    // Interactive: no --allow-all-tools, so a shell command asks for leave; the prompt run first (-i).
     return {
       command: BINARIES.copilot,
-      args: ['-p', scenario.prompt, '--allow-all-tools', '--no-color'],
+      args: scenario.tty ? ['-i', scenario.prompt, ...(scenario.args ?? []), '--no-color'] : ['-p', scenario.prompt, '--allow-all-tools', '--no-color'],
       env: baseEnv(dirs, {
         COPILOT_OFFLINE: 'true',
         COPILOT_PROVIDER_BASE_URL: `${url}/v1`,

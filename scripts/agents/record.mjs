@@ -36,8 +36,8 @@ function toolsOffered(request) {
 async function record(scenario) {
   const run = await runScenario(scenario.id, { root: RECORDING_ROOT });
   const { result, dirs } = run;
-  if (!endedAsPlanned(scenario, result) || result.timedOut) {
-    throw new Error(`${scenario.id}: ${result.command} exited ${result.code}${result.timedOut ? ' (timed out)' : ''}; see ${dirs.run}`);
+  if (!endedAsPlanned(scenario, result)) {
+    throw new Error(`${scenario.id}: ${result.command} exited ${result.code ?? result.signal}${result.timedOut ? ' (timed out)' : ''}; see ${dirs.run}`);
   }
   const extra = scenario.agent === 'gemini'
     ? [path.join(dirs.home, '.gemini', 'tmp', 'demo', '.project_root')].filter((f) => fs.existsSync(f))

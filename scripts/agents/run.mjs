@@ -26,11 +26,14 @@ export function cannotRunReason() {
 }
 
 /**
- * Whether a run ended as its scenario plans: exit 0, or killed by the signal an interactive
- * scenario ends it with (`tty.signal`, e.g. SIGKILL for a run left waiting).
+ * True when the run ended as its scenario plans: it exited 0, or (an interactive run with
+ * `tty.endSignal`) it was ended with that signal at its planned time and died of it.
  */
 export function endedAsPlanned(scenario, result) {
-  return result.code === 0 || (scenario.tty?.signal !== undefined && result.signal === scenario.tty.signal);
+  if (result.timedOut) return false;
+  const signal = scenario.tty?.endSignal;
+  if (signal !== undefined) return result.ended === signal && result.signal === signal;
+  return result.code === 0;
 }
 
 /** The scratch folders of one run under `root`; the workspace is `<root>/<agent>-<name>/work/demo`. */
@@ -154,7 +157,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   for (const id of ids) {
     const run = await runScenario(id);
     const { code, timedOut, requests, wallMs } = run.result;
-    if (!endedAsPlanned(run.scenario, run.result) || timedOut) failed += 1;
+    if (code !== 0 || timedOut) failed += 1;
     process.stdout.write(`[agents] ${id}: exit ${code}${timedOut ? ' (timed out)' : ''}, ${requests} model requests, ${wallMs} ms, in ${run.dirs.base}\n`);
     for (const [role, files] of Object.entries(run.files)) for (const f of files) process.stdout.write(`  ${role}: ${f}\n`);
   }

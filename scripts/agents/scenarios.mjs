@@ -398,12 +398,22 @@ const waitPrompt = 'Create approved.txt in the workspace; keep a plan as you go.
 const codexTouch = { calls: [{ name: 'exec_command', input: { cmd: 'touch approved.txt', sandbox_permissions: 'require_escalated', justification: 'Create approved.txt' } }] };
 const codexWait = [codexPlanOf([['Create approved.txt', 'in_progress']]), codexTouch, { text: 'Created approved.txt.' }];
 // opencode and Kilo CLI: their full-screen interface (TUI) with the prompt given at start, bash
-// set to ask (`permission`), a screen of 40 rows × 160 columns (smaller, it did not draw the
-// prompt). The left run is ended with SIGKILL, so it writes nothing on its way out.
+// set to ask (`permission`), a screen of 40 rows × 160 columns (WAIT_TTY below: smaller, it did
+// not draw the prompt). The left run is ended with SIGKILL, so it writes nothing on its way out.
 const opencodeBash = { calls: [{ name: 'bash', input: { command: 'touch approved.txt', description: 'Create approved.txt' } }] };
 const opencodeWait = [opencodeTodosOf([['Create approved.txt', 'in_progress']]), opencodeBash, { text: 'Created approved.txt.' }];
 const opencodeAsk = { '*': 'allow', bash: 'ask' };
-const opencodeTty = { size: { rows: 40, cols: 160 } };
+
+// Qwen Code and Copilot CLI, interactive without auto-approve (Qwen `--approval-mode default`,
+// Copilot without `--allow-all-tools`): a plan, then a shell command that asks for leave. Their
+// TUIs draw no prompt in the 0×0 terminal `script` opens, so the terminal is sized first. A run
+// left at its prompt is ended with SIGKILL (as a killed terminal: no closing record; Copilot
+// writes `session.shutdown` on SIGTERM); an answered one (Enter: "Yes") runs on and ends.
+const WAIT_TTY = { rows: 40, cols: 160 };
+const qwenShell = { calls: [{ name: 'run_shell_command', input: { command: 'touch approved.txt', description: 'Create approved.txt' } }] };
+const qwenWait = [qwenTodosOf([['Create approved.txt', 'in_progress']]), qwenShell, { text: 'Created approved.txt.' }];
+const copilotBash = { calls: [{ name: 'bash', input: { command: 'touch approved.txt', description: 'Create approved.txt' } }] };
+const copilotWait = [copilotSql('Insert plan todos', "INSERT INTO todos (id, title, description, status) VALUES ('create', 'Create approved.txt', '', 'in_progress');"), copilotBash, { text: 'Created approved.txt.' }];
 
 /** Every scenario, by name `<agent>/<scenario>`. */
 export const SCENARIOS = [
@@ -445,9 +455,13 @@ export const SCENARIOS = [
   { agent: 'claude', name: 'approval-given', prompt: waitPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'default'], script: claudeWait, tty: { keys: [{ afterRequests: 3, waitMs: 8000, text: '\r' }], endMs: 8000 } },
   // The model's bash call is its 3rd request for opencode (after its title request), its 2nd for Kilo CLI (which asked for no title).
   ...[['opencode', 3], ['kilo', 2]].flatMap(([agent, asked]) => [
-    { agent, name: 'approval-left', prompt: waitPrompt, env: {}, permission: opencodeAsk, script: opencodeWait, tty: { ...opencodeTty, keys: [{ afterRequests: asked, waitMs: 8000 }], endMs: 0, signal: 'SIGKILL' } },
-    { agent, name: 'approval-given', prompt: waitPrompt, env: {}, permission: opencodeAsk, script: opencodeWait, tty: { ...opencodeTty, keys: [{ afterRequests: asked, waitMs: 8000, text: '\r' }], endMs: 8000 } },
+    { agent, name: 'approval-left', prompt: waitPrompt, env: {}, permission: opencodeAsk, script: opencodeWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: asked, waitMs: 8000 }], endMs: 0, endSignal: 'SIGKILL' } },
+    { agent, name: 'approval-given', prompt: waitPrompt, env: {}, permission: opencodeAsk, script: opencodeWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: asked, waitMs: 8000, text: '\r' }], endMs: 8000 } },
   ]),
+  { agent: 'qwen', name: 'approval-left', prompt: waitPrompt, env: {}, args: ['--approval-mode', 'default'], script: qwenWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000 }], endMs: 0, endSignal: 'SIGKILL' } },
+  { agent: 'qwen', name: 'approval-given', prompt: waitPrompt, env: {}, args: ['--approval-mode', 'default'], script: qwenWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000, text: '\r' }], endMs: 8000 } },
+  { agent: 'copilot', name: 'approval-left', prompt: waitPrompt, env: {}, script: copilotWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000 }], endMs: 0, endSignal: 'SIGKILL' } },
+  { agent: 'copilot', name: 'approval-given', prompt: waitPrompt, env: {}, script: copilotWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000, text: '\r' }], endMs: 8000 } },
 ].map((s) => ({ ...s, id: `${s.agent}/${s.name}` }));
 
 export function findScenario(id) {

@@ -9,6 +9,8 @@ import * as path from 'node:path';
 import { DEFAULT_HEALTH_SETTINGS, type HealthSignal } from '../../src/core/derived/health';
 import { HealthBook } from '../../src/core/derived/healthBook';
 import { signalText, signalWord } from '../../src/core/derived/healthText';
+import { NeedsYouBook } from '../../src/core/derived/needsYouBook';
+import { needsYouReason } from '../../src/core/derived/needsYouText';
 import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
 import { formatOnly } from '../../src/core/plan/present';
 import { SessionLog } from '../../src/core/log/sessionLog';
@@ -27,6 +29,8 @@ const WAIT_MS = DEFAULT_HEALTH_SETTINGS.waitSeconds * 1000;
 class Replay {
   readonly clock = { now: Date.UTC(2026, 11, 4, 9, 0, 0) };
   readonly book: HealthBook;
+  /** The "Needs you" queue, kept from the same log and health book as the extension keeps it. */
+  readonly needs: NeedsYouBook;
   private readonly sink: LogPlanSink;
   key: string | undefined;
 
@@ -38,6 +42,7 @@ class Replay {
     const log = new SessionLog(path.join(dir, 'sessions'), nodeFileSystem, { now: date });
     this.sink = new LogPlanSink(log, { now: date });
     this.book = new HealthBook(log, { now: () => this.clock.now });
+    this.needs = new NeedsYouBook(log, this.book);
     // As the extension's one timer: set again only when the book says its next check moved.
     const schedule = () => (this.timer = this.book.nextCheck());
     this.book.onDidChange(schedule);
@@ -70,6 +75,23 @@ class Replay {
     if (this.key === undefined) throw new Error('the recording named no session');
     return this.book.signals(this.key);
   }
+
+  /** Why the session is in the "Needs you" queue (its reason's words), or undefined when it is not there. */
+  needsYou(): string | undefined {
+    if (this.key === undefined) throw new Error('the recording named no session');
+    const entry = this.needs.get(this.key);
+    return entry ? needsYouReason(entry.signal, formatOnly) : undefined;
+  }
+}
+
+/** Index of the first recorded line whose JSON has `type` (and passes `test`, if given). */
+function typedLine(lines: readonly string[], type: string, test: (data: Record<string, unknown>) => boolean = () => true): number {
+  return findLine(lines, (value) => value['type'] === type && test((value['data'] ?? {}) as Record<string, unknown>));
+}
+
+/** Index of the Qwen Code assistant record that calls `tool` (a functionCall part). */
+function qwenCallLine(lines: readonly string[], tool: string): number {
+  return findLine(lines, (value) => value['type'] === 'assistant' && ((value['message'] as { parts?: Array<{ functionCall?: { name?: string } }> } | undefined)?.parts ?? []).some((part) => part.functionCall?.name === tool));
 }
 
 const waits = (signals: readonly HealthSignal[]) => signals.filter((signal) => signal.kind === 'waiting');
@@ -152,7 +174,107 @@ describe('waiting on a tool call, over recordings of the real programs', () => {
     assert.equal(parser.push(read.slice(readCall + 1)).info?.pending, null, 'its output came');
   });
 
-  it('Copilot CLI (not recorded at a prompt): a real run cut after the model asked for a tool waits on it; its completion and a whole run leave none', () => {
+  it('Copilot CLI left at its approval prompt (interactive, without --allow-all-tools, killed): waiting for your approval from its permission.requested, in health and the Needs you queue', async () => {
+    const rec = recording('copilot', 'approval-left');
+    const lines = recordedLines(rec);
+    const asked = typedLine(lines, 'permission.requested');
+    const bash = typedLine(lines, 'tool.execution_start', (data) => data['toolName'] === 'bash');
+    const call = (JSON.parse(lines[bash] ?? '{}') as { data: { toolCallId: string } }).data.toolCallId;
+    // Before its prompt the call reads as a running tool; the prompt's event makes it an approval.
+    const parser = createCopilotCliParser();
+    assert.deepEqual(parser.push(lines.slice(0, asked)).info?.pending, { tool: 'bash', call });
+    assert.deepEqual(parser.push([lines[asked] ?? '']).info?.pending, { tool: 'bash', call, approval: true });
+    assert.equal(asked, lines.length - 1, 'killed at its prompt: nothing after the request (no permission.completed, no session.shutdown)');
+
+    const r = new Replay(tmp.path, createCopilotCliParser());
+    await r.push(lines.slice(0, asked + 1));
+    const seen = r.clock.now;
+    await r.push(lines.slice(asked + 1));
+    assert.deepEqual(waits(r.signals()), [], 'not before waitSeconds');
+    assert.equal(r.needsYou(), undefined, 'nor in the Needs you queue');
+    assert.equal(r.book.nextCheck(), seen + WAIT_MS, 'the wait is timed from the prompt');
+    r.wait(WAIT_MS);
+    const [wait] = waits(r.signals());
+    assert.deepEqual(wait?.wait, { tool: 'bash', approval: true });
+    assert.equal(r.signals()[0]?.kind, 'waiting', 'the most urgent signal');
+    assert.equal(signalWord(wait, formatOnly), 'waiting for your approval');
+    r.wait(90_000);
+    assert.equal(signalText(waits(r.signals())[0] ?? wait, new Date(r.clock.now), formatOnly), 'Waiting for your approval of bash for 2 min');
+    assert.equal(r.needsYou(), 'waiting for your approval');
+  });
+
+  it('Copilot CLI answered at the prompt: waiting for your approval until permission.completed, then no wait once the command completes', async () => {
+    const rec = recording('copilot', 'approval-given');
+    const lines = recordedLines(rec);
+    const asked = typedLine(lines, 'permission.requested');
+    const answered = typedLine(lines, 'permission.completed');
+    const r = new Replay(tmp.path, createCopilotCliParser());
+    await r.push(lines.slice(0, asked + 1));
+    r.wait(WAIT_MS);
+    assert.deepEqual(waits(r.signals()).map((s) => s.wait), [{ tool: 'bash', approval: true }]);
+    assert.equal(r.needsYou(), 'waiting for your approval');
+    // Answered: the call runs, no longer an approval (and not yet a wait of its own).
+    await r.push(lines.slice(asked + 1, answered + 1));
+    assert.deepEqual(waits(r.signals()), [], 'answered: no approval waits');
+    assert.notEqual(r.needsYou(), 'waiting for your approval');
+    await r.push(lines.slice(answered + 1));
+    r.wait(3_600_000);
+    assert.deepEqual(waits(r.signals()), [], 'the command completed: no wait, however long after');
+    assert.notEqual(r.needs.get(r.key ?? '')?.signal.kind, 'waiting', 'the Needs you queue holds no wait of it');
+  });
+
+  it('Copilot CLI resumed from its saved state (a restart) between the prompt and its answer: still waiting for approval, and the answer read after the restart ends it', () => {
+    const lines = recordedLines(recording('copilot', 'approval-given'));
+    const asked = typedLine(lines, 'permission.requested');
+    const answered = typedLine(lines, 'permission.completed');
+    const head = createCopilotCliParser();
+    const call = head.push(lines.slice(0, asked + 1)).info?.pending?.call;
+    assert.ok(call !== undefined);
+    const resumed = createCopilotCliParser(JSON.parse(JSON.stringify(head.state())));
+    // The lines before the answer: nothing that names the call (the resumed parser keeps its wait).
+    const before = resumed.push(lines.slice(asked + 1, answered)).info?.pending;
+    assert.ok(before === undefined || JSON.stringify(before) === JSON.stringify({ tool: 'bash', call, approval: true }), JSON.stringify(before));
+    assert.deepEqual(resumed.push([lines[answered] ?? '']).info?.pending, { tool: 'bash', call }, 'answered: it runs, no longer an approval');
+    assert.equal(resumed.push(lines.slice(answered + 1)).info?.pending, null);
+  });
+
+  it('Qwen Code left at its approval prompt (interactive, --approval-mode default, killed): its record ends at the functionCall and tells no approval apart: waiting on run_shell_command', async () => {
+    const rec = recording('qwen', 'approval-left');
+    const lines = recordedLines(rec);
+    const call = qwenCallLine(lines, 'run_shell_command');
+    assert.equal(call, lines.length - 1, 'killed at its prompt: nothing after the call');
+    const r = new Replay(tmp.path, createQwenCodeParser({ workspaceFolders: [rec.workspace] }));
+    await r.push(lines.slice(0, call + 1));
+    const seen = r.clock.now;
+    assert.deepEqual(waits(r.signals()), [], 'not before waitSeconds');
+    assert.equal(r.needsYou(), undefined);
+    assert.equal(r.book.nextCheck(), seen + WAIT_MS);
+    r.wait(WAIT_MS);
+    const [wait] = waits(r.signals());
+    assert.deepEqual(wait?.wait, { tool: 'run_shell_command', approval: false }, 'Qwen Code records nothing that tells the prompt apart');
+    assert.equal(signalWord(wait, formatOnly), 'waiting on run_shell_command');
+    r.wait(90_000);
+    assert.equal(signalText(waits(r.signals())[0] ?? wait, new Date(r.clock.now), formatOnly), 'Waiting on run_shell_command for 2 min');
+    assert.equal(r.needsYou(), 'waiting on run_shell_command');
+  });
+
+  it('Qwen Code answered at the prompt: the wait shows while it waits and clears with its tool_result', async () => {
+    const rec = recording('qwen', 'approval-given');
+    const lines = recordedLines(rec);
+    const call = qwenCallLine(lines, 'run_shell_command');
+    const r = new Replay(tmp.path, createQwenCodeParser({ workspaceFolders: [rec.workspace] }));
+    await r.push(lines.slice(0, call + 1));
+    r.wait(WAIT_MS);
+    assert.deepEqual(waits(r.signals()).map((s) => s.wait), [{ tool: 'run_shell_command', approval: false }]);
+    assert.equal(r.needsYou(), 'waiting on run_shell_command');
+    await r.push(lines.slice(call + 1));
+    assert.deepEqual(waits(r.signals()), [], 'its result came: no wait');
+    r.wait(3_600_000);
+    assert.deepEqual(waits(r.signals()), [], 'and none later');
+    assert.notEqual(r.needs.get(r.key ?? '')?.signal.kind, 'waiting', 'the Needs you queue holds no wait of it');
+  });
+
+  it('Copilot CLI with --allow-all-tools: a real run cut after the model asked for a tool waits on it; its completion and a whole run leave none', () => {
     for (const name of ['no-plan', 'edits', 'sql-todos']) {
       const lines = recordedLines(recording('copilot', name));
       const asked = findLine(lines, (value) => value['type'] === 'assistant.message' && Array.isArray((value['data'] as { toolRequests?: unknown[] }).toolRequests) && ((value['data'] as { toolRequests: unknown[] }).toolRequests.length > 0));
@@ -172,7 +294,7 @@ describe('waiting on a tool call, over recordings of the real programs', () => {
     }
   });
 
-  it('Qwen Code (not recorded at a prompt): a real run cut after a functionCall waits on it; its tool_result and a whole run leave none', () => {
+  it('Qwen Code with --yolo: a real run cut after a functionCall waits on it; its tool_result and a whole run leave none', () => {
     for (const name of ['no-plan', 'edits', 'todo-write']) {
       const rec = recording('qwen', name);
       const lines = recordedLines(rec);
@@ -191,14 +313,22 @@ describe('waiting on a tool call, over recordings of the real programs', () => {
     const runs = [
       ...['todowrite', 'tasks', 'no-plan', 'edits', 'health-done', 'health-stall'].map((name) => ({ agent: 'claude' as const, name })),
       ...['update-plan', 'no-plan', 'edits', 'health-done', 'health-stall'].map((name) => ({ agent: 'codex' as const, name })),
+      ...['todo-write', 'no-plan', 'edits', 'approval-given'].map((name) => ({ agent: 'qwen' as const, name })),
+      ...['sql-todos', 'no-plan', 'edits', 'approval-given'].map((name) => ({ agent: 'copilot' as const, name })),
     ];
+    const parserOf = (agent: (typeof runs)[number]['agent'], workspace: string): SessionParser =>
+      agent === 'claude' ? createClaudeCodeParser({ workspaceFolders: [workspace] }) : agent === 'codex' ? createCodexParser() : agent === 'qwen' ? createQwenCodeParser({ workspaceFolders: [workspace] }) : createCopilotCliParser();
+    const checked = new Set<string>();
     for (const { agent, name } of runs) {
       const rec = recording(agent, name);
-      const r = new Replay(path.join(tmp.path, `${agent}-${name}`), agent === 'claude' ? createClaudeCodeParser({ workspaceFolders: [rec.workspace] }) : createCodexParser());
+      const r = new Replay(path.join(tmp.path, `${agent}-${name}`), parserOf(agent, rec.workspace));
       await r.push(recordedLines(rec));
       if (r.key === undefined) continue; // a run that never planned writes no session/info
       r.wait(3_600_000);
       assert.deepEqual(waits(r.signals()), [], `${agent}/${name}`);
+      assert.notEqual(r.needs.get(r.key)?.signal.kind, 'waiting', `${agent}/${name}: not in the Needs you queue for a wait`);
+      checked.add(agent);
     }
+    assert.deepEqual([...checked].sort(), ['claude', 'codex', 'copilot', 'qwen'], 'every agent had runs to check');
   });
 });

@@ -16,8 +16,13 @@
 //   in rollback-journal mode. The events carry the SQL, not the rows: a completed `sql` call
 //   that changed the table is where the table is read (see ./index.ts).
 // - A waiting call: a tool the model asked for (`assistant.message` `toolRequests`) whose
-//   `tool.execution_complete` has not come, until the request ends or a new one starts. Not
-//   recorded waiting at a prompt: whether an approval wait can be told apart is not known.
+//   `tool.execution_complete` has not come, until the request ends or a new one starts. It
+//   waits for the user's approval while a `permission.requested` names it
+//   (`permissionRequest.toolCallId`) and its `permission.completed` (same `requestId`) has not
+//   come: recorded interactive, without `--allow-all-tools`, a shell command's prompt writes
+//   `permission.requested` after the call's `tool.execution_start`, and the answer writes
+//   `permission.completed` before the command runs. A request `resolvedByHook` asks no one.
+//   With `--allow-all-tools` no permission event is written.
 // - Older releases had an `update_todo` tool whose argument was a Markdown checklist; 1.0.102
 //   offers none. In 1.0.63's code the checklist is `arguments.todos` (a string) and its prompts
 //   name `- [x]` completed and `- [ ]` pending; its runtime also knows `in_progress`, with a mark
@@ -32,6 +37,9 @@ import { copilotUsageRecord, readCopilotPendingUsage, settleCopilotUsage, type C
 
 /** Copilot CLI's write tools. */
 const WRITE_TOOLS: WriteTools = { paths: { create: 'path', edit: 'path' }, patches: { apply_patch: ['input', 'patch', 'patchText'] } };
+
+/** Permission requests kept while their completion has not come. */
+const MAX_PERMISSIONS = 64;
 
 /** The tool of a plan read from the `todos` table: its items come from the database, not the line. */
 export const COPILOT_TODOS_TOOL = 'sql';
@@ -125,6 +133,8 @@ class CopilotCliParser extends JsonLineParser {
   private usage: CopilotPendingUsage | undefined;
   /** Tool calls the model asked for whose tool.execution_complete has not come. */
   private readonly open: OpenCalls;
+  /** Permission requests without their completion: request id → the call it asks leave for. */
+  private permissions: Record<string, string> = {};
 
   constructor(state: unknown) {
     super('copilot-cli', state);
@@ -138,6 +148,10 @@ class CopilotCliParser extends JsonLineParser {
     }
     if (typeof state['calls'] === 'number') this.calls = state['calls'];
     this.answered = state['answered'] === true;
+    const permissions = state['permissions'];
+    if (isRecord(permissions)) {
+      for (const [request, call] of Object.entries(permissions).slice(-MAX_PERMISSIONS)) if (typeof call === 'string') this.permissions[request] = call;
+    }
     const pending = state['pending'];
     if (isRecord(pending)) {
       for (const [id, call] of Object.entries(pending)) {
@@ -147,7 +161,7 @@ class CopilotCliParser extends JsonLineParser {
   }
 
   protected ownState(): JsonRecord {
-    return { ...(this.turn ? { turn: this.turn } : {}), calls: this.calls, answered: this.answered, pending: this.pending, writes: this.writes.state(), open: this.open.state(), ...(this.usage ? { usage: this.usage } : {}) };
+    return { ...(this.turn ? { turn: this.turn } : {}), calls: this.calls, answered: this.answered, pending: this.pending, writes: this.writes.state(), open: this.open.state(), permissions: this.permissions, ...(this.usage ? { usage: this.usage } : {}) };
   }
 
   protected override info(): ForeignSessionInfo | undefined {
@@ -185,6 +199,7 @@ class CopilotCliParser extends JsonLineParser {
         this.calls = 0;
         this.answered = false;
         this.open.clear();
+        this.permissions = {};
         return;
       }
       case 'session.usage_record':
@@ -208,7 +223,14 @@ class CopilotCliParser extends JsonLineParser {
         if (this.answered && this.turn?.state === 'running') {
           this.turn = { index: this.turn.index, state: 'ended' };
           this.open.clear();
+          this.permissions = {};
         }
+        return;
+      case 'permission.requested':
+        this.permissionRequested(data);
+        return;
+      case 'permission.completed':
+        this.permissionCompleted(data);
         return;
       case 'tool.execution_start':
         this.started(data, line, batch, stringField(record, 'timestamp'));
@@ -219,6 +241,29 @@ class CopilotCliParser extends JsonLineParser {
       default:
         return;
     }
+  }
+
+  /** A prompt for the user's leave: the call it names waits for approval until its completion. */
+  private permissionRequested(data: JsonRecord): void {
+    const request = stringField(data, 'requestId');
+    const asked = data['permissionRequest'];
+    const prompt = data['promptRequest'];
+    const call = (isRecord(asked) ? stringField(asked, 'toolCallId') : undefined) ?? (isRecord(prompt) ? stringField(prompt, 'toolCallId') : undefined);
+    if (request === undefined || call === undefined || data['resolvedByHook'] === true) return;
+    const kept = Object.keys(this.permissions);
+    if (kept.length >= MAX_PERMISSIONS && kept[0] !== undefined) delete this.permissions[kept[0]];
+    this.permissions[request] = call;
+    this.open.approval(call, true);
+  }
+
+  /** The prompt was answered (or dismissed): its call no longer waits for approval. */
+  private permissionCompleted(data: JsonRecord): void {
+    const request = stringField(data, 'requestId');
+    const call = (request !== undefined ? this.permissions[request] : undefined) ?? stringField(data, 'toolCallId');
+    if (request !== undefined) delete this.permissions[request];
+    if (call === undefined) return;
+    // Another prompt still open for the same call keeps it waiting for approval.
+    if (!Object.values(this.permissions).includes(call)) this.open.approval(call, false);
   }
 
   private started(data: JsonRecord, line: number, batch: Batch, at: string | undefined): void {
@@ -250,6 +295,7 @@ class CopilotCliParser extends JsonLineParser {
     const call = stringField(data, 'toolCallId');
     if (call === undefined) return;
     this.open.finish(call);
+    for (const [request, asked] of Object.entries(this.permissions)) if (asked === call) delete this.permissions[request];
     const write = this.writes.settle(call);
     if (write !== undefined && data['success'] === true && this.base.session !== undefined && !batch.alreadyEmitted(call)) {
       batch.write({ source: { agent: 'copilot-cli', session: this.base.session, call }, files: write.files, ...(write.at !== undefined ? { at: write.at } : {}) });

@@ -9,6 +9,9 @@
 // statuses; `id` is not content. `todo_write` is off by default in 0.24 (`tools.todoWrite.enabled`).
 // The folder name is lossy (`/a/b-c` and `/a/b/c` share it): the `cwd` on the records decides.
 // A waiting call: a `functionCall` whose `tool_result` has not come, until the turn moves on.
+// An approval prompt is not told apart: recorded interactive (`--approval-mode default`), the
+// chat writes nothing while it asks ("Allow execution of …?"); the call's `ui_telemetry`
+// record says `decision: "accept"` (the user's) or `"auto_accept"` only once it completed.
 // Turns: a `user` record (a prompt; tool results are `tool_result` records) starts one; an
 // assistant record without a functionCall (the answer) ends it. Each other call after the
 // turn's last todo_write counts as activity.
