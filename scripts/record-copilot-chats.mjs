@@ -519,11 +519,12 @@ async function main() {
     for (const chat of result.chats) {
       if (!chat.file || !fs.existsSync(chat.file)) throw new Error(`chat ${chat.name}: no session file found`);
       if (chat.snapshot) {
-        // What VS Code wrote after the copy, as the window closed on the open prompt.
+        // What VS Code wrote after the copy: while the runner went on to the next chats, and as the window closed.
         const before = fs.readFileSync(chat.snapshot, 'utf8').split('\n').filter((l) => l !== '').length;
         const after = fs.readFileSync(chat.file, 'utf8').split('\n').filter((l) => l !== '').slice(before);
-        const brief = (line) => `${/^\{"kind":(\d)(?:,"k":(\[[^\]]*\]))?/.exec(line)?.slice(1).join(' ') ?? '?'} ${(line.match(/"(?:isConfirmed|modelState)":\{[^}]*\}/g) ?? []).join(' ')}`;
-        log(`${chat.name}: left waiting; the window closed, then VS Code wrote ${after.length} more lines: ${after.map(brief).join(' | ')}`);
+        const brief = (line) => `${/^\{"kind":(\d)(?:,"k":(\[[^\]]*\]))?/.exec(line)?.slice(1).join(' ') ?? '?'} ${(line.match(/"(?:isConfirmed|modelState)":\{[^}]*\}|"modelState"\],"v":\{[^}]*\}/g) ?? []).join(' ')}`;
+        const later = RECORDED.slice(RECORDED.findIndex((c) => c.name === chat.name) + 1).map((c) => c.name);
+        log(`${chat.name}: left waiting; then (${later.length > 0 ? `chats ${later.join(', ')}, ` : ''}the window closed) VS Code wrote ${after.length} more lines to it: ${after.map(brief).join(' | ')}`);
       }
       const text = sanitize(fs.readFileSync(chat.snapshot ?? chat.file, 'utf8'), replacements);
       fs.writeFileSync(path.join(OUT_DIR, `${chat.name}.jsonl`), text);
