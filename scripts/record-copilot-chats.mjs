@@ -254,6 +254,66 @@ CHATS.push({
   ],
 });
 
+// Waiting on the user: a terminal command with auto-approve off (the run's settings switch
+// `chat.tools.terminal.enableAutoApprove` off), so VS Code asks before it runs. `confirm` on
+// a request says what the runner does at the prompt: 'accept' presses Allow
+// (`workbench.action.chat.acceptTool`), 'leave' leaves it asking, 'next' sends the chat's next
+// request without answering. A chat left asking is copied as VS Code wrote it while it asked,
+// before the window closes.
+const terminal = (command, goal) => ({ tool: 'run_in_terminal', arguments: { command, explanation: goal, goal, mode: 'sync' } });
+CHATS.push(
+  {
+    name: 'wait-confirmed',
+    what: 'a terminal command that asks for approval (auto-approve off) and runs for 5 s once allowed: manage_todo_list, run_in_terminal `sleep 5 && echo wait-confirmed`, allowed at the prompt, then the list completed',
+    requests: [
+      {
+        query: 'wait-a1: run the slow check once I allow it',
+        confirm: 'accept',
+        steps: [
+          { say: 'Planning.', tool: 'manage_todo_list', arguments: list(['Run the check', 'in-progress']) },
+          { say: 'Running the check.', ...terminal('sleep 5 && echo wait-confirmed', 'Run the slow check') },
+          { say: 'Checked.', tool: 'manage_todo_list', arguments: list(['Run the check', 'completed']) },
+          { say: 'wait-a1 finished: the check ran.' },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'wait-left',
+    what: 'a terminal command that asks for approval (auto-approve off), left asking: manage_todo_list, then run_in_terminal `echo wait-left`; the file as VS Code wrote it while the prompt was open',
+    requests: [
+      {
+        query: 'wait-b1: run the check, I will approve it later',
+        confirm: 'leave',
+        steps: [
+          { say: 'Planning.', tool: 'manage_todo_list', arguments: list(['Run the check', 'in-progress']) },
+          { say: 'Running the check.', ...terminal('echo wait-left', 'Run the check') },
+          { say: 'wait-b1 finished: the check ran.' },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'wait-moved-on',
+    what: 'a terminal command that asks for approval (auto-approve off), not answered: manage_todo_list, run_in_terminal `echo wait-moved-on`; the user sends a new request instead, which answers without tools',
+    requests: [
+      {
+        query: 'wait-c1: run the check, or not',
+        confirm: 'next',
+        steps: [
+          { say: 'Planning.', tool: 'manage_todo_list', arguments: list(['Run the check', 'in-progress']) },
+          { say: 'Running the check.', ...terminal('echo wait-moved-on', 'Run the check') },
+          { say: 'wait-c1 finished: the check ran.' },
+        ],
+      },
+      {
+        query: 'wait-c2: never mind the check',
+        steps: [{ say: 'wait-c2 finished: no check.' }],
+      },
+    ],
+  },
+);
+
 // Each step after the first answers a little later, so VS Code writes the session file
 // while the request runs and the recordings hold the incremental lines (parts pushed
 // again as a call moves on), not only one line per finished request.
@@ -312,6 +372,8 @@ exports.run = async function run() {
       }
       return found;
     };
+    /** Chats left waiting: the copy of their file taken while they waited. */
+    const snapshotOf = {};
     const fileWith = (text) => chatFiles().find((f) => fs.readFileSync(f, 'utf8').includes(text));
 
     for (const chat of plan.chats) {
@@ -320,13 +382,43 @@ exports.run = async function run() {
       await sleep(500);
       for (const request of chat.requests) {
         note('sending ' + request.query);
-        await vscode.commands.executeCommand('workbench.action.chat.open', {
+        const sent = vscode.commands.executeCommand('workbench.action.chat.open', {
           query: request.query,
           mode: 'agent',
           modelSelector: { vendor: plan.vendor, id: plan.modelId },
           isPartialQuery: false,
           blockOnResponse: true,
         });
+        if (request.confirm) {
+          // The request blocks on the prompt: wait until the file says it waits for the user
+          // (the request's modelState 4 after its tool call).
+          sent.then(undefined, (error) => note('  request ended with ' + error));
+          const asking = (text) => text.includes('"toolId":"run_in_terminal"') && /"modelState"\],"v":\{"value":4\b|"modelState":\{"value":4\b/.test(text);
+          let file;
+          for (let i = 0; i < 120 && !file; i++) {
+            file = chatFiles().find((f) => { const text = fs.readFileSync(f, 'utf8'); return text.includes(request.query) && asking(text); });
+            if (!file) await sleep(500);
+          }
+          if (!file) throw new Error(chat.name + ': the file never showed the request waiting for the user');
+          note('  asking for approval; file ' + path.basename(file));
+          await sleep(3000);
+          if (request.confirm === 'next') {
+            note('  not answered; the next request');
+            continue;
+          }
+          if (request.confirm === 'leave') {
+            const snapshots = path.join(runDir, 'snapshots');
+            fs.mkdirSync(snapshots, { recursive: true });
+            snapshotOf[chat.name] = path.join(snapshots, chat.name + '.jsonl');
+            fs.copyFileSync(file, snapshotOf[chat.name]);
+            note('  left asking; copied ' + fs.statSync(file).size + ' bytes');
+            continue;
+          }
+          await vscode.commands.executeCommand('workbench.action.chat.acceptTool');
+          note('  allowed');
+        } else {
+          await sent;
+        }
         // VS Code writes the session file on its own schedule: wait for the request's
         // last words to be in it.
         const last = request.steps[request.steps.length - 1].say;
@@ -341,7 +433,7 @@ exports.run = async function run() {
       const file = fileWith(chat.requests[0].query);
       const uuid = file ? path.basename(file, '.jsonl') : undefined;
       const newKeys = api.listSessions().map((s) => s.session).filter((k) => !keysBefore.has(k));
-      const entry = { name: chat.name, uuid, file, agentPlanKeys: newKeys };
+      const entry = { name: chat.name, uuid, file, agentPlanKeys: newKeys, ...(snapshotOf[chat.name] ? { snapshot: snapshotOf[chat.name] } : {}) };
       if (uuid) {
         const b64url = Buffer.from(uuid, 'utf8').toString('base64url');
         const identity = 'resource:vscode-chat-session://local/' + b64url + '?#';
@@ -394,7 +486,8 @@ async function main() {
       cleanups,
       workspace: { from: path.join(repoRoot, 'test', 'fixtures', 'workspace') },
       extensions: { 'agent-plan': repoRoot },
-      userFiles: { 'User/settings.json': { 'workbench.startupEditor': 'none' } },
+      // Terminal commands ask before they run (the wait-* chats).
+      userFiles: { 'User/settings.json': { 'workbench.startupEditor': 'none', 'chat.tools.terminal.enableAutoApprove': false } },
       services: [scriptedAgentService({ script, maxRequests: 300, lifetimeMs: RUN_TIMEOUT_MS + 60_000 })],
     });
     const { runDir, userDataDir, workspace } = workbench;
@@ -425,7 +518,15 @@ async function main() {
     const manifest = { recordedWith: { host: result.hostVersion, copilotChat: result.copilotVersion, script: 'scripts/record-copilot-chats.mjs' }, chats: [...kept] };
     for (const chat of result.chats) {
       if (!chat.file || !fs.existsSync(chat.file)) throw new Error(`chat ${chat.name}: no session file found`);
-      const text = sanitize(fs.readFileSync(chat.file, 'utf8'), replacements);
+      if (chat.snapshot) {
+        // What VS Code wrote after the copy: while the runner went on to the next chats, and as the window closed.
+        const before = fs.readFileSync(chat.snapshot, 'utf8').split('\n').filter((l) => l !== '').length;
+        const after = fs.readFileSync(chat.file, 'utf8').split('\n').filter((l) => l !== '').slice(before);
+        const brief = (line) => `${/^\{"kind":(\d)(?:,"k":(\[[^\]]*\]))?/.exec(line)?.slice(1).join(' ') ?? '?'} ${(line.match(/"(?:isConfirmed|modelState)":\{[^}]*\}|"modelState"\],"v":\{[^}]*\}/g) ?? []).join(' ')}`;
+        const later = RECORDED.slice(RECORDED.findIndex((c) => c.name === chat.name) + 1).map((c) => c.name);
+        log(`${chat.name}: left waiting; then (${later.length > 0 ? `chats ${later.join(', ')}, ` : ''}the window closed) VS Code wrote ${after.length} more lines to it: ${after.map(brief).join(' | ')}`);
+      }
+      const text = sanitize(fs.readFileSync(chat.snapshot ?? chat.file, 'utf8'), replacements);
       fs.writeFileSync(path.join(OUT_DIR, `${chat.name}.jsonl`), text);
       const spec = CHATS.find((c) => c.name === chat.name);
       manifest.chats.push({

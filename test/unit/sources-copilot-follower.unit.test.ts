@@ -110,6 +110,7 @@ describe('copilot chats through the follower', () => {
       participant: 'GitHub.copilot-chat',
       turn: { index: 1, state: 'ended' },
       calls: 0,
+      pending: null,
     });
     first.dispose();
 

@@ -100,7 +100,7 @@ describe('copilot chat parser, over chat session files of the real host', () => 
     const parser = createCopilotChatParser();
     assert.deepEqual(parser.push(a.lines.slice(0, secondRequest)).info?.latestTurn, { index: 0, planned: true });
     const after = parser.push(a.lines.slice(secondRequest));
-    assert.deepEqual(after.info, { agent: 'copilot', session: a.uuid, request: firstChatRequest(a.lines), latestTurn: { index: 1, planned: false }, participant: 'GitHub.copilot-chat', turn: { index: 1, state: 'ended' }, calls: 0 });
+    assert.deepEqual(after.info, { agent: 'copilot', session: a.uuid, request: firstChatRequest(a.lines), latestTurn: { index: 1, planned: false }, participant: 'GitHub.copilot-chat', turn: { index: 1, state: 'ended' }, calls: 0, pending: null });
 
     // The both-tools chat's first request with its manage_todo_list calls taken out: only
     // todo_write ran in it, and that makes it planned (with no plan to mirror).
@@ -126,7 +126,7 @@ describe('copilot chat parser, over chat session files of the real host', () => 
       [['Survey both tools', 'completed'], ['Compare their lists', 'in_progress']],
       [['Survey both tools', 'completed'], ['Compare their lists', 'completed'], ['Write the follow-up', 'in_progress']],
     ]);
-    assert.deepEqual(out.info, { agent: 'copilot', session: uuid, title: 'Mirror fixture chat', request: firstChatRequest(lines), latestTurn: { index: 1, planned: true }, participant: 'GitHub.copilot-chat', turn: { index: 1, state: 'ended' }, calls: 0 });
+    assert.deepEqual(out.info, { agent: 'copilot', session: uuid, title: 'Mirror fixture chat', request: firstChatRequest(lines), latestTurn: { index: 1, planned: true }, participant: 'GitHub.copilot-chat', turn: { index: 1, state: 'ended' }, calls: 0, pending: null });
   });
 
   it('a manage_todo_list call followed by a todo_write call read with it is marked superseded; the newest is not', () => {
@@ -153,7 +153,7 @@ describe('copilot chat parser, over chat session files of the real host', () => 
     const renamed = createCopilotChatParser();
     renamed.push(lines);
     const set = renamed.push([JSON.stringify({ kind: 1, k: ['customTitle'], v: '  Renamed chat ' })]);
-    assert.deepEqual(set.info, { agent: 'copilot', session: uuid, title: 'Renamed chat', request: firstChatRequest(lines), latestTurn: { index: 0, planned: true }, participant: 'GitHub.copilot-chat', turn: { index: 0, state: 'ended' }, calls: 0 });
+    assert.deepEqual(set.info, { agent: 'copilot', session: uuid, title: 'Renamed chat', request: firstChatRequest(lines), latestTurn: { index: 0, planned: true }, participant: 'GitHub.copilot-chat', turn: { index: 0, state: 'ended' }, calls: 0, pending: null });
     assert.equal(renamed.push([JSON.stringify({ kind: 3, k: ['customTitle'] })]).info?.title, undefined);
     assert.equal(createCopilotChatParser().push(chat('manage-todo-list').lines).info?.title, undefined);
   });
@@ -232,6 +232,24 @@ describe('copilot chat parser, over chat session files of the real host', () => 
         assert.equal(ran.info?.latestTurn?.planned, true);
       }
     }
+  });
+
+  it('a running terminal command whose exit the file does not hold: the next part of the response (the model moved on) ends its wait', () => {
+    const { lines } = chat('wait-confirmed');
+    const terminal = (line: string) => line.includes('"toolId":"run_in_terminal"');
+    const allowed = lines.findIndex((line) => terminal(line) && line.includes('"isConfirmed":{"type":4}'));
+    const exited = lines.findIndex((line) => terminal(line) && line.includes('"exitCode"'));
+    assert.ok(allowed > 0 && exited > allowed);
+    const call = (JSON.parse(lines[allowed] ?? '{}') as { v: Array<{ toolCallId?: string }> }).v.find((part) => part.toolCallId)?.toolCallId;
+    // The file up to the exit, without it: the command runs.
+    const running = lines.slice(0, exited);
+    assert.deepEqual(createCopilotChatParser().push(running).info?.pending, { tool: 'run_in_terminal', call });
+    // Then the next parts the model appended after it (VS Code may save the request's end first; left out here).
+    const next = lines.find((line, n) => n > exited && line.startsWith('{"kind":2,"k":["requests",0,"response"],"v":') && !line.includes('"i":'));
+    assert.ok(next !== undefined);
+    const after = createCopilotChatParser().push([...running, next]).info;
+    assert.equal(after?.pending, null);
+    assert.equal(after?.turn?.state, 'running', 'the request still runs');
   });
 
   it('shapes it does not know are reported once each and skipped; the other calls still come through', () => {

@@ -41,6 +41,15 @@
 //   2 cancelled, 3 failed; it comes in the request's push, then as a kind 1 on
 //   `["requests", n, "modelState"]`. Every other tool call of the newest request after its
 //   last todo call counts as activity without a plan update.
+// - Waiting on the user (measured with Copilot Chat 0.67.0, a terminal command with auto-approve
+//   off): when a tool asks before it runs, the request's `modelState` becomes `{value: 4}` and
+//   its part comes without `isConfirmed`; once allowed, `modelState` is `{value: 0}` again and the
+//   part is sent again with `isConfirmed` set (`{type: 4}`, the user). A part without
+//   `isConfirmed` under state 0 is a call still streaming, not a wait. A terminal command that
+//   runs is told apart: its `toolSpecificData` (`kind: "terminal"`) has a `terminalCommandState`
+//   without `exitCode` until the command ends (then `{exitCode, timestamp, duration}`); other
+//   tools write nothing while they run. The request's end (state 1, 2, 3) or any later part of
+//   its response (the model moved on) ends a running call's wait.
 // - A request names the participant that answered it: `agent: {extensionId: {value}, id, …}`
 //   ("GitHub.copilot-chat" for Copilot; another extension's id for its own chat participant).
 // - Edits (measured with Copilot Chat 0.67.0): an edit tool's call (`copilot_createFile`,
@@ -63,7 +72,7 @@ import * as path from 'node:path';
 import { copilotEditFile } from './fileWrites';
 import { copilotChatUsageOf } from './usage';
 import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord } from '../lineParser';
-import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../../core/foreign';
+import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignPending, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../../core/foreign';
 
 
 /** The tool whose lists are mirrored. */
@@ -84,6 +93,10 @@ const MAX_RESPONSE_TOOLS = 500;
 const MAX_COUNTED_CALLS = 1000;
 /** VS Code's ResponseModelState values: Pending, Complete, Cancelled, Failed, NeedsInput. */
 const MODEL_STATES: readonly TurnState[] = ['running', 'ended', 'cancelled', 'failed', 'running'];
+/** The ResponseModelState of a request waiting for the user (a tool's confirmation). */
+const NEEDS_INPUT = 4;
+/** Calls of one request kept as waiting (a response cut short never confirms some). */
+const MAX_OPEN_CALLS = 64;
 
 const STATUS_MAP: ReadonlyMap<string, ForeignStatus> = new Map([
   ['not-started', 'pending'],
@@ -142,8 +155,10 @@ interface CopilotState {
   todoWrites: string[];
   /** The participant's extension id of the newest request that named one, and that request's index. */
   participant?: { index: number; id: string };
-  /** The newest request's response state, with that request's index. */
-  turn?: { index: number; state: TurnState };
+  /** The newest request's response state, with that request's index; `input` when it waits for the user (modelState 4). */
+  turn?: { index: number; state: TurnState; input?: true };
+  /** Tool calls of request `index` that may wait: asking (no `isConfirmed` yet) or a terminal command running, by part position. */
+  open?: { index: number; calls: OpenPart[] };
   /** Ids of the tool calls (not todo tools) of request `index` after its last todo call. */
   calls?: { index: number; ids: string[] };
   /** Todo tool calls that ran, both tools, the whole chat: what a write comes after. */
@@ -155,6 +170,14 @@ interface CopilotState {
    * tools) by part position, each with the files its edit groups named, in order.
    */
   response?: { index: number; length: number; tools: ResponseTool[] };
+}
+
+interface OpenPart {
+  at: number;
+  call: string;
+  tool: string;
+  /** Allowed and running (a terminal command without its exit code yet); else it has not been allowed. */
+  running?: true;
 }
 
 interface ResponseTool {
@@ -192,7 +215,21 @@ class CopilotChatParser extends JsonLineParser {
       ...(participant !== undefined ? { participant } : {}),
       ...(turn !== undefined ? { turn: { index, state: turn.state } } : {}),
       calls,
+      pending: this.pending(index, turn),
     };
+  }
+
+  /**
+   * The call the newest request waits on: the first one allowed and running, or, while the
+   * request waits for the user (modelState 4), the first one not allowed yet; else none.
+   */
+  private pending(index: number, turn: CopilotState['turn']): ForeignPending | null {
+    if (this.own.open?.index !== index || turn === undefined || turn.state !== 'running') return null;
+    for (const open of this.own.open.calls) {
+      if (open.running) return { tool: open.tool, call: open.call };
+      if (turn.input) return { tool: open.tool, call: open.call, approval: true };
+    }
+    return null;
   }
 
   protected handle(record: JsonRecord, line: number, batch: Batch): void {
@@ -267,6 +304,7 @@ class CopilotChatParser extends JsonLineParser {
       // A whole request replaced (or deleted): what it planned, and who answered it, are read again.
       this.forgetPlanned(index, index + 1);
       if (this.own.participant?.index === index) this.own.participant = undefined;
+      if (this.own.open?.index === index) this.own.open = undefined;
       if (value !== undefined) {
         this.own.requests = Math.max(this.own.requests, index + 1);
         this.scanRequest(index, value, line, batch);
@@ -325,6 +363,7 @@ class CopilotChatParser extends JsonLineParser {
   private replaceRequests(start: number, requests: readonly unknown[], line: number, batch: Batch): void {
     this.forgetPlanned(start, Infinity);
     if ((this.own.participant?.index ?? -1) >= start) this.own.participant = undefined;
+    if ((this.own.open?.index ?? -1) >= start) this.own.open = undefined;
     this.own.requests = start + requests.length;
     requests.forEach((request, offset) => this.scanRequest(start + offset, request, line, batch));
   }
@@ -355,12 +394,40 @@ class CopilotChatParser extends JsonLineParser {
       return;
     }
     const response = this.responseFrom(index, start);
+    this.openFrom(index, start ?? response.length);
     for (const part of parts) this.scanPart(index, part, response.length++, response.tools, line, batch);
+  }
+
+  /** Parts of request `index` from `start` on are sent again: the calls there wait only if they come again so. */
+  private openFrom(index: number, start: number): void {
+    const open = this.own.open;
+    if (open?.index === index) open.calls = open.calls.filter((call) => call.at < start);
+  }
+
+  /**
+   * A part at position `at` of request `index`: a tool call that asks or runs waits; any part
+   * after a running call says the model moved on from it.
+   */
+  private followOpen(index: number, at: number, part: JsonRecord): void {
+    let open = this.own.open;
+    if (open !== undefined && open.index > index) return;
+    if (open === undefined || open.index < index) open = this.own.open = { index, calls: [] };
+    const call = part['toolCallId'];
+    const id = part['kind'] === 'toolInvocationSerialized' && typeof call === 'string' && call !== '' ? call : undefined;
+    open.calls = open.calls.filter((entry) => entry.at !== at && entry.call !== id && !(entry.running && entry.at < at));
+    const tool = part['toolId'];
+    if (id === undefined || typeof tool !== 'string' || tool === '') return;
+    const ran = hasRun(part['isConfirmed']);
+    if (ran === 'not yet') open.calls.push({ at, call: id, tool });
+    else if (ran === 'yes' && terminalRunning(part['toolSpecificData'])) open.calls.push({ at, call: id, tool, running: true });
+    if (open.calls.length > MAX_OPEN_CALLS) open.calls.shift();
+    open.calls.sort((a, b) => a.at - b.at);
   }
 
   /** One part at position `at`: a tool call (kept in `tools` when not a todo tool), or an edit group. */
   private scanPart(index: number, part: unknown, at: number, tools: ResponseTool[] | undefined, line: number, batch: Batch): void {
     if (!isRecord(part)) return;
+    this.followOpen(index, at, part);
     if (part['kind'] === 'toolInvocationSerialized') {
       this.toolCall(index, part, line, batch);
       const call = part['toolCallId'];
@@ -467,12 +534,13 @@ class CopilotChatParser extends JsonLineParser {
     for (const plan of batch.plans) plan.source.superseded = true;
   }
 
-  /** A request's `modelState`: kept for the newest request only. */
+  /** A request's `modelState`: kept for the newest request only. Once it is over, none of its calls waits. */
   private modelState(index: number, value: unknown): void {
     if (!isRecord(value) || typeof value['value'] !== 'number') return;
     const state = MODEL_STATES[value['value']];
     if (state === undefined || index < (this.own.turn?.index ?? -1)) return;
-    this.own.turn = { index, state };
+    this.own.turn = value['value'] === NEEDS_INPUT ? { index, state, input: true } : { index, state };
+    if (state !== 'running' && this.own.open?.index === index) this.own.open = { index, calls: [] };
   }
 
   /** A todo call that ran, counted once however often its part is sent. */
@@ -549,6 +617,17 @@ function hasRun(confirmed: unknown): 'yes' | 'no' | 'not yet' | undefined {
 }
 
 /**
+ * True for a terminal command that was started and has not ended: `toolSpecificData` of kind
+ * `terminal` whose `terminalCommandState` has no `exitCode` yet (VS Code 1.139 writes
+ * `{timestamp}`, then `{timestamp, duration}`, then `{exitCode, timestamp, duration}`).
+ */
+function terminalRunning(data: unknown): boolean {
+  if (!isRecord(data) || data['kind'] !== 'terminal') return false;
+  const state = data['terminalCommandState'];
+  return isRecord(state) && state['exitCode'] === undefined;
+}
+
+/**
  * A manage_todo_list list as Agent Plan's items: title trimmed, status mapped, id dropped,
  * order kept; repeated and empty titles stay. Returns a report for a list not recognized.
  */
@@ -580,7 +659,14 @@ function readOwnState(state: unknown): CopilotState {
   }
   const turn = state['turn'];
   if (isRecord(turn) && isTurnIndex(turn['index']) && MODEL_STATES.includes(turn['state'] as TurnState)) {
-    own.turn = { index: turn['index'], state: turn['state'] as TurnState };
+    own.turn = turn['input'] === true ? { index: turn['index'], state: turn['state'] as TurnState, input: true } : { index: turn['index'], state: turn['state'] as TurnState };
+  }
+  const open = state['open'];
+  if (isRecord(open) && isTurnIndex(open['index']) && Array.isArray(open['calls'])) {
+    const calls = open['calls'].filter(
+      (call): call is OpenPart => isRecord(call) && isTurnIndex(call['at']) && typeof call['call'] === 'string' && call['call'] !== '' && typeof call['tool'] === 'string' && call['tool'] !== '',
+    );
+    own.open = { index: open['index'], calls: calls.slice(-MAX_OPEN_CALLS).map((call) => (call.running === true ? { at: call.at, call: call.call, tool: call.tool, running: true } : { at: call.at, call: call.call, tool: call.tool })) };
   }
   const calls = state['calls'];
   if (isRecord(calls) && isTurnIndex(calls['index']) && Array.isArray(calls['ids'])) {

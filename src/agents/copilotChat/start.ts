@@ -26,7 +26,7 @@ export interface CopilotChatSourceOptions {
 }
 
 /** Bumped when the parser changes what it reads: every chat file is read again once. */
-export const COPILOT_PARSER_VERSION = 'copilot/3'; // 3: each model call's usage (model/usage lines)
+export const COPILOT_PARSER_VERSION = 'copilot/4'; // 3: each model call's usage (model/usage lines); 4: the call a request waits on (pending)
 
 /** A started follower of this workspace's Copilot chats; dispose it to stop. */
 export function startCopilotChatSource(options: CopilotChatSourceOptions): Follower {
