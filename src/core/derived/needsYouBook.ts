@@ -6,7 +6,7 @@
 import { Emitter, type Disposable, type Event } from '../emitter';
 import type { HealthSignal } from './health';
 import type { HealthChange } from './healthBook';
-import { needsYouQueue, type NeedsYou } from './needsYou';
+import { needsYouQueue, needsYouRank, type NeedsYou } from './needsYou';
 import type { LogRead } from '../log/sessionLog';
 
 /** What the book needs of the health book: a session's signals, and when they change. */
@@ -16,9 +16,15 @@ export interface SignalSource {
 }
 
 export class NeedsYouBook implements Disposable {
-  /** Each session in the queue, with its most urgent signal that waits on the user and what the queue shows of it. */
-  private readonly entries = new Map<string, { entry: NeedsYou; text: string }>();
-  private ordered: NeedsYou[] | undefined;
+  /**
+   * Each session in the queue, with one short text of what the queue shows of it (its most
+   * urgent signal that waits on the user: place by urgency, since when, how, how many items):
+   * a session's place, its change test and its order, and nothing more (the signal itself is
+   * the health book's, asked again when the queue is read).
+   */
+  private readonly entries = new Map<string, string>();
+  /** The sessions in queue order, once asked for (undefined: changed since). */
+  private ordered: string[] | undefined;
   private readonly emitter = new Emitter<void>();
   private readonly subscriptions: Disposable[];
 
@@ -38,13 +44,13 @@ export class NeedsYouBook implements Disposable {
     this.subscriptions = [log.onDidRead((read) => this.look(read.session)), health.onDidChange(({ session }) => this.look(session))];
   }
 
-  /** The queue, most urgent first, then the one waiting longest. */
+  /** The queue, most urgent first, then the one waiting longest (each entry made when asked: the book keeps none). */
   queue(): readonly NeedsYou[] {
-    this.ordered ??= needsYouQueue([...this.entries.keys()], (session) => {
-      const kept = this.entries.get(session);
-      return kept ? [kept.entry.signal] : [];
+    this.ordered ??= [...this.entries.keys()].sort((a, b) => byPlace(this.entries.get(a) ?? '', this.entries.get(b) ?? '') || (a < b ? -1 : a > b ? 1 : 0));
+    return this.ordered.flatMap((session) => {
+      const entry = this.get(session);
+      return entry ? [entry] : [];
     });
-    return this.ordered;
   }
 
   /** How many sessions wait on the user. */
@@ -54,21 +60,20 @@ export class NeedsYouBook implements Disposable {
 
   /** The session's place in the queue, if it is there. */
   get(session: string): NeedsYou | undefined {
-    return this.entries.get(session)?.entry;
+    return this.entries.has(session) ? needsYouQueue([session], (key) => this.health.signals(key))[0] : undefined;
   }
 
   private look(session: string): void {
     const entry = needsYouQueue([session], (key) => this.health.signals(key))[0];
     const kept = this.entries.get(session);
     if (entry === undefined) {
-      if (!kept) return;
+      if (kept === undefined) return;
       this.entries.delete(session);
     } else {
       // What the queue shows of it: a stall's growing count of tool calls is no change to the queue.
-      const { kind, how, since, items } = entry.signal;
-      const text = JSON.stringify([kind, how, since, items?.length]);
-      if (kept?.text === text) return;
-      this.entries.set(session, { entry, text });
+      const text = placeText(entry.signal);
+      if (kept === text) return;
+      this.entries.set(session, text);
     }
     this.ordered = undefined;
     this.emitter.fire(undefined, this.reportListenerError);
@@ -79,4 +84,18 @@ export class NeedsYouBook implements Disposable {
     this.emitter.dispose();
     this.entries.clear();
   }
+}
+
+/** A queued signal as the book keeps it: its urgency, since when, how, and how many items, in one flat text. */
+function placeText(signal: HealthSignal): string {
+  const { how, since, items } = signal;
+  // One flat string, not the pieces a template may leave joined (kept per session).
+  return Buffer.from(`${needsYouRank(signal)}\n${since}\n${how ?? ''}\n${items?.length ?? ''}`).toString();
+}
+
+/** The queue's order of two kept texts: by urgency, then the one waiting longest. */
+function byPlace(a: string, b: string): number {
+  const [rankA = '', sinceA = ''] = a.split('\n', 2);
+  const [rankB = '', sinceB = ''] = b.split('\n', 2);
+  return Number(rankA) - Number(rankB) || (sinceA < sinceB ? -1 : sinceA > sinceB ? 1 : 0);
 }
