@@ -51,6 +51,21 @@ interface Entry {
 
 const NO_SIGNALS = '[]';
 
+/**
+ * An entry known only from a first look, without its state in memory (most sessions after a
+ * reload): its end alone when it has no signals, else its end and its told signals in one
+ * flat text (`${end}${told}`, the told text starting at its '[').
+ */
+type Packed = number | string;
+
+function endOf(kept: Entry | Packed): number {
+  return typeof kept === 'number' ? kept : typeof kept === 'string' ? Number(kept.slice(0, kept.indexOf('['))) : kept.end;
+}
+
+function toldOf(kept: Entry | Packed): string {
+  return typeof kept === 'number' ? NO_SIGNALS : typeof kept === 'string' ? kept.slice(kept.indexOf('[')) : kept.told;
+}
+
 /** Signals as kept and compared: one shared text for none (most sessions), else each signal as a short tuple. */
 export function toldText(signals: readonly HealthSignal[]): string {
   if (signals.length === 0) return NO_SIGNALS;
@@ -87,7 +102,8 @@ export function healthInfo(record: SessionInfoRecord): HealthInfo {
 }
 
 export class HealthBook implements Disposable {
-  private readonly entries = new Map<string, Entry>();
+  /** Each session's entry: whole while its state is in memory or was ever more than a first look, else packed. */
+  private readonly entries = new Map<string, Entry | Packed>();
   /** Sessions a time rule may change (a running turn with open items): the only ones a check looks at. */
   private readonly timed = new Map<string, number>();
   private readonly emitter = new Emitter<HealthChange>();
@@ -122,8 +138,8 @@ export class HealthBook implements Disposable {
   signals(session: string): HealthSignal[] {
     const extra = this.more?.signals(session) ?? [];
     const entry = this.entries.get(session);
-    if (!entry) return extra;
-    const own = entry.health ? entry.health.signals(this.now(), this.settings) : toldSignals(entry.told);
+    if (entry === undefined) return extra;
+    const own = typeof entry === 'object' && entry.health ? entry.health.signals(this.now(), this.settings) : toldSignals(toldOf(entry));
     return extra.length === 0 ? own : [...own, ...extra].sort(byUrgency);
   }
 
@@ -139,17 +155,20 @@ export class HealthBook implements Disposable {
   configure(settings: HealthSettings): void {
     if (settings.stallCalls === this.settings.stallCalls && settings.stallMinutes === this.settings.stallMinutes && settings.waitSeconds === this.settings.waitSeconds) return;
     this.settings = settings;
-    for (const [session, entry] of this.entries) {
+    for (const [session, kept] of [...this.entries]) {
       // A first look without signals and off the clock stays so (stalled needs a running turn within the stall time, waiting a call that waits).
-      if (!entry.health && entry.told === NO_SIGNALS) continue;
+      if (typeof kept === 'number' || (typeof kept === 'object' && !kept.health && kept.told === NO_SIGNALS)) continue;
+      const entry = this.entry(session);
+      if (!entry) continue;
       this.update(session, false);
       if (entry.seededOnly && !entry.backfilled && this.readsBack() && !this.timed.has(session)) entry.health = undefined;
+      this.pack(session, entry);
     }
   }
 
   /** The user dismissed dropped items of a session: remembered, by the version that dropped each. */
   dismiss(session: string, items: readonly string[]): void {
-    const entry = this.entries.get(session);
+    const entry = this.entry(session);
     if (!entry) return;
     const taken = this.ready(session, entry).dismiss(items);
     if (taken.size === 0) return;
@@ -171,7 +190,7 @@ export class HealthBook implements Disposable {
    * (less those the user dismissed). Bounded; a no-op once a line of the session was read.
    */
   async backfill(session: string): Promise<void> {
-    const entry = this.entries.get(session);
+    const entry = this.entry(session);
     const readBackward = this.log.readBackward?.bind(this.log);
     if (!entry || !entry.seededOnly || entry.backfilled || !readBackward) return;
     const { end } = entry;
@@ -208,7 +227,7 @@ export class HealthBook implements Disposable {
   /** How many sessions' states for comparing versions are in memory (the others keep their signals only). */
   get statesInMemory(): number {
     let count = 0;
-    for (const entry of this.entries.values()) if (entry.health) count++;
+    for (const entry of this.entries.values()) if (typeof entry === 'object' && entry.health) count++;
     return count;
   }
 
@@ -236,11 +255,12 @@ export class HealthBook implements Disposable {
       }
       return;
     }
-    let entry = this.entries.get(session);
     if (read.sync) {
       const { current, info, infoAfterPlan } = read.sync;
       // A rescan (Refresh, the watcher's poll) repeats what was read: what the lines said stands.
-      if (entry && !read.sync.reset && entry.end === read.sync.end) return;
+      const kept = this.entries.get(session);
+      if (kept !== undefined && !read.sync.reset && endOf(kept) === read.sync.end) return;
+      let entry = this.entry(session);
       const before = entry;
       entry ??= this.create(session);
       entry.end = read.sync.end;
@@ -265,10 +285,11 @@ export class HealthBook implements Disposable {
       } else {
         this.kept.set(session, { current, info, infoAfterPlan });
       }
+      this.pack(session, entry);
       return;
     }
     if (read.records.length === 0) return;
-    const known = entry ?? this.create(session);
+    const known = this.entry(session) ?? this.create(session);
     const health = this.ready(session, known);
     known.seededOnly = false;
     this.kept.delete(session);
@@ -308,6 +329,22 @@ export class HealthBook implements Disposable {
     return health;
   }
 
+  /** The session's entry, whole (a packed one is unpacked and kept so until packed again). */
+  private entry(session: string): Entry | undefined {
+    const kept = this.entries.get(session);
+    if (kept === undefined || typeof kept === 'object') return kept;
+    const entry: Entry = { health: undefined, told: toldOf(kept), end: endOf(kept), seededOnly: true, backfilled: false };
+    this.entries.set(session, entry);
+    return entry;
+  }
+
+  /** Packs an entry known only from a first look whose state is not in memory. */
+  private pack(session: string, entry: Entry): void {
+    if (entry.health !== undefined || !entry.seededOnly || entry.backfilled || this.entries.get(session) !== entry) return;
+    // One flat string, not the pieces a concatenation leaves joined (kept per session).
+    this.entries.set(session, entry.told === NO_SIGNALS ? entry.end : Buffer.from(`${entry.end}${entry.told}`).toString());
+  }
+
   private create(session: string): Entry {
     const entry: Entry = { health: new SessionHealth(), told: NO_SIGNALS, end: -1, seededOnly: false, backfilled: false };
     this.entries.set(session, entry);
@@ -315,7 +352,7 @@ export class HealthBook implements Disposable {
   }
 
   private update(session: string, live: boolean): void {
-    const entry = this.entries.get(session);
+    const entry = this.entry(session);
     if (!entry) return;
     const health = this.ready(session, entry);
     const now = this.now();
