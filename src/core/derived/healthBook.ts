@@ -7,6 +7,7 @@ import { Emitter, type Disposable, type Event } from '../emitter';
 import { DEFAULT_HEALTH_SETTINGS, SessionHealth, byUrgency, type HealthInfo, type HealthSettings, type HealthSignal } from './health';
 import type { LogEvent, SessionInfoRecord } from '../log/logRecord';
 import type { LogRead, SessionLog, SessionTail } from '../log/sessionLog';
+import type { SessionColumn } from '../log/sessionRecords';
 
 /**
  * How many versions back a session known only from a first look is read (once, when it is
@@ -103,7 +104,7 @@ export function healthInfo(record: SessionInfoRecord): HealthInfo {
 
 export class HealthBook implements Disposable {
   /** Each session's entry: whole while its state is in memory or was ever more than a first look, else packed. */
-  private readonly entries = new Map<string, Entry | Packed>();
+  private readonly entries: SessionColumn<Entry | Packed>;
   /** Sessions a time rule may change (a running turn with open items): the only ones a check looks at. */
   private readonly timed = new Map<string, number>();
   private readonly emitter = new Emitter<HealthChange>();
@@ -125,9 +126,11 @@ export class HealthBook implements Disposable {
   readonly onDidChangeNextCheck = this.clockEmitter.event;
 
   constructor(
-    private readonly log: Pick<SessionLog, 'onDidRead'> & Partial<Pick<SessionLog, 'readBackward' | 'tailNow'>>,
+    private readonly log: Pick<SessionLog, 'onDidRead'> & Partial<Pick<SessionLog, 'readBackward' | 'tailNow' | 'records'>>,
     private readonly options: HealthBookOptions = {},
   ) {
+    // In its field of the reader's shared session record, where the log has them.
+    this.entries = log.records?.column<Entry | Packed>('health') ?? new Map<string, Entry | Packed>();
     this.now = options.now ?? Date.now;
     this.reportListenerError = options.reportListenerError ?? (() => {});
     for (const [session, keys] of Object.entries(options.dismissed ?? {})) this.dismissed.set(session, new Set(keys));

@@ -8,6 +8,7 @@ import type { HealthSignal } from './health';
 import type { HealthChange } from './healthBook';
 import { needsYouQueue, needsYouRank, type NeedsYou } from './needsYou';
 import type { LogRead } from '../log/sessionLog';
+import type { SessionColumn, SessionRecords } from '../log/sessionRecords';
 
 /** What the book needs of the health book: a session's signals, and when they change. */
 export interface SignalSource {
@@ -22,7 +23,7 @@ export class NeedsYouBook implements Disposable {
    * a session's place, its change test and its order, and nothing more (the signal itself is
    * the health book's, asked again when the queue is read).
    */
-  private readonly entries = new Map<string, string>();
+  private readonly entries: SessionColumn<string>;
   /** The sessions in queue order, once asked for (undefined: changed since). */
   private ordered: string[] | undefined;
   private readonly emitter = new Emitter<void>();
@@ -37,10 +38,12 @@ export class NeedsYouBook implements Disposable {
    * without telling; the read tells this book).
    */
   constructor(
-    log: { readonly onDidRead: Event<LogRead> },
+    log: { readonly onDidRead: Event<LogRead>; readonly records?: SessionRecords },
     private readonly health: SignalSource,
     private readonly reportListenerError: (error: unknown) => void = () => {},
   ) {
+    // In its field of the reader's shared session record, where the log has them.
+    this.entries = log.records?.column<string>('needsYou') ?? new Map<string, string>();
     this.subscriptions = [log.onDidRead((read) => this.look(read.session)), health.onDidChange(({ session }) => this.look(session))];
   }
 

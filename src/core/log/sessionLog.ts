@@ -27,6 +27,7 @@ import { isUsage, usageRecord, type UsageFacts, type UsageRecord } from './usage
 import { LogReports } from './logReports';
 import type { PlanItem, Todo } from '../plan/plan';
 import { isSessionKey } from './sessionKey';
+import { SessionRecords } from './sessionRecords';
 import { isValidated, validateTodoInput } from '../plan/validate';
 import type { AgentId, PlanSource } from '../foreign';
 
@@ -155,8 +156,10 @@ export interface SessionTail {
 
 export class SessionLog {
   private readonly now: () => Date;
+  /** One record per session, shared with the store and the books that follow this reader (sessionRecords.ts). */
+  readonly records = new SessionRecords();
   /** Each file's cursor: its offset alone (a number, most files), or a Cursor where it keeps more. */
-  private readonly cursors = new Map<string, Cursor | number>();
+  private readonly cursors = this.records.column<Cursor | number>('cursor');
   private readonly queue = new FileQueue();
   private readonly reports: LogReports;
   private readonly lines: LogLines;

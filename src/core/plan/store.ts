@@ -9,6 +9,7 @@ import type { AgentId } from '../foreign';
 import { Emitter, type Disposable } from '../emitter';
 import type { PlanItem, Todo } from './plan';
 import type { HistoryPage, LogEvent, LogRead, PlanVersion, SessionInfoRecord, SessionLog } from '../log/sessionLog';
+import type { SessionColumn, SessionRecords } from '../log/sessionRecords';
 
 /** How many versions a tooltip's "for 5 min" looks back at most: its cost must not follow the history. */
 export const STATUS_WALK_LIMIT = 1000;
@@ -149,7 +150,8 @@ export class SummaryEvent implements LogEvent {
 }
 
 export class PlanStore implements Disposable {
-  private readonly current = new Map<string, Entry>();
+  /** Each session's entry, in its field of the reader's shared session record. */
+  private readonly current: SessionColumn<Entry>;
   /** Whole plans in memory, the least recently used first (FULL_PLANS_KEPT of them, unless the log cannot read back). */
   private readonly full = new Map<string, LogEvent>();
   private readonly infos = new Map<string, InfoFacts>();
@@ -179,6 +181,7 @@ export class PlanStore implements Disposable {
     readonly log: SessionLog,
     private readonly reportListenerError: (error: unknown) => void = () => {},
   ) {
+    this.current = (log.records as SessionRecords | undefined)?.column<Entry>('plan') ?? new Map<string, Entry>();
     log.reportListenerErrorsTo(reportListenerError);
     this.subscription = log.onDidRead((read) => this.take(read));
   }
