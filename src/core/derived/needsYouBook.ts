@@ -18,14 +18,12 @@ export interface SignalSource {
 
 export class NeedsYouBook implements Disposable {
   /**
-   * Each session in the queue, with one short text of what the queue shows of it (its most
-   * urgent signal that waits on the user: place by urgency, since when, how, how many items):
-   * a session's place, its change test and its order, and nothing more (the signal itself is
-   * the health book's, asked again when the queue is read).
+   * Each session in the queue, with a number that stands for what the queue shows of it (its
+   * most urgent signal that waits on the user: its urgency, since when, how, how many items),
+   * to tell a change from a repeat; nothing more (the signal is the health book's, asked again
+   * when the queue is read).
    */
-  private readonly entries: SessionColumn<string>;
-  /** The sessions in queue order, once asked for (undefined: changed since). */
-  private ordered: string[] | undefined;
+  private readonly entries: SessionColumn<number>;
   private readonly emitter = new Emitter<void>();
   private readonly subscriptions: Disposable[];
 
@@ -43,17 +41,13 @@ export class NeedsYouBook implements Disposable {
     private readonly reportListenerError: (error: unknown) => void = () => {},
   ) {
     // In its field of the reader's shared session record, where the log has them.
-    this.entries = log.records?.column<string>('needsYou') ?? new Map<string, string>();
+    this.entries = log.records?.column<number>('needsYou') ?? new Map<string, number>();
     this.subscriptions = [log.onDidRead((read) => this.look(read.session)), health.onDidChange(({ session }) => this.look(session))];
   }
 
-  /** The queue, most urgent first, then the one waiting longest (each entry made when asked: the book keeps none). */
+  /** The queue, most urgent first, then the one waiting longest (made when asked: the book keeps no entries). */
   queue(): readonly NeedsYou[] {
-    this.ordered ??= [...this.entries.keys()].sort((a, b) => byPlace(this.entries.get(a) ?? '', this.entries.get(b) ?? '') || (a < b ? -1 : a > b ? 1 : 0));
-    return this.ordered.flatMap((session) => {
-      const entry = this.get(session);
-      return entry ? [entry] : [];
-    });
+    return needsYouQueue([...this.entries.keys()], (session) => this.health.signals(session));
   }
 
   /** How many sessions wait on the user. */
@@ -74,11 +68,10 @@ export class NeedsYouBook implements Disposable {
       this.entries.delete(session);
     } else {
       // What the queue shows of it: a stall's growing count of tool calls is no change to the queue.
-      const text = placeText(entry.signal);
-      if (kept === text) return;
-      this.entries.set(session, text);
+      const shown = placeHash(entry.signal);
+      if (kept === shown) return;
+      this.entries.set(session, shown);
     }
-    this.ordered = undefined;
     this.emitter.fire(undefined, this.reportListenerError);
   }
 
@@ -89,16 +82,16 @@ export class NeedsYouBook implements Disposable {
   }
 }
 
-/** A queued signal as the book keeps it: its urgency, since when, how, and how many items, in one flat text. */
-function placeText(signal: HealthSignal): string {
-  const { how, since, items } = signal;
-  // One flat string, not the pieces a template may leave joined (kept per session).
-  return Buffer.from(`${needsYouRank(signal)}\n${since}\n${how ?? ''}\n${items?.length ?? ''}`).toString();
-}
-
-/** The queue's order of two kept texts: by urgency, then the one waiting longest. */
-function byPlace(a: string, b: string): number {
-  const [rankA = '', sinceA = ''] = a.split('\n', 2);
-  const [rankB = '', sinceB = ''] = b.split('\n', 2);
-  return Number(rankA) - Number(rankB) || (sinceA < sinceB ? -1 : sinceA > sinceB ? 1 : 0);
+/**
+ * What the queue shows of a signal (its urgency, since when, how, how many items) as a small
+ * integer (FNV-1a of its text, 30 bits: held in the record as it is, no object or text).
+ */
+export function placeHash(signal: HealthSignal): number {
+  const text = `${needsYouRank(signal)}\n${signal.since}\n${signal.how ?? ''}\n${signal.items?.length ?? ''}`;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash & 0x3fffffff;
 }
