@@ -67,12 +67,38 @@ function toldOf(kept: Entry | Packed): string {
   return typeof kept === 'number' ? NO_SIGNALS : typeof kept === 'string' ? kept.slice(kept.indexOf('[')) : kept.told;
 }
 
-/** Signals as kept and compared: one shared text for none (most sessions), else each signal as a short tuple. */
+/** The kinds, turn ends and stall reasons a told text names by their place here (anything else by its text). */
+const TOLD_KINDS: readonly string[] = ['waiting', 'stopped-open', 'dropped', 'reworded', 'reopened', 'stalled', 'done', 'request-open'];
+const TOLD_HOWS: readonly string[] = ['ended', 'cancelled', 'failed'];
+const TOLD_STALLS: readonly string[] = ['calls', 'time', 'idle'];
+
+/** A known text as its place in `known`, else the text. */
+function placeOf(known: readonly string[], text: string): number | string {
+  const at = known.indexOf(text);
+  return at < 0 ? text : at;
+}
+
+/**
+ * Signals as kept and compared: one shared text for none (most sessions), else each signal as
+ * a short tuple [kind, since, stall, how, items, at, rest] without its trailing nulls, known
+ * kinds, turn ends and stall reasons by their place, a canonical time as ms, a stall of a known
+ * reason as one number (reason's place + 3 × calls).
+ */
 export function toldText(signals: readonly HealthSignal[]): string {
   if (signals.length === 0) return NO_SIGNALS;
   const tuples = signals.map(({ kind, since, at, how, items, stall, ...rest }) => {
     const ms = Date.parse(since);
-    const tuple: unknown[] = [kind, !Number.isNaN(ms) && new Date(ms).toISOString() === since ? ms : since, at ?? null, how ?? null, items ?? null, stall ? [stall.reason, stall.calls] : null, Object.keys(rest).length > 0 ? rest : null];
+    const reason = stall ? TOLD_STALLS.indexOf(stall.reason) : -1;
+    const packedStall = stall ? (reason >= 0 && Number.isSafeInteger(stall.calls) && stall.calls >= 0 && Number.isSafeInteger(reason + 3 * stall.calls) ? reason + 3 * stall.calls : [stall.reason, stall.calls]) : null;
+    const tuple: unknown[] = [
+      placeOf(TOLD_KINDS, kind),
+      !Number.isNaN(ms) && new Date(ms).toISOString() === since ? ms : since,
+      packedStall,
+      how !== undefined ? placeOf(TOLD_HOWS, how) : null,
+      items ?? null,
+      at ?? null,
+      Object.keys(rest).length > 0 ? rest : null,
+    ];
     while (tuple.length > 2 && tuple[tuple.length - 1] === null) tuple.pop();
     return tuple;
   });
@@ -83,12 +109,13 @@ export function toldText(signals: readonly HealthSignal[]): string {
 /** The signals of a told text, as they were told. */
 export function toldSignals(text: string): HealthSignal[] {
   if (text === NO_SIGNALS) return [];
-  return (JSON.parse(text) as unknown[][]).map(([kind, since, at, how, items, stall, rest]) => {
-    const signal = { ...(rest as object | null), kind, since: typeof since === 'number' ? new Date(since).toISOString() : since } as HealthSignal;
+  return (JSON.parse(text) as unknown[][]).map(([kind, since, stall, how, items, at, rest]) => {
+    const signal = { ...(rest as object | null), kind: typeof kind === 'number' ? TOLD_KINDS[kind] : kind, since: typeof since === 'number' ? new Date(since).toISOString() : since } as HealthSignal;
     if (at !== null && at !== undefined) signal.at = at as number;
-    if (how !== null && how !== undefined) signal.how = how as HealthSignal['how'];
+    if (how !== null && how !== undefined) signal.how = (typeof how === 'number' ? TOLD_HOWS[how] : how) as HealthSignal['how'];
     if (items !== null && items !== undefined) signal.items = items as string[];
-    if (Array.isArray(stall)) signal.stall = { reason: stall[0] as 'calls' | 'time' | 'idle', calls: stall[1] as number };
+    if (typeof stall === 'number') signal.stall = { reason: TOLD_STALLS[stall % 3] as 'calls' | 'time' | 'idle', calls: Math.floor(stall / 3) };
+    else if (Array.isArray(stall)) signal.stall = { reason: stall[0] as 'calls' | 'time' | 'idle', calls: stall[1] as number };
     return signal;
   });
 }
