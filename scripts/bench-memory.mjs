@@ -18,6 +18,7 @@ const sizes = (process.env.AGENT_PLAN_BENCH_SIZES ?? '1000,10000,100000')
   .filter((size) => Number.isInteger(size) && size > 0);
 const dataDir = process.env.AGENT_PLAN_BENCH_DATA || undefined;
 
+const loadAverage = os.loadavg().map((load) => load.toFixed(2));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-bench-memory-'));
 try {
   const { figures, table } = await benchMemoryRows(tmp, { sizes, dataDir, onProgress: (text) => process.stderr.write(`${text}\n`) });
@@ -36,7 +37,7 @@ function writeDocs(figures, table) {
   const from = text.indexOf(heading);
   const to = from === -1 ? -1 : text.indexOf('\n### ', from + heading.length);
   if (from === -1 || to === -1) throw new Error('docs/benchmarks.md has no memory section');
-  const measured = `- Measured on its own by \`npm run bench:memory\` on ${new Date().toISOString().slice(0, 10)} (${os.cpus().length} cores, Node ${process.version}), not in the run the rest of this page comes from.`;
+  const measured = `- Measured on its own by \`npm run bench:memory\` on ${new Date().toISOString().slice(0, 10)} (${os.cpus().length} cores, Node ${process.version}, load average ${loadAverage.join(' / ')} at the start), not in the run the rest of this page comes from: the heap is what to read; on a busy machine the load times are noise.`;
   let next = `${text.slice(0, from)}${heading}\n\n${renderMarkdown(table).replace(/^#### .*\n\n/, '')}\n${measured}\n${text.slice(to)}`;
   const heap = figures.find((row) => row.sessions === 10_000);
   if (heap) {
