@@ -1,6 +1,7 @@
 // The heap the extension's in-memory state takes over many sessions, built as
-// src/extension.ts builds it (the session log's reader, the plan store, the health,
-// request and file books), measured in plain Node with --expose-gc. Bundled on its own by
+// src/extension.ts builds it (the session log's reader, the plan store, the display state,
+// the import sink and its locks, the health, request, file, ledger and needs-you books),
+// measured in plain Node with --expose-gc. Bundled on its own by
 // scripts/bench/memory.mjs, from this tree and from main's (the figure before, same run).
 // Uses only the constructors and calls both trees have. Nothing here asserts but the count.
 import * as fs from 'node:fs';
@@ -8,6 +9,12 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { HealthBook } from '../../src/core/derived/healthBook';
 import { FileBook } from '../../src/core/derived/itemFiles';
+import { LedgerBook } from '../../src/core/derived/ledgerBook';
+import { NeedsYouBook } from '../../src/core/derived/needsYouBook';
+import { DisplayState } from '../../src/core/plan/display';
+import { LogPlanSink } from '../../src/core/log/planSink';
+import { SessionLocks } from '../../src/core/log/sessionLock';
+import { nodeLockOwner } from '../../src/node/lockOwner';
 import { countTodos, type Todo, type TodoStatus } from '../../src/core/plan/plan';
 import { RequestBook } from '../../src/core/derived/requests';
 import { hashIdentity } from '../../src/core/log/sessionKey';
@@ -56,24 +63,31 @@ export function writeSessions(folder: string, sessions: number, writes: number):
 export async function benchMemory(folder: string, sessions: number, inspect?: () => void): Promise<MemoryRow> {
   const before = heapUsed();
   const started = performance.now();
-  const log = new SessionLog(folder, new NodeFileSystem());
+  const fileSystem = new NodeFileSystem();
+  const log = new SessionLog(folder, fileSystem);
   const store = new PlanStore(log);
   const health = new HealthBook(log);
+  const sink = new LogPlanSink(log, { locks: new SessionLocks(fileSystem, path.join(folder, '.locks'), nodeLockOwner()) });
+  const display = new DisplayState(store, true);
   const requests = new RequestBook(log);
   const files = new FileBook(log);
+  const ledgers = new LedgerBook(log);
+  const needsYou = new NeedsYouBook(log, health);
   const included = health.include(requests);
   await store.load();
   const list = store.list();
   if (list.length !== sessions) throw new Error(`memory bench loaded ${list.length} of ${sessions} sessions`);
-  // What the Sessions view's first screenful and the Plan view ask for.
+  // What the Sessions view's first screenful (its rows, the needs-you queue) and the Plan view ask for.
+  needsYou.queue();
   for (const row of list.slice(0, 50)) {
     store.details(row.session);
     health.signals(row.session);
   }
-  const shown = list[0]?.session;
+  const shown = display.session ?? list[0]?.session;
   if (shown !== undefined) {
     await requests.list(shown);
     await files.get(shown);
+    await ledgers.get(shown);
     store.get(shown);
   }
   const loadMs = performance.now() - started;
@@ -81,6 +95,10 @@ export async function benchMemory(folder: string, sessions: number, inspect?: ()
   inspect?.();
   // Kept alive until measured.
   included.dispose();
+  needsYou.dispose();
+  ledgers.dispose();
+  display.dispose();
+  sink.dispose();
   files.dispose();
   requests.dispose();
   health.dispose();

@@ -1,11 +1,15 @@
-// Memory follows the screen: over many sessions the store, the health book and the request
-// and file books hold whole plans and states for a bounded few (counts, not timings); a
-// session held as a summary shows its whole plan, history and signals when opened.
+// Memory follows the screen: over many sessions the store, the health book and the request,
+// file and ledger books hold whole plans and states for a bounded few (counts, not timings);
+// the reader, the store and the health and needs-you books keep one shared record per
+// session; a session held as a summary shows its whole plan, history, signals and place in
+// the needs-you queue when opened.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HealthBook } from '../../src/core/derived/healthBook';
 import { FileBook } from '../../src/core/derived/itemFiles';
+import { LedgerBook } from '../../src/core/derived/ledgerBook';
+import { NeedsYouBook } from '../../src/core/derived/needsYouBook';
 import { countItems, type PlanItem, type Todo } from '../../src/core/plan/plan';
 import { RequestBook } from '../../src/core/derived/requests';
 import { BOOK_SESSIONS_KEPT } from '../../src/core/derived/sessionBook';
@@ -46,15 +50,19 @@ function build(dir: string) {
   const health = new HealthBook(log);
   const requests = new RequestBook(log);
   const files = new FileBook(log);
+  const ledgers = new LedgerBook(log);
+  const needsYou = new NeedsYouBook(log, health);
   const included = health.include(requests);
   const dispose = () => {
     included.dispose();
+    needsYou.dispose();
+    ledgers.dispose();
     files.dispose();
     requests.dispose();
     health.dispose();
     store.dispose();
   };
-  return { log, store, health, requests, files, dispose };
+  return { log, store, health, requests, files, ledgers, needsYou, dispose };
 }
 
 describe('memory follows the screen', () => {
@@ -64,10 +72,14 @@ describe('memory follows the screen', () => {
     this.timeout(120_000);
     const dir = path.join(tmp.path, 'sessions');
     const keys = writeSessions(dir, 10_000);
-    const { store, health, requests, files, dispose } = build(dir);
+    const { log, store, health, requests, files, ledgers, needsYou, dispose } = build(dir);
     try {
       await store.load();
       assert.equal(store.size, 10_000);
+      // One record per session, whatever follows the reader.
+      assert.equal(log.records.size, 10_000);
+      // Every session stopped with an item in progress long ago: each waits on the user.
+      assert.equal(needsYou.size, 10_000);
       assert.ok(store.fullPlans <= FULL_PLANS_KEPT, `${store.fullPlans} whole plans after the load`);
       // What the Sessions view lists: summaries, with what a row shows.
       const listed = store.list();
@@ -79,10 +91,13 @@ describe('memory follows the screen', () => {
         assert.equal(store.get(key)?.todos.length, 3);
         await requests.list(key);
         await files.get(key);
+        await ledgers.get(key);
         health.signals(key);
       }
       assert.ok(store.fullPlans <= FULL_PLANS_KEPT, `${store.fullPlans} whole plans after opening 200`);
       assert.ok(files.size <= BOOK_SESSIONS_KEPT, `${files.size} file states after opening 200`);
+      assert.ok(ledgers.size <= BOOK_SESSIONS_KEPT, `${ledgers.size} ledgers after opening 200`);
+      assert.equal(log.records.size, 10_000);
       // Only what a clock may change keeps its state: none of these old sessions.
       assert.equal(health.statesInMemory, 0);
     } finally {
@@ -94,7 +109,7 @@ describe('memory follows the screen', () => {
     this.timeout(60_000);
     const dir = path.join(tmp.path, 'sessions');
     const keys = writeSessions(dir, FULL_PLANS_KEPT * 3);
-    const { log, store, health, dispose } = build(dir);
+    const { log, store, health, needsYou, dispose } = build(dir);
     try {
       await store.load();
       // The oldest session: read at the end of the load, never kept whole.
@@ -108,6 +123,10 @@ describe('memory follows the screen', () => {
         health.signals(oldest).map((signal) => signal.kind),
         ['stalled'],
       );
+      // First in the needs-you queue: stalled, and stalled the longest.
+      assert.equal(needsYou.queue()[0]?.session, oldest);
+      assert.equal(needsYou.get(oldest)?.signal.kind, 'stalled');
+      assert.equal(needsYou.size, keys.length);
       // Opened: the whole plan, read back from the file's tail.
       assert.deepEqual(store.get(oldest)?.todos, items(0, 1));
       assert.deepEqual(summary.todos, items(0, 1));
@@ -121,7 +140,41 @@ describe('memory follows the screen', () => {
         health.signals(oldest).some((signal) => signal.kind === 'dropped' && signal.items?.includes('task 2 of 0')),
         JSON.stringify(health.signals(oldest)),
       );
+      // Every item done: it no longer waits on the user.
+      await log.append(oldest, items(0, 3) as Todo[]);
+      assert.equal(needsYou.get(oldest), undefined);
+      assert.equal(needsYou.size, keys.length - 1);
+      assert.ok(!needsYou.queue().some((entry) => entry.session === oldest));
     } finally {
+      dispose();
+    }
+  });
+
+  it('a second store and health book on the same reader keep their own entries, and each sees every session', async function () {
+    this.timeout(60_000);
+    const dir = path.join(tmp.path, 'sessions');
+    const keys = writeSessions(dir, 40);
+    const { log, store, health, dispose } = build(dir);
+    const second = new PlanStore(log);
+    const secondHealth = new HealthBook(log);
+    try {
+      await store.load();
+      await second.load();
+      assert.equal(store.size, keys.length);
+      assert.equal(second.size, keys.length);
+      assert.equal(log.records.size, keys.length);
+      const key = keys[5] as string;
+      assert.deepEqual(second.get(key)?.todos, store.get(key)?.todos);
+      assert.deepEqual(secondHealth.signals(key), health.signals(key));
+      // A session removed leaves both, and its record.
+      await store.remove(key);
+      assert.equal(store.get(key), undefined);
+      assert.equal(second.get(key), undefined);
+      assert.deepEqual(health.signals(key), []);
+      assert.equal(log.records.size, keys.length - 1);
+    } finally {
+      secondHealth.dispose();
+      second.dispose();
       dispose();
     }
   });

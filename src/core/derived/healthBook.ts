@@ -7,6 +7,7 @@ import { Emitter, type Disposable, type Event } from '../emitter';
 import { DEFAULT_HEALTH_SETTINGS, SessionHealth, byUrgency, type HealthInfo, type HealthSettings, type HealthSignal } from './health';
 import type { LogEvent, SessionInfoRecord } from '../log/logRecord';
 import type { LogRead, SessionLog, SessionTail } from '../log/sessionLog';
+import type { SessionColumn } from '../log/sessionRecords';
 
 /**
  * How many versions back a session known only from a first look is read (once, when it is
@@ -51,12 +52,53 @@ interface Entry {
 
 const NO_SIGNALS = '[]';
 
-/** Signals as kept and compared: one shared text for none (most sessions), else each signal as a short tuple. */
+/**
+ * An entry known only from a first look, without its state in memory (most sessions after a
+ * reload): its end alone when it has no signals, else its end and its told signals in one
+ * flat text (`${end}${told}`, the told text starting at its '[').
+ */
+type Packed = number | string;
+
+function endOf(kept: Entry | Packed): number {
+  return typeof kept === 'number' ? kept : typeof kept === 'string' ? Number(kept.slice(0, kept.indexOf('['))) : kept.end;
+}
+
+function toldOf(kept: Entry | Packed): string {
+  return typeof kept === 'number' ? NO_SIGNALS : typeof kept === 'string' ? kept.slice(kept.indexOf('[')) : kept.told;
+}
+
+/** The kinds, turn ends and stall reasons a told text names by their place here (anything else by its text). */
+const TOLD_KINDS: readonly string[] = ['waiting', 'stopped-open', 'dropped', 'reworded', 'reopened', 'stalled', 'done', 'request-open'];
+const TOLD_HOWS: readonly string[] = ['ended', 'cancelled', 'failed'];
+const TOLD_STALLS: readonly string[] = ['calls', 'time', 'idle'];
+
+/** A known text as its place in `known`, else the text. */
+function placeOf(known: readonly string[], text: string): number | string {
+  const at = known.indexOf(text);
+  return at < 0 ? text : at;
+}
+
+/**
+ * Signals as kept and compared: one shared text for none (most sessions), else each signal as
+ * a short tuple [kind, since, stall, how, items, at, rest] without its trailing nulls, known
+ * kinds, turn ends and stall reasons by their place, a canonical time as ms, a stall of a known
+ * reason as one number (reason's place + 3 × calls).
+ */
 export function toldText(signals: readonly HealthSignal[]): string {
   if (signals.length === 0) return NO_SIGNALS;
   const tuples = signals.map(({ kind, since, at, how, items, stall, ...rest }) => {
     const ms = Date.parse(since);
-    const tuple: unknown[] = [kind, !Number.isNaN(ms) && new Date(ms).toISOString() === since ? ms : since, at ?? null, how ?? null, items ?? null, stall ? [stall.reason, stall.calls] : null, Object.keys(rest).length > 0 ? rest : null];
+    const reason = stall ? TOLD_STALLS.indexOf(stall.reason) : -1;
+    const packedStall = stall ? (reason >= 0 && Number.isSafeInteger(stall.calls) && stall.calls >= 0 && Number.isSafeInteger(reason + 3 * stall.calls) ? reason + 3 * stall.calls : [stall.reason, stall.calls]) : null;
+    const tuple: unknown[] = [
+      placeOf(TOLD_KINDS, kind),
+      !Number.isNaN(ms) && new Date(ms).toISOString() === since ? ms : since,
+      packedStall,
+      how !== undefined ? placeOf(TOLD_HOWS, how) : null,
+      items ?? null,
+      at ?? null,
+      Object.keys(rest).length > 0 ? rest : null,
+    ];
     while (tuple.length > 2 && tuple[tuple.length - 1] === null) tuple.pop();
     return tuple;
   });
@@ -67,12 +109,13 @@ export function toldText(signals: readonly HealthSignal[]): string {
 /** The signals of a told text, as they were told. */
 export function toldSignals(text: string): HealthSignal[] {
   if (text === NO_SIGNALS) return [];
-  return (JSON.parse(text) as unknown[][]).map(([kind, since, at, how, items, stall, rest]) => {
-    const signal = { ...(rest as object | null), kind, since: typeof since === 'number' ? new Date(since).toISOString() : since } as HealthSignal;
+  return (JSON.parse(text) as unknown[][]).map(([kind, since, stall, how, items, at, rest]) => {
+    const signal = { ...(rest as object | null), kind: typeof kind === 'number' ? TOLD_KINDS[kind] : kind, since: typeof since === 'number' ? new Date(since).toISOString() : since } as HealthSignal;
     if (at !== null && at !== undefined) signal.at = at as number;
-    if (how !== null && how !== undefined) signal.how = how as HealthSignal['how'];
+    if (how !== null && how !== undefined) signal.how = (typeof how === 'number' ? TOLD_HOWS[how] : how) as HealthSignal['how'];
     if (items !== null && items !== undefined) signal.items = items as string[];
-    if (Array.isArray(stall)) signal.stall = { reason: stall[0] as 'calls' | 'time' | 'idle', calls: stall[1] as number };
+    if (typeof stall === 'number') signal.stall = { reason: TOLD_STALLS[stall % 3] as 'calls' | 'time' | 'idle', calls: Math.floor(stall / 3) };
+    else if (Array.isArray(stall)) signal.stall = { reason: stall[0] as 'calls' | 'time' | 'idle', calls: stall[1] as number };
     return signal;
   });
 }
@@ -87,7 +130,8 @@ export function healthInfo(record: SessionInfoRecord): HealthInfo {
 }
 
 export class HealthBook implements Disposable {
-  private readonly entries = new Map<string, Entry>();
+  /** Each session's entry: whole while its state is in memory or was ever more than a first look, else packed. */
+  private readonly entries: SessionColumn<Entry | Packed>;
   /** Sessions a time rule may change (a running turn with open items): the only ones a check looks at. */
   private readonly timed = new Map<string, number>();
   private readonly emitter = new Emitter<HealthChange>();
@@ -109,9 +153,11 @@ export class HealthBook implements Disposable {
   readonly onDidChangeNextCheck = this.clockEmitter.event;
 
   constructor(
-    private readonly log: Pick<SessionLog, 'onDidRead'> & Partial<Pick<SessionLog, 'readBackward' | 'tailNow'>>,
+    private readonly log: Pick<SessionLog, 'onDidRead'> & Partial<Pick<SessionLog, 'readBackward' | 'tailNow' | 'records'>>,
     private readonly options: HealthBookOptions = {},
   ) {
+    // In its field of the reader's shared session record, where the log has them.
+    this.entries = log.records?.column<Entry | Packed>('health') ?? new Map<string, Entry | Packed>();
     this.now = options.now ?? Date.now;
     this.reportListenerError = options.reportListenerError ?? (() => {});
     for (const [session, keys] of Object.entries(options.dismissed ?? {})) this.dismissed.set(session, new Set(keys));
@@ -122,8 +168,8 @@ export class HealthBook implements Disposable {
   signals(session: string): HealthSignal[] {
     const extra = this.more?.signals(session) ?? [];
     const entry = this.entries.get(session);
-    if (!entry) return extra;
-    const own = entry.health ? entry.health.signals(this.now(), this.settings) : toldSignals(entry.told);
+    if (entry === undefined) return extra;
+    const own = typeof entry === 'object' && entry.health ? entry.health.signals(this.now(), this.settings) : toldSignals(toldOf(entry));
     return extra.length === 0 ? own : [...own, ...extra].sort(byUrgency);
   }
 
@@ -139,17 +185,20 @@ export class HealthBook implements Disposable {
   configure(settings: HealthSettings): void {
     if (settings.stallCalls === this.settings.stallCalls && settings.stallMinutes === this.settings.stallMinutes && settings.waitSeconds === this.settings.waitSeconds) return;
     this.settings = settings;
-    for (const [session, entry] of this.entries) {
+    for (const [session, kept] of [...this.entries]) {
       // A first look without signals and off the clock stays so (stalled needs a running turn within the stall time, waiting a call that waits).
-      if (!entry.health && entry.told === NO_SIGNALS) continue;
+      if (typeof kept === 'number' || (typeof kept === 'object' && !kept.health && kept.told === NO_SIGNALS)) continue;
+      const entry = this.entry(session);
+      if (!entry) continue;
       this.update(session, false);
       if (entry.seededOnly && !entry.backfilled && this.readsBack() && !this.timed.has(session)) entry.health = undefined;
+      this.pack(session, entry);
     }
   }
 
   /** The user dismissed dropped items of a session: remembered, by the version that dropped each. */
   dismiss(session: string, items: readonly string[]): void {
-    const entry = this.entries.get(session);
+    const entry = this.entry(session);
     if (!entry) return;
     const taken = this.ready(session, entry).dismiss(items);
     if (taken.size === 0) return;
@@ -171,7 +220,7 @@ export class HealthBook implements Disposable {
    * (less those the user dismissed). Bounded; a no-op once a line of the session was read.
    */
   async backfill(session: string): Promise<void> {
-    const entry = this.entries.get(session);
+    const entry = this.entry(session);
     const readBackward = this.log.readBackward?.bind(this.log);
     if (!entry || !entry.seededOnly || entry.backfilled || !readBackward) return;
     const { end } = entry;
@@ -208,7 +257,7 @@ export class HealthBook implements Disposable {
   /** How many sessions' states for comparing versions are in memory (the others keep their signals only). */
   get statesInMemory(): number {
     let count = 0;
-    for (const entry of this.entries.values()) if (entry.health) count++;
+    for (const entry of this.entries.values()) if (typeof entry === 'object' && entry.health) count++;
     return count;
   }
 
@@ -236,11 +285,12 @@ export class HealthBook implements Disposable {
       }
       return;
     }
-    let entry = this.entries.get(session);
     if (read.sync) {
       const { current, info, infoAfterPlan } = read.sync;
       // A rescan (Refresh, the watcher's poll) repeats what was read: what the lines said stands.
-      if (entry && !read.sync.reset && entry.end === read.sync.end) return;
+      const kept = this.entries.get(session);
+      if (kept !== undefined && !read.sync.reset && endOf(kept) === read.sync.end) return;
+      let entry = this.entry(session);
       const before = entry;
       entry ??= this.create(session);
       entry.end = read.sync.end;
@@ -265,10 +315,11 @@ export class HealthBook implements Disposable {
       } else {
         this.kept.set(session, { current, info, infoAfterPlan });
       }
+      this.pack(session, entry);
       return;
     }
     if (read.records.length === 0) return;
-    const known = entry ?? this.create(session);
+    const known = this.entry(session) ?? this.create(session);
     const health = this.ready(session, known);
     known.seededOnly = false;
     this.kept.delete(session);
@@ -308,6 +359,22 @@ export class HealthBook implements Disposable {
     return health;
   }
 
+  /** The session's entry, whole (a packed one is unpacked and kept so until packed again). */
+  private entry(session: string): Entry | undefined {
+    const kept = this.entries.get(session);
+    if (kept === undefined || typeof kept === 'object') return kept;
+    const entry: Entry = { health: undefined, told: toldOf(kept), end: endOf(kept), seededOnly: true, backfilled: false };
+    this.entries.set(session, entry);
+    return entry;
+  }
+
+  /** Packs an entry known only from a first look whose state is not in memory. */
+  private pack(session: string, entry: Entry): void {
+    if (entry.health !== undefined || !entry.seededOnly || entry.backfilled || this.entries.get(session) !== entry) return;
+    // One flat string, not the pieces a concatenation leaves joined (kept per session).
+    this.entries.set(session, entry.told === NO_SIGNALS ? entry.end : Buffer.from(`${entry.end}${entry.told}`).toString());
+  }
+
   private create(session: string): Entry {
     const entry: Entry = { health: new SessionHealth(), told: NO_SIGNALS, end: -1, seededOnly: false, backfilled: false };
     this.entries.set(session, entry);
@@ -315,7 +382,7 @@ export class HealthBook implements Disposable {
   }
 
   private update(session: string, live: boolean): void {
-    const entry = this.entries.get(session);
+    const entry = this.entry(session);
     if (!entry) return;
     const health = this.ready(session, entry);
     const now = this.now();

@@ -22,20 +22,20 @@ export function needsYouQueue(sessions: readonly string[], signalsOf: (session: 
   const queue: NeedsYou[] = [];
   for (const session of sessions) {
     const waiting = signalsOf(session).filter((signal) => NEEDS_YOU_KINDS.includes(signal.kind));
-    waiting.sort((a, b) => rank(a) - rank(b));
+    waiting.sort((a, b) => needsYouRank(a) - needsYouRank(b));
     const signal = waiting[0];
     if (signal !== undefined) queue.push({ session, signal });
   }
   return queue.sort(
     (a, b) =>
-      rank(a.signal) - rank(b.signal) ||
+      needsYouRank(a.signal) - needsYouRank(b.signal) ||
       (a.signal.since < b.signal.since ? -1 : a.signal.since > b.signal.since ? 1 : 0) ||
       (a.session < b.session ? -1 : a.session > b.session ? 1 : 0),
   );
 }
 
 /** A signal's place: by kind, and among waiting calls, an approval before a running tool. */
-function rank(signal: HealthSignal): number {
+export function needsYouRank(signal: HealthSignal): number {
   const kind = NEEDS_YOU_KINDS.indexOf(signal.kind) * 2;
   return signal.kind === 'waiting' && signal.wait?.approval !== true ? kind + 1 : kind;
 }

@@ -27,6 +27,7 @@ import { isUsage, usageRecord, type UsageFacts, type UsageRecord } from './usage
 import { LogReports } from './logReports';
 import type { PlanItem, Todo } from '../plan/plan';
 import { isSessionKey } from './sessionKey';
+import { SessionRecords } from './sessionRecords';
 import { isValidated, validateTodoInput } from '../plan/validate';
 import type { AgentId, PlanSource } from '../foreign';
 
@@ -155,7 +156,10 @@ export interface SessionTail {
 
 export class SessionLog {
   private readonly now: () => Date;
-  private readonly cursors = new Map<string, Cursor>();
+  /** One record per session, shared with the store and the books that follow this reader (sessionRecords.ts). */
+  readonly records = new SessionRecords();
+  /** Each file's cursor: its offset alone (a number, most files), or a Cursor where it keeps more. */
+  private readonly cursors = this.records.column<Cursor | number>('cursor');
   private readonly queue = new FileQueue();
   private readonly reports: LogReports;
   private readonly lines: LogLines;
@@ -261,9 +265,9 @@ export class SessionLog {
       // The cursor must stand before our line, so that reading on from it meets the line.
       if (!this.cursors.has(session)) {
         await this.readLocked(file, session);
-        if (!this.cursors.has(session)) this.cursors.set(session, { offset: 0, ...(this.readsNow ? {} : { kept: { current: undefined, info: undefined, infoAfterPlan: false } }) });
+        if (!this.cursors.has(session)) this.setCursor(session, { offset: 0, ...(this.readsNow ? {} : { kept: { current: undefined, info: undefined, infoAfterPlan: false } }) });
       }
-      await appendLine(this.fs, this.dir, file, line, this.cursors.get(session)?.offset);
+      await appendLine(this.fs, this.dir, file, line, this.cursorOf(session)?.offset);
       const records = await this.readLocked(file, session);
       // Alone, the line read back is ours; among other writers' lines, it is the one that reads the same.
       return (records.length === 1 ? records[0] : records.find((read) => JSON.stringify(read) === line)) ?? record;
@@ -291,7 +295,7 @@ export class SessionLog {
    */
   tailNow(session: string, end?: number): SessionTail | undefined {
     const file = this.fileFor(session);
-    const cursor = this.cursors.get(session);
+    const cursor = this.cursorOf(session);
     if (cursor?.kept && end === undefined) return cursor.kept;
     const size = end ?? cursor?.offset;
     if (size === undefined) return undefined;
@@ -389,14 +393,14 @@ export class SessionLog {
   private summary({ key: session, modifiedMs, size }: Stamped, restate: boolean, plans: boolean): Promise<SessionSummary | undefined> {
     const file = this.fileFor(session);
     return this.queue.run(file, async () => {
-      const before = this.cursors.get(session);
+      const before = this.cursors.has(session);
       const look: Look = { modifiedMs, size };
       await this.readLocked(file, session, look);
-      const cursor = this.cursors.get(session);
+      const cursor = this.cursorOf(session);
       if (!cursor) return undefined;
       // A file read before: its state again, for listeners that came later (a second store).
       const tail = look.synced ?? cursor.kept ?? (restate || plans ? await this.readTail(file, session, cursor.offset) : undefined);
-      if (cursor === before && restate && tail) {
+      if (before && !look.synced && restate && tail) {
         const { current, info, infoAfterPlan } = tail;
         this.tell({ session, records: [], sync: { current, info, infoAfterPlan, modifiedMs, announce: false, reset: false, end: cursor.offset } });
       }
@@ -414,12 +418,10 @@ export class SessionLog {
   async readNew(session: string): Promise<LogEvent[]> {
     const file = this.fileFor(session);
     return this.queue.run(file, async () => {
-      const before = this.cursors.get(session);
       const look: Look = { announce: true };
       const records = await this.readLocked(file, session, look);
-      const cursor = this.cursors.get(session);
-      // A new cursor means a sync (first look, or the file was cut): its current event only.
-      if (cursor !== before) return look.synced?.current ? [look.synced.current] : [];
+      // A sync (first look, or the file was cut): its current event only; a file gone: nothing.
+      if (look.synced || !this.cursors.has(session)) return look.synced?.current ? [look.synced.current] : [];
       return records.filter(isPlanEvent);
     });
   }
@@ -459,7 +461,7 @@ export class SessionLog {
       const file = this.fileFor(session);
       const stamp = stamps[i];
       const before = this.polled.get(session);
-      const cursor = this.cursors.get(session);
+      const cursor = this.cursorOf(session);
       if (stamp === undefined) this.polled.delete(session);
       else this.polled.set(session, stamp);
       if (stamp === undefined && !cursor) continue;
@@ -490,7 +492,7 @@ export class SessionLog {
    * new records.
    */
   private async readLocked(file: string, session: string, look: Look = {}): Promise<LogRecord[]> {
-    const cursor = this.cursors.get(session);
+    const cursor = this.cursorOf(session);
     // A size from this pass's one stat serves unless it says the file went away or shrank:
     // an append may have landed since that stat, so such news is checked with a fresh stat.
     let size = look.size;
@@ -516,7 +518,7 @@ export class SessionLog {
       const tail = await this.readTail(file, session, size);
       if (!tail) return [];
       const { current, info, infoAfterPlan } = tail;
-      this.cursors.set(session, { offset: tail.completeEnd, ...(tail.recentImports.some((key) => key !== undefined) ? { recent: new RecentImports(tail.recentImports) } : {}), ...(this.readsNow ? {} : { kept: { current, info, infoAfterPlan } }) });
+      this.setCursor(session, { offset: tail.completeEnd, ...(tail.recentImports.some((key) => key !== undefined) ? { recent: new RecentImports(tail.recentImports) } : {}), ...(this.readsNow ? {} : { kept: { current, info, infoAfterPlan } }) });
       look.synced = tail;
       const modifiedMs = look.modifiedMs ?? (await this.modifiedMs(file));
       const announce = look.announce ?? false;
@@ -549,8 +551,20 @@ export class SessionLog {
     } catch (error) {
       this.reports.readFailed(file, error);
     }
+    this.setCursor(session, cursor);
     if (records.length > 0) this.tell({ session, records, offsets });
     return records;
+  }
+
+  /** The file's cursor as an object (a new one where only its offset is kept): set it back with setCursor. */
+  private cursorOf(session: string): Cursor | undefined {
+    const kept = this.cursors.get(session);
+    return typeof kept === 'number' ? { offset: kept } : kept;
+  }
+
+  /** Keeps a cursor: its offset alone when that is all it holds. */
+  private setCursor(session: string, cursor: Cursor): void {
+    this.cursors.set(session, cursor.recent !== undefined || cursor.kept !== undefined ? cursor : cursor.offset);
   }
 
   private tell(read: LogRead): void {

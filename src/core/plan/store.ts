@@ -9,6 +9,7 @@ import type { AgentId } from '../foreign';
 import { Emitter, type Disposable } from '../emitter';
 import type { PlanItem, Todo } from './plan';
 import type { HistoryPage, LogEvent, LogRead, PlanVersion, SessionInfoRecord, SessionLog } from '../log/sessionLog';
+import type { SessionColumn, SessionRecords } from '../log/sessionRecords';
 
 /** How many versions a tooltip's "for 5 min" looks back at most: its cost must not follow the history. */
 export const STATUS_WALK_LIMIT = 1000;
@@ -94,7 +95,7 @@ function infoFacts(info: SessionInfoRecord): InfoFacts {
  * read back (through the store, from the file's tail) when asked for. `firstItem` serves a
  * row's title without reading.
  */
-export class SummaryEvent implements LogEvent {
+export abstract class SummaryEvent implements LogEvent {
   get v(): 1 {
     return 1;
   }
@@ -108,7 +109,8 @@ export class SummaryEvent implements LogEvent {
   readonly firstItem: string | undefined;
 
   // Not fields of the plan (JSON and comparisons see the plan's fields only).
-  readonly #store: PlanStore;
+  /** The store that reads the items back: on the prototype of that store's own subclass, not in each summary. */
+  protected abstract get store(): PlanStore;
   /** The plan's time, as ms since the epoch when it is in the canonical ISO form (a number is held in the object, a text is not). */
   readonly #ts: number | string;
   /** Shared by every summary with the same counts (they are few). */
@@ -128,8 +130,7 @@ export class SummaryEvent implements LogEvent {
     return this.#counts;
   }
 
-  constructor(session: string, event: LogEvent, store: PlanStore, rank: number) {
-    this.#store = store;
+  constructor(session: string, event: LogEvent, rank: number) {
     this.#rank = rank;
     const ms = Date.parse(event.ts);
     this.#ts = !Number.isNaN(ms) && new Date(ms).toISOString() === event.ts ? ms : event.ts;
@@ -143,13 +144,23 @@ export class SummaryEvent implements LogEvent {
 
   /** The items, read back when not in memory ([] when the file cannot be read). */
   get todos(): PlanItem[] {
-    const full = this.#store.get(this.session);
+    const full = this.store.get(this.session);
     return full && full !== this ? full.todos : [];
   }
 }
 
+/** The summaries of one store: the store on their prototype. */
+function summaryClass(store: PlanStore): new (session: string, event: LogEvent, rank: number) => SummaryEvent {
+  return class extends SummaryEvent {
+    protected get store(): PlanStore {
+      return store;
+    }
+  };
+}
+
 export class PlanStore implements Disposable {
-  private readonly current = new Map<string, Entry>();
+  /** Each session's entry, in its field of the reader's shared session record. */
+  private readonly current: SessionColumn<Entry>;
   /** Whole plans in memory, the least recently used first (FULL_PLANS_KEPT of them, unless the log cannot read back). */
   private readonly full = new Map<string, LogEvent>();
   private readonly infos = new Map<string, InfoFacts>();
@@ -160,6 +171,8 @@ export class PlanStore implements Disposable {
   private readonly writeEmitter = new Emitter<LogEvent>();
   private readonly changeEmitter = new Emitter<string | undefined>();
   private readonly subscription: Disposable;
+  /** This store's summaries. */
+  private readonly Summary: new (session: string, event: LogEvent, rank: number) => SummaryEvent;
   private lastRank = 0;
   /** The latest session (undefined: none), unless topStale says to look again. */
   private top: string | undefined;
@@ -179,6 +192,8 @@ export class PlanStore implements Disposable {
     readonly log: SessionLog,
     private readonly reportListenerError: (error: unknown) => void = () => {},
   ) {
+    this.current = (log.records as SessionRecords | undefined)?.column<Entry>('plan') ?? new Map<string, Entry>();
+    this.Summary = summaryClass(this);
     log.reportListenerErrorsTo(reportListenerError);
     this.subscription = log.onDidRead((read) => this.take(read));
   }
@@ -400,7 +415,7 @@ export class PlanStore implements Disposable {
         // A file's modification time places it among the others; one the watcher just met is news.
         const rank = read.sync.announce ? this.nextRank() : read.sync.modifiedMs;
         this.lastRank = Math.max(this.lastRank, rank);
-        this.setEntry(session, new SummaryEvent(session, event, this, rank));
+        this.setEntry(session, new this.Summary(session, event, rank));
         this.keepFull(event, true);
         const restored = this.vanished.has(session) && this.vanished.get(session) === fingerprint(event);
         this.vanished.delete(session);
@@ -421,7 +436,7 @@ export class PlanStore implements Disposable {
       if (record.type !== 'todo/write') continue;
       // A superseded mirrored snapshot joins the history but does not replace the current plan.
       if (record.source?.superseded !== true) {
-        this.setEntry(session, new SummaryEvent(session, record, this, this.nextRank()));
+        this.setEntry(session, new this.Summary(session, record, this.nextRank()));
         this.keepFull(record);
         this.infoAfterPlan.delete(session);
       }
