@@ -28,7 +28,7 @@ import type { TimelineSource } from '../core/timeline/timelineRead';
 import type { FileBook, SessionFiles } from '../core/derived/itemFiles';
 import type { NeedsYouBook } from '../core/derived/needsYouBook';
 import { needsYouBadge, needsYouSection } from '../core/derived/needsYouText';
-import { needsYouEntries, needsYouEntryItem, needsYouSectionItem, type NeedsYouEntryElement, type NeedsYouSectionElement } from './needsYouViews';
+import { NEEDS_YOU_ROWS_SHOWN, needsYouEntries, needsYouEntryItem, needsYouSectionItem, type NeedsYouEntryElement, type NeedsYouSectionElement } from './needsYouViews';
 import { ChangeFold, rowsInPlace, rowsToRefresh, type FoldedChange, type RowsLayout } from '../core/plan/viewChanges';
 import { fileRows, filesCount, filesTooltipLine, fileTreeItem, outsideFilesTreeItem, type FileElement, type OutsideFilesElement } from './fileViews';
 import type { ItemLedger } from '../core/derived/ledger';
@@ -350,7 +350,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
 
   /** The "Needs You" section over the queue as it is now; none when no session waits on the user. */
   private needsYouRow(): NeedsYouSectionElement | undefined {
-    const section = this.needsYou ? needsYouSection(this.needsYou.queue(), (session) => this.nameOf(session), t) : undefined;
+    const section = this.needsYou ? needsYouSection(this.needsYou.queue(), (session) => this.nameOf(session), t, NEEDS_YOU_ROWS_SHOWN) : undefined;
     return section ? { kind: 'needs-you', ...section } : undefined;
   }
 

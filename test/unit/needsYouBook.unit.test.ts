@@ -130,6 +130,13 @@ describe('needs you: the queue kept from the health book, and its words', () => 
       ],
     );
     assert.equal(needsYouSection([], () => ({ title: '', agent: undefined }), formatOnly), undefined);
+    // Drawn to a few rows: only those are named, the title still counts them all.
+    const named: string[] = [];
+    const queue = ['a', 'b', 'c', 'd'].map((session) => ({ session, signal: { kind: 'stalled' as const, since, stall: { reason: 'calls' as const, calls: 30 } } }));
+    const few = needsYouSection(queue, (session) => (named.push(session), { title: session, agent: undefined }), formatOnly, 2);
+    assert.equal(few?.label, 'Needs You (4)');
+    assert.deepEqual(few?.rows.map((row) => row.session), ['a', 'b']);
+    assert.deepEqual(named, ['a', 'b']);
   });
 
   it('the words of each reason, and the badge with its tooltip', () => {

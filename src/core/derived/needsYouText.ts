@@ -34,14 +34,19 @@ export interface NeedsYouRow {
   description: string;
 }
 
-/** The section at the top of the Sessions view, or undefined when no session needs the user. */
+/**
+ * The section at the top of the Sessions view, or undefined when no session needs the user:
+ * its title counts the whole queue, its rows are the `shown` most urgent (only those are named:
+ * naming a session held as a summary may read its plan back).
+ */
 export function needsYouSection(
   queue: readonly NeedsYou[],
   nameOf: (session: string) => { title: string; agent: string | undefined },
   t: Translate,
+  shown = Infinity,
 ): { label: string; rows: NeedsYouRow[] } | undefined {
   if (queue.length === 0) return undefined;
-  const rows = queue.map(({ session, signal }): NeedsYouRow => {
+  const rows = queue.slice(0, shown).map(({ session, signal }): NeedsYouRow => {
     const { title, agent } = nameOf(session);
     const reason = needsYouReason(signal, t);
     return { session, signal, title, agent, reason, description: agent !== undefined ? `${agent} · ${reason}` : reason };
