@@ -12,7 +12,8 @@ const t = vscode.l10n.t;
 export interface SignalElement {
   readonly kind: 'signal';
   readonly session: string;
-  readonly signal: HealthSignal;
+  /** The signal at this place: a row keeps its element while the rows keep their places, and is redrawn alone. */
+  signal: HealthSignal;
   readonly index: number;
 }
 
@@ -41,7 +42,8 @@ export function signalTreeItem(element: SignalElement, now = new Date()): vscode
   const { signal } = element;
   const label = signalText(signal, now, t);
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-  item.id = `${element.session}/signal/${signal.kind}/${signal.at ?? ''}/${element.index}`;
+  // By place, as the plan's items: a signal that changed keeps its row's id, so it is redrawn alone.
+  item.id = `${element.session}/signal/${element.index}`;
   item.iconPath = icon(signal);
   const compare = signal.at !== undefined;
   item.contextValue = `${ItemContext.Signal}.${signal.kind}${compare ? '.compare' : ''}`;

@@ -119,15 +119,16 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     const next = this.topRows();
     const before = this.rows;
     // The same rows in the same places: only the items whose text, status, files or cost
-    // changed are redrawn, and their new look goes with the refresh (no round trip).
+    // changed, and the signals that changed, are redrawn, and their new look goes with the refresh (no round trip).
     const inPlace = rowsInPlace(before, next);
     if (before && inPlace !== 'root') {
       const redraw: PlanElement[] = [];
       for (const i of inPlace) {
         const kept = before.elements[i];
         const element = next.elements[i];
-        if (kept?.kind !== 'todo' || element?.kind !== 'todo') continue;
-        kept.todo = element.todo;
+        if (kept?.kind === 'todo' && element?.kind === 'todo') kept.todo = element.todo;
+        else if (kept?.kind === 'signal' && element?.kind === 'signal') kept.signal = element.signal;
+        else continue;
         before.looks[i] = next.looks[i] ?? '';
         redraw.push(kept);
       }
@@ -141,7 +142,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
 
   /**
    * The plan's top rows now, each with its shape (what fixes its place: kind, and for an item
-   * whether it opens to files; everything for the other rows) and its look (what its row shows).
+   * whether it opens to files; for a signal its place; everything for the other rows) and its look (what its row shows).
    */
   private topRows(): { elements: PlanElement[]; shapes: string[]; looks: string[] } {
     const elements = this.listTop();
@@ -154,6 +155,10 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
         shapes.push(`todo\t${element.session}\t${element.index}\t${files.length > 0}`);
         // An item that opens to its files: a redraw of its row fetches them again when it is open.
         looks.push(JSON.stringify([element.todo.content, element.todo.status, files, cost ? ledgerText({ ms: cost.inProgressMs, all: cost.all, shared: cost.shared }, t) : '']));
+      } else if (element.kind === 'signal') {
+        // A signal's row by its place: a reworded item, a newer stall, is the same row redrawn.
+        shapes.push(`signal\t${element.session}\t${element.index}`);
+        looks.push(JSON.stringify(element.signal));
       } else {
         shapes.push(JSON.stringify(element));
         looks.push('');
