@@ -1,4 +1,4 @@
-// The README's five-line performance summary, written by `npm run bench` between the
+// The README's six-line performance summary, written by `npm run bench` between the
 // README's performance markers from the same report as docs/benchmarks.md. A unit test
 // holds the README's lines to what this writes from docs/benchmarks.json.
 import { bytes, count, ms, ratio } from './report.mjs';
@@ -6,7 +6,7 @@ import { bytes, count, ms, ratio } from './report.mjs';
 export const README_START = '<!-- performance:start -->';
 export const README_END = '<!-- performance:end -->';
 
-/** Five Markdown list lines, then a link to the full tables. */
+/** Six Markdown list lines, then a link to the full tables. */
 export function readmeSummary(report) {
   const writes = report.writePath.rows;
   const first = writes[0];
@@ -21,6 +21,7 @@ export function readmeSummary(report) {
       ? `- **Activation:** ${ms(host.activation.empty.totalMs)} ms in the real host, off the start-up path (code loading ${ms(host.activation.empty.codeLoadingMs)} ms, \`activate()\` ${ms(host.activation.empty.activateMs)} ms); idle with ${count(host.idle.sessions.sessions)} sessions costs ${pointsOver(host.idle)} points of one core over VS Code alone.`
       : '- **Activation and idle in the real host:** not measured in this run.',
     host ? sidebarLine(host.latency) : '- **A tool call reaches the sidebar:** not measured in this run.',
+    memoryLine(report.memory),
     `- **Size and model cost:** the bundle is ${bytes(report.bundle.production.bytes)} (${bytes(report.bundle.production.gzipBytes)} gzip); the tool's definition costs the model ${def?.o200k_base ?? '–'} tokens (o200k_base) per request that offers it.`,
     '',
     `Measured on ${report.generatedAt.slice(0, 10)} on ${report.machine.cores} shared cores; every table, the machine and the method: [docs/benchmarks.md](docs/benchmarks.md).`,
@@ -34,6 +35,12 @@ function sidebarLine(latency) {
   const status = latency.statusWithSave;
   if (!bare) return `- **A tool call reaches the sidebar** in ${ms(latency.dom.median)} ms from the chat request (median; ${ms(plan.median)} ms from the saved line to the row).`;
   return `- **A tool call reaches the sidebar** in ${ms(latency.dom.median)} ms from the chat request; from the saved line to the row ${ms(plan.median)} ms median, ${ms(plan.p95)} ms p95 (a bare tree view: ${ms(bare.median)} / ${ms(bare.p95)}, ${ratio(plan.median / bare.median)} / ${ratio(plan.p95 / bare.p95)}; the status bar: ${ms(status.median)} / ${ms(status.p95)}, ${ratio(plan.median / status.median)} / ${ratio(plan.p95 / status.p95)}).`;
+}
+
+function memoryLine(rows) {
+  if (!rows || rows.length === 0) return '- **Memory follows the screen:** not measured in this run.';
+  const heap = (row) => `+${row.now.heapMB.toFixed(1)} MiB at ${count(row.sessions)}${row.before ? ` (before: +${row.before.heapMB.toFixed(1)})` : ''}`;
+  return `- **Memory follows the screen:** the heap held with every book built is ${rows.map(heap).join(', ')} sessions.`;
 }
 
 function pointsOver(idle) {
