@@ -6,17 +6,12 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_HEALTH_SETTINGS, type HealthSignal } from '../../src/core/derived/health';
-import { HealthBook } from '../../src/core/derived/healthBook';
+import { DEFAULT_HEALTH_SETTINGS } from '../../src/core/derived/health';
 import { signalText, signalWord } from '../../src/core/derived/healthText';
-import { NeedsYouBook } from '../../src/core/derived/needsYouBook';
 import { needsYouReason } from '../../src/core/derived/needsYouText';
-import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
 import { formatOnly } from '../../src/core/plan/present';
-import { SessionLog } from '../../src/core/log/sessionLog';
-import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { createCopilotChatParser } from '../../src/agents/copilotChat';
-import type { SessionParser } from '../../src/core/foreign';
+import { Replay } from './replay';
 import { useTempDir } from './helpers';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
@@ -47,56 +42,14 @@ function terminalPartLine(lines: readonly string[], confirmed: boolean): number 
   return at;
 }
 
-/** The real parser, sink, log, health book and Needs You queue of one chat, on a clock the test moves. */
-class Replay {
-  readonly clock = { now: Date.UTC(2026, 11, 5, 9, 0, 0) };
-  readonly book: HealthBook;
-  readonly queue: NeedsYouBook;
-  private readonly sink: LogPlanSink;
-  private readonly parser: SessionParser = createCopilotChatParser();
-  private timer: number | undefined;
-  key: string | undefined;
+/** The Needs You queue as [session, kind, approval]. */
+function queued(r: Replay): Array<[string, string, boolean | undefined]> {
+  return r.needs.queue().map(({ session, signal }) => [session, signal.kind, signal.wait?.approval]);
+}
 
-  constructor(dir: string) {
-    const date = () => new Date(this.clock.now);
-    const log = new SessionLog(path.join(dir, 'sessions'), nodeFileSystem, { now: date });
-    this.sink = new LogPlanSink(log, { now: date });
-    this.book = new HealthBook(log, { now: () => this.clock.now });
-    this.queue = new NeedsYouBook(log, this.book);
-    const schedule = () => (this.timer = this.book.nextCheck());
-    this.book.onDidChange(schedule);
-    this.book.onDidChangeNextCheck(schedule);
-  }
-
-  /** Feeds lines a second apart. */
-  async push(lines: readonly string[]): Promise<void> {
-    for (const line of lines) {
-      this.clock.now += 1000;
-      const out = this.parser.push([line]);
-      assert.deepEqual(out.unknown, [], 'every line of the recording is read');
-      if (out.plans.length > 0) await this.sink.importPlans(out.plans);
-      if (out.info) {
-        await this.sink.updateSession(out.info);
-        this.key ??= sessionKeyForForeign(out.info.agent, out.info.session);
-      }
-    }
-  }
-
-  /** Time passes; the book looks again when its next check says (as the extension's one timer does). */
-  wait(ms: number): void {
-    this.clock.now += ms;
-    if (this.timer !== undefined && this.timer <= this.clock.now) this.book.check();
-  }
-
-  waits(): HealthSignal[] {
-    if (this.key === undefined) throw new Error('the recording named no session');
-    return this.book.signals(this.key).filter((signal) => signal.kind === 'waiting');
-  }
-
-  /** The Needs You queue as [session, kind, approval]. */
-  queued(): Array<[string, string, boolean | undefined]> {
-    return this.queue.queue().map(({ session, signal }) => [session, signal.kind, signal.wait?.approval]);
-  }
+/** A chat replayed from its first line: every line read, on a clock of its own. */
+function replay(dir: string): Replay {
+  return new Replay(dir, createCopilotChatParser(), { start: Date.UTC(2026, 11, 5, 9, 0, 0), everyLine: true });
 }
 
 describe('waiting on a tool call in Copilot’s VS Code chats, over files of the real host', () => {
@@ -105,7 +58,7 @@ describe('waiting on a tool call in Copilot’s VS Code chats, over files of the
   it('a terminal command left at its confirmation (auto-approve off): waiting for your approval once 30 s have passed, first in the Needs You queue', async () => {
     const lines = chatLines('wait-left');
     const asked = terminalPartLine(lines, false);
-    const r = new Replay(tmp.path);
+    const r = replay(tmp.path);
     await r.push(lines.slice(0, asked));
     if (asked > 0) {
       // (VS Code may save the call in the chat's first line; then there is no before.)
@@ -116,15 +69,15 @@ describe('waiting on a tool call in Copilot’s VS Code chats, over files of the
     const seen = r.clock.now;
     await r.push(lines.slice(asked + 1));
     assert.deepEqual(r.waits(), [], 'not before waitSeconds');
-    assert.deepEqual(r.queued(), []);
+    assert.deepEqual(queued(r), []);
     assert.equal(r.book.nextCheck(), seen + WAIT_MS, 'the one time the book looks again: the wait deadline');
     r.wait(seen + WAIT_MS - r.clock.now);
     const [wait] = r.waits();
     assert.deepEqual(wait?.wait, { tool: 'run_in_terminal', approval: true });
     assert.equal(r.book.signals(r.key!)[0]?.kind, 'waiting', 'the most urgent signal');
     assert.equal(signalWord(wait, formatOnly), 'waiting for your approval');
-    assert.deepEqual(r.queued(), [[r.key, 'waiting', true]]);
-    assert.equal(needsYouReason(r.queue.get(r.key!)!.signal, formatOnly), 'waiting for your approval');
+    assert.deepEqual(queued(r), [[r.key, 'waiting', true]]);
+    assert.equal(needsYouReason(r.needs.get(r.key!)!.signal, formatOnly), 'waiting for your approval');
     r.wait(seen + 120_000 - r.clock.now);
     assert.equal(signalText(r.waits()[0] ?? wait, new Date(r.clock.now), formatOnly), 'Waiting for your approval of run_in_terminal for 2 min');
   });
@@ -134,21 +87,21 @@ describe('waiting on a tool call in Copilot’s VS Code chats, over files of the
     const asked = terminalPartLine(lines, false);
     const allowed = terminalPartLine(lines, true);
     assert.ok(asked < allowed);
-    const r = new Replay(tmp.path);
+    const r = replay(tmp.path);
     await r.push(lines.slice(0, asked + 1));
     r.wait(WAIT_MS);
     assert.deepEqual(r.waits().map((s) => s.wait), [{ tool: 'run_in_terminal', approval: true }]);
-    assert.deepEqual(r.queued(), [[r.key, 'waiting', true]]);
+    assert.deepEqual(queued(r), [[r.key, 'waiting', true]]);
     // Allowed: the request runs again (modelState 0), then the part comes with isConfirmed while the command runs.
     await r.push(lines.slice(asked + 1, allowed));
     assert.deepEqual(r.waits(), [], 'no longer asking');
-    assert.deepEqual(r.queued(), []);
+    assert.deepEqual(queued(r), []);
     await r.push(lines.slice(allowed, allowed + 1));
     r.wait(WAIT_MS);
     const [running] = r.waits();
     assert.deepEqual(running?.wait, { tool: 'run_in_terminal', approval: false });
     assert.equal(signalWord(running, formatOnly), 'waiting on run_in_terminal');
-    assert.deepEqual(r.queued(), [[r.key, 'waiting', false]]);
+    assert.deepEqual(queued(r), [[r.key, 'waiting', false]]);
     // The part sent again once the command exited (its terminalCommandState has an exitCode); the request still runs.
     const exited = lines.findIndex((line, n) => n > allowed && line.includes('"toolId":"run_in_terminal"') && line.includes('"exitCode":0'));
     assert.ok(exited > allowed);
@@ -157,7 +110,7 @@ describe('waiting on a tool call in Copilot’s VS Code chats, over files of the
     assert.equal(createCopilotChatParser().push(lines.slice(0, exited + 1)).info?.turn?.state, 'running', 'while the request goes on');
     await r.push(lines.slice(exited + 1));
     assert.deepEqual(r.waits(), [], 'the request completed');
-    assert.deepEqual(r.queued(), []);
+    assert.deepEqual(queued(r), []);
     r.wait(3_600_000);
     assert.deepEqual(r.waits(), [], 'and none later');
   });
@@ -165,7 +118,7 @@ describe('waiting on a tool call in Copilot’s VS Code chats, over files of the
   it('a prompt not answered, the user sending a new request instead: VS Code cancels the request (modelState 2) and the wait clears', async () => {
     const lines = chatLines('wait-moved-on');
     const asked = terminalPartLine(lines, false);
-    const r = new Replay(tmp.path);
+    const r = replay(tmp.path);
     await r.push(lines.slice(0, asked + 1));
     r.wait(WAIT_MS);
     assert.deepEqual(r.waits().map((s) => s.wait), [{ tool: 'run_in_terminal', approval: true }]);
@@ -173,8 +126,8 @@ describe('waiting on a tool call in Copilot’s VS Code chats, over files of the
     assert.ok(cancelled > asked, 'VS Code records the request cancelled');
     await r.push(lines.slice(asked + 1, cancelled + 1));
     assert.deepEqual(r.waits(), [], 'its request is over: nothing waits');
-    assert.deepEqual(r.queued(), [[r.key, 'stopped-open', undefined]], 'the queue holds it for its open item instead');
-    assert.equal(needsYouReason(r.queue.get(r.key!)!.signal, formatOnly), 'cancelled with 1 item open');
+    assert.deepEqual(queued(r), [[r.key, 'stopped-open', undefined]], 'the queue holds it for its open item instead');
+    assert.equal(needsYouReason(r.needs.get(r.key!)!.signal, formatOnly), 'cancelled with 1 item open');
     await r.push(lines.slice(cancelled + 1));
     r.wait(3_600_000);
     assert.deepEqual(r.waits(), [], 'the new request waits on nothing');
@@ -188,11 +141,11 @@ describe('waiting on a tool call in Copilot’s VS Code chats, over files of the
       const lines = chatLines(name);
       const parser = createCopilotChatParser();
       lines.forEach((line, n) => assert.equal(parser.push([line]).info?.pending ?? null, null, `${name}, line ${n}`));
-      const r = new Replay(path.join(tmp.path, name));
+      const r = replay(path.join(tmp.path, name));
       await r.push(lines);
       r.wait(3_600_000);
       assert.deepEqual(r.waits(), [], name);
-      assert.ok(r.queued().every(([, kind]) => kind !== 'waiting'), name);
+      assert.ok(queued(r).every(([, kind]) => kind !== 'waiting'), name);
     }
   });
 });

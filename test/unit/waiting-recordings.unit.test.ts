@@ -7,82 +7,18 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { DEFAULT_HEALTH_SETTINGS, type HealthSignal } from '../../src/core/derived/health';
-import { HealthBook } from '../../src/core/derived/healthBook';
 import { signalText, signalWord } from '../../src/core/derived/healthText';
-import { NeedsYouBook } from '../../src/core/derived/needsYouBook';
-import { needsYouReason } from '../../src/core/derived/needsYouText';
-import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
 import { formatOnly } from '../../src/core/plan/present';
-import { SessionLog } from '../../src/core/log/sessionLog';
-import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { createClaudeCodeParser } from '../../src/agents/claudeCode';
 import { createCodexParser } from '../../src/agents/codex';
 import { createCopilotCliParser } from '../../src/agents/copilotCli';
 import { createQwenCodeParser } from '../../src/agents/qwenCode/parser';
 import type { SessionParser } from '../../src/core/foreign';
 import { findLine, recordedLines, recording } from './agentRecordings';
+import { Replay } from './replay';
 import { useTempDir } from './helpers';
 
 const WAIT_MS = DEFAULT_HEALTH_SETTINGS.waitSeconds * 1000;
-
-/** The real parser, sink, log and health book of one session, on a clock the test moves. */
-class Replay {
-  readonly clock = { now: Date.UTC(2026, 11, 4, 9, 0, 0) };
-  readonly book: HealthBook;
-  /** The "Needs you" queue, kept from the same log and health book as the extension keeps it. */
-  readonly needs: NeedsYouBook;
-  private readonly sink: LogPlanSink;
-  key: string | undefined;
-
-  constructor(
-    dir: string,
-    private readonly parser: SessionParser,
-  ) {
-    const date = () => new Date(this.clock.now);
-    const log = new SessionLog(path.join(dir, 'sessions'), nodeFileSystem, { now: date });
-    this.sink = new LogPlanSink(log, { now: date });
-    this.book = new HealthBook(log, { now: () => this.clock.now });
-    this.needs = new NeedsYouBook(log, this.book);
-    // As the extension's one timer: set again only when the book says its next check moved.
-    const schedule = () => (this.timer = this.book.nextCheck());
-    this.book.onDidChange(schedule);
-    this.book.onDidChangeNextCheck(schedule);
-  }
-
-  /** When the timer, set as the extension sets it, fires next. */
-  private timer: number | undefined;
-
-  /** Feeds lines a second apart (far below the time rules). */
-  async push(lines: readonly string[]): Promise<void> {
-    for (const line of lines) {
-      this.clock.now += 1000;
-      const out = this.parser.push([line]);
-      if (out.plans.length > 0) await this.sink.importPlans(out.plans);
-      if (out.info) {
-        await this.sink.updateSession(out.info);
-        this.key ??= sessionKeyForForeign(out.info.agent, out.info.session);
-      }
-    }
-  }
-
-  /** Time passes; the book looks again when its next check says (as the extension's one timer does). */
-  wait(ms: number): void {
-    this.clock.now += ms;
-    if (this.timer !== undefined && this.timer <= this.clock.now) this.book.check();
-  }
-
-  signals(): HealthSignal[] {
-    if (this.key === undefined) throw new Error('the recording named no session');
-    return this.book.signals(this.key);
-  }
-
-  /** Why the session is in the "Needs you" queue (its reason's words), or undefined when it is not there. */
-  needsYou(): string | undefined {
-    if (this.key === undefined) throw new Error('the recording named no session');
-    const entry = this.needs.get(this.key);
-    return entry ? needsYouReason(entry.signal, formatOnly) : undefined;
-  }
-}
 
 /** Index of the first recorded line whose JSON has `type` (and passes `test`, if given). */
 function typedLine(lines: readonly string[], type: string, test: (data: Record<string, unknown>) => boolean = () => true): number {
