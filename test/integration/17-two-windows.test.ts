@@ -25,6 +25,7 @@ interface LogLine {
   latestTurn?: unknown;
   turn?: unknown;
   activity?: unknown;
+  pending?: unknown;
   source?: { agent: string; session: string; call?: string };
 }
 
@@ -122,7 +123,7 @@ if (status.skipped !== undefined) {
       const calls = lines.filter((line) => line.type === 'todo/write').map((line) => line.source?.call ?? '');
       assert.ok(calls.length >= 4, `the run made its plan calls (${calls.length})`);
       assert.equal(new Set(calls).size, calls.length, `each call once in the log: ${calls.join(', ')}`);
-      const infos = lines.filter((line) => line.type === 'session/info').map((line) => JSON.stringify([line.title, line.latestTurn, line.turn, line.activity]));
+      const infos = lines.filter((line) => line.type === 'session/info').map((line) => JSON.stringify([line.title, line.latestTurn, line.turn, line.activity, line.pending]));
       assert.ok(infos.every((info, i) => i === 0 || info !== infos[i - 1]), `no session/info line repeats the one before: ${infos.join(' ')}`);
 
       // The first window: its history and its event stream hold each version once.
