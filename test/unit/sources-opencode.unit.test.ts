@@ -278,12 +278,8 @@ if (typeof sqlite === 'string') {
       book.onDidChange(schedule);
       book.onDidChangeNextCheck(schedule);
       const infos: Array<Parameters<MemorySink['updateSession']>[0]> = [];
-      const errors: unknown[] = [];
-      const follower = new SqliteFollower({
-        agent,
-        dbFile: file,
-        workspaceFolders: [workspace],
-        parserVersion: `${agent}/1`,
+      // The follower as `follow` makes it, into the log's import side.
+      const { follower, errors } = follow(agent, file, workspace, {
         sink: {
           importPlans: (plans) => sink.importPlans(plans),
           importWrites: (writes) => sink.importWrites(writes),
@@ -294,10 +290,6 @@ if (typeof sqlite === 'string') {
           },
         },
         cursorFile: path.join(tmp.path, name, 'cursor.json'),
-        onUnknownShape: (_f, shape) => errors.push(shape),
-        onError: (error) => errors.push(error),
-        pollMs: 0,
-        sqlite: db,
       });
       return {
         clock,
