@@ -181,6 +181,13 @@ export function idTime(id: string): string {
   return at < 0 ? id : id.slice(at + 1);
 }
 
+/** Orders two ids by their time-ordered part (a sort's comparator). */
+export function byIdTime(a: string, b: string): number {
+  const x = idTime(a);
+  const y = idTime(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 /**
  * The session's newest turn after these rows (any order; re-read rows change nothing twice):
  * a user message starts a turn; an assistant message of that turn with an error ends it
@@ -193,7 +200,7 @@ export function followTurn(previous: OpencodeTurn | undefined, messages: readonl
   const events = [
     ...messages.map((row) => ({ kind: 'message' as const, row })),
     ...parts.map((row) => ({ kind: 'part' as const, row })),
-  ].sort((a, b) => (idTime(a.row.id) < idTime(b.row.id) ? -1 : idTime(a.row.id) > idTime(b.row.id) ? 1 : 0));
+  ].sort((a, b) => byIdTime(a.row.id, b.row.id));
   for (const event of events) {
     let data: unknown;
     try {

@@ -4,11 +4,9 @@
 // the tool parts of that message as its calls. Pure: rows in, facts out.
 import { isRecord } from '../lineParser';
 import type { ForeignUsage } from '../../core/foreign';
-import type { OpencodeAgent, OpencodeMessageRow } from './parser';
+import { byIdTime, idTime, type OpencodeAgent, type OpencodeMessageRow } from './parser';
 
 const n = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0);
-/** opencode's ids (`msg_…`, `prt_…`) are time-ordered after their prefix. */
-const idTime = (id: string): string => id.slice(id.indexOf('_') + 1);
 
 /**
  * The completed assistant messages of `rows` (sessions in `plans` only), each with the number
@@ -21,7 +19,7 @@ export function usageFromMessages(
   callsOf: (messageId: string) => number,
 ): ForeignUsage[] {
   const out: ForeignUsage[] = [];
-  for (const row of [...rows].sort((a, b) => (idTime(a.id) < idTime(b.id) ? -1 : idTime(a.id) > idTime(b.id) ? 1 : 0))) {
+  for (const row of [...rows].sort((a, b) => byIdTime(a.id, b.id))) {
     const planned = plans[row.session_id];
     if (planned === undefined) continue;
     let data: unknown;

@@ -12,7 +12,7 @@
 import type { ForeignPending } from '../../core/foreign';
 import { isRecord } from '../lineParser';
 import { OpenCalls } from '../openCalls';
-import { idTime, type OpencodePartRow, type OpencodeTurn } from './parser';
+import { byIdTime, idTime, type OpencodePartRow, type OpencodeTurn } from './parser';
 
 /** What is kept between scans: the turn the open calls belong to, and the calls. */
 export interface WaitingCallsState {
@@ -36,7 +36,7 @@ export function followWaitingCalls(previous: unknown, turn: OpencodeTurn | undef
   if (turn === undefined) return { state: undefined, pending: undefined };
   const same = isRecord(previous) && previous['user'] === turn.user;
   const open = new OpenCalls(same ? previous['open'] : undefined);
-  const sorted = [...parts].sort((a, b) => (idTime(a.id) < idTime(b.id) ? -1 : idTime(a.id) > idTime(b.id) ? 1 : 0));
+  const sorted = [...parts].sort((a, b) => byIdTime(a.id, b.id));
   for (const part of sorted) {
     let data: unknown;
     try {
