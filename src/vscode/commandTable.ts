@@ -2,6 +2,7 @@
 // the handler of each, given the feature's context first. One registration, one report of
 // a failure: the log gets the error, the user a localized message.
 import * as vscode from 'vscode';
+import { notificationText } from '../core/text/escape';
 import type { CommandId } from './ids';
 import { logError, type Logger } from './log';
 
@@ -17,7 +18,7 @@ export type FailureHandler = (id: CommandId, error: unknown) => unknown;
 /** Logs a command's failure and tells the user; the caller gets undefined. */
 export function reportFailure(logger: Logger, id: CommandId, error: unknown): undefined {
   logError(logger, `command ${id} failed`, error);
-  void vscode.window.showErrorMessage(vscode.l10n.t('Agent Plan: {0}', error instanceof Error ? error.message : String(error)));
+  void vscode.window.showErrorMessage(vscode.l10n.t('Agent Plan: {0}', notificationText(error instanceof Error ? error.message : String(error))));
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 // The palette and view commands, in typed tables by feature. None of them writes a plan:
 // the model owns it.
 import * as vscode from 'vscode';
+import { notificationText } from '../core/text/escape';
 import type { DisplayState } from '../core/plan/display';
 import { planMarkdown, sessionTitle } from '../core/plan/present';
 import { copilotChatResource, isSessionKey, sessionNamedBy } from '../core/log/sessionKey';
@@ -136,7 +137,7 @@ async function deleteSession({ store, display, logger }: CommandDeps, arg?: unkn
   if (askFirst) {
     const remove = t('Delete');
     const answer = await vscode.window.showWarningMessage(
-      t('Delete the plan log of the session "{0}"?', sessionTitle(event, t, store.details(session))),
+      t('Delete the plan log of the session "{0}"?', notificationText(sessionTitle(event, t, store.details(session)))),
       { modal: true, detail: t('Its whole history is removed. Other sessions are not touched.') },
       remove,
     );
@@ -146,7 +147,7 @@ async function deleteSession({ store, display, logger }: CommandDeps, arg?: unkn
     await store.remove(session);
   } catch (error) {
     logError(logger, `could not delete the log of session ${session}`, error);
-    await vscode.window.showErrorMessage(t('Could not delete the session log: {0}', error instanceof Error ? error.message : String(error)));
+    await vscode.window.showErrorMessage(t('Could not delete the session log: {0}', notificationText(error instanceof Error ? error.message : String(error))));
   }
 }
 

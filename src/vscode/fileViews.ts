@@ -4,6 +4,7 @@
 // and opened, never used to build another file's name.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { notificationText } from '../core/text/escape';
 import type { ItemFile } from '../core/derived/itemFiles';
 import { CommandId, ItemContext } from './ids';
 
@@ -63,7 +64,7 @@ export async function writtenFile(recorded: string, folders: readonly vscode.Wor
 export async function openWrittenFile(recorded: string): Promise<void> {
   const uri = await writtenFile(recorded);
   if (!uri) {
-    await vscode.window.showInformationMessage(t('{0} no longer exists.', recorded));
+    await vscode.window.showInformationMessage(t('{0} no longer exists.', notificationText(recorded)));
     return;
   }
   await vscode.commands.executeCommand('vscode.open', uri);

@@ -2,6 +2,7 @@
 // plan completes, stops with items open or stalls, or a tool call waits. The clock runs only
 // while some session may stall (a running turn with open items) or a call waits: idle costs nothing.
 import * as vscode from 'vscode';
+import { notificationText } from '../core/text/escape';
 import type { HealthKind, HealthSettings, HealthSignal } from '../core/derived/health';
 import { DEFAULT_HEALTH_SETTINGS } from '../core/derived/health';
 import type { HealthBook } from '../core/derived/healthBook';
@@ -133,7 +134,8 @@ class HealthWatch implements vscode.Disposable {
     this.logger.info(`notifying ${signal.kind} of session ${session}`);
     const event = this.store.get(session);
     const title = event ? sessionTitle(event, t, this.store.details(session)) : session.slice(0, 8);
-    this.show(session, `${title}: ${signalText(signal, new Date(), t)}`, signal.kind).catch((error: unknown) =>
+    // The title and a waiting call's tool name come from a model or a file: never a link in a notification.
+    this.show(session, notificationText(`${title}: ${signalText(signal, new Date(), t)}`), signal.kind).catch((error: unknown) =>
       this.logger.warn(`a notification's action failed: ${String(error)}`),
     );
   }

@@ -2,6 +2,7 @@
 // dropped item, copy the hand-off prompt, export it. The texts come from src/core/plan/handoff.ts.
 // Agent Plan only TYPES into a chat's input (`isPartialQuery`): the user decides what is sent.
 import * as vscode from 'vscode';
+import { iconText } from '../core/text/escape';
 import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems, type PlanOrigin } from '../core/plan/handoff';
 import type { HealthBook } from '../core/derived/healthBook';
 import { requestTextProblem, type LogEvent } from '../core/log/logRecord';
@@ -139,7 +140,7 @@ class PlanActions {
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(
-      open.map((request) => ({ label: request.text, id: request.id })),
+      open.map((request) => ({ label: iconText(request.text), id: request.id })),
       { title: t('Withdraw Request'), placeHolder: t('Which request?') },
     );
     return picked?.id;
@@ -152,7 +153,11 @@ class PlanActions {
       return undefined;
     }
     if (dropped.length === 1) return dropped[0];
-    return vscode.window.showQuickPick(dropped, { title: t('Ask to Restore'), placeHolder: t('Which dropped item?') });
+    const picked = await vscode.window.showQuickPick(
+      dropped.map((item) => ({ label: iconText(item), item })),
+      { title: t('Ask to Restore'), placeHolder: t('Which dropped item?') },
+    );
+    return picked?.item;
   }
 
   /** A plan written: when it is the new chat's first, with an open item of the old plan, both logs record the link. */

@@ -1,6 +1,7 @@
 // The one picker of a session, for the commands and the plan actions: each row its title,
 // agent, progress and age; the session the Plan view shows is marked.
 import * as vscode from 'vscode';
+import { iconText } from '../core/text/escape';
 import { progressText, relativeTime, sessionTitle } from '../core/plan/present';
 import type { PlanStore } from '../core/plan/store';
 import { agentName } from './agents';
@@ -25,7 +26,7 @@ export async function pickSession(store: PlanStore, { title, placeHolder, shown,
     ordered.map((event) => {
       const details = store.details(event.session);
       return {
-        label: sessionTitle(event, t, details),
+        label: iconText(sessionTitle(event, t, details)),
         description: [details.agent ? agentName(details.agent) : undefined, progressText(event.counts, t), relativeTime(event.ts, now, t)]
           .filter((part) => part !== undefined)
           .join(' · '),

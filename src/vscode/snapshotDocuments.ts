@@ -22,6 +22,7 @@ export class SnapshotDocuments implements vscode.TextDocumentContentProvider {
     if (!match || !session || !isSessionKey(session)) throw new Error(`not a plan snapshot: ${uri.toString()}`);
     const event = await this.store.versionAt(session, Number(match[2]));
     if (!event) return vscode.l10n.t('(this version is no longer in the log)') + '\n';
-    return planMarkdown(event.todos, vscode.l10n.t('Plan as saved {0}', dateTimeText(event.ts)));
+    // Read in a diff editor as plain text: the agent's words as they are, one line each.
+    return planMarkdown(event.todos, vscode.l10n.t('Plan as saved {0}', dateTimeText(event.ts)), { inert: false });
   }
 }

@@ -11,6 +11,7 @@ import { AGENTS } from '../agents/registry';
 import type { PlanSink, UnknownShape } from '../core/foreign';
 import { affectsFollowedFolders, createFollowedFolders } from './followedFolders';
 import { SOURCES_SETTING } from './ids';
+import { notificationText } from '../core/text/escape';
 import { logError, type Logger } from './log';
 
 export interface SourcesOptions {
@@ -34,6 +35,8 @@ export class Sources implements vscode.Disposable {
   /** The workspace folders, their worktrees and the extra folders: what every agent follows. */
   private followed: FollowedFolders | undefined;
   private readonly foldersChanged = new Emitter<void>();
+  /** The refusals last shown to the user. */
+  private toldRefused = '';
   /** Fires when the followed folders changed (a worktree added or removed, a setting). */
   readonly onDidChangeFolders = this.foldersChanged.event;
 
@@ -48,6 +51,8 @@ export class Sources implements vscode.Disposable {
         for (const key of this.keys()) if (event.affectsConfiguration(`${SOURCES_SETTING}.${key}`)) this.restart(key);
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.follow()),
+      // Trusted now: the workspace's own settings and its worktrees count from here on.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.follow()),
     );
     this.follow();
   }
@@ -60,8 +65,14 @@ export class Sources implements vscode.Disposable {
   /** Reads the folders to follow anew, and restarts every agent now and whenever they change. */
   private follow(): void {
     this.followed?.dispose();
-    const followed = createFollowedFolders();
+    const { followed, refused } = createFollowedFolders();
     this.followed = followed;
+    if (!vscode.workspace.isTrusted) this.options.logger.info('Restricted Mode: extra folders come from your user settings only, and worktrees are not followed');
+    for (const reason of refused) this.options.logger.warn(reason);
+    // Said once per change of the setting, not on every read of the folders.
+    const told = refused.join('\n');
+    if (refused.length > 0 && told !== this.toldRefused) void vscode.window.showWarningMessage(notificationText(refused.join(' ')));
+    this.toldRefused = told;
     followed.onDidChange(() => {
       this.options.logger.info(`following ${followed.folders().join(', ')}`);
       this.keys().forEach((key) => this.restart(key));

@@ -1,8 +1,9 @@
 // The status-bar item: the shown plan's progress and the item in progress; a
 // click reveals the Plan view. Hidden when there is no plan or the setting is off.
 import * as vscode from 'vscode';
+import { iconText } from '../core/text/escape';
 import type { DisplayState } from '../core/plan/display';
-import { activeItem, planMarkdown, progressText, singleLine, truncateText } from '../core/plan/present';
+import { activeItem, planMarkdown, progressText, singleLine } from '../core/plan/present';
 import type { PlanStore } from '../core/plan/store';
 import type { HealthBook } from '../core/derived/healthBook';
 import { isWarning } from '../core/derived/health';
@@ -31,7 +32,7 @@ export function createStatusBar(
     const total = event.todos.length;
     const earlierTurn = store.details(event.session).earlierTurn;
     let text = `$(${earlierTurn ? 'history' : 'checklist'}) ${event.counts.completed}/${total}`;
-    if (active) text += ` · ${truncateText(singleLine(active.content), 40)}`;
+    if (active) text += ` · ${iconText(active.content, 40)}`;
     if (earlierTurn) text += ` · ${t('earlier turn')}`;
     // The followed session's most urgent signal; an older version on screen has none.
     const signal = display.shownVersion ? undefined : health.signals(event.session).find((s) => s.kind !== 'reworded');
@@ -42,7 +43,7 @@ export function createStatusBar(
     tooltip.appendMarkdown(`**${t('Agent Plan')}** · ${progressText(event.counts, t)}\n\n`);
     if (signal) tooltip.appendText(signalText(signal, new Date(), t) + '\n\n');
     if (earlierTurn) tooltip.appendText(t('This plan is from an earlier turn: the latest request has not updated it.') + '\n\n');
-    tooltip.appendText(planMarkdown(event.todos));
+    tooltip.appendText(planMarkdown(event.todos, undefined, { inert: false }));
     item.tooltip = tooltip;
     const label = active
       ? t('Agent Plan: {0}, now {1}', progressText(event.counts, t), singleLine(active.content))

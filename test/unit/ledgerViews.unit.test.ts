@@ -246,7 +246,8 @@ describe('a repository’s GitHub address from its git config', () => {
     assert.equal(parseGitHubUrl('https://github.com/me/a%20b'), undefined);
   });
 
-  it('the blob base names the ref, each part encoded', () => {
-    assert.equal(githubBlobBase({ owner: 'me', name: 'app' }, 'feature/dark #1'), 'https://github.com/me/app/blob/feature/dark%20%231/');
+  it('the blob base names the ref, each part encoded; a ref git would refuse gives no base', () => {
+    assert.equal(githubBlobBase({ owner: 'me', name: 'app' }, 'feature/dark#1'), 'https://github.com/me/app/blob/feature/dark%231/');
+    for (const hostile of ['../../../evil', 'a/../../b', 'feature/dark #1', 'x\nfixes #2']) assert.equal(githubBlobBase({ owner: 'me', name: 'app' }, hostile), undefined, hostile);
   });
 });

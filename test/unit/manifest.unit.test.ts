@@ -68,8 +68,15 @@ describe('manifest', () => {
     assert.deepEqual(tool.inputSchema, schema);
   });
 
-  it('supports untrusted and virtual workspaces, with descriptions', () => {
-    assert.equal(manifest.capabilities.untrustedWorkspaces.supported, true);
+  it('supports untrusted workspaces in a limited way (the settings that widen what is read are the user\'s) and virtual workspaces, with descriptions', () => {
+    assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
+    const restricted: string[] = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
+    const widening = Object.keys(manifest.contributes.configuration.properties).filter((id) => id === 'agentPlan.extraFolders' || id === 'agentPlan.worktrees.enabled' || /^agentPlan\.sources\.[^.]+\.enabled$/.test(id));
+    assert.ok(widening.length >= 10, widening.join(', '));
+    assert.deepEqual([...restricted].sort(), widening.sort());
+    for (const [id, setting] of Object.entries<{ scope?: string }>(manifest.contributes.configuration.properties)) {
+      if (id.endsWith('.folder')) assert.equal(setting.scope, 'machine', `${id} is a machine setting: a workspace never names an agent's folder`);
+    }
     assert.ok(manifest.capabilities.untrustedWorkspaces.description);
     assert.equal(manifest.capabilities.virtualWorkspaces.supported, true);
     assert.ok(manifest.capabilities.virtualWorkspaces.description);

@@ -7,7 +7,8 @@
 import type { HealthSignal } from '../derived/health';
 import { signalText } from '../derived/healthText';
 import type { PlanItem } from './plan';
-import { changeSummary, diffPlans, planMarkdown, singleLine, type Translate } from './present';
+import { changeSummary, diffPlans, planMarkdown, type Translate } from './present';
+import { markdownText, promptLine } from '../text/escape';
 
 /**
  * Where the plan comes from: the session's title (when known) and its agent's name as the
@@ -22,7 +23,7 @@ export interface PlanOrigin {
 
 /** The hand-off's worktree line: `Worktree: /work/app-feature (branch feature).` */
 export function worktreeLine(worktree: { path: string; branch: string | undefined }): string {
-  return `Worktree: ${singleLine(worktree.path)} (${worktree.branch !== undefined ? `branch ${singleLine(worktree.branch)}` : 'detached'}).`;
+  return `Worktree: ${promptLine(worktree.path)} (${worktree.branch !== undefined ? `branch ${promptLine(worktree.branch)}` : 'detached'}).`;
 }
 
 /** Items still to do, in the plan's order: pending, in progress, blocked. */
@@ -33,11 +34,11 @@ export function openItems(todos: readonly PlanItem[]): PlanItem[] {
 function originText(origin: PlanOrigin): string {
   const agent = origin.agent ?? 'a VS Code chat';
   const title = origin.title?.trim();
-  return title ? `"${singleLine(title)}" (${agent})` : `a session of ${agent}`;
+  return title ? `"${promptLine(title)}" (${agent})` : `a session of ${agent}`;
 }
 
 function quoted(items: readonly PlanItem[]): string {
-  return items.map((item) => JSON.stringify(item.content)).join(', ');
+  return items.map((item) => JSON.stringify(promptLine(item.content))).join(', ');
 }
 
 /**
@@ -63,11 +64,11 @@ export function continuePrompt(todos: readonly PlanItem[], origin: PlanOrigin): 
   if (origin.worktree !== undefined) lines.push(worktreeLine(origin.worktree));
   if (open.length > 0) {
     lines.push('Open items:');
-    for (const item of open) lines.push(`- [${item.status}] ${item.content}`);
+    for (const item of open) lines.push(`- [${item.status}] ${promptLine(item.content)}`);
   } else {
     lines.push('Open items: none.');
   }
-  if (done.length > 0) lines.push(`Done: ${done.map((item) => singleLine(item.content)).join('; ')}`);
+  if (done.length > 0) lines.push(`Done: ${done.map((item) => promptLine(item.content)).join('; ')}`);
   lines.push('Write this plan with your plan tool first (done items as completed), then carry on with the open items.');
   return lines.join('\n');
 }
@@ -82,7 +83,7 @@ export function askToContinuePrompt(todos: readonly PlanItem[]): string {
 
 /** Ask to Restore: `Your plan dropped "Add a test" before it was done. Put it back in your plan and do it, or say why not.` */
 export function askToRestorePrompt(item: string): string {
-  return `Your plan dropped ${JSON.stringify(item)} before it was done. Put it back in your plan and do it, or say why not.`;
+  return `Your plan dropped ${JSON.stringify(promptLine(item))} before it was done. Put it back in your plan and do it, or say why not.`;
 }
 
 /** One version of the history, newest first as the log pages them. */
@@ -111,11 +112,11 @@ export interface ExportInput {
 export function exportMarkdown(input: ExportInput, t: Translate): string {
   const current = input.versions[0];
   const todos = current?.todos ?? [];
-  const title = input.origin.title?.trim() ? singleLine(input.origin.title.trim()) : undefined;
+  const title = input.origin.title?.trim() ? markdownText(input.origin.title.trim()) : undefined;
   const lines = [`# ${title ? t('Plan: {0}', title) : t('Plan')}`, ''];
-  if (input.agentName) lines.push(`- ${t('Agent: {0}', input.agentName)}`);
+  if (input.agentName) lines.push(`- ${t('Agent: {0}', markdownText(input.agentName))}`);
   lines.push(`- ${t('Session: {0}', input.session)}`);
-  if (current) lines.push(`- ${t('Saved: {0}', current.ts)}`);
+  if (current) lines.push(`- ${t('Saved: {0}', markdownText(current.ts))}`);
   lines.push(`- ${t('Exported: {0}', input.now.toISOString())}`, '');
   lines.push(planMarkdown(todos, t('Plan')).trimEnd(), '');
   lines.push(`## ${t('History')}`, '');
@@ -125,13 +126,14 @@ export function exportMarkdown(input: ExportInput, t: Translate): string {
     const older = input.versions[index + 1];
     const change = older ? changeSummary(diffPlans(older.todos, version.todos), t) : t('first version');
     const open = openItems(version.todos).length;
-    lines.push(`- ${version.ts}: ${change} (${t('{0} items, {1} open', version.todos.length, open)})`);
+    lines.push(`- ${markdownText(version.ts)}: ${change} (${t('{0} items, {1} open', version.todos.length, open)})`);
   });
   lines.push('', `## ${t('Signals')}`, '');
   if (input.signals.length === 0) lines.push(t('None.'));
   for (const signal of input.signals) {
-    const items = signal.items && signal.kind !== 'reworded' ? `: ${signal.items.map((item) => singleLine(item)).join('; ')}` : '';
-    lines.push(`- ${signalText(signal, input.now, t)} (${signal.kind}, ${t('since {0}', signal.since)})${items}`);
+    const items = signal.items && signal.kind !== 'reworded' ? `: ${signal.items.map((item) => markdownText(item)).join('; ')}` : '';
+    // A waiting call's tool name comes from the agent's file: escaped with the rest.
+    lines.push(`- ${markdownText(signalText(signal, input.now, t))} (${signal.kind}, ${t('since {0}', markdownText(signal.since))})${items}`);
   }
   return lines.join('\n') + '\n';
 }

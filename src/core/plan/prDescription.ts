@@ -6,7 +6,8 @@
 // log lines. Pure; its fixed words come through the translator. Nothing is posted anywhere.
 import type { ItemLedger, Ledger } from '../derived/ledger';
 import { ledgerText } from '../derived/ledgerText';
-import { itemLabel, singleLine, type Translate } from './present';
+import { itemLabel, type Translate } from './present';
+import { blobLink, markdownCode, markdownText } from '../text/escape';
 import { spanText, type Lane, type Timeline } from '../timeline/timeline';
 import type { PageFile } from '../timeline/timelineFiles';
 
@@ -28,7 +29,7 @@ export function prDescription(input: PrDescriptionInput, t: Translate): string {
   const kept = timeline.lanes.filter((lane) => lane.rewordedTo === undefined);
   const listed = kept.filter((lane) => !lane.dropped && lane.status !== 'cancelled' && (lane.position !== undefined || lane.status === 'completed'));
   const gone = kept.filter((lane) => lane.dropped || lane.status === 'cancelled');
-  const lines = [`## ${singleLine(input.title)}`, ''];
+  const lines = [`## ${markdownText(input.title)}`, ''];
   for (const lane of listed) lines.push(...itemLines(lane, costs.get(lane.content), input, t));
   if (listed.length === 0) lines.push(t('The plan holds no items.'));
   if (gone.length > 0) {
@@ -49,7 +50,7 @@ export function prDescription(input: PrDescriptionInput, t: Translate): string {
 
 /** "- [x] text — 2 min · 3 calls · 90 tokens", then a line per file. */
 function itemLines(lane: Lane, cost: ItemLedger | undefined, input: PrDescriptionInput, t: Translate): string[] {
-  const text = itemLabel(lane.content, t);
+  const text = markdownText(itemLabel(lane.content, t));
   let head: string;
   if (lane.dropped) head = `- ~~${text}~~ *(${t('dropped')})*`;
   else if (lane.status === 'cancelled') head = `- ~~${text}~~ *(${t('cancelled')})*`;
@@ -64,9 +65,10 @@ function itemLines(lane: Lane, cost: ItemLedger | undefined, input: PrDescriptio
 /** A file as the reviewer reads it: relative to the repository, a link where there is one, marked shared. */
 function fileText(file: PageFile, input: PrDescriptionInput, t: Translate): string {
   const relative = relativePath(file.path, input.root);
-  const code = `\`${relative.replace(/`/g, "'")}\``;
-  const inside = !isAbsolute(relative) && !relative.startsWith('../') && relative !== '..';
-  const shown = input.linkBase !== undefined && inside ? `[${code}](${input.linkBase}${relative.split('/').map(encodeURIComponent).join('/')})` : code;
+  const code = markdownCode(relative);
+  // A link only to a file inside the repository: `docs/../../x` and absolute paths stay code.
+  const link = input.linkBase !== undefined && !isAbsolute(relative) ? blobLink(input.linkBase, relative) : undefined;
+  const shown = link !== undefined ? `[${code}](${link})` : code;
   return file.shared ? `${shown} *(${t('shared')})*` : shown;
 }
 

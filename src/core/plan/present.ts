@@ -3,6 +3,7 @@
 // items and status-bar text; a translator comes in so the core stays host-free.
 import type { ItemStatus, PlanCounts, PlanItem } from './plan';
 import type { LogEvent } from '../log/sessionLog';
+import { markdownText, plainText } from '../text/escape';
 
 /** `vscode.l10n.t` in the extension, an identity formatter in tests. */
 export type Translate = (message: string, ...args: Array<string | number>) => string;
@@ -72,12 +73,15 @@ export function singleLine(text: string): string {
  * A Markdown checklist; since a checkbox has two states, the others are marked: in progress
  * `- [ ] x *(in progress)*`, blocked `- [ ] x *(blocked)*`, cancelled `- [ ] ~~x~~ *(cancelled)*`.
  */
-export function planMarkdown(todos: readonly PlanItem[], heading?: string): string {
-  const lines = heading ? [`## ${heading}`, ''] : [];
+export function planMarkdown(todos: readonly PlanItem[], heading?: string, { inert = true }: { inert?: boolean } = {}): string {
+  // Inert: the agent's words as Markdown that shows them and nothing more wherever it is pasted
+  // (no mention, link or tag). Not inert: the same lines as plain text, for a plain-text sink.
+  const text = inert ? markdownText : plainText;
+  const lines = heading ? [`## ${text(heading)}`, ''] : [];
   for (const todo of todos) {
     const box = todo.status === 'completed' ? '[x]' : '[ ]';
-    const text = singleLine(todo.content);
-    const shown = todo.status === 'cancelled' && text !== '' ? `~~${text}~~` : text;
+    const content = text(todo.content);
+    const shown = todo.status === 'cancelled' && content !== '' ? `~~${content}~~` : content;
     const mark =
       todo.status === 'in_progress' ? ' *(in progress)*' : todo.status === 'blocked' ? ' *(blocked)*' : todo.status === 'cancelled' ? ' *(cancelled)*' : '';
     lines.push(`- ${box} ${shown}${mark}`);

@@ -1,5 +1,6 @@
 // A repository's GitHub address, read from the text of its git `config` (read-only, no git
 // process): the `origin` remote, else the first remote, when it is on github.com. Pure.
+import { isBranchName } from '../text/escape';
 
 export interface GitHubRepository {
   owner: string;
@@ -39,8 +40,12 @@ export function parseGitHubUrl(url: string): GitHubRepository | undefined {
   return { owner, name };
 }
 
-/** Where a file of `ref` is shown on GitHub: the base a relative path is appended to. */
-export function githubBlobBase(repository: GitHubRepository, ref: string): string {
+/**
+ * Where a file of `ref` is shown on GitHub: the base a relative path is appended to;
+ * undefined for a ref git itself would refuse (a hostile HEAD: `../../x`, `a/../../b`).
+ */
+export function githubBlobBase(repository: GitHubRepository, ref: string): string | undefined {
+  if (!isBranchName(ref)) return undefined;
   const encodedRef = ref.split('/').map(encodeURIComponent).join('/');
   return `https://github.com/${repository.owner}/${repository.name}/blob/${encodedRef}/`;
 }
