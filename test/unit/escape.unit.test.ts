@@ -39,7 +39,10 @@ describe('escapers of untrusted text', () => {
 
   it('markdownText: every markup character escaped, mentions and references broken, ordinary text untouched', () => {
     assert.equal(markdownText('Add a dark palette to settings.json'), 'Add a dark palette to settings.json');
-    assert.equal(markdownText('rename snake_case_name (a > b)'), 'rename snake_case_name (a > b)');
+    assert.equal(markdownText('rename snake_case_name (a != b | c)'), 'rename snake_case_name (a != b | c)');
+    assert.equal(markdownText('a > b'), 'a \\> b');
+    assert.equal(markdownText('- not a list'), '\\- not a list');
+    assert.equal(markdownText('1. not a list'), '1\\. not a list');
     assert.equal(markdownText('*bold* `code` [l](u) <b> ~~s~~ $x$ \\'), '\\*bold\\* \\`code\\` \\[l\\](u) \\<b> \\~\\~s\\~\\~ \\$x\\$ \\\\');
     assert.equal(markdownText('_under_'), '\\_under\\_');
     assert.equal(markdownText('&amp; & &#64;'), `\\&amp; & \\&#${ZWSP}64;`);

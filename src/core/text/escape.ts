@@ -72,11 +72,13 @@ export function promptLine(text: string, max: number = MAX_SHOWN): string {
 
 /**
  * What CommonMark or GitHub's Markdown read as markup in a line of a list item or a heading,
- * escaped with a backslash: always `\ ` * [ ] < ~ $`; `_` unless inside a word (`snake_case`
- * is never emphasis); `&` only where it starts an entity; `#` only where it could close a
- * heading. The rest (`! | > ( ) { }`) makes no markup there once `[` and `<` are escaped.
+ * escaped with a backslash: always `\ ` * [ ] < > ~ $`; `_` unless inside a word (`snake_case`
+ * is never emphasis); `&` only where it starts an entity; `#` only where it could open or
+ * close a heading. The rest (`! | ( ) { }`) makes no markup there once `[` and `<` are escaped.
  */
-const MARKDOWN_MARKUP = /[\\`*[\]<~$]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|&(?=#?[A-Za-z0-9]+;)|#(?=#*(?:\s|$))/g;
+const MARKDOWN_MARKUP = /[\\`*[\]<>~$]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|&(?=#?[A-Za-z0-9]+;)|#(?=#*(?:\s|$))/g;
+/** A list item's or a heading's text that some renderers read as a block of its own: `- x`, `+ x`, `1. x`, `= x`. */
+const BLOCK_START = /^(?:[-+=]|\d{1,9}(?=[.)]))/;
 
 /**
  * Inline Markdown that GitHub renders as exactly this text: no emphasis, link, image, tag,
@@ -87,7 +89,9 @@ const MARKDOWN_MARKUP = /[\\`*[\]<~$]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|&(?=#?[
  */
 export function markdownText(text: string, max: number = MAX_SHOWN): string {
   return plainText(text, max)
+    .trim()
     .replace(MARKDOWN_MARKUP, (c) => `\\${c}`)
+    .replace(BLOCK_START, (start) => (/\d/.test(start) ? `${start}\\` : `\\${start}`))
     .replace(/@(?=[A-Za-z0-9])/g, `@${BREAK}`)
     .replace(/#(?=[0-9])/g, `#${BREAK}`)
     .replace(/\b(GH)-(?=[0-9])/gi, `$1${BREAK}-`)
