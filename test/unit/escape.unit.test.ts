@@ -43,7 +43,7 @@ describe('escapers of untrusted text', () => {
     assert.equal(markdownText('a > b'), 'a \\> b');
     assert.equal(markdownText('- not a list'), '\\- not a list');
     assert.equal(markdownText('1. not a list'), '1\\. not a list');
-    assert.equal(markdownText('*bold* `code` [l](u) <b> ~~s~~ $x$ \\'), '\\*bold\\* \\`code\\` \\[l\\](u) \\<b> \\~\\~s\\~\\~ \\$x\\$ \\\\');
+    assert.equal(markdownText('*bold* `code` [l](u) <b> ~~s~~ $x$ \\'), '\\*bold\\* \\`code\\` \\[l\\](u) \\<b\\> \\~\\~s\\~\\~ \\$x\\$ \\\\');
     assert.equal(markdownText('_under_'), '\\_under\\_');
     assert.equal(markdownText('&amp; & &#64;'), `\\&amp; & \\&#${ZWSP}64;`);
     assert.equal(markdownText('title ##'), 'title \\#\\#');
