@@ -4,7 +4,9 @@
 // process it starts on every exit path. Phases: `main` runs
 // test/integration/*.test.ts; `restart` starts a new server over the same user-data
 // folder and workspace and runs test/integration/restart/*.test.ts, to see what
-// survives a restart; `screenshot` (scripts/screenshot.mjs) takes the README's pictures.
+// survives a restart; `restricted` starts one with workspace trust on and the folder not
+// trusted (Restricted Mode) and runs test/integration/restricted/*.test.ts;
+// `screenshot` (scripts/screenshot.mjs) takes the README's pictures.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cleanupStack, log, repoRoot } from './lib/host.mjs';
@@ -16,7 +18,7 @@ import { demoAgentScript, demoDarkModeTurn } from '../demo/agentScript.mjs';
 // AGENT_PLAN_TEST_GREP runs only the matching tests of the first phase, for quick iteration.
 const GREP = process.env.AGENT_PLAN_TEST_GREP;
 // AGENT_PLAN_PHASES picks other phases; AGENT_PLAN_LOCALE starts VS Code in another display language (e.g. zh-cn).
-const PHASES = process.env.AGENT_PLAN_PHASES?.split(',') ?? (GREP ? ['main'] : ['main', 'restart']);
+const PHASES = process.env.AGENT_PLAN_PHASES?.split(',') ?? (GREP ? ['main'] : ['main', 'restart', 'restricted']);
 const LOCALE = process.env.AGENT_PLAN_LOCALE;
 const PHASE_TIMEOUT_MS = Number(process.env.AGENT_PLAN_PHASE_TIMEOUT_MS ?? 25 * 60_000); // a bound for a hung host; a loaded 2-core machine needs well over 10 minutes for the main phase
 
@@ -26,6 +28,19 @@ const cleanups = cleanupStack();
 function integrationScript() {
   const script = JSON.parse(fs.readFileSync(path.join(repoRoot, 'test', 'scripted-model', 'scripts', 'integration.json'), 'utf8'));
   return { ...script, turns: [...script.turns, demoDarkModeTurn({ stepDelayMs: 100, match: '[ap:demo-edits]' })] };
+}
+
+/** Sets one user setting in the user data's settings.json (plain JSON: VS Code writes it so). */
+function userSetting(userDataDir, key, value) {
+  const file = path.join(userDataDir, 'User', 'settings.json');
+  let settings = {};
+  try {
+    settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    // None yet (or not plain JSON): start from an empty one.
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ ...settings, [key]: value }, null, 2) + '\n');
 }
 
 async function main() {
@@ -55,7 +70,10 @@ async function main() {
   let port = 0;
   for (const phase of PHASES) {
     fs.writeFileSync(path.join(runDir, 'phase.txt'), phase + '\n');
-    const server = await workbench.startServer({ name: `code-server-${phase}`, port });
+    const restricted = phase === 'restricted';
+    // Restricted Mode without the trust prompt, as a user who opens a folder without trusting it.
+    if (restricted) userSetting(workbench.userDataDir, 'security.workspace.trust.startupPrompt', 'never');
+    const server = await workbench.startServer({ name: `code-server-${phase}`, port, workspaceTrust: restricted });
     port = server.port;
     log(`phase ${phase}: VS Code host on ${server.url}`);
     const { outcome, exitCode } = await workbench.runTests({

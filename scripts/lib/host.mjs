@@ -144,12 +144,14 @@ export function isolatedEnv(runDir, extra = {}) {
  * Starts code-server in its own process group on a free loopback port (or `port`).
  * Resolves with { port, url, stop, pid, logPath, exited } once it listens.
  */
-export async function startCodeServer({ name = 'code-server', port: wantedPort = 0, runDir, userDataDir, extensionsDir, env = {}, locale, idleTimeoutSeconds = 180 }) {
+export async function startCodeServer({ name = 'code-server', port: wantedPort = 0, runDir, userDataDir, extensionsDir, env = {}, locale, idleTimeoutSeconds = 180, workspaceTrust = false }) {
   fs.mkdirSync(userDataDir, { recursive: true });
   fs.mkdirSync(extensionsDir, { recursive: true });
   // Without enable-smoke-test-driver a built VS Code ignores the test payload.
   const args = [codeServerEntry, '--auth', 'none', '--bind-addr', `127.0.0.1:${wantedPort}`, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
-  args.push('--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--ignore-last-opened', '--idle-timeout-seconds', String(idleTimeoutSeconds), '--vscode-option', 'enable-smoke-test-driver');
+  // Workspace trust is off (every folder trusted) unless a phase asks for Restricted Mode.
+  if (!workspaceTrust) args.push('--disable-workspace-trust');
+  args.push('--disable-telemetry', '--disable-update-check', '--ignore-last-opened', '--idle-timeout-seconds', String(idleTimeoutSeconds), '--vscode-option', 'enable-smoke-test-driver');
   if (locale) args.push('--locale', locale);
   const logPath = path.join(runDir, 'logs', `${name}.log`);
   const out = fs.openSync(logPath, 'a');

@@ -150,9 +150,9 @@ export async function openWorkbench(options) {
       return server;
     },
     /** Starts code-server (stopping the one before); resolves with { port, url, pid, logPath, exited }. */
-    async startServer({ name = 'code-server', port = 0, idleTimeoutSeconds } = {}) {
+    async startServer({ name = 'code-server', port = 0, idleTimeoutSeconds, workspaceTrust } = {}) {
       await stopServer();
-      server = await startCodeServer({ name, port, runDir, userDataDir, extensionsDir, env, locale, idleTimeoutSeconds });
+      server = await startCodeServer({ name, port, runDir, userDataDir, extensionsDir, env, locale, idleTimeoutSeconds, workspaceTrust });
       const pid = server.pid;
       stopServer = cleanups.push(() => killGroup(pid));
       return server;

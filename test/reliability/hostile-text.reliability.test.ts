@@ -8,7 +8,6 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { marked } from 'marked';
 import { buildLedger } from '../../src/core/derived/ledger';
 import type { HealthSignal } from '../../src/core/derived/health';
 import { fileWriteRecord, planEvent, type LogRecord } from '../../src/core/log/logRecord';
@@ -22,6 +21,7 @@ import { readTimelinePage } from '../../src/core/timeline/timelineRead';
 import { githubBlobBase } from '../../src/core/worktrees/gitRemote';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { recordFigures } from './lib/figures';
+import { assertInert, CONTROL_OR_BIDI, htmlText, renderGfm } from '../integration/inertMarkdown';
 
 const TEN_MB = 'A'.repeat(10 * 1024 * 1024);
 
@@ -52,41 +52,6 @@ const CORPUS: readonly string[] = [
 const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
 /** VS Code's icons in a status bar or a quick pick: `$(name)` unless escaped with a backslash. */
 const ICON = /(?<!\\)\$\([A-Za-z0-9-]+(?:~[A-Za-z]+)?\)/;
-/** GitHub: a mention, an issue reference (`#2`, `o/r#2`, `GH-2`), a closing keyword with an issue URL. */
-const MENTION = /(?:^|[^\w`])@[A-Za-z0-9][A-Za-z0-9-]*(?:\/[A-Za-z0-9][\w-]*)?/;
-const REFERENCE = /(?:^|[^\w])(?:[\w.-]+\/[\w.-]+)?#\d+|\bGH-\d+/i;
-const CLOSING_URL = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+https?:\/\/github\.com\//i;
-/** The only tags the exports make themselves. */
-const OUR_TAGS = new Set(['ul', 'li', 'p', 'h1', 'h2', 'h3', 'input', 'del', 'em', 'code', 'a', 'strong']);
-const CONTROL_OR_BIDI = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
-
-function decode(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
-}
-
-/** Renders Markdown as GitHub would (GFM) and checks that nothing but our own structure is live. */
-function assertInert(markdown: string, allowedLinks: readonly string[] = []): string {
-  const html = marked.parse(markdown, { gfm: true, async: false });
-  assert.ok(!html.includes('<!--'), 'no HTML comment');
-  for (const [, name] of html.matchAll(/<\/?([A-Za-z][A-Za-z0-9-]*)/g)) assert.ok(OUR_TAGS.has(name!.toLowerCase()), `a <${name}> tag came from the text:\n${html.slice(0, 2000)}`);
-  for (const [, href] of html.matchAll(/<a [^>]*href="([^"]*)"/g)) assert.ok(allowedLinks.includes(decode(href!)), `a live link to ${href}`);
-  assert.ok(!/<img/i.test(html), 'no image');
-  const text = decode(html);
-  // GitHub finds mentions and references in prose, never inside code.
-  const prose = decode(html.replace(/<code>[\s\S]*?<\/code>/g, ''));
-  assert.doesNotMatch(prose, MENTION, 'no mention');
-  assert.doesNotMatch(prose, REFERENCE, 'no issue reference');
-  assert.doesNotMatch(prose, CLOSING_URL, 'no closing keyword');
-  assert.doesNotMatch(text, CONTROL_OR_BIDI, 'no control or bidirectional character');
-  return text.replace(/\u200B/g, '');
-}
-
 /** The words a one-line sink should show for a hostile text (folded, controls marked, bounded). */
 const shown = (text: string) => plainText(text);
 
@@ -178,8 +143,8 @@ describe('hostile text through every sink', () => {
       const allowed = [`${base}src/ok.ts`, `${base}x/${encodeURIComponent('<img src=y>.md')}`, `${base}${encodeURIComponent('a`b@octocat #2.md')}`];
       const text = assertInert(markdown, allowed);
       for (const item of CORPUS.slice(0, 10)) assert.ok(text.includes(shown(item)), `shows ${JSON.stringify(shown(item).slice(0, 80))}`);
-      const html = marked.parse(markdown, { gfm: true, async: false });
-      for (const [, href] of html.matchAll(/href="([^"]*)"/g)) assert.ok(decode(href!).startsWith(base), href);
+      const html = renderGfm(markdown);
+      for (const [, href] of html.matchAll(/href="([^"]*)"/g)) assert.ok(htmlText(href!).startsWith(base), href);
       assert.ok(html.includes(`href="${base}src/ok.ts"`), 'a file inside the repository is still linked');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
