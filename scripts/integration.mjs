@@ -65,6 +65,8 @@ async function main() {
   if (GREP) fs.writeFileSync(path.join(runDir, 'grep.txt'), GREP);
   let passed = 0;
   let failed = 0;
+  /** Each test's duration, for the run's list of the slowest. */
+  const tests = [];
   // The restart phase reuses the first server's port: a remote window's workspace
   // storage is keyed by its URI, authority included, as it is for a real user.
   let port = 0;
@@ -94,13 +96,14 @@ async function main() {
     const results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
     passed += results.passed;
     failed += results.failed;
+    for (const test of results.tests ?? []) tests.push({ title: test.title, file: test.file, ms: test.durationMs, phase });
   }
   await cleanups.run();
   fs.writeFileSync(path.join(runDir, 'summary.json'), JSON.stringify({ passed, failed }) + '\n');
   if (failed === 0) fs.rmSync(workbench.userDataDir, { recursive: true, force: true });
   else log(`run folder kept with its logs: ${runDir}`);
   const countsFile = process.env.AGENT_PLAN_COUNTS;
-  if (countsFile) fs.writeFileSync(countsFile, JSON.stringify({ passed, failed }) + '\n');
+  if (countsFile) fs.writeFileSync(countsFile, JSON.stringify({ passed, failed, tests }) + '\n');
   console.log(`integration: ${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }

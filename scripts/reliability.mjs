@@ -23,7 +23,7 @@ const result = spawnSync(
   [
     path.join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js'),
     '--config',
-    '.mocharc.reliability.json',
+    '.mocharc.reliability.cjs',
     '--reporter',
     'scripts/lib/counting-reporter.cjs',
     ...process.argv.slice(2),

@@ -6,8 +6,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ensureDependencies, runNode } from './lib/setup.mjs';
+import testOrder from './lib/testOrder.cjs';
 
 ensureDependencies();
+// One seed orders every level's files (each level's mocha configuration reads it from the environment).
+const seed = testOrder.testSeed();
+console.log(`test order seed: ${seed} (replay with AGENT_PLAN_TEST_SEED=${seed})`);
+const started = Date.now();
 
 function step(name, args, env = {}) {
   process.stdout.write(`\n== ${name}\n`);
@@ -39,23 +44,34 @@ if (!built) {
   process.exit(1);
 }
 
+const slow = [];
+const levels = [];
 for (const [name, args] of [
-  ['unit tests (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.unit.json', '--reporter', 'scripts/lib/counting-reporter.cjs']],
+  // Checks of what the build made: the bundles and the package.
+  ['build checks (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.build.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs']],
+  ['unit tests (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.unit.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs']],
   ['reliability suite (plain Node)', ['scripts/reliability.mjs']],
   // The pinned Claude Code, Codex and Gemini CLI against scripted models, offline (root only; says so otherwise).
-  ['terminal agents (real CLIs, plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', 'test/terminal-agents/mocharc.json', '--reporter', 'scripts/lib/counting-reporter.cjs']],
+  ['terminal agents (real CLIs, plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', 'test/terminal-agents/mocharc.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs']],
   ['integration tests (VS Code extension host)', ['scripts/integration.mjs']],
 ]) {
   const file = path.join(tmp, `${name.split(' ')[0]}.json`);
+  const levelStarted = Date.now();
   const stepOk = step(name, args, { AGENT_PLAN_COUNTS: file });
+  levels.push(`${name}: ${Math.round((Date.now() - levelStarted) / 1000)} s`);
   const result = counts(file);
   if (result) {
     passed += result.passed;
     failed += result.failed;
+    for (const test of result.tests ?? []) slow.push({ ...test, level: name.split(' ')[0] });
   }
   if (!stepOk && (!result || result.failed === 0)) failed += 1; // a run that died without reporting a failure
   ok = ok && stepOk;
 }
 fs.rmSync(tmp, { recursive: true, force: true });
+console.log(`\n== where the time went (${Math.round((Date.now() - started) / 1000)} s in all, test order seed ${seed})`);
+for (const line of levels) console.log(`  ${line}`);
+console.log('  the ten slowest tests:');
+for (const test of slow.sort((a, b) => b.ms - a.ms).slice(0, 10)) console.log(`  ${String(Math.round(test.ms)).padStart(7)} ms  ${test.level}  ${test.file ? `${test.file}: ` : ''}${test.title}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(ok && failed === 0 ? 0 : 1);

@@ -9,6 +9,8 @@ import Mocha from 'mocha';
 
 interface TestOutcome {
   title: string;
+  /** The test's file, relative to the repository (test/integration/…). */
+  file: string | undefined;
   state: 'passed' | 'failed';
   durationMs: number;
   error?: string;
@@ -43,12 +45,12 @@ export async function run(): Promise<void> {
       depth -= suite.title ? 1 : 0;
     });
     runner.on('pass', (test: Mocha.Test) => {
-      outcomes.push({ title: test.fullTitle(), state: 'passed', durationMs: test.duration ?? 0 });
+      outcomes.push({ title: test.fullTitle(), file: sourceFile(test), state: 'passed', durationMs: test.duration ?? 0 });
       write(`${'  '.repeat(depth)}✔ ${test.title} (${test.duration ?? 0} ms)`);
     });
     runner.on('fail', (test: Mocha.Test, error: Error) => {
       const detail = error?.stack ?? String(error);
-      outcomes.push({ title: test.fullTitle(), state: 'failed', durationMs: test.duration ?? 0, error: detail });
+      outcomes.push({ title: test.fullTitle(), file: sourceFile(test), state: 'failed', durationMs: test.duration ?? 0, error: detail });
       write(`${'  '.repeat(depth)}✘ ${test.title}\n${detail.replace(/^/gm, '      ')}`);
     });
   });
@@ -57,4 +59,12 @@ export async function run(): Promise<void> {
   const failed = outcomes.length - passed;
   fs.writeFileSync(path.join(runDir, `results-${phase}.json`), JSON.stringify({ phase, passed, failed, tests: outcomes }, null, 2));
   if (failed > 0) throw new Error(`${failed} integration test(s) failed`);
+}
+
+/** The TypeScript file a compiled test came from (out/test/integration/x.test.js → test/integration/x.test.ts). */
+function sourceFile(test: Mocha.Test): string | undefined {
+  const file = test.file;
+  if (file === undefined) return undefined;
+  const at = file.split(path.sep).lastIndexOf('test');
+  return at < 0 ? undefined : file.split(path.sep).slice(at).join('/').replace(/\.js$/, '.ts');
 }

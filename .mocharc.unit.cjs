@@ -1,0 +1,14 @@
+// The unit level's mocha settings; its files run in the order of the run's seed
+// (scripts/lib/testOrder.cjs: AGENT_PLAN_TEST_SEED replays an order).
+'use strict';
+const { filesInOrder, testSeed } = require('./scripts/lib/testOrder.cjs');
+
+module.exports = {
+  require: ['tsx/cjs'],
+  extension: ['ts'],
+  spec: filesInOrder(__dirname, 'test/unit', '.unit.test.ts', testSeed()),
+  timeout: 20000,
+  reporter: 'spec',
+  'forbid-only': true,
+  'forbid-pending': true,
+};
