@@ -98,6 +98,8 @@ interface FileState {
 }
 
 const READ_CHUNK_BYTES = 1 << 20;
+/** A held line at least this long yields to the event loop between its copy and its decode. */
+const YIELD_LINE_BYTES = 4 << 20;
 const NEWLINE = 0x0a;
 
 export class Follower implements Disposable {
@@ -340,7 +342,10 @@ export class Follower implements Disposable {
       skippedAt = state.cursor.lines + 1;
       lines.push('');
     } else if (state.partialLength > 0) {
-      lines.push(Buffer.concat([...state.partial, bytes.subarray(0, firstNewline)], state.partialLength + firstNewline).toString('utf8'));
+      const whole = Buffer.concat([...state.partial, bytes.subarray(0, firstNewline)], state.partialLength + firstNewline);
+      // The copy and the decode of a long line are each one long step: not both in one turn of the event loop.
+      if (whole.length >= YIELD_LINE_BYTES) await new Promise((resolve) => setImmediate(resolve));
+      lines.push(whole.toString('utf8'));
     } else {
       lines.push(bytes.toString('utf8', 0, firstNewline));
     }
