@@ -58,7 +58,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Followers of other agents' files hand their plans to this sink; it appends to the same log,
   // each import one step across the windows that share this storage (a lock per session).
   const locks = new SessionLocks(fileSystem, path.join(logFolder, '.locks'), nodeLockOwner());
-  const sink = new LogPlanSink(log, { locks });
+  const sink = new LogPlanSink(log, {
+    locks,
+    onBounded: (agent, session, detail) => logger.warn(`${agent} session ${session.slice(0, 80)}: ${detail}`),
+  });
   const following = vscode.workspace.getConfiguration().get<boolean>(SettingId.FollowLatest, true);
   const display = new DisplayState(store, following);
   // The session shown before the reload: read first, and pinned again if the user had pinned it.

@@ -1,7 +1,9 @@
 // LogFileSystem over node:fs/promises: what the extension host (local or remote) uses.
+// Every read and append goes through regularFile.ts: a FIFO, socket or device is refused.
 import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
 import type { FileStamp, LogFileSystem } from '../core/log/fileSystem';
+import { openRegularFile, openRegularFileSync, openRegularFileToAppend } from './regularFile';
 
 export class NodeFileSystem implements LogFileSystem {
   async mkdirp(dir: string): Promise<void> {
@@ -43,7 +45,7 @@ export class NodeFileSystem implements LogFileSystem {
   }
 
   async readRange(path: string, start: number, length: number): Promise<Uint8Array> {
-    const handle = await fs.open(path, 'r');
+    const handle = await openRegularFile(path);
     try {
       return await readFully(handle, start, length);
     } finally {
@@ -52,7 +54,7 @@ export class NodeFileSystem implements LogFileSystem {
   }
 
   readRangeNow(path: string, start: number, length: number): Uint8Array {
-    const fd = fsSync.openSync(path, 'r');
+    const fd = openRegularFileSync(path);
     try {
       const buffer = Buffer.alloc(length);
       let filled = 0;
@@ -71,7 +73,7 @@ export class NodeFileSystem implements LogFileSystem {
     // fs.appendFile splits large data into 512 KiB writes; one write() keeps a record whole
     // for concurrent O_APPEND writers. The loop only runs again after a short write.
     const data = Buffer.from(text, 'utf8');
-    const handle = await fs.open(path, 'a');
+    const handle = await openRegularFileToAppend(path);
     try {
       let written = 0;
       while (written < data.length) {

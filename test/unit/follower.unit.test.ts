@@ -13,6 +13,7 @@ import {
   type SessionFileLocator,
 } from '../../src/agents/follow/follower';
 import { lookAt } from '../../src/agents/follow/followedFiles';
+import { MAX_FOREIGN_LINE_BYTES } from '../../src/core/log/lineScan';
 import { claudeCodeLocator } from '../../src/agents/claudeCode/locator';
 import { jsonlFilesIn } from '../../src/agents/follow/jsonlFiles';
 import { createClaudeCodeParser } from '../../src/agents/claudeCode';
@@ -180,6 +181,50 @@ describe('follower: incremental reading', () => {
     assert.deepEqual(sink.calls(), ['c1']);
     assert.equal(sink.plans[0]?.items[0]?.content, 'ü, multi-byte');
     assert.equal(reader.bytesRead, Buffer.byteLength(whole));
+  });
+
+  it('follows a long line in linear work: its held chunks are joined once, not on every chunk', async () => {
+    const { folder, sink, make } = setup();
+    await fsp.mkdir(folder, { recursive: true });
+    const file = path.join(folder, 'one.jsonl');
+    // A 20 MiB line (read in 1 MiB chunks) between two short ones; a multi-byte character on a chunk border.
+    const long = line('long', 'é' + 'x'.repeat(20 * 1024 * 1024 - 2) + 'ü');
+    await fsp.writeFile(file, line('c1', 'a') + long + line('c2', 'b'));
+    // Every byte Buffer.concat copies while following: a copy of the held line per chunk would be ~210 MiB.
+    let copied = 0;
+    const concat = Buffer.concat;
+    Buffer.concat = ((list: readonly Uint8Array[], length?: number) => {
+      const joined = concat(list, length);
+      copied += joined.length;
+      return joined;
+    }) as typeof Buffer.concat;
+    try {
+      await make().refresh();
+    } finally {
+      Buffer.concat = concat;
+    }
+    assert.deepEqual(sink.calls(), ['c1', 'long', 'c2']);
+    assert.equal(sink.plans[1]?.items[0]?.content.length, 20 * 1024 * 1024 - 2 + 2);
+    assert.ok(copied <= Buffer.byteLength(long), `copied ${copied} bytes to follow a line of ${Buffer.byteLength(long)}`);
+  });
+
+  it('passes over a line longer than the bound without holding it, reports it once, and goes on', async () => {
+    const { folder, sink, make, unknown, cursorDir } = setup();
+    await fsp.mkdir(folder, { recursive: true });
+    const file = path.join(folder, 'one.jsonl');
+    const handle = await fsp.open(file, 'w');
+    await handle.write(line('c1', 'a'));
+    const mib = Buffer.alloc(1024 * 1024, 0x78);
+    for (let i = 0; i <= MAX_FOREIGN_LINE_BYTES / mib.length; i++) await handle.write(mib);
+    await handle.write('\n' + line('c2', 'b'));
+    await handle.close();
+    const follower = make();
+    await follower.refresh();
+    await follower.refresh();
+    assert.deepEqual(sink.calls(), ['c1', 'c2']);
+    assert.deepEqual(unknown.map((u) => u.shape), [{ line: 2, detail: `line longer than ${MAX_FOREIGN_LINE_BYTES} bytes` }]);
+    const cursor = JSON.parse(await fsp.readFile(path.join(cursorDir, cursorFileName(file)), 'utf8')) as { offset: number; lines: number };
+    assert.deepEqual([cursor.offset, cursor.lines], [(await fsp.stat(file)).size, 3]);
   });
 
   it('resumes after a restart from the saved cursor: only new bytes are read', async () => {

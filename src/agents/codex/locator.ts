@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { readRegularFileText } from '../../node/regularFile';
 import type { SessionFileLocator } from '../follow/follower';
 import { codexDayFolder, codexRolloutCwd, isCodexRolloutName } from './locations';
 import { readFirstLine } from '../follow/jsonlFiles';
@@ -143,7 +144,7 @@ function pathKey(file: string): string {
 /** Decisions made for the same workspace folders; any others are ignored. */
 async function loadDecisions(file: string, workspaces: string): Promise<Map<string, boolean>> {
   try {
-    const value = JSON.parse(await fsp.readFile(file, 'utf8')) as { v?: unknown; workspaces?: unknown; decided?: unknown };
+    const value = JSON.parse(await readRegularFileText(file, 16 * 1024 * 1024)) as { v?: unknown; workspaces?: unknown; decided?: unknown };
     if (value.v !== 1 || value.workspaces !== workspaces || typeof value.decided !== 'object' || value.decided === null) return new Map();
     const entries = Object.entries(value.decided as Record<string, unknown>);
     return new Map(entries.filter((e): e is [string, boolean] => /^[0-9a-f]{32}$/.test(e[0]) && typeof e[1] === 'boolean'));

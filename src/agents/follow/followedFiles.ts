@@ -2,6 +2,7 @@
 // open handle, so a file swapped in between cannot mix two files' bytes.
 import * as fsp from 'node:fs/promises';
 import { readFully } from '../../node/nodeFileSystem';
+import { openRegularFile } from '../../node/regularFile';
 
 /** One followed file opened for reading: its identity and size at open, and reads from the same handle. */
 export interface OpenedFile {
@@ -45,18 +46,15 @@ export const nodeFollowedFileReader: FollowedFileReader = {
   async open(file: string): Promise<OpenedFile | undefined> {
     let handle: fsp.FileHandle;
     try {
-      handle = await fsp.open(file, 'r');
+      // A FIFO, socket or device is refused unopened: the follower reports it once per file.
+      handle = await openRegularFile(file);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;
       throw error;
     }
     try {
       const stat = await handle.stat({ bigint: true });
-      if (!stat.isFile()) {
-        await handle.close();
-        return undefined;
-      }
       return {
         identity: `${stat.dev}:${stat.ino}`,
         size: Number(stat.size),

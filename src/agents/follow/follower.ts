@@ -82,8 +82,15 @@ export interface FollowerOptions {
 interface FileState {
   cursor: Cursor;
   parser: SessionParser;
-  /** Bytes after `cursor.offset` already read but not yet ending in a newline (not persisted). */
-  partial: Buffer;
+  /**
+   * Bytes after `cursor.offset` already read but not yet ending in a newline (not persisted),
+   * as the chunks they came in: joined once, when the line's newline arrives, so following a
+   * long line costs its length, not its length times its chunks. (Decoding each chunk as it
+   * comes was tried: a streaming TextDecoder and the join of its strings cost more.)
+   */
+  partial: Buffer[];
+  /** How many bytes `partial` holds. */
+  partialLength: number;
   /** The file as it was when last read to its end: a scan leaves it closed while a stat still says so. */
   seen?: FileLook;
   /** True while a line longer than MAX_FOREIGN_LINE_BYTES is being skipped up to its newline. */
@@ -91,6 +98,8 @@ interface FileState {
 }
 
 const READ_CHUNK_BYTES = 1 << 20;
+/** A held line at least this long yields to the event loop between its copy and its decode. */
+const YIELD_LINE_BYTES = 4 << 20;
 const NEWLINE = 0x0a;
 
 export class Follower implements Disposable {
@@ -293,13 +302,13 @@ export class Follower implements Disposable {
     }
     try {
       let state = this.files.get(file) ?? (await this.load(file, opened.identity));
-      if (state.cursor.identity !== opened.identity || opened.size < state.cursor.offset + state.partial.length) {
+      if (state.cursor.identity !== opened.identity || opened.size < state.cursor.offset + state.partialLength) {
         // Replaced or truncated: this is another file now, read it from the start.
         state = this.fresh(file, opened.identity);
       }
       this.files.set(file, state);
       state.seen = undefined;
-      let position = state.cursor.offset + state.partial.length;
+      let position = state.cursor.offset + state.partialLength;
       if (position < opened.size) this.found = true;
       while (position < opened.size && !this.disposed) {
         const bytes = await opened.read(position, Math.min(READ_CHUNK_BYTES, opened.size - position));
@@ -318,27 +327,34 @@ export class Follower implements Disposable {
 
   /** Splits `bytes` into complete lines, feeds the parser, hands results to the sink, saves the cursor. */
   private async consume(file: string, state: FileState, bytes: Buffer): Promise<boolean> {
-    // `data` starts at `cursor.offset`: the held partial line, then the new bytes.
-    const data = state.partial.length > 0 ? Buffer.concat([state.partial, bytes]) : bytes;
-    const lastNewline = data.lastIndexOf(NEWLINE);
+    // No newline yet: the chunk joins the held line.
+    const lastNewline = bytes.lastIndexOf(NEWLINE);
     if (lastNewline < 0) {
-      this.holdPartial(state, data);
+      this.holdPartial(state, bytes);
       return true;
     }
     const lines: string[] = [];
     let skippedAt: number | undefined;
-    for (let start = 0; start <= lastNewline; ) {
-      const end = data.indexOf(NEWLINE, start);
-      if (state.skipping) {
-        // The tail of an over-long line: the parser sees an empty line, so line numbers hold.
-        state.skipping = false;
-        skippedAt = state.cursor.lines + lines.length + 1;
-        lines.push('');
-      } else {
-        lines.push(data.toString('utf8', start, end));
-      }
+    const firstNewline = bytes.indexOf(NEWLINE);
+    if (state.skipping) {
+      // The tail of an over-long line: the parser sees an empty line, so line numbers hold.
+      state.skipping = false;
+      skippedAt = state.cursor.lines + 1;
+      lines.push('');
+    } else if (state.partialLength > 0) {
+      const whole = Buffer.concat([...state.partial, bytes.subarray(0, firstNewline)], state.partialLength + firstNewline);
+      // The copy and the decode of a long line are each one long step: not both in one turn of the event loop.
+      if (whole.length >= YIELD_LINE_BYTES) await new Promise((resolve) => setImmediate(resolve));
+      lines.push(whole.toString('utf8'));
+    } else {
+      lines.push(bytes.toString('utf8', 0, firstNewline));
+    }
+    for (let start = firstNewline + 1; start <= lastNewline; ) {
+      const end = bytes.indexOf(NEWLINE, start);
+      lines.push(bytes.toString('utf8', start, end));
       start = end + 1;
     }
+    const heldLength = state.partialLength;
 
     let output: ParseOutput;
     try {
@@ -369,30 +385,38 @@ export class Follower implements Disposable {
       this.options.onUnknownShape?.(file, { line: skippedAt, detail: `line longer than ${MAX_FOREIGN_LINE_BYTES} bytes` });
     }
     for (const shape of output.unknown) this.options.onUnknownShape?.(file, shape);
-    state.cursor.offset += lastNewline + 1;
+    state.cursor.offset += heldLength + lastNewline + 1;
     state.cursor.lines += lines.length;
     state.cursor.parserState = state.parser.state();
-    state.partial = Buffer.alloc(0);
-    this.holdPartial(state, data.subarray(lastNewline + 1));
+    this.dropPartial(state);
+    // A copy: a view would keep the whole chunk, lines before it included, alive while the line waits.
+    if (lastNewline + 1 < bytes.length) this.holdPartial(state, Buffer.from(bytes.subarray(lastNewline + 1)));
     await this.save(state.cursor);
     return true;
   }
 
   /** Keeps the bytes of an unfinished line in memory, so only bytes after them are read next. */
   private holdPartial(state: FileState, data: Buffer): void {
-    if (state.skipping || data.length > MAX_FOREIGN_LINE_BYTES) {
-      // Inside an over-long line: its bytes are passed over, not held; the cursor saved on
-      // disk still points at its start until its newline arrives.
+    if (state.skipping || state.partialLength + data.length > MAX_FOREIGN_LINE_BYTES) {
+      // Inside an over-long line: its bytes are passed over (counted, not held); the cursor
+      // saved on disk still points at its start until its newline arrives.
       state.skipping = true;
-      state.cursor.offset += data.length;
-      state.partial = Buffer.alloc(0);
+      state.cursor.offset += state.partialLength + data.length;
+      this.dropPartial(state);
       return;
     }
-    state.partial = Buffer.from(data);
+    // A chunk with no newline is all this line's: held as it is, not copied.
+    state.partial.push(data);
+    state.partialLength += data.length;
+  }
+
+  private dropPartial(state: FileState): void {
+    state.partial = [];
+    state.partialLength = 0;
   }
 
   private fresh(file: string, identity: string): FileState {
-    return { cursor: startCursor(file, this.options.parserVersion, identity), parser: this.options.createParser(file), partial: Buffer.alloc(0), skipping: false };
+    return { cursor: startCursor(file, this.options.parserVersion, identity), parser: this.options.createParser(file), partial: [], partialLength: 0, skipping: false };
   }
 
   /** The saved cursor for `file` when it is valid for this file and parser; a fresh start otherwise. */
@@ -405,7 +429,7 @@ export class Follower implements Disposable {
     } catch {
       return this.fresh(file, identity);
     }
-    return { cursor, parser, partial: Buffer.alloc(0), skipping: false };
+    return { cursor, parser, partial: [], partialLength: 0, skipping: false };
   }
 
   private async save(cursor: Cursor): Promise<void> {

@@ -4,6 +4,10 @@
 import { createHash } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { readRegularFileText } from '../../node/regularFile';
+
+/** A cursor file longer than this is not one Agent Plan wrote (parser states are small): it is read as none. */
+const MAX_CURSOR_BYTES = 16 * 1024 * 1024;
 
 const CURSOR_VERSION = 1;
 const CURSOR_FILE = /^[0-9a-f]{32}\.json$/;
@@ -40,7 +44,7 @@ export class CursorStore {
   /** The saved cursor of `file`, if there is a valid one. */
   async load(file: string): Promise<Cursor | undefined> {
     try {
-      const cursor = parseCursor(await fsp.readFile(this.fileOf(file), 'utf8'));
+      const cursor = parseCursor(await readRegularFileText(this.fileOf(file), MAX_CURSOR_BYTES));
       return cursor?.file === file ? cursor : undefined;
     } catch {
       return undefined;
@@ -76,7 +80,7 @@ export class CursorStore {
         continue;
       }
       if (!CURSOR_FILE.test(name)) continue;
-      const cursor = parseCursor(await fsp.readFile(full, 'utf8').catch(() => ''));
+      const cursor = parseCursor(await readRegularFileText(full, MAX_CURSOR_BYTES).catch(() => ''));
       if (cursor && keep(cursor.file)) continue;
       await fsp.rm(full, { force: true }).catch(() => undefined);
     }

@@ -1,6 +1,7 @@
 // Listing and first lines of JSONL session files, with node:fs. Read-only; a missing folder lists nothing.
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { openRegularFile } from '../../node/regularFile';
 
 /** `*.jsonl` files directly in `folder` (absolute, sorted); [] when it is missing. */
 export async function jsonlFilesIn(folder: string, accept: (name: string) => boolean = () => true): Promise<string[]> {
@@ -20,7 +21,7 @@ export async function jsonlFilesIn(folder: string, accept: (name: string) => boo
 export async function readFirstLine(file: string, maxBytes: number): Promise<string | undefined> {
   let handle: fsp.FileHandle;
   try {
-    handle = await fsp.open(file, 'r');
+    handle = await openRegularFile(file);
   } catch {
     return undefined;
   }

@@ -1,6 +1,6 @@
 // Which Gemini CLI chats belong to this workspace, read with node:fs. Read-only.
-import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { readRegularFileText } from '../../node/regularFile';
 import type { SessionFileLocator } from '../follow/follower';
 import { jsonlFilesIn } from '../follow/jsonlFiles';
 import { normalizeFolder } from '../locations';
@@ -13,7 +13,7 @@ export function geminiCliLocator(geminiDir: string, workspaceFolders: readonly s
     async list() {
       let projects: string | undefined;
       try {
-        projects = await fsp.readFile(path.join(geminiDir, 'projects.json'), 'utf8');
+        projects = await readRegularFileText(path.join(geminiDir, 'projects.json'), 16 * 1024 * 1024);
       } catch {
         projects = undefined;
       }

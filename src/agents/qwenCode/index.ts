@@ -1,6 +1,7 @@
 // Qwen Code (`@qwen-code/qwen-code`): its plans from its chat files, read-only.
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { readRegularFileText } from '../../node/regularFile';
 import { Follower } from '../follow/follower';
 import { jsonlFilesIn } from '../follow/jsonlFiles';
 import { agentHomeFolder, normalizeFolder } from '../locations';
@@ -36,7 +37,7 @@ export function checkedSink(sink: PlanSink, qwenDir: string, report: (file: stri
     for (const session of new Set(plans.map((p) => p.source.session))) {
       if (!SESSION_ID.test(session) || reported.has(session)) continue;
       const file = path.join(qwenDir, 'todos', `${session}.json`);
-      const [text, stat] = await Promise.all([fsp.readFile(file, 'utf8').catch(() => undefined), fsp.stat(file).catch(() => undefined)]);
+      const [text, stat] = await Promise.all([readRegularFileText(file, 16 * 1024 * 1024).catch(() => undefined), fsp.stat(file).catch(() => undefined)]);
       if (text === undefined || stat === undefined) continue; // Not written (yet), or removed: nothing to compare.
       const stored = qwenTodosFileItems(text);
       if (stored !== undefined && seen.get(session)?.has(listKey(stored))) continue;

@@ -2,7 +2,7 @@
 // and tests can substitute a fake (a full disk, a counting wrapper).
 //
 // Failures reject with Node-style errors: an Error with a `code` such as 'ENOENT',
-// 'ENOSPC', 'EACCES', 'EISDIR' (and ideally `path`).
+// 'ENOSPC', 'EACCES', 'EISDIR', 'ENOTREGULAR' (a FIFO, socket or device, never opened) and ideally `path`.
 
 export interface LogFileSystem {
   /** Creates the folder and its parents; no-op when it exists. */
@@ -84,6 +84,8 @@ export function describeFsError(error: unknown, path: string): string {
       return 'file too large';
     case 'ENAMETOOLONG':
       return 'file name too long';
+    case 'ENOTREGULAR':
+      return `${where} is not a regular file (a FIFO, socket or device)`;
     default: {
       const message = error instanceof Error ? error.message : String(error);
       return message === '' ? 'unknown error' : message;

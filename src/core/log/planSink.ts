@@ -11,6 +11,7 @@
 import type { AgentId, ForeignPlan, ForeignSessionInfo, ForeignUsage, ForeignWrite, PlanSink } from '../foreign';
 import type { Disposable } from '../emitter';
 import { FileQueue } from './fileQueue';
+import { boundForeignPlan } from './foreignBounds';
 import {
   AGENT_IDS,
   isFileWrite,
@@ -107,6 +108,11 @@ export interface LogPlanSinkOptions {
   locks?: SessionLocks;
   /** This machine's clock, for the times turn facts carry. */
   now?: () => Date;
+  /**
+   * A plan over the bounds of foreignBounds.ts was cut (or refused): once per foreign session,
+   * whatever its later plans hold. `detail` is a stable text.
+   */
+  onBounded?: (agent: AgentId, session: string, detail: string) => void;
 }
 
 export class LogPlanSink implements PlanSink, Disposable {
@@ -123,6 +129,9 @@ export class LogPlanSink implements PlanSink, Disposable {
   readonly stats = { settledUnderLock: 0 };
   /** What a dropped index held for its session's first plan, handed to the index built next. */
   private readonly waiting = new Map<string, Pick<SessionIndex, 'pending' | 'pendingWrites'>>();
+  private readonly onBounded: LogPlanSinkOptions['onBounded'];
+  /** Sessions whose over-size plan was reported. */
+  private readonly boundedReported = new Set<string>();
 
   constructor(
     private readonly log: SessionLog,
@@ -130,6 +139,7 @@ export class LogPlanSink implements PlanSink, Disposable {
   ) {
     this.locks = options.locks;
     this.now = options.now ?? (() => new Date());
+    this.onBounded = options.onBounded;
     this.subscription = log.onDidRead((read) => {
       const index = this.indexes.get(read.session);
       if (!index) return;
@@ -152,13 +162,23 @@ export class LogPlanSink implements PlanSink, Disposable {
    * before anything is written.
    */
   async importPlans(plans: readonly ForeignPlan[]): Promise<void> {
-    const checked = plans.map((plan, index) => {
+    const shaped = plans.map((plan, index) => {
       const source = parseSource(plan.source);
       if (typeof source === 'string') throw new TypeError(`importPlans: plan ${index + 1}: ${source}`);
       const items = parseForeignItems(plan.items);
       if (typeof items === 'string') throw new TypeError(`importPlans: plan ${index + 1}: ${items}`);
+      return { plan, source, items };
+    });
+    // Bounded before anything else looks at it: what the log holds, and what a re-read or
+    // another window compares with, is the cut plan (the import key, its call id, is kept).
+    const checked = shaped.flatMap(({ plan, source: given, items: all }) => {
+      const bounded = boundForeignPlan(all, given);
+      const detail = 'refused' in bounded ? bounded.refused : bounded.cut;
+      if (detail !== undefined) this.reportBounded(given.agent, given.session, detail);
+      if ('refused' in bounded) return [];
+      const { source, items } = bounded;
       const at = plan.at !== undefined && !Number.isNaN(Date.parse(plan.at)) ? plan.at : undefined;
-      return { key: sessionKeyForForeign(source.agent, source.session), source, items, at };
+      return [{ key: sessionKeyForForeign(source.agent, source.session), source, items, at }];
     });
     const byKey = new Map<string, typeof checked>();
     for (const plan of checked) {
@@ -193,6 +213,13 @@ export class LogPlanSink implements PlanSink, Disposable {
         }),
       ),
     );
+  }
+
+  private reportBounded(agent: AgentId, session: string, detail: string): void {
+    const key = `${agent}\n${session.slice(0, 2048)}`;
+    if (this.boundedReported.has(key)) return;
+    this.boundedReported.add(key);
+    this.onBounded?.(agent, session, detail);
   }
 
   /** Appends a session/info line when the title, the newest turn or its participant changed; else writes nothing. */

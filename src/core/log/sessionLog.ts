@@ -16,7 +16,7 @@
 import { Emitter } from '../emitter';
 import { describeFsError, errorCode, type FileStamp, type LogFileSystem } from './fileSystem';
 import { FileQueue } from './fileQueue';
-import { scanForward } from './lineScan';
+import { MAX_LOG_LINE_BYTES, scanForward } from './lineScan';
 import { LogWriteError, appendLine } from './logAppend';
 import { logFileFor, logFolder, sessionOfFileName } from './logFiles';
 import { LogHistory, type HistoryPage } from './logHistory';
@@ -261,6 +261,10 @@ export class SessionLog {
   /** Writes the record's line, reads the file on from the cursor, and returns the line as read back. */
   private appendRecord(file: string, session: string, record: LogRecord): Promise<LogRecord> {
     const line = JSON.stringify(record);
+    // Every line the log holds is one its reader reads back: a longer one would be skipped,
+    // so whatever it carries would never show, and an import would be made again and again.
+    const bytes = line.length * 3 + 1 > MAX_LOG_LINE_BYTES ? new TextEncoder().encode(line).length + 1 : 0;
+    if (bytes > MAX_LOG_LINE_BYTES) return Promise.reject(lineTooLong(record.type, bytes));
     return this.queue.run(file, async () => {
       // The cursor must stand before our line, so that reading on from it meets the line.
       if (!this.cursors.has(session)) {
@@ -652,4 +656,9 @@ function checkedTodos(todos: readonly Todo[]): Todo[] {
   const checked = validateTodoInput({ todos });
   if (!checked.ok) throw new TypeError(`SessionLog.append: ${checked.error}`);
   return checked.todos;
+}
+
+/** The refusal of a line longer than the log's reader reads; its text is stable. */
+function lineTooLong(type: string, bytes: number): Error {
+  return Object.assign(new Error(`a ${type} line of ${bytes} bytes is longer than the log reads (${MAX_LOG_LINE_BYTES} bytes); not written`), { code: 'ELINETOOLONG' });
 }

@@ -9,6 +9,7 @@ import { laneDurationText, spanText, type Timeline } from './timeline';
 import type { PageFile } from './timelineFiles';
 import type { Ledger } from '../derived/ledger';
 import { ledgerText } from '../derived/ledgerText';
+import { MAX_FOREIGN_CONTENT_LENGTH, cutText } from '../log/foreignBounds';
 
 export interface ViewSegment {
   status: ItemStatus;
@@ -84,8 +85,18 @@ export interface TimelineViewModel {
   sessionWrites: number[];
   /** Older versions exist before `start`. */
   more: boolean;
+  /** Lanes past MAX_VIEW_LANES, left out of `lanes` (only a plan older than the import bounds has them). */
+  lanesLeftOut: number;
   strings: TimelineStrings;
 }
+
+/**
+ * The most lanes one model carries to the page, and the longest item text it names: a page of
+ * versions holds few lanes since plans are bounded (100 items each), but a log written before
+ * the bounds may hold a plan of 60,000 items, which would post a model of many megabytes.
+ */
+export const MAX_VIEW_LANES = 1000;
+export const MAX_VIEW_TEXT_LENGTH = MAX_FOREIGN_CONTENT_LENGTH;
 
 /** The webview's own fixed texts, translated on the extension's side. */
 export interface TimelineStrings {
@@ -134,12 +145,12 @@ export function timelineViewModel(
   const start = timeline.start ?? 0;
   const costs = new Map((ledger?.items ?? []).map((item) => [item.content, item]));
   const end = Math.max(timeline.end ?? start, start + 1000);
-  const lanes = timeline.lanes.map((lane): ViewLane => {
-    const name = itemLabel(lane.content, t);
+  const lanes = timeline.lanes.slice(0, MAX_VIEW_LANES).map((lane): ViewLane => {
+    const name = itemLabel(cutText(lane.content, MAX_VIEW_TEXT_LENGTH), t);
     const notes: string[] = [];
     if (lane.dropped) notes.push(t('dropped'));
-    if (lane.rewordedTo !== undefined) notes.push(t('reworded as “{0}”', itemLabel(lane.rewordedTo, t)));
-    if (lane.rewordedFrom !== undefined) notes.push(t('reworded from “{0}”', itemLabel(lane.rewordedFrom, t)));
+    if (lane.rewordedTo !== undefined) notes.push(t('reworded as “{0}”', itemLabel(cutText(lane.rewordedTo, MAX_VIEW_TEXT_LENGTH), t)));
+    if (lane.rewordedFrom !== undefined) notes.push(t('reworded from “{0}”', itemLabel(cutText(lane.rewordedFrom, MAX_VIEW_TEXT_LENGTH), t)));
     const durations = laneDurationText(lane, t);
     if (durations !== '') notes.push(durations);
     const spent = costs.get(lane.content);
@@ -192,6 +203,7 @@ export function timelineViewModel(
     sessionFiles,
     sessionWrites: [...timeline.sessionFiles.writes],
     more,
+    lanesLeftOut: Math.max(0, timeline.lanes.length - MAX_VIEW_LANES),
     strings: timelineStrings(t),
   };
 }
