@@ -96,7 +96,7 @@ async function main() {
     const results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
     passed += results.passed;
     failed += results.failed;
-    for (const test of results.tests ?? []) tests.push({ title: test.title, file: test.file, ms: test.durationMs, phase });
+    for (const test of results.tests ?? []) tests.push({ title: test.title, file: test.file, ms: test.durationMs, phase, state: test.state, error: test.error });
   }
   await cleanups.run();
   fs.writeFileSync(path.join(runDir, 'summary.json'), JSON.stringify({ passed, failed }) + '\n');

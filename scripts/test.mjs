@@ -5,7 +5,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ensureDependencies, runNode } from './lib/setup.mjs';
+import { spawn } from 'node:child_process';
+import { cleanEnv, ensureDependencies, repoRoot, runNode } from './lib/setup.mjs';
 import testOrder from './lib/testOrder.cjs';
 
 ensureDependencies();
@@ -46,19 +47,10 @@ if (!built) {
 
 const slow = [];
 const levels = [];
-for (const [name, args] of [
-  // Checks of what the build made: the bundles and the package.
-  ['build checks (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.build.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs']],
-  ['unit tests (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.unit.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs']],
-  ['reliability suite (plain Node)', ['scripts/reliability.mjs']],
-  // The pinned Claude Code, Codex and Gemini CLI against scripted models, offline (root only; says so otherwise).
-  ['terminal agents (real CLIs, plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', 'test/terminal-agents/mocharc.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs']],
-  ['integration tests (VS Code extension host)', ['scripts/integration.mjs']],
-]) {
-  const file = path.join(tmp, `${name.split(' ')[0]}.json`);
-  const levelStarted = Date.now();
-  const stepOk = step(name, args, { AGENT_PLAN_COUNTS: file });
-  levels.push(`${name}: ${Math.round((Date.now() - levelStarted) / 1000)} s`);
+
+/** One level's result: its counts and slow tests added to the run's, its time to `levels`. */
+function account(name, file, stepOk, ms) {
+  levels.push(`${name}: ${Math.round(ms / 1000)} s`);
   const result = counts(file);
   if (result) {
     passed += result.passed;
@@ -67,6 +59,51 @@ for (const [name, args] of [
   }
   if (!stepOk && (!result || result.failed === 0)) failed += 1; // a run that died without reporting a failure
   ok = ok && stepOk;
+}
+
+// The real terminal agents spend most of their time waiting on the agents' own clocks (a prompt
+// drawn, an answer typed, a process ending), so they run beside the plain-Node levels, which
+// keep the cores busy; their output is printed as one block when they end. The VS Code host
+// runs after both, alone (one extension host at a time).
+const TERMINAL = 'terminal agents (real CLIs, plain Node, beside the levels above)';
+const terminalCounts = path.join(tmp, 'terminal.json');
+const terminalOutput = path.join(tmp, 'terminal.log');
+const terminalStarted = Date.now();
+const terminalFd = fs.openSync(terminalOutput, 'w');
+const terminal = spawn(process.execPath, ['node_modules/mocha/bin/mocha.js', '--config', 'test/terminal-agents/mocharc.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs'], {
+  cwd: repoRoot,
+  stdio: ['ignore', terminalFd, terminalFd],
+  env: cleanEnv({ AGENT_PLAN_COUNTS: terminalCounts }),
+});
+fs.closeSync(terminalFd);
+const terminalEnded = new Promise((resolve) => {
+  terminal.on('error', () => resolve(false));
+  terminal.on('exit', (code) => resolve(code === 0));
+});
+
+for (const [name, args] of [
+  // Checks of what the build made: the bundles and the package.
+  ['build checks (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.build.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs']],
+  ['unit tests (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.unit.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs']],
+  ['reliability suite (plain Node)', ['scripts/reliability.mjs']],
+]) {
+  const file = path.join(tmp, `${name.split(' ')[0]}.json`);
+  const levelStarted = Date.now();
+  const stepOk = step(name, args, { AGENT_PLAN_COUNTS: file });
+  account(name, file, stepOk, Date.now() - levelStarted);
+}
+
+// The pinned agents' CLIs against scripted models, offline (root only; says so otherwise).
+const terminalOk = await terminalEnded;
+process.stdout.write(`\n== ${TERMINAL}\n${fs.readFileSync(terminalOutput, 'utf8')}`);
+account(TERMINAL, terminalCounts, terminalOk, Date.now() - terminalStarted);
+
+{
+  const name = 'integration tests (VS Code extension host)';
+  const file = path.join(tmp, 'integration.json');
+  const levelStarted = Date.now();
+  const stepOk = step(name, ['scripts/integration.mjs'], { AGENT_PLAN_COUNTS: file });
+  account(name, file, stepOk, Date.now() - levelStarted);
 }
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log(`\n== where the time went (${Math.round((Date.now() - started) / 1000)} s in all, test order seed ${seed})`);
