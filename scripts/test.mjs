@@ -61,11 +61,24 @@ function account(name, file, stepOk, ms) {
   ok = ok && stepOk;
 }
 
-// The real terminal agents spend most of their time waiting on the agents' own clocks (a prompt
-// drawn, an answer typed, a process ending), so they run beside the plain-Node levels, which
-// keep the cores busy; their output is printed as one block when they end. The VS Code host
-// runs after both, alone (one extension host at a time).
-const TERMINAL = 'terminal agents (real CLIs, plain Node, beside the levels above)';
+for (const [name, args] of [
+  // Checks of what the build made: the bundles and the package.
+  ['build checks (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.build.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs']],
+  ['unit tests (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.unit.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs']],
+  ['reliability suite (plain Node)', ['scripts/reliability.mjs']],
+]) {
+  const file = path.join(tmp, `${name.split(' ')[0]}.json`);
+  const levelStarted = Date.now();
+  const stepOk = step(name, args, { AGENT_PLAN_COUNTS: file });
+  account(name, file, stepOk, Date.now() - levelStarted);
+}
+
+// The real terminal agents and the VS Code host both spend most of their time waiting on
+// real programs' clocks (a prompt drawn, an answer typed, a process ending, a chat's turn),
+// so they run side by side, after the plain-Node levels, which keep the cores busy (the
+// several-window scenarios load every core on purpose). The agents' output is printed as
+// one block when they end. One extension host still runs at a time.
+const TERMINAL = 'terminal agents (real CLIs, plain Node, beside the integration tests)';
 const terminalCounts = path.join(tmp, 'terminal.json');
 const terminalOutput = path.join(tmp, 'terminal.log');
 const terminalStarted = Date.now();
@@ -81,23 +94,6 @@ const terminalEnded = new Promise((resolve) => {
   terminal.on('exit', (code) => resolve(code === 0));
 });
 
-for (const [name, args] of [
-  // Checks of what the build made: the bundles and the package.
-  ['build checks (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.build.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs']],
-  ['unit tests (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.unit.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs']],
-  ['reliability suite (plain Node)', ['scripts/reliability.mjs']],
-]) {
-  const file = path.join(tmp, `${name.split(' ')[0]}.json`);
-  const levelStarted = Date.now();
-  const stepOk = step(name, args, { AGENT_PLAN_COUNTS: file });
-  account(name, file, stepOk, Date.now() - levelStarted);
-}
-
-// The pinned agents' CLIs against scripted models, offline (root only; says so otherwise).
-const terminalOk = await terminalEnded;
-process.stdout.write(`\n== ${TERMINAL}\n${fs.readFileSync(terminalOutput, 'utf8')}`);
-account(TERMINAL, terminalCounts, terminalOk, Date.now() - terminalStarted);
-
 {
   const name = 'integration tests (VS Code extension host)';
   const file = path.join(tmp, 'integration.json');
@@ -105,6 +101,10 @@ account(TERMINAL, terminalCounts, terminalOk, Date.now() - terminalStarted);
   const stepOk = step(name, ['scripts/integration.mjs'], { AGENT_PLAN_COUNTS: file });
   account(name, file, stepOk, Date.now() - levelStarted);
 }
+// The pinned agents' CLIs against scripted models, offline (root only; says so otherwise).
+const terminalOk = await terminalEnded;
+process.stdout.write(`\n== ${TERMINAL}\n${fs.readFileSync(terminalOutput, 'utf8')}`);
+account(TERMINAL, terminalCounts, terminalOk, Date.now() - terminalStarted);
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log(`\n== where the time went (${Math.round((Date.now() - started) / 1000)} s in all, test order seed ${seed})`);
 for (const line of levels) console.log(`  ${line}`);
