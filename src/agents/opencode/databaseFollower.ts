@@ -2,10 +2,19 @@
 // this workspace's sessions to Agent Plan's log.
 //
 // - Reader: `node:sqlite` of the extension host's own Node (no native addon, no copy of the
-//   database). Opened read-only with no busy timeout and no transaction held between
-//   queries: in WAL mode a reader never blocks the writer, and a busy or locked database is
-//   retried a moment later, never reported as broken. A Node without `node:sqlite` gives one
-//   line in the output channel and no source.
+//   database). Opened read-only with no busy timeout; each pass is one read transaction (one
+//   snapshot), ended before anything is handed on: in WAL mode a reader never blocks the
+//   writer, and a busy or locked database is retried a moment later, never reported as
+//   broken. A Node without `node:sqlite` gives one line in the output channel and no source.
+// - The host's thread stays free: `node:sqlite` answers synchronously, so every query is a
+//   keyset page of at most 500 rows by an index the schema has (sessions by id, a session's
+//   messages by (time_created, id), its parts by rowid in `part_session_idx`, a message's
+//   parts by (message_id, id), todos by position), smaller while pages are slow; the pass
+//   yields to the event loop after ~12 ms of work, and parses its rows in runs between yields.
+//   A message's tool calls are counted from the tool parts read (kept in the cursor), never by
+//   a query per message.
+// - Only regular files are opened: a FIFO (or socket, device) named like the database, its
+//   `-wal` or `-shm` is reported once and skipped (SQLite would block the thread opening it).
 // - Nothing is created next to the database: a read-only connection to a WAL database makes
 //   `-wal` and `-shm` files when they are missing, so the database is opened that way only
 //   while both exist (the agent has it open, or left them); with neither, it is opened as
