@@ -76,7 +76,9 @@ export async function readTodoRows(sqlite: SqliteModule, dbFile: string): Promis
     return { db, wal, shm, journal, key: JSON.stringify([db?.ino, db?.size, db?.mtimeMs, wal?.size, wal?.mtimeMs, journal !== undefined]) };
   };
   const before = await look();
-  if (!before.db?.isFile()) return undefined;
+  // SQLite opens these paths itself, synchronously: a FIFO (socket, device) there would hold the
+  // host's thread, so anything but regular files is skipped, as a missing database is.
+  if (!before.db?.isFile() || [before.wal, before.shm, before.journal].some((found) => found !== undefined && !found.isFile())) return undefined;
   const shared = before.wal !== undefined && before.shm !== undefined;
   if (before.journal !== undefined || (!shared && (before.wal !== undefined || before.shm !== undefined))) throw new DatabaseBusyError(`${dbFile} is being written`);
   const location = shared ? dbFile : new URL(`${pathToFileURL(dbFile).href}?immutable=1`);
