@@ -3,7 +3,7 @@
 // there these tests run again, whole, in the pinned VS Code host's Node (Node 24) and pass or
 // fail with it; with neither, the run says SKIPPED and defines no test.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -503,6 +503,33 @@ if (typeof sqlite === 'string') {
       assert.deepEqual(errors, []);
       assert.deepEqual(sink.plans.map(rows), [PLAN_1, PLAN_2]);
       assert.deepEqual(listing(dir), ['opencode.db']);
+    });
+
+    it('a FIFO named like the database (or its -wal) is never opened: reported once while it stays, read once it is a file again', async () => {
+      const dir = path.join(tmp.path, 'db');
+      fs.mkdirSync(dir);
+      const { file, workspace } = copyDatabase('opencode', 'todowrite', dir);
+      fs.renameSync(file, `${file}.saved`);
+      execFileSync('mkfifo', [file]);
+      const { follower, sink, errors } = follow('opencode', file, workspace);
+      await follower.refresh();
+      await follower.refresh();
+      assert.deepEqual(errors.map((e) => (e as NodeJS.ErrnoException).code), ['ENOTREGULAR'], 'reported once');
+      assert.match(String(errors[0]), /is a FIFO, not a regular file; skipped/);
+      fs.rmSync(file);
+      fs.renameSync(`${file}.saved`, file);
+      fs.renameSync(`${file}-wal`, `${file}.wal-saved`);
+      execFileSync('mkfifo', [`${file}-wal`]);
+      await follower.refresh();
+      assert.equal(errors.length, 2);
+      assert.match(String(errors[1]), /-wal is a FIFO/);
+      assert.deepEqual(sink.plans, []);
+      fs.rmSync(`${file}-wal`);
+      fs.renameSync(`${file}.wal-saved`, `${file}-wal`);
+      await follower.refresh();
+      follower.dispose();
+      assert.equal(errors.length, 2, String(errors[2]));
+      assert.deepEqual(sink.plans.map(rows), [PLAN_1, PLAN_2]);
     });
 
     it('a database held by a writer is read without blocking it; one locked exclusively is retried, never reported', async () => {

@@ -5,6 +5,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Follower, type SessionFileLocator } from '../follow/follower';
+import { readRegularFileText } from '../../node/regularFile';
 import { isBusy, loadSqlite, type SqliteModule } from '../follow/sqlite';
 import { agentHomeFolder, isInsideWorkspace } from '../locations';
 import { followerReports, withImportPlans, type AgentDescriptor } from '../agent';
@@ -15,6 +16,8 @@ export * from './parser';
 
 /** A session folder's name as Copilot CLI makes it (a UUID): anything else is never made into a path. */
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,127}$/;
+/** A session's `workspace.yaml` is a few lines; a longer one (or no regular file) says nothing. */
+const MAX_WORKSPACE_YAML_BYTES = 1024 * 1024;
 
 /** `<copilotHome>/session-state/<id>/events.jsonl` of the sessions whose `workspace.yaml` says they ran in a workspace folder. */
 export function copilotSessionLocator(copilotHome: string, workspaceFolders: readonly string[]): SessionFileLocator & { sessionFolder(id: string): string | undefined } {
@@ -32,7 +35,7 @@ export function copilotSessionLocator(copilotHome: string, workspaceFolders: rea
         const folder = path.join(root, name);
         let ours = decided.get(name);
         if (ours === undefined) {
-          const yaml = await fsp.readFile(path.join(folder, 'workspace.yaml'), 'utf8').catch(() => undefined);
+          const yaml = await readRegularFileText(path.join(folder, 'workspace.yaml'), MAX_WORKSPACE_YAML_BYTES).catch(() => undefined);
           const cwd = yaml === undefined ? undefined : workspaceYamlCwd(yaml);
           if (cwd === undefined) {
             if (yaml !== undefined || (await fsp.stat(folder).catch(() => undefined))?.isDirectory()) waiting.push(folder);
@@ -73,7 +76,9 @@ export async function readTodoRows(sqlite: SqliteModule, dbFile: string): Promis
     return { db, wal, shm, journal, key: JSON.stringify([db?.ino, db?.size, db?.mtimeMs, wal?.size, wal?.mtimeMs, journal !== undefined]) };
   };
   const before = await look();
-  if (!before.db?.isFile()) return undefined;
+  // SQLite opens these paths itself, synchronously: a FIFO (socket, device) there would hold the
+  // host's thread, so anything but regular files is skipped, as a missing database is.
+  if (!before.db?.isFile() || [before.wal, before.shm, before.journal].some((found) => found !== undefined && !found.isFile())) return undefined;
   const shared = before.wal !== undefined && before.shm !== undefined;
   if (before.journal !== undefined || (!shared && (before.wal !== undefined || before.shm !== undefined))) throw new DatabaseBusyError(`${dbFile} is being written`);
   const location = shared ? dbFile : new URL(`${pathToFileURL(dbFile).href}?immutable=1`);
