@@ -434,6 +434,26 @@ describe('follower: incremental reading', () => {
     assert.deepEqual(sink.calls(), ['c1', 'c2']);
   });
 
+  it('reports a sink failure once while it repeats (a busy session lock), delivers when it ends, and reports the next one again', async () => {
+    const { folder, sink, make, errors } = setup();
+    await fsp.mkdir(folder, { recursive: true });
+    const file = path.join(folder, 'one.jsonl');
+    await fsp.writeFile(file, line('c1', 'a'));
+    const follower = make();
+    sink.failNext = 3;
+    for (let pass = 0; pass < 3; pass++) await follower.refresh();
+    assert.equal(errors.length, 1, 'one report for three failed passes');
+    assert.deepEqual(sink.calls(), []);
+    await follower.refresh();
+    assert.deepEqual(sink.calls(), ['c1']);
+    await fsp.appendFile(file, line('c2', 'b'));
+    sink.failNext = 1;
+    await follower.refresh();
+    assert.equal(errors.length, 2, 'a failure after a success is reported');
+    await follower.refresh();
+    assert.deepEqual(sink.calls(), ['c1', 'c2']);
+  });
+
   it('reports a file it may not read once, not on every scan, and still reads the others', async () => {
     const { folder, sink, errors, make } = setup();
     await fsp.mkdir(folder, { recursive: true });

@@ -60,7 +60,11 @@ export interface FollowerOptions {
   cursorDir: string;
   /** A line the parser did not recognize; the parser reports each shape once per file. */
   onUnknownShape?(file: string, shape: UnknownShape): void;
-  /** A read, sink or cursor failure; the follower keeps going and retries on the next change. */
+  /**
+   * A read, sink or cursor failure; the follower keeps going and retries on the next change.
+   * A file's read or sink failure is reported once while it repeats (a busy session lock,
+   * a full disk), and again only after that file has gone through.
+   */
   onError?(error: unknown, file?: string): void;
   /** Minimum time between two scans; the first change is handled at once. Default 250 ms. */
   throttleMs?: number;
@@ -123,6 +127,8 @@ export class Follower implements Disposable {
   private disposed = false;
   private cursorsPruned = false;
   private readonly readErrors = new Map<string, string>();
+  /** Per file, the sink failure last reported: the same failure again (a full disk, a busy lock) is not reported on every pass. */
+  private readonly sinkErrors = new Map<string, string>();
   /** Where events do not arrive: the scan on a timer, and how long it waits next. */
   private polling: Backoff | undefined;
   /** The folders the watch was last set to, to notice when the locator names others (a new day). */
@@ -378,9 +384,14 @@ export class Follower implements Disposable {
     } catch (error) {
       // Nothing advances: the next change or poll resumes from the last saved cursor.
       this.files.delete(file);
-      this.options.onError?.(error, file);
+      const key = errorKey(error);
+      if (this.sinkErrors.get(file) !== key) {
+        this.sinkErrors.set(file, key);
+        this.options.onError?.(error, file);
+      }
       return false;
     }
+    this.sinkErrors.delete(file);
     if (skippedAt !== undefined) {
       this.options.onUnknownShape?.(file, { line: skippedAt, detail: `line longer than ${MAX_FOREIGN_LINE_BYTES} bytes` });
     }
@@ -446,6 +457,7 @@ export class Follower implements Disposable {
   private async forget(file: string): Promise<void> {
     this.files.delete(file);
     this.readErrors.delete(file);
+    this.sinkErrors.delete(file);
     this.listed.delete(file);
     await this.cursors.remove(file);
   }

@@ -8,6 +8,8 @@
 // check-and-append is then one step across them: it holds the session's lock
 // (sessionLock.ts), reads the file on past the reader's cursor, so another process's
 // line is seen, and only then checks and appends. A call lands once, whoever saw it first.
+// A lock another process keeps past the wait's bound fails the step before it writes
+// anything (SessionLockBusyError): the import rejects and its caller tries again later.
 import type { AgentId, ForeignPlan, ForeignSessionInfo, ForeignUsage, ForeignWrite, PlanSink } from '../foreign';
 import type { Disposable } from '../emitter';
 import { FileQueue } from './fileQueue';
@@ -450,7 +452,10 @@ export class LogPlanSink implements PlanSink, Disposable {
       }
       if (index.pendingWrites.length > 0) {
         const waiting = index.pendingWrites.splice(0);
-        void this.step(key, (current) => this.writeStep(key, current, waiting)).catch(() => undefined);
+        void this.step(key, (current) => this.writeStep(key, current, waiting)).catch(() => {
+          // Not saved (a write fault, a lock held past its bound): they wait for the session's next plan.
+          for (const write of waiting) if (!index.pendingWrites.some((known) => known.id === write.id)) index.pendingWrites.push(write);
+        });
       }
       const pending = index.pending;
       if (pending) {
