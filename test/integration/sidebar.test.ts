@@ -46,7 +46,7 @@ async function domShows(selector: string, expected: string[], what: string): Pro
   let last: string[] = [];
   try {
     await waitFor(async () => {
-      // The Plan view's item rows; its health rows (a stopped turn, say) are checked by 10-copilot-health.
+      // The Plan view's item rows; its health rows (a stopped turn, say) are checked by copilot-health.test.ts.
       last = selector === PLAN_ROWS ? await planItemLabels(selector) : await rowLabels(selector);
       return JSON.stringify(last) === JSON.stringify(expected);
     }, what);

@@ -1,7 +1,7 @@
 // Two windows on one workspace: a second window of the same browser opens the same folder
 // on the same server, so two extension hosts share one workspace storage and both follow
 // the same terminal agent's files. The real Claude Code runs in the workspace (as in
-// 16-terminal-agents); each of its plan calls must land in the log once, and the sidebar of
+// terminal-agents.test.ts); each of its plan calls must land in the log once, and the sidebar of
 // each window must show each version once. The launcher opens and drives the second
 // window (bridge ops `openWindow`, `closeWindow`, and `window: n` on the DOM ops).
 import * as assert from 'node:assert/strict';
@@ -139,7 +139,7 @@ if (status.skipped !== undefined) {
       // The second window follows the latest session: its Plan view shows the finished list,
       // and its history (Agent Plan: Show History… from the palette) lists each version once.
       await waitFor(async () => {
-        // The item rows; the health rows (done, here) are checked by 10-copilot-health.
+        // The item rows; the health rows (done, here) are checked by copilot-health.test.ts.
         const rows = (await bridge<string[]>({ op: 'attributes', window, selector: PLAN_ROWS, name: 'aria-label' })).filter(isItemRow);
         return rows.length === 2 && rows.every((row) => /completed/i.test(row ?? ''));
       }, "the second window's Plan view to show the finished Claude Code list", 20_000);
