@@ -19,7 +19,7 @@ describe('a save that fails inside the extension host', () => {
   const created: string[] = [];
 
   after(async () => {
-    // Leave the log folder as the earlier tests left it: the restart phase expects their sessions only.
+    // Leave no session of its own behind: the log folder as this file found it.
     const plan = await api();
     for (const session of created) fs.rmSync(plan.logFile(session), { recursive: true, force: true });
     await waitFor(() => plan.listSessions().every((s) => !created.includes(s.session)), 'the removed sessions to leave the store');

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanViewState } from '../../src/extension';
-import { activityBadge, api, badgeCount, bridge, chat, isSessionRow, domTexts, logLines, newChatSession, planItemLabels, runDir, sessionName, todos, waitFor } from './helpers';
+import { activityBadge, api, badgeCount, bridge, chat, chatSession, isSessionRow, domTexts, logLines, newChatSession, planItemLabels, runDir, sessionName, todos, waitFor } from './helpers';
 
 const LONG_HISTORY = 250;
 /** Rows the Sessions view lists at first (SESSIONS_PAGE in src/vscode/views.ts), and how many sessions the test adds. */
@@ -65,15 +65,12 @@ describe('the sidebar, rendered in the workbench', () => {
   });
 
   it('shows the latest session: items in order, status icons, description, badge and status bar', async () => {
-    const plan = await api();
     await newChatSession();
-    await chat(todos(['Survey the code', 'completed'], ['Draft the API', 'in_progress'], ['Write docs', 'pending']));
-    sessionA = plan.listSessions()[0]!.session;
+    sessionA = (await chatSession(todos(['Survey the code', 'completed'], ['Draft the API', 'in_progress'], ['Write docs', 'pending']))).session;
     await newChatSession();
-    await chat(
-      todos(['Set up the theme', 'completed'], ['Add the toggle', 'in_progress'], ['Persist the choice', 'in_progress'], ['Test both themes', 'pending']),
-    );
-    sessionB = plan.listSessions()[0]!.session;
+    sessionB = (
+      await chatSession(todos(['Set up the theme', 'completed'], ['Add the toggle', 'in_progress'], ['Persist the choice', 'in_progress'], ['Test both themes', 'pending']))
+    ).session;
     assert.notEqual(sessionA, sessionB);
 
     const state = await viewShows((s) => s.session === sessionB, 'the Plan view to follow session B');
@@ -112,12 +109,16 @@ describe('the sidebar, rendered in the workbench', () => {
       return texts[0]?.includes('1/4') ? texts[0] : undefined;
     }, 'the status bar item');
     assert.match(status, /1\/4 · Add the toggle/);
-    // The session rows, below the Needs You section (the first chat's turn ended with items open).
-    const sessions = (await rowLabels(SESSION_ROWS)).filter(isSessionRow);
-    assert.equal(sessions.length >= 2, true);
+    // The session rows, below the Needs You section (the first chat's turn ended with items open),
+    // the newest first: session B, written last.
+    let sessions: string[] = [];
     // A chat of the test's own participant: never "of Copilot", before or after the mirror reads its file.
     // Named by the chat's first request once the mirror reads its file, by its first item before.
-    assert.ok([`Session ${await sessionName(sessionB, 'Set up the theme')}, 1/4 done`, 'Session Set up the theme, 1/4 done'].some((start) => sessions[0]?.startsWith(start)), sessions[0]);
+    await waitFor(async () => {
+      sessions = (await rowLabels(SESSION_ROWS)).filter(isSessionRow);
+      const starts = [`Session ${await sessionName(sessionB, 'Set up the theme')}, 1/4 done`, 'Session Set up the theme, 1/4 done'];
+      return sessions.length >= 2 && starts.some((start) => sessions[0]?.startsWith(start));
+    }, () => `session B's row first in the Sessions view (rows: ${JSON.stringify(sessions.slice(0, 3))})`);
     await bridge({ op: 'screenshot', file: path.join(runDir(), 'sidebar-with-plan.png'), selector: '#workbench\\.parts\\.sidebar' });
     assert.ok(fs.statSync(path.join(runDir(), 'sidebar-with-plan.png')).size > 1000);
   });
@@ -129,8 +130,8 @@ describe('the sidebar, rendered in the workbench', () => {
     await domShows(PLAN_ROWS, ['Survey the code, completed', 'Draft the API, in progress', 'Write docs, pending'], 'session A rows');
 
     // The chat in front is still session B's: this write lands there, and the pinned view stays on A.
-    await chat(todos(['Set up the theme', 'completed'], ['Add the toggle', 'completed'], ['Persist the choice', 'in_progress'], ['Test both themes', 'pending']));
-    assert.equal(plan.listSessions()[0]?.session, sessionB);
+    const { session: written } = await chatSession(todos(['Set up the theme', 'completed'], ['Add the toggle', 'completed'], ['Persist the choice', 'in_progress'], ['Test both themes', 'pending']));
+    assert.equal(written, sessionB);
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(plan.getViewState().session, sessionA);
     await domShows(PLAN_ROWS, ['Survey the code, completed', 'Draft the API, in progress', 'Write docs, pending'], 'session A rows, still');
@@ -313,7 +314,7 @@ describe('the sidebar, rendered in the workbench', () => {
       const badge = await activityBadge();
       return badgeCount(badge.parts, 'open items') === 0 && badge.value === badgeCount(badge.parts, 'needs you');
     }, 'the badge to count no open item (only the sessions that need the user)');
-    // Leave the view following the latest session, as the next test files expect.
+    // Back to following the latest session, for the tests below.
     await vscode.commands.executeCommand('agentPlan.followLatest');
     await viewShows((s) => s.followingLatest, 'following the latest session again');
   });
@@ -402,17 +403,21 @@ describe('the sidebar, rendered in the workbench', () => {
 
   it('lists the newest 200 sessions, and older ones a page at a time', async () => {
     const plan = await api();
-    const before = plan.listSessions().length;
     // Another window of Agent Plan wrote many sessions, all newer than the ones above.
-    const files = Array.from({ length: MANY_SESSIONS }, (_, i) => {
-      const session = createHash('sha256').update(`many sessions ${i}`).digest('hex').slice(0, 32);
+    const added = Array.from({ length: MANY_SESSIONS }, (_, i) => createHash('sha256').update(`many sessions ${i}`).digest('hex').slice(0, 32));
+    const files = added.map((session, i) => {
       const todos = [{ content: `Many ${i}`, status: 'pending' }];
       fs.writeFileSync(plan.logFile(session), JSON.stringify({ v: 1, type: 'todo/write', ts: new Date().toISOString(), session, todos, counts: { pending: 1, inProgress: 0, completed: 0 } }) + '\n');
       return plan.logFile(session);
     });
-    const total = before + MANY_SESSIONS;
+    const listed = () => new Set(plan.listSessions().map((s) => s.session));
     try {
-      await waitFor(() => plan.listSessions().length === total, `all ${total} sessions in the store`, 20_000);
+      // Every added session in the store; the total counts the sessions of other files too (whatever ran before).
+      await waitFor(() => {
+        const now = listed();
+        return added.every((session) => now.has(session));
+      }, `all ${MANY_SESSIONS} added sessions in the store`, 20_000);
+      const total = plan.listSessions().length;
       const oldest = plan.listSessions().at(-1)!;
       const oldestName = await sessionName(oldest.session, oldest.todos[0]!.content);
       // The end of the list: a row for the sessions not listed yet.
@@ -432,7 +437,10 @@ describe('the sidebar, rendered in the workbench', () => {
       }, `the oldest session (${oldestName}) at the end of the Sessions view`);
     } finally {
       for (const file of files) fs.rmSync(file, { force: true });
-      await waitFor(() => plan.listSessions().length === before, 'the added sessions to leave the store', 20_000);
+      await waitFor(() => {
+        const now = listed();
+        return !added.some((session) => now.has(session));
+      }, 'the added sessions to leave the store', 20_000);
     }
   });
 });
