@@ -235,47 +235,53 @@ describe('the sidebar, rendered in the workbench', () => {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     assert.ok(folder, 'the test window has a workspace folder');
     const changed = path.join(folder, 'src', 'toggle-from-another-process.ts');
+    const hadSrc = fs.existsSync(path.dirname(changed));
     fs.mkdirSync(path.dirname(changed), { recursive: true });
     fs.writeFileSync(changed, 'export const toggle = true;\n');
-    // A follower's import, as another process appends it: the file is the in-progress item's.
-    const record = {
-      v: 1,
-      type: 'file/write',
-      ts: new Date().toISOString(),
-      session: sessionB,
-      source: { agent: 'claude-code', session: 'run-files', call: 'toolu_files_1' },
-      files: [changed],
-      items: ['Written by another process'],
-    };
-    const result = spawnSync(process.execPath, ['-e', `require('fs').appendFileSync(process.argv[1], process.argv[2] + '\\n')`, plan.logFile(sessionB), JSON.stringify(record)]);
-    assert.equal(result.status, 0, String(result.stderr));
-    // The API gives the same: the item's file, in the current plan's order.
-    const files = await waitFor(async () => {
-      const changedFiles = await plan.getChangedFiles(sessionB);
-      return changedFiles.items.some((item) => item.files.length > 0) ? changedFiles : undefined;
-    }, 'the API to give the item its file');
-    assert.deepEqual(
-      files.items.map((item) => [item.content, item.files]),
-      [
-        ['Set up the theme', []],
-        ['Add the toggle', []],
-        ['Persist the choice', []],
-        ['Written by another process', [{ path: changed, shared: false, writes: 1 }]],
-      ],
-    );
-    assert.deepEqual(files.session, []);
-    const row = `${PLAN_ROWS}[aria-label="Written by another process, in progress"]`;
-    await waitFor(async () => (await domTexts(row))[0]?.includes('1 file'), 'the item row to say it changed 1 file', 10_000);
-    assert.deepEqual(await bridge<string[]>({ op: 'attributes', selector: row, name: 'aria-expanded' }), ['false']);
-    await bridge({ op: 'click', selector: `${row} .monaco-tl-twistie` });
-    const fileRow = `${PLAN_ROWS}[aria-label="Changed file toggle-from-another-process.ts in src"]`;
-    await waitFor(async () => (await domTexts(fileRow)).length === 1, 'the file row under the item').catch(async (error: Error) => {
-      throw new Error(`${error.message}; the rows: ${JSON.stringify(await rowLabels(PLAN_ROWS))}`);
-    });
-    await bridge({ op: 'click', selector: fileRow });
-    const editor = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.fsPath === changed ? vscode.window.activeTextEditor : undefined), 'the changed file in an editor');
-    assert.equal(editor.document.getText(), 'export const toggle = true;\n');
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    try {
+      // A follower's import, as another process appends it: the file is the in-progress item's.
+      const record = {
+        v: 1,
+        type: 'file/write',
+        ts: new Date().toISOString(),
+        session: sessionB,
+        source: { agent: 'claude-code', session: 'run-files', call: 'toolu_files_1' },
+        files: [changed],
+        items: ['Written by another process'],
+      };
+      const result = spawnSync(process.execPath, ['-e', `require('fs').appendFileSync(process.argv[1], process.argv[2] + '\\n')`, plan.logFile(sessionB), JSON.stringify(record)]);
+      assert.equal(result.status, 0, String(result.stderr));
+      // The API gives the same: the item's file, in the current plan's order.
+      const files = await waitFor(async () => {
+        const changedFiles = await plan.getChangedFiles(sessionB);
+        return changedFiles.items.some((item) => item.files.length > 0) ? changedFiles : undefined;
+      }, 'the API to give the item its file');
+      assert.deepEqual(
+        files.items.map((item) => [item.content, item.files]),
+        [
+          ['Set up the theme', []],
+          ['Add the toggle', []],
+          ['Persist the choice', []],
+          ['Written by another process', [{ path: changed, shared: false, writes: 1 }]],
+        ],
+      );
+      assert.deepEqual(files.session, []);
+      const row = `${PLAN_ROWS}[aria-label="Written by another process, in progress"]`;
+      await waitFor(async () => (await domTexts(row))[0]?.includes('1 file'), 'the item row to say it changed 1 file', 10_000);
+      assert.deepEqual(await bridge<string[]>({ op: 'attributes', selector: row, name: 'aria-expanded' }), ['false']);
+      await bridge({ op: 'click', selector: `${row} .monaco-tl-twistie` });
+      const fileRow = `${PLAN_ROWS}[aria-label="Changed file toggle-from-another-process.ts in src"]`;
+      await waitFor(async () => (await domTexts(fileRow)).length === 1, 'the file row under the item').catch(async (error: Error) => {
+        throw new Error(`${error.message}; the rows: ${JSON.stringify(await rowLabels(PLAN_ROWS))}`);
+      });
+      await bridge({ op: 'click', selector: fileRow });
+      const editor = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.fsPath === changed ? vscode.window.activeTextEditor : undefined), 'the changed file in an editor');
+      assert.equal(editor.document.getText(), 'export const toggle = true;\n');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    } finally {
+      // The test workspace as it was: other files edit its src folder with real agents.
+      fs.rmSync(hadSrc ? changed : path.dirname(changed), { recursive: true, force: true });
+    }
   });
 
   it('opens the shown session\'s log in an editor', async () => {
