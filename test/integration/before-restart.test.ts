@@ -42,7 +42,8 @@ describe('before the restart', () => {
     fs.rmSync(path.join(plan.logFolder, `${gone}.jsonl`));
     await waitFor(() => !plan.listSessions().some((s) => s.session === gone), 'the deleted session gone');
     fs.writeFileSync(path.join(runDir(), 'timeline-before-restart.json'), JSON.stringify({ key, gone }));
-    // The web workbench saves its editors' state (the pages' state with it) every 5 s.
+    // The web workbench saves its editors' state (the pages' state with it) every 5 s: a fixed wait,
+    // as the browser's clock decides it and nothing tells the extension host it is saved.
     await new Promise((resolve) => setTimeout(resolve, 8000));
   });
 
@@ -70,7 +71,8 @@ describe('before the restart', () => {
     await vscode.commands.executeCommand('agentPlan.selectSession', PINNED);
     await waitFor(() => plan.getViewState().session === PINNED && !plan.getViewState().followingLatest, 'the pinned session on screen');
     fs.writeFileSync(path.join(runDir(), 'pinned-before-restart.json'), JSON.stringify({ session: PINNED }));
-    // VS Code writes workspace state to the browser's storage shortly after a change.
+    // VS Code writes workspace state to the browser's storage shortly after a change (a fixed wait:
+    // the browser's clock decides it, and nothing tells the extension host it is written).
     await new Promise((resolve) => setTimeout(resolve, 1500));
   });
 });

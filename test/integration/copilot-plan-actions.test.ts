@@ -82,6 +82,7 @@ describe('acting on a plan with the real Copilot agent', function () {
     await waitFor(async () => (await chatInputs()).map(bare).includes(bare(prompt)), 'the prompt in the chat input').catch(async (error: unknown) => {
       throw new Error(`${String(error)}; the prompt: ${JSON.stringify(prompt)}; the inputs: ${JSON.stringify(await chatInputs())}`);
     });
+    // A fixed wait: nothing is to happen, and no event says that VS Code chose not to send.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     assert.equal(turnRecords(turnIndex('continue the plan of'), since).length, 0, 'nothing is sent before the user sends it');
 

@@ -4,7 +4,11 @@ import * as vscode from 'vscode';
 import { api, chat, newChatSession, todos, waitFor } from './helpers';
 import type { PlanSnapshot } from '../../src/extension';
 
-/** Long enough for the log folder watcher (75 ms debounce) to have reacted to a change. */
+/**
+ * Long enough for the log folder watcher (75 ms debounce) to have reacted to a change. A fixed
+ * wait: the test checks that nothing happens, and the API has no event for a watcher pass that
+ * changed nothing (a marker session would move the view this test holds still).
+ */
 const SETTLE_MS = 600;
 
 function sleep(ms: number): Promise<void> {

@@ -93,6 +93,8 @@ if (status.skipped !== undefined) {
       const before = await ours();
       await runAgent('opencode/no-plan');
       await runAgent('qwen/no-plan');
+      // A fixed wait: the follower reads the run's files and finds no plan, and the API has no
+      // event for a read that found none; a session would show by then.
       await new Promise((resolve) => setTimeout(resolve, 2000));
       assert.deepEqual((await ours()).filter((s) => !before.includes(s)), [], 'no new opencode or Qwen Code session');
     });

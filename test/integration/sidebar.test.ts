@@ -132,7 +132,11 @@ describe('the sidebar, rendered in the workbench', () => {
     // The chat in front is still session B's: this write lands there, and the pinned view stays on A.
     const { session: written } = await chatSession(todos(['Set up the theme', 'completed'], ['Add the toggle', 'completed'], ['Persist the choice', 'in_progress'], ['Test both themes', 'pending']));
     assert.equal(written, sessionB);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The views have taken the write once session B's Sessions row says 2/4 done: the pinned Plan view stays on A.
+    await waitFor(async () => {
+      const name = await sessionName(sessionB, 'Set up the theme');
+      return (await rowLabels(SESSION_ROWS)).some((label) => isSessionRow(label) && (label.includes(name) || label.includes('Set up the theme')) && label.includes('2/4 done'));
+    }, "session B's Sessions row to take the write");
     assert.equal(plan.getViewState().session, sessionA);
     await domShows(PLAN_ROWS, ['Survey the code, completed', 'Draft the API, in progress', 'Write docs, pending'], 'session A rows, still');
 

@@ -199,7 +199,8 @@ if (status.skipped !== undefined) {
       // What Claude Code does to old transcripts, to every agent's files at once.
       const home = path.join(runDir(), 'home');
       for (const folder of ['.claude/projects', '.codex/sessions', '.gemini/tmp']) fs.rmSync(path.join(home, folder), { recursive: true, force: true });
-      // Give the followers time to notice (they watch and poll); a loss would show by then.
+      // Give the followers time to notice (they watch and poll); a loss would show by then. A fixed
+      // wait: the deletion is to change nothing, and the API has no event for a pass that read nothing.
       await new Promise((resolve) => setTimeout(resolve, 1500));
       for (const [session, versions] of before) {
         assert.equal((await plan.getHistory(session)).length, versions, `every version of ${session} is still there`);
@@ -236,7 +237,8 @@ if (status.skipped !== undefined) {
       // Claude Code's sessions only: another file's agent may still add one of its own meanwhile.
       const before = (await sessionsOf('claude-code')).map((s) => s.session);
       await runAgent('claude/no-plan');
-      // Give the follower time to read the new transcript: a write would show by now.
+      // Give the follower time to read the new transcript: a write would show by now. A fixed wait:
+      // the API has no event for a read that found no plan.
       await new Promise((resolve) => setTimeout(resolve, 1500));
       assert.deepEqual((await sessionsOf('claude-code')).map((s) => s.session).filter((s) => !before.includes(s)), [], 'no new Claude Code session');
     });

@@ -40,7 +40,7 @@ async function pickerRows(window: number, versions: number): Promise<string[]> {
     `window ${window}'s history picker with ${versions} versions (saw ${rows.length})`,
     20_000,
   );
-  // A moment more: a repeated version would come as an extra row.
+  // A moment more: a repeated version would come as an extra row (a fixed wait: nothing is to come).
   await new Promise((resolve) => setTimeout(resolve, 500));
   return bridge<string[]>({ op: 'texts', window, selector: PICKER_ROWS });
 }
@@ -112,7 +112,8 @@ if (status.skipped !== undefined) {
           'the finished Claude Code list in the first window',
           30_000,
         );
-        // Both windows have caught up: a repeat would have landed by now.
+        // Both windows have caught up: a repeat would have landed by now (a fixed wait: a repeat is
+        // not to come, and no event says the other window's host has read the transcript).
         await new Promise((resolve) => setTimeout(resolve, 2000));
       } finally {
         listener.dispose();
