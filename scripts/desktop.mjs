@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoRoot } from './lib/setup.mjs';
 import { serveBridge } from './lib/bridge.mjs';
+import testOrder from './lib/testOrder.cjs';
 
 const VSCODE_VERSION = process.env.AGENT_PLAN_VSCODE_VERSION ?? '1.139.1';
 
@@ -41,6 +42,8 @@ async function attachBridge(port, dir) {
 async function runPhase(phase, runDir, workspace, userDataDir) {
   const { runTests } = await import('@vscode/test-electron');
   fs.writeFileSync(path.join(runDir, 'phase.txt'), phase + '\n');
+  // The main phase's files run in the order of the run's seed (test/integration/order.ts).
+  fs.writeFileSync(path.join(runDir, 'seed.txt'), `${testOrder.testSeed()}\n`);
   const port = await freePort();
   const bridge = attachBridge(port, path.join(runDir, 'bridge'));
   try {

@@ -11,20 +11,26 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cleanupStack, log, repoRoot } from './lib/host.mjs';
 import { openWorkbench } from './lib/workbench.mjs';
+import testOrder from './lib/testOrder.cjs';
 import { agentsForWorkbench } from './agents/forWorkbench.mjs';
 import { scriptedAgentService } from '../test/scripted-model/service.mjs';
 import { demoAgentScript, demoDarkModeTurn } from '../demo/agentScript.mjs';
 
 // AGENT_PLAN_TEST_GREP runs only the matching tests of the first phase, for quick iteration.
 const GREP = process.env.AGENT_PLAN_TEST_GREP;
+// AGENT_PLAN_TEST_FILE runs only the named files of the main phase (`worktrees`, or several,
+// comma-separated): each file passes alone, as in any order (test/integration/order.ts).
+const FILE = process.env.AGENT_PLAN_TEST_FILE;
+// The main phase's files run in the order of this seed (AGENT_PLAN_TEST_SEED replays one).
+const SEED = testOrder.testSeed();
 // AGENT_PLAN_PHASES picks other phases; AGENT_PLAN_LOCALE starts VS Code in another display language (e.g. zh-cn).
-const PHASES = process.env.AGENT_PLAN_PHASES?.split(',') ?? (GREP ? ['main'] : ['main', 'restart', 'restricted']);
+const PHASES = process.env.AGENT_PLAN_PHASES?.split(',') ?? (GREP || FILE ? ['main'] : ['main', 'restart', 'restricted']);
 const LOCALE = process.env.AGENT_PLAN_LOCALE;
 const PHASE_TIMEOUT_MS = Number(process.env.AGENT_PLAN_PHASE_TIMEOUT_MS ?? 25 * 60_000); // a bound for a hung host; a loaded 2-core machine needs well over 10 minutes for the main phase
 
 const cleanups = cleanupStack();
 
-/** The tests' script, and the demo's dark mode turn with its real edits (test/integration/09-copilot-files.test.ts). */
+/** The tests' script, and the demo's dark mode turn with its real edits (test/integration/copilot-files.test.ts). */
 function integrationScript() {
   const script = JSON.parse(fs.readFileSync(path.join(repoRoot, 'test', 'scripted-model', 'scripts', 'integration.json'), 'utf8'));
   return { ...script, turns: [...script.turns, demoDarkModeTurn({ stepDelayMs: 100, match: '[ap:demo-edits]' })] };
@@ -63,6 +69,10 @@ async function main() {
   // Claude Code, Codex and Gemini CLI, run for real by the tests that ask for them.
   const agentOps = await agentsForWorkbench(workbench, log);
   if (GREP) fs.writeFileSync(path.join(runDir, 'grep.txt'), GREP);
+  if (FILE) fs.writeFileSync(path.join(runDir, 'file.txt'), FILE);
+  // The extension host reads the seed from the run folder, as it reads the grep.
+  fs.writeFileSync(path.join(runDir, 'seed.txt'), `${SEED}\n`);
+  log(`integration order seed: ${SEED} (replay with AGENT_PLAN_TEST_SEED=${SEED})`);
   let passed = 0;
   let failed = 0;
   /** Each test's duration, for the run's list of the slowest. */

@@ -70,10 +70,16 @@ export function textOf(content: unknown): string {
 
 let ready: Promise<void> | undefined;
 
+/** The turn that warms the agent: a request that offers the tools and writes no plan. */
+const WARM_UP = '[ap:offer]';
+
 /**
- * Switches Copilot on once (VS Code's own anonymous setup) and waits for the
- * scripted model. Fails with a message naming what changed when the host's
- * Copilot or its setup command is not the one these tests are pinned to.
+ * Switches Copilot on and warms it, once per extension host, whichever file asks first: every
+ * file that needs the real Copilot agent calls this in its `before` (askAgent calls it too).
+ * VS Code's own anonymous setup, then the scripted model listed, then one agent request played
+ * to its end in a chat of its own (the host's first agent request is the slow one: Copilot
+ * loads its tools and prompts), then a new chat. Fails with a message naming what changed when
+ * the host's Copilot or its setup command is not the one these tests are pinned to.
  */
 export function copilotReady(): Promise<void> {
   ready ??= (async () => {
@@ -96,6 +102,13 @@ export function copilotReady(): Promise<void> {
     await waitFor(async () => (await vscode.lm.selectChatModels(MODEL)).length > 0, `Copilot to list the scripted model ${MODEL.vendor}/${MODEL.id}`, 30_000).catch(() => {
       throw new Error(`Copilot ${version} does not list the bring-your-own model ${MODEL.vendor}/${MODEL.id} from User/chatLanguageModels.json`);
     });
+    const turn = turnIndex(WARM_UP);
+    const steps = scriptTurns()[turn]!.steps.length;
+    const since = Math.max(0, ...records().map((record) => record.seq));
+    await vscode.commands.executeCommand('workbench.action.chat.newChat');
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: `${WARM_UP} please`, mode: 'agent', modelSelector: MODEL, isPartialQuery: false, blockOnResponse: true });
+    await waitFor(() => turnRecords(turn, since).length >= steps, `the Copilot agent's first request ("${WARM_UP}") to be played`, 90_000);
+    await vscode.commands.executeCommand('workbench.action.chat.newChat');
   })();
   return ready;
 }

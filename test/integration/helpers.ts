@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentPlanApi } from '../../src/extension';
+import type { AgentPlanApi, PlanSnapshot } from '../../src/extension';
 
 export const EXTENSION_ID = 'agent-plan.agent-plan';
 export const FIXTURE_ID = 'agent-plan-test.agent-plan-fixture';
@@ -60,6 +60,30 @@ export async function chat(...inputs: unknown[]): Promise<FixtureCall> {
   return call;
 }
 
+/**
+ * Sends a real chat request (as `chat` does) and returns the session its last todo_write saved:
+ * the one whose write carried that plan, found by the write event, never by being the newest
+ * (another file's agent may write after it).
+ */
+export async function chatSession(...inputs: unknown[]): Promise<{ call: FixtureCall; session: string }> {
+  const plan = await api();
+  const last = inputs[inputs.length - 1] as { todos?: Array<{ content: string; status: string }> } | undefined;
+  const wanted = JSON.stringify((last?.todos ?? []).map(({ content, status }) => ({ content, status })));
+  const written: PlanSnapshot[] = [];
+  const subscription = plan.onDidWritePlan((snapshot) => written.push(snapshot));
+  try {
+    const call = await chat(...inputs);
+    if (call.error !== undefined || !String(call.resultText).startsWith('Updated todo list')) throw new Error(`the chat's todo_write failed: ${call.error ?? call.resultText}`);
+    const snapshot = await waitFor(
+      () => written.find((s) => s.source === undefined && JSON.stringify(s.todos.map(({ content, status }) => ({ content, status }))) === wanted),
+      `the write of ${wanted}`,
+    );
+    return { call, session: snapshot.session };
+  } finally {
+    subscription.dispose();
+  }
+}
+
 export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string | (() => string), timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -79,6 +103,37 @@ export function logLines(file: string): string[] {
 /** The `todo/write` lines of a session's log: its plans, without the session/info lines the followers add. */
 export function planLines(file: string): string[] {
   return logLines(file).filter((line) => (JSON.parse(line) as { type?: unknown }).type === 'todo/write');
+}
+
+/**
+ * Runs `action` and checks it wrote no plan: no log file was created or gained a plan line,
+ * except by a follower (an agent's own record read meanwhile, its write event naming a
+ * source): another file's agent may still write while this runs.
+ */
+export async function withoutPlanWrites<T>(what: string, action: () => Promise<T>): Promise<T> {
+  const plan = await api();
+  const counts = () => new Map(logFiles(plan.logFolder).map((name) => [name, planLines(path.join(plan.logFolder, name)).length] as const));
+  const before = counts();
+  const followed = new Set<string>();
+  const subscription = plan.onDidWritePlan((snapshot) => {
+    if (snapshot.source !== undefined) followed.add(path.basename(plan.logFile(snapshot.session)));
+  });
+  try {
+    const result = await action();
+    let changed: string[] = [];
+    // A follower's write event may come a moment after its line: wait for each change to be explained.
+    await waitFor(
+      () => {
+        changed = [...counts()].filter(([name, lines]) => before.get(name) !== lines && !followed.has(name)).map(([name]) => name);
+        return changed.length === 0;
+      },
+      () => `${what}: no log file created or grown but by a follower (changed: ${JSON.stringify(changed)})`,
+      3000,
+    );
+    return result;
+  } finally {
+    subscription.dispose();
+  }
 }
 
 export function logFiles(folder: string): string[] {

@@ -2,10 +2,17 @@
 // `extensionTestsPath` here. Writes live progress and a results file into the run
 // folder (the parent of the test workspace), because the host's console is not
 // the launcher's.
+//
+// The main phase's files run in the order of the run's seed (./order.ts): the launcher writes
+// the seed to seed.txt in the run folder (AGENT_PLAN_TEST_SEED replays an order), and the mocha
+// log says it first. One file alone: AGENT_PLAN_TEST_FILE=<name> (e.g. `worktrees`, or several,
+// comma-separated), which the launcher writes to file.txt; AGENT_PLAN_TEST_GREP (grep.txt) picks
+// tests by title.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import Mocha from 'mocha';
+import { mainPhaseOrder, orderSeed, selectFiles } from './order';
 
 interface TestOutcome {
   title: string;
@@ -29,8 +36,16 @@ export async function run(): Promise<void> {
   const grepFile = path.join(runDir, 'grep.txt');
   if (fs.existsSync(grepFile)) mocha.grep(fs.readFileSync(grepFile, 'utf8').trim());
   const testsDir = path.join(__dirname, phase === 'main' ? '.' : phase);
-  for (const name of fs.readdirSync(testsDir).sort()) {
-    if (name.endsWith('.test.js')) mocha.addFile(path.join(testsDir, name));
+  const files = fs.readdirSync(testsDir).filter((name) => name.endsWith('.test.js')).sort();
+  if (phase === 'main') {
+    const readIf = (name: string) => (fs.existsSync(path.join(runDir, name)) ? fs.readFileSync(path.join(runDir, name), 'utf8').trim() : undefined);
+    const seed = orderSeed(readIf('seed.txt'));
+    const order = mainPhaseOrder(selectFiles(files, readIf('file.txt')), seed);
+    write(`integration order seed: ${seed} (replay with AGENT_PLAN_TEST_SEED=${seed})`);
+    write(`integration order: ${order.join(', ')}`);
+    for (const name of order) mocha.addFile(path.join(testsDir, name));
+  } else {
+    for (const name of files) mocha.addFile(path.join(testsDir, name));
   }
 
   const outcomes: TestOutcome[] = [];

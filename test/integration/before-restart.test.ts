@@ -1,13 +1,23 @@
-// Runs last in the main phase: records every session's plan, as the logs on disk
-// hold it, and pins a session, for the restart phase to find again; leaves two Plan
-// Timelines open (one on a session deleted since) for the restart phase to see restored.
+// Runs last in the main phase, whatever the seed (test/integration/order.ts): records every
+// session's plan, as the logs on disk hold it, and pins a session of its own, for the restart
+// phase to find again; leaves two Plan Timelines open (one on a session deleted since) for the
+// restart phase to see restored. It makes its own sessions, so it passes alone too.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { api, logFiles, planLine, planLines, runDir, waitFor, writeLine } from './helpers';
 
+/** The session this file pins: older than its timeline session, so never the latest. */
+const PINNED = 'c6'.repeat(16);
+
 describe('before the restart', () => {
+  before(async () => {
+    const plan = await api();
+    fs.writeFileSync(path.join(plan.logFolder, `${PINNED}.jsonl`), planLine(PINNED, Date.now() - 10 * 60_000, [['Stay pinned across the restart', 'in_progress']]) + '\n');
+    await waitFor(() => plan.listSessions().some((s) => s.session === PINNED), 'the session to pin listed');
+  });
+
   // First, so the sessions recorded below include the one it leaves.
   it('leaves two Plan Timelines open, one on a session with file writes, one on a session deleted since', async () => {
     const plan = await api();
@@ -32,7 +42,8 @@ describe('before the restart', () => {
     fs.rmSync(path.join(plan.logFolder, `${gone}.jsonl`));
     await waitFor(() => !plan.listSessions().some((s) => s.session === gone), 'the deleted session gone');
     fs.writeFileSync(path.join(runDir(), 'timeline-before-restart.json'), JSON.stringify({ key, gone }));
-    // The web workbench saves its editors' state (the pages' state with it) every 5 s.
+    // The web workbench saves its editors' state (the pages' state with it) every 5 s: a fixed wait,
+    // as the browser's clock decides it and nothing tells the extension host it is saved.
     await new Promise((resolve) => setTimeout(resolve, 8000));
   });
 
@@ -40,7 +51,7 @@ describe('before the restart', () => {
     const plan = await api();
     const sessions = plan.listSessions();
     const files = logFiles(plan.logFolder);
-    assert.ok(sessions.length >= 2, 'earlier tests left sessions');
+    assert.ok(sessions.length >= 2, 'this file left its sessions (and other files theirs)');
     assert.deepEqual(sessions.map((s) => `${s.session}.jsonl`).sort(), files);
     for (const snapshot of sessions) {
       // The current plan is the last plan line that no later todo_write superseded (session/info lines are not plans).
@@ -54,14 +65,14 @@ describe('before the restart', () => {
     fs.writeFileSync(path.join(runDir(), 'expected-after-restart.json'), JSON.stringify(expected));
   });
 
-  it('pins the oldest session, for the restart phase to find it pinned again', async () => {
+  it('pins a session that is not the latest, for the restart phase to find it pinned again', async () => {
     const plan = await api();
-    const oldest = plan.listSessions().at(-1)!.session;
-    assert.notEqual(oldest, plan.listSessions()[0]?.session);
-    await vscode.commands.executeCommand('agentPlan.selectSession', oldest);
-    await waitFor(() => plan.getViewState().session === oldest && !plan.getViewState().followingLatest, 'the pinned session on screen');
-    fs.writeFileSync(path.join(runDir(), 'pinned-before-restart.json'), JSON.stringify({ session: oldest }));
-    // VS Code writes workspace state to the browser's storage shortly after a change.
+    assert.notEqual(PINNED, plan.listSessions()[0]?.session);
+    await vscode.commands.executeCommand('agentPlan.selectSession', PINNED);
+    await waitFor(() => plan.getViewState().session === PINNED && !plan.getViewState().followingLatest, 'the pinned session on screen');
+    fs.writeFileSync(path.join(runDir(), 'pinned-before-restart.json'), JSON.stringify({ session: PINNED }));
+    // VS Code writes workspace state to the browser's storage shortly after a change (a fixed wait:
+    // the browser's clock decides it, and nothing tells the extension host it is written).
     await new Promise((resolve) => setTimeout(resolve, 1500));
   });
 });

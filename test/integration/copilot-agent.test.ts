@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, domTexts, EXTENSION_ID, isSessionRow, logFiles, newChatSession, planItemLabels, planLines, runDir, waitFor } from './helpers';
+import { api, bridge, domTexts, EXTENSION_ID, isSessionRow, newChatSession, planItemLabels, runDir, waitFor, withoutPlanWrites } from './helpers';
 import { askAgent, copilotReady, records, scriptTurns, textOf, toolResults, turnIndex, type ModelRecord } from './copilotAgent';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
@@ -44,6 +44,8 @@ const contents = (rows: string[]): string => rows.map((row) => row.replace(/, .*
 
 describe('the real Copilot agent with a scripted model', function () {
   this.timeout(90_000);
+  /** The session of the chat that played the two-request plan. */
+  let planned = '';
 
   before(async () => {
     await copilotReady();
@@ -67,6 +69,7 @@ describe('the real Copilot agent with a scripted model', function () {
 
   it('plays a plan across two requests: the sidebar follows each call, the model reads our exact results, the chat shows our messages', async () => {
     const plan = await api();
+    const known = plan.listSessions().map((s) => s.session);
     await newChatSession();
     const seen: string[] = [];
     let watching = true;
@@ -94,7 +97,8 @@ describe('the real Copilot agent with a scripted model', function () {
 
     // One session holds the four calls in order, exactly as the model sent them.
     const lists = [...scriptedLists('[ap:plan-1]'), ...scriptedLists('[ap:plan-2]')];
-    const session = plan.listSessions()[0]!.session;
+    const session = (await waitFor(() => plan.listSessions().find((s) => !known.includes(s.session) && s.todos.some((todo) => todo.content === lists.at(-1)![0]!.content)), "the chat's session")).session;
+    planned = session;
     assert.deepEqual(
       (await plan.getHistory(session)).map((snapshot) => snapshot.todos.map(({ content, status }) => ({ content, status }))),
       lists,
@@ -115,7 +119,8 @@ describe('the real Copilot agent with a scripted model', function () {
 
   it('a newer request in that chat that calls no todo tool marks its todo_write plan as from an earlier turn', async () => {
     const plan = await api();
-    const session = plan.listSessions()[0]!.session;
+    assert.ok(planned !== '', 'the previous test played a plan');
+    const session = planned;
     const before = plan.getPlan(session);
     await askAgent('[ap:plan-moved-on]');
     await waitFor(() => plan.getSessionInfo(session).earlierTurn, 'the session to be marked as from an earlier turn (once VS Code saved the chat)', 20_000);
@@ -126,14 +131,10 @@ describe('the real Copilot agent with a scripted model', function () {
   });
 
   it('brings the model our exact error for a duplicate item, and writes nothing', async () => {
-    const plan = await api();
     await newChatSession();
     // Plans only: the chat mirror may add session/info lines (titles, turns) meanwhile.
-    const sizes = (): string => logFiles(plan.logFolder).map((name) => `${name}:${planLines(path.join(plan.logFolder, name)).length}`).join(',');
-    const before = sizes();
-    const played = await askAgent('[ap:duplicate]');
+    const played = await withoutPlanWrites('a duplicate item from the Copilot agent', () => askAgent('[ap:duplicate]'));
     assert.deepEqual(resultsOfTurn(played), ['Error: invalid todos: duplicate content "Same step"']);
-    assert.equal(sizes(), before, 'no log file was created or grew');
   });
 
   it('tells Copilot\'s side requests (titles, progress messages) apart from agent requests', () => {
@@ -150,13 +151,16 @@ describe('the real Copilot agent with a scripted model', function () {
 
   it('starts a new session for a new chat; two chats alternate, each writing its own session, in the Sessions view', async () => {
     const plan = await api();
+    const known = plan.listSessions().map((s) => s.session);
+    /** The new session whose first item is `first`: this test's chat, whatever other sessions write meanwhile. */
+    const sessionOf = (first: string) => waitFor(() => plan.listSessions().find((s) => !known.includes(s.session) && s.todos[0]?.content === first), `the session of "${first}"`);
     await newChatSession();
     await askAgent('[ap:alpha-1]');
-    const alpha = plan.listSessions()[0]!;
+    const alpha = await sessionOf('Alpha task');
     assert.equal(alpha.todos[0]?.content, 'Alpha task');
     await newChatSession();
     await askAgent('[ap:beta-1]');
-    const beta = plan.listSessions()[0]!;
+    const beta = await sessionOf('Beta task');
     assert.notEqual(beta.session, alpha.session, 'a new chat is a new session');
     assert.equal(beta.todos[0]?.content, 'Beta task');
     // A row names its chat by the title Copilot gave it once the chat file has one, else by its first request, else by its first item.
@@ -199,9 +203,14 @@ describe('the real Copilot agent with a scripted model', function () {
       throw new Error(`timed out waiting for the first chat open in the chat view after 3 clicks; listed: ${JSON.stringify(await domTexts('.agent-session-item'))}; shown: ${JSON.stringify(await domTexts(CHAT_ITEMS))}`);
     }
     await askAgent('[ap:alpha-2]');
-    const again = plan.listSessions()[0]!;
-    assert.equal(again.session, alpha.session, 'the first chat writes to its own session again');
+    // The first chat writes to its own session again: its plan changes, and no new session shows it.
+    const again = await waitFor(() => plan.getPlan(alpha.session)?.todos.every((todo) => todo.status === 'completed') && plan.getPlan(alpha.session), "the first chat's session to take its second plan");
     assert.deepEqual(again.todos.map((todo) => todo.status), ['completed']);
+    assert.deepEqual(
+      plan.listSessions().filter((s) => !known.includes(s.session) && s.todos[0]?.content === 'Alpha task').map((s) => s.session),
+      [alpha.session],
+      'the first chat writes to its own session again',
+    );
     assert.equal(plan.getPlan(beta.session)?.todos[0]?.status, 'in_progress', "the second chat's plan is untouched");
     await waitFor(async () => {
       const [a, b] = await positions();

@@ -60,7 +60,7 @@ describe('acting on a plan with the real Copilot agent', function () {
     await vscode.commands.executeCommand('agentPlan.followLatest');
   });
 
-  // The tests pin sessions and open chats in editors: leave the window as the next file expects it.
+  // The tests pin sessions and open chats in editors: leave the window following the latest session, with no editor open.
   after(async () => {
     await vscode.commands.executeCommand('agentPlan.followLatest');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -82,6 +82,7 @@ describe('acting on a plan with the real Copilot agent', function () {
     await waitFor(async () => (await chatInputs()).map(bare).includes(bare(prompt)), 'the prompt in the chat input').catch(async (error: unknown) => {
       throw new Error(`${String(error)}; the prompt: ${JSON.stringify(prompt)}; the inputs: ${JSON.stringify(await chatInputs())}`);
     });
+    // A fixed wait: nothing is to happen, and no event says that VS Code chose not to send.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     assert.equal(turnRecords(turnIndex('continue the plan of'), since).length, 0, 'nothing is sent before the user sends it');
 
@@ -151,7 +152,10 @@ describe('acting on a plan with the real Copilot agent', function () {
   });
 
   it('a bad session argument gets a stable error and changes nothing', async () => {
-    const outcome = await vscode.commands.executeCommand<Outcome>('agentPlan.continueInNewChat', 'f'.repeat(32));
+    // A key no file of the suite writes (two-windows.test.ts's probe was once all f's).
+    const unknown = '0b'.repeat(16);
+    assert.ok(!(await api()).listSessions().some((s) => s.session === unknown), 'the unknown session is not listed');
+    const outcome = await vscode.commands.executeCommand<Outcome>('agentPlan.continueInNewChat', unknown);
     assert.deepEqual(outcome, { done: 'failed', error: 'unknown-session' });
     const restore = await vscode.commands.executeCommand<Outcome>('agentPlan.askToRestore', session, 42);
     assert.deepEqual(restore, { done: 'failed', error: 'not-text' });
@@ -203,9 +207,12 @@ if (agents.skipped !== undefined) {
   describe('acting on a plan: a Claude Code run continued in Copilot', function () {
     this.timeout(120_000);
 
+    before(async () => {
+      await copilotReady();
+    });
+
     it('its open items reach the Copilot agent verbatim', async () => {
       const plan = await api();
-      await copilotReady();
       const known = plan.listSessions().map((s) => s.session);
       const run = await bridge<{ code: number; timedOut: boolean }>({ op: 'runAgent', scenario: 'claude/todowrite', delayMs: 0 });
       assert.equal(run.code, 0);

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, chat, logFiles, newChatSession, planLines, todos, waitFor } from './helpers';
+import { api, bridge, chat, chatSession, logFiles, newChatSession, planLines, todos, waitFor, withoutPlanWrites } from './helpers';
 
 function text(result: vscode.LanguageModelToolResult): string {
   return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
@@ -55,34 +55,30 @@ describe('todo_write and the session log, through real chat requests', () => {
   });
 
   it('rejects bad input from a real chat with its stable text and writes nothing', async () => {
-    const plan = await api();
     await newChatSession();
     // Plans only: the chat mirror may add session/info lines (titles, turns) meanwhile.
-    const sizes = () => logFiles(plan.logFolder).map((name) => planLines(path.join(plan.logFolder, name)).length);
-    const before = sizes();
-    const cases: Array<[unknown, string]> = [
-      [todos(['  ', 'pending']), 'Error: invalid todo: `content` must be a non-empty string'],
-      [todos(['Same', 'pending'], ['Same', 'completed']), 'Error: invalid todos: duplicate content "Same"'],
-    ];
-    for (const [input, expected] of cases) {
-      const call = await chat(input);
-      assert.equal(call.resultText, expected);
-    }
-    const extraKey = await chat({ todos: [{ content: 'Has an id', status: 'pending', id: 1 }] });
-    assert.match(String(extraKey.resultText), /^Error: /);
-    assert.deepEqual(sizes(), before);
+    await withoutPlanWrites('bad input from a real chat', async () => {
+      const cases: Array<[unknown, string]> = [
+        [todos(['  ', 'pending']), 'Error: invalid todo: `content` must be a non-empty string'],
+        [todos(['Same', 'pending'], ['Same', 'completed']), 'Error: invalid todos: duplicate content "Same"'],
+      ];
+      for (const [input, expected] of cases) {
+        const call = await chat(input);
+        assert.equal(call.resultText, expected);
+      }
+      const extraKey = await chat({ todos: [{ content: 'Has an id', status: 'pending', id: 1 }] });
+      assert.match(String(extraKey.resultText), /^Error: /);
+    });
   });
 
   it('gives a second chat session its own file', async () => {
     const plan = await api();
     await newChatSession();
-    const a = await chat(todos(['Session A task', 'pending']));
+    const { call: a, session: sessionA } = await chatSession(todos(['Session A task', 'pending']));
     assert.match(String(a.resultText), /^Updated todo list/);
-    const sessionA = plan.listSessions()[0]!.session;
     await newChatSession();
-    const b = await chat(todos(['Session B task', 'in_progress']));
+    const { call: b, session: sessionB } = await chatSession(todos(['Session B task', 'in_progress']));
     assert.match(String(b.resultText), /^Updated todo list/);
-    const sessionB = plan.listSessions()[0]!.session;
     assert.notEqual(sessionA, sessionB);
     assert.equal(plan.getPlan(sessionA)?.todos[0]?.content, 'Session A task');
     assert.equal(plan.getPlan(sessionB)?.todos[0]?.content, 'Session B task');

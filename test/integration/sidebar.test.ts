@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanViewState } from '../../src/extension';
-import { activityBadge, api, badgeCount, bridge, chat, isSessionRow, domTexts, logLines, newChatSession, planItemLabels, runDir, sessionName, todos, waitFor } from './helpers';
+import { activityBadge, api, badgeCount, bridge, chat, chatSession, isSessionRow, domTexts, logLines, newChatSession, planItemLabels, runDir, sessionName, todos, waitFor } from './helpers';
 
 const LONG_HISTORY = 250;
 /** Rows the Sessions view lists at first (SESSIONS_PAGE in src/vscode/views.ts), and how many sessions the test adds. */
@@ -46,7 +46,7 @@ async function domShows(selector: string, expected: string[], what: string): Pro
   let last: string[] = [];
   try {
     await waitFor(async () => {
-      // The Plan view's item rows; its health rows (a stopped turn, say) are checked by 10-copilot-health.
+      // The Plan view's item rows; its health rows (a stopped turn, say) are checked by copilot-health.test.ts.
       last = selector === PLAN_ROWS ? await planItemLabels(selector) : await rowLabels(selector);
       return JSON.stringify(last) === JSON.stringify(expected);
     }, what);
@@ -65,15 +65,12 @@ describe('the sidebar, rendered in the workbench', () => {
   });
 
   it('shows the latest session: items in order, status icons, description, badge and status bar', async () => {
-    const plan = await api();
     await newChatSession();
-    await chat(todos(['Survey the code', 'completed'], ['Draft the API', 'in_progress'], ['Write docs', 'pending']));
-    sessionA = plan.listSessions()[0]!.session;
+    sessionA = (await chatSession(todos(['Survey the code', 'completed'], ['Draft the API', 'in_progress'], ['Write docs', 'pending']))).session;
     await newChatSession();
-    await chat(
-      todos(['Set up the theme', 'completed'], ['Add the toggle', 'in_progress'], ['Persist the choice', 'in_progress'], ['Test both themes', 'pending']),
-    );
-    sessionB = plan.listSessions()[0]!.session;
+    sessionB = (
+      await chatSession(todos(['Set up the theme', 'completed'], ['Add the toggle', 'in_progress'], ['Persist the choice', 'in_progress'], ['Test both themes', 'pending']))
+    ).session;
     assert.notEqual(sessionA, sessionB);
 
     const state = await viewShows((s) => s.session === sessionB, 'the Plan view to follow session B');
@@ -112,12 +109,16 @@ describe('the sidebar, rendered in the workbench', () => {
       return texts[0]?.includes('1/4') ? texts[0] : undefined;
     }, 'the status bar item');
     assert.match(status, /1\/4 · Add the toggle/);
-    // The session rows, below the Needs You section (the first chat's turn ended with items open).
-    const sessions = (await rowLabels(SESSION_ROWS)).filter(isSessionRow);
-    assert.equal(sessions.length >= 2, true);
+    // The session rows, below the Needs You section (the first chat's turn ended with items open),
+    // the newest first: session B, written last.
+    let sessions: string[] = [];
     // A chat of the test's own participant: never "of Copilot", before or after the mirror reads its file.
     // Named by the chat's first request once the mirror reads its file, by its first item before.
-    assert.ok([`Session ${await sessionName(sessionB, 'Set up the theme')}, 1/4 done`, 'Session Set up the theme, 1/4 done'].some((start) => sessions[0]?.startsWith(start)), sessions[0]);
+    await waitFor(async () => {
+      sessions = (await rowLabels(SESSION_ROWS)).filter(isSessionRow);
+      const starts = [`Session ${await sessionName(sessionB, 'Set up the theme')}, 1/4 done`, 'Session Set up the theme, 1/4 done'];
+      return sessions.length >= 2 && starts.some((start) => sessions[0]?.startsWith(start));
+    }, () => `session B's row first in the Sessions view (rows: ${JSON.stringify(sessions.slice(0, 3))})`);
     await bridge({ op: 'screenshot', file: path.join(runDir(), 'sidebar-with-plan.png'), selector: '#workbench\\.parts\\.sidebar' });
     assert.ok(fs.statSync(path.join(runDir(), 'sidebar-with-plan.png')).size > 1000);
   });
@@ -129,9 +130,13 @@ describe('the sidebar, rendered in the workbench', () => {
     await domShows(PLAN_ROWS, ['Survey the code, completed', 'Draft the API, in progress', 'Write docs, pending'], 'session A rows');
 
     // The chat in front is still session B's: this write lands there, and the pinned view stays on A.
-    await chat(todos(['Set up the theme', 'completed'], ['Add the toggle', 'completed'], ['Persist the choice', 'in_progress'], ['Test both themes', 'pending']));
-    assert.equal(plan.listSessions()[0]?.session, sessionB);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { session: written } = await chatSession(todos(['Set up the theme', 'completed'], ['Add the toggle', 'completed'], ['Persist the choice', 'in_progress'], ['Test both themes', 'pending']));
+    assert.equal(written, sessionB);
+    // The views have taken the write once session B's Sessions row says 2/4 done: the pinned Plan view stays on A.
+    await waitFor(async () => {
+      const name = await sessionName(sessionB, 'Set up the theme');
+      return (await rowLabels(SESSION_ROWS)).some((label) => isSessionRow(label) && (label.includes(name) || label.includes('Set up the theme')) && label.includes('2/4 done'));
+    }, "session B's Sessions row to take the write");
     assert.equal(plan.getViewState().session, sessionA);
     await domShows(PLAN_ROWS, ['Survey the code, completed', 'Draft the API, in progress', 'Write docs, pending'], 'session A rows, still');
 
@@ -234,47 +239,53 @@ describe('the sidebar, rendered in the workbench', () => {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     assert.ok(folder, 'the test window has a workspace folder');
     const changed = path.join(folder, 'src', 'toggle-from-another-process.ts');
+    const hadSrc = fs.existsSync(path.dirname(changed));
     fs.mkdirSync(path.dirname(changed), { recursive: true });
     fs.writeFileSync(changed, 'export const toggle = true;\n');
-    // A follower's import, as another process appends it: the file is the in-progress item's.
-    const record = {
-      v: 1,
-      type: 'file/write',
-      ts: new Date().toISOString(),
-      session: sessionB,
-      source: { agent: 'claude-code', session: 'run-files', call: 'toolu_files_1' },
-      files: [changed],
-      items: ['Written by another process'],
-    };
-    const result = spawnSync(process.execPath, ['-e', `require('fs').appendFileSync(process.argv[1], process.argv[2] + '\\n')`, plan.logFile(sessionB), JSON.stringify(record)]);
-    assert.equal(result.status, 0, String(result.stderr));
-    // The API gives the same: the item's file, in the current plan's order.
-    const files = await waitFor(async () => {
-      const changedFiles = await plan.getChangedFiles(sessionB);
-      return changedFiles.items.some((item) => item.files.length > 0) ? changedFiles : undefined;
-    }, 'the API to give the item its file');
-    assert.deepEqual(
-      files.items.map((item) => [item.content, item.files]),
-      [
-        ['Set up the theme', []],
-        ['Add the toggle', []],
-        ['Persist the choice', []],
-        ['Written by another process', [{ path: changed, shared: false, writes: 1 }]],
-      ],
-    );
-    assert.deepEqual(files.session, []);
-    const row = `${PLAN_ROWS}[aria-label="Written by another process, in progress"]`;
-    await waitFor(async () => (await domTexts(row))[0]?.includes('1 file'), 'the item row to say it changed 1 file', 10_000);
-    assert.deepEqual(await bridge<string[]>({ op: 'attributes', selector: row, name: 'aria-expanded' }), ['false']);
-    await bridge({ op: 'click', selector: `${row} .monaco-tl-twistie` });
-    const fileRow = `${PLAN_ROWS}[aria-label="Changed file toggle-from-another-process.ts in src"]`;
-    await waitFor(async () => (await domTexts(fileRow)).length === 1, 'the file row under the item').catch(async (error: Error) => {
-      throw new Error(`${error.message}; the rows: ${JSON.stringify(await rowLabels(PLAN_ROWS))}`);
-    });
-    await bridge({ op: 'click', selector: fileRow });
-    const editor = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.fsPath === changed ? vscode.window.activeTextEditor : undefined), 'the changed file in an editor');
-    assert.equal(editor.document.getText(), 'export const toggle = true;\n');
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    try {
+      // A follower's import, as another process appends it: the file is the in-progress item's.
+      const record = {
+        v: 1,
+        type: 'file/write',
+        ts: new Date().toISOString(),
+        session: sessionB,
+        source: { agent: 'claude-code', session: 'run-files', call: 'toolu_files_1' },
+        files: [changed],
+        items: ['Written by another process'],
+      };
+      const result = spawnSync(process.execPath, ['-e', `require('fs').appendFileSync(process.argv[1], process.argv[2] + '\\n')`, plan.logFile(sessionB), JSON.stringify(record)]);
+      assert.equal(result.status, 0, String(result.stderr));
+      // The API gives the same: the item's file, in the current plan's order.
+      const files = await waitFor(async () => {
+        const changedFiles = await plan.getChangedFiles(sessionB);
+        return changedFiles.items.some((item) => item.files.length > 0) ? changedFiles : undefined;
+      }, 'the API to give the item its file');
+      assert.deepEqual(
+        files.items.map((item) => [item.content, item.files]),
+        [
+          ['Set up the theme', []],
+          ['Add the toggle', []],
+          ['Persist the choice', []],
+          ['Written by another process', [{ path: changed, shared: false, writes: 1 }]],
+        ],
+      );
+      assert.deepEqual(files.session, []);
+      const row = `${PLAN_ROWS}[aria-label="Written by another process, in progress"]`;
+      await waitFor(async () => (await domTexts(row))[0]?.includes('1 file'), 'the item row to say it changed 1 file', 10_000);
+      assert.deepEqual(await bridge<string[]>({ op: 'attributes', selector: row, name: 'aria-expanded' }), ['false']);
+      await bridge({ op: 'click', selector: `${row} .monaco-tl-twistie` });
+      const fileRow = `${PLAN_ROWS}[aria-label="Changed file toggle-from-another-process.ts in src"]`;
+      await waitFor(async () => (await domTexts(fileRow)).length === 1, 'the file row under the item').catch(async (error: Error) => {
+        throw new Error(`${error.message}; the rows: ${JSON.stringify(await rowLabels(PLAN_ROWS))}`);
+      });
+      await bridge({ op: 'click', selector: fileRow });
+      const editor = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.fsPath === changed ? vscode.window.activeTextEditor : undefined), 'the changed file in an editor');
+      assert.equal(editor.document.getText(), 'export const toggle = true;\n');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    } finally {
+      // The test workspace as it was: other files edit its src folder with real agents.
+      fs.rmSync(hadSrc ? changed : path.dirname(changed), { recursive: true, force: true });
+    }
   });
 
   it('opens the shown session\'s log in an editor', async () => {
@@ -313,7 +324,7 @@ describe('the sidebar, rendered in the workbench', () => {
       const badge = await activityBadge();
       return badgeCount(badge.parts, 'open items') === 0 && badge.value === badgeCount(badge.parts, 'needs you');
     }, 'the badge to count no open item (only the sessions that need the user)');
-    // Leave the view following the latest session, as the next test files expect.
+    // Back to following the latest session, for the tests below.
     await vscode.commands.executeCommand('agentPlan.followLatest');
     await viewShows((s) => s.followingLatest, 'following the latest session again');
   });
@@ -402,17 +413,21 @@ describe('the sidebar, rendered in the workbench', () => {
 
   it('lists the newest 200 sessions, and older ones a page at a time', async () => {
     const plan = await api();
-    const before = plan.listSessions().length;
     // Another window of Agent Plan wrote many sessions, all newer than the ones above.
-    const files = Array.from({ length: MANY_SESSIONS }, (_, i) => {
-      const session = createHash('sha256').update(`many sessions ${i}`).digest('hex').slice(0, 32);
+    const added = Array.from({ length: MANY_SESSIONS }, (_, i) => createHash('sha256').update(`many sessions ${i}`).digest('hex').slice(0, 32));
+    const files = added.map((session, i) => {
       const todos = [{ content: `Many ${i}`, status: 'pending' }];
       fs.writeFileSync(plan.logFile(session), JSON.stringify({ v: 1, type: 'todo/write', ts: new Date().toISOString(), session, todos, counts: { pending: 1, inProgress: 0, completed: 0 } }) + '\n');
       return plan.logFile(session);
     });
-    const total = before + MANY_SESSIONS;
+    const listed = () => new Set(plan.listSessions().map((s) => s.session));
     try {
-      await waitFor(() => plan.listSessions().length === total, `all ${total} sessions in the store`, 20_000);
+      // Every added session in the store; the total counts the sessions of other files too (whatever ran before).
+      await waitFor(() => {
+        const now = listed();
+        return added.every((session) => now.has(session));
+      }, `all ${MANY_SESSIONS} added sessions in the store`, 20_000);
+      const total = plan.listSessions().length;
       const oldest = plan.listSessions().at(-1)!;
       const oldestName = await sessionName(oldest.session, oldest.todos[0]!.content);
       // The end of the list: a row for the sessions not listed yet.
@@ -432,7 +447,10 @@ describe('the sidebar, rendered in the workbench', () => {
       }, `the oldest session (${oldestName}) at the end of the Sessions view`);
     } finally {
       for (const file of files) fs.rmSync(file, { force: true });
-      await waitFor(() => plan.listSessions().length === before, 'the added sessions to leave the store', 20_000);
+      await waitFor(() => {
+        const now = listed();
+        return !added.some((session) => now.has(session));
+      }, 'the added sessions to leave the store', 20_000);
     }
   });
 });

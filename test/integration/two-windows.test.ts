@@ -1,7 +1,7 @@
 // Two windows on one workspace: a second window of the same browser opens the same folder
 // on the same server, so two extension hosts share one workspace storage and both follow
 // the same terminal agent's files. The real Claude Code runs in the workspace (as in
-// 16-terminal-agents); each of its plan calls must land in the log once, and the sidebar of
+// terminal-agents.test.ts); each of its plan calls must land in the log once, and the sidebar of
 // each window must show each version once. The launcher opens and drives the second
 // window (bridge ops `openWindow`, `closeWindow`, and `window: n` on the DOM ops).
 import * as assert from 'node:assert/strict';
@@ -40,7 +40,7 @@ async function pickerRows(window: number, versions: number): Promise<string[]> {
     `window ${window}'s history picker with ${versions} versions (saw ${rows.length})`,
     20_000,
   );
-  // A moment more: a repeated version would come as an extra row.
+  // A moment more: a repeated version would come as an extra row (a fixed wait: nothing is to come).
   await new Promise((resolve) => setTimeout(resolve, 500));
   return bridge<string[]>({ op: 'texts', window, selector: PICKER_ROWS });
 }
@@ -84,7 +84,7 @@ if (status.skipped !== undefined) {
       await waitFor(async () => (await bridge<string[]>({ op: 'attributes', window, selector: ACTIVITY, name: 'aria-label' })).length > 0, 'Agent Plan in the second window', 90_000);
       await showSidebar(window);
       // The second window's Agent Plan is running once it shows a session another program just wrote.
-      const probe = 'f'.repeat(32);
+      const probe = 'f7'.repeat(16);
       fs.mkdirSync(plan.logFolder, { recursive: true });
       fs.appendFileSync(
         plan.logFile(probe),
@@ -112,7 +112,8 @@ if (status.skipped !== undefined) {
           'the finished Claude Code list in the first window',
           30_000,
         );
-        // Both windows have caught up: a repeat would have landed by now.
+        // Both windows have caught up: a repeat would have landed by now (a fixed wait: a repeat is
+        // not to come, and no event says the other window's host has read the transcript).
         await new Promise((resolve) => setTimeout(resolve, 2000));
       } finally {
         listener.dispose();
@@ -139,7 +140,7 @@ if (status.skipped !== undefined) {
       // The second window follows the latest session: its Plan view shows the finished list,
       // and its history (Agent Plan: Show History… from the palette) lists each version once.
       await waitFor(async () => {
-        // The item rows; the health rows (done, here) are checked by 10-copilot-health.
+        // The item rows; the health rows (done, here) are checked by copilot-health.test.ts.
         const rows = (await bridge<string[]>({ op: 'attributes', window, selector: PLAN_ROWS, name: 'aria-label' })).filter(isItemRow);
         return rows.length === 2 && rows.every((row) => /completed/i.test(row ?? ''));
       }, "the second window's Plan view to show the finished Claude Code list", 20_000);
@@ -151,7 +152,7 @@ if (status.skipped !== undefined) {
       const secondRows = await pickerRows(window, calls.length);
       await bridge({ op: 'keys', window, press: ['Escape'] });
       assert.equal(secondRows.length, calls.length, `the second window's history lists each version once: ${secondRows.join(' | ')}`);
-      // The probe session stays: it is a session like any other, and later tests count the logs on disk.
+      // The probe session stays: it is a session like any other (the restart phase finds it again).
 
     });
   });

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { AgentPlanApi, PlanHealth } from '../../src/extension';
 import { activityBadge, api, badgeCount, bridge, planLine, waitFor } from './helpers';
 import { SESSION_ROWS, agentsStatus as status, sessionsOf, versionsText, type AgentRun } from './terminalAgents';
 
@@ -48,6 +49,47 @@ async function openOnly(groups: readonly string[]): Promise<void> {
 }
 
 const NEEDS_YOU = /^Needs You \((\d+)\)$/;
+/** Rows the section draws (NEEDS_YOU_ROWS_SHOWN in src/vscode/needsYouViews.ts); its title counts them all. */
+const NEEDS_YOU_ROWS_SHOWN = 5;
+/** The health kinds that put a session in the queue, most urgent first (NEEDS_YOU_KINDS in src/core/derived/needsYou.ts). */
+const NEEDS_YOU_KINDS = ['waiting', 'stopped-open', 'stalled', 'request-open'];
+
+type Signal = PlanHealth['signals'][number];
+interface QueueEntry {
+  session: string;
+  signal: Signal;
+}
+
+/** A signal's place: by kind, and among waiting calls, an approval before a running tool. */
+const rank = (signal: Signal): number => NEEDS_YOU_KINDS.indexOf(signal.kind) * 2 + (signal.kind === 'waiting' && signal.wait?.approval !== true ? 1 : 0);
+
+/** The queue as the API's health signals make it (the README's order): most urgent first, then the one waiting longest. */
+function apiQueue(plan: AgentPlanApi): QueueEntry[] {
+  const queue: QueueEntry[] = [];
+  for (const { session } of plan.listSessions()) {
+    const signal = plan
+      .getHealth(session)
+      .signals.filter((s) => NEEDS_YOU_KINDS.includes(s.kind))
+      .sort((a, b) => rank(a) - rank(b))[0];
+    if (signal) queue.push({ session, signal });
+  }
+  return queue.sort((a, b) => rank(a.signal) - rank(b.signal) || (a.signal.since < b.signal.since ? -1 : a.signal.since > b.signal.since ? 1 : 0) || (a.session < b.session ? -1 : a.session > b.session ? 1 : 0));
+}
+
+/** A row of the section says its entry's reason; a row of this file's runs names its agent too. */
+function rowSays(row: string, entry: QueueEntry, ours: readonly string[]): boolean {
+  const { signal } = entry;
+  const count = signal.items?.length ?? 0;
+  const reason =
+    signal.kind === 'stopped-open'
+      ? new RegExp(`, ${signal.how === 'cancelled' ? 'cancelled' : signal.how === 'failed' ? 'failed' : 'stopped'} with ${count} items? open$`)
+      : signal.kind === 'stalled'
+        ? /, stalled$/
+        : signal.kind === 'request-open'
+          ? /, (a request of yours is|\d+ requests of yours are) open$/
+          : /, waiting\b/;
+  return reason.test(row) && (!ours.includes(entry.session) || /, (Codex|Claude Code), /.test(row));
+}
 
 /** The Sessions view folded, with only its "Needs You" section open; its rows then, and the count its title says (0: no section). */
 async function needsYouSection(): Promise<{ count: number; first: boolean; rows: string[] }> {
@@ -136,28 +178,35 @@ if (status.skipped !== undefined) {
 
 
     it('the Needs You section at the top of the Sessions view lists the sessions that stopped with items open, and the badge counts them', async () => {
-      // Both runs end their turn with an item still open: stopped with items open, most urgent first.
+      // Both runs end their turn with an item still open: stopped with items open.
       const plan = await api();
       stopped = ran.filter((session) => plan.getPlan(session)?.todos.some((todo) => todo.status !== 'completed'));
       assert.ok(stopped.length >= 2, 'the Codex and Claude Code runs left items open');
-      const section = await waitFor(async () => {
-        const now = await needsYouSection();
-        return now.count >= 2 && now.rows.length > 0 ? now : undefined;
-      }, 'a Needs You section listing the stopped sessions', 30_000);
+      await waitFor(() => stopped.every((session) => apiQueue(plan).some((entry) => entry.session === session)), 'the stopped Codex and Claude Code sessions in the queue', 30_000);
+      // Sessions of other files may be in the queue too (whatever ran before): the section must
+      // agree with the API's queue at one moment, row by row, and hold this file's sessions.
+      let seen: { count: number; rows: string[] } = { count: 0, rows: [] };
+      let queue: QueueEntry[] = [];
+      const section = await waitFor(
+        async () => {
+          const now = await needsYouSection();
+          queue = apiQueue(plan);
+          seen = now;
+          const agree = now.count === queue.length && now.rows.length === Math.min(NEEDS_YOU_ROWS_SHOWN, queue.length) && now.rows.every((row, i) => rowSays(row, queue[i]!, ran));
+          return agree && stopped.every((session) => queue.some((entry) => entry.session === session)) ? now : undefined;
+        },
+        () => `the Needs You section to agree with the API's queue (section: ${JSON.stringify(seen)}; queue: ${JSON.stringify(queue.map(({ session, signal }) => [session, signal.kind, signal.how, signal.items?.length]))})`,
+        30_000,
+      );
       assert.ok(section.first, 'the section is the first row of the Sessions view');
-      // After the earlier test files, sessions waiting on a tool call come first (the Codex run left
-      // at an approval prompt), and the first stopped one may be an older chat cancelled with items open.
-      const waiting = /, waiting (for your approval|on .+)$/;
-      const firstStopped = section.rows.findIndex((row) => !waiting.test(row));
-      assert.ok(firstStopped >= 0 && section.rows.slice(firstStopped).every((row) => !waiting.test(row)), `waiting sessions first, then the others: ${JSON.stringify(section.rows)}`);
-      assert.match(section.rows[firstStopped] ?? '', /, (stopped|cancelled|failed) with \d+ items? open$/, 'the most urgent after those: a session that stopped with items open, by its name, agent and reason');
-      assert.ok(section.rows.some((row) => /, (Codex|Claude Code), stopped with \d+ items? open$/.test(row)) || section.rows.length < section.count, 'the Codex and Claude Code sessions are listed, unless below the rows drawn');
+      assert.ok(section.count >= stopped.length);
       // The activity bar's badge adds the queue to the plan's open items, and names it.
       await waitFor(async () => {
         const badge = await activityBadge();
         const open = (await api()).getViewState().badge ?? 0;
-        return badgeCount(badge.parts, 'needs you') === section.count && badge.value === open + section.count;
-      }, `the badge to count the ${section.count} sessions that need the user`, 30_000);
+        const count = apiQueue(plan).length;
+        return badgeCount(badge.parts, 'needs you') === count && badge.value === open + count;
+      }, 'the badge to count the sessions that need the user, as the API has them', 30_000);
     });
 
     it('Go to Next Session That Needs You shows each session of the queue in turn, and goes round', async () => {

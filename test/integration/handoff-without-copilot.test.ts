@@ -1,13 +1,14 @@
-// Before any test switches Copilot Chat on (the Copilot files (08-12) files do): Continue in New Chat
-// has no Copilot to type into, so the hand-off prompt goes to the clipboard and the user is
-// told.
+// Before any test switches Copilot Chat on (the copilot-*.test.ts files do, through copilotReady):
+// Continue in New Chat has no Copilot to type into, so the hand-off prompt goes to the clipboard
+// and the user is told. VS Code cannot switch an extension off again, so the main phase runs this
+// file before the others, whatever the seed (test/integration/order.ts, BEFORE_COPILOT_FILES).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { api, chat, domTexts, newChatSession, todos, waitFor } from './helpers';
 
 describe('acting on a plan without Copilot', () => {
   it('Continue in New Chat copies the hand-off prompt and says so', async () => {
-    assert.equal(vscode.extensions.getExtension('GitHub.copilot-chat'), undefined, 'Copilot Chat is not switched on yet in this run (the Copilot files (08-12) tests do that later)');
+    assert.equal(vscode.extensions.getExtension('GitHub.copilot-chat'), undefined, 'Copilot Chat is not switched on yet in this host (order.ts runs this file before the Copilot files)');
     const plan = await api();
     await newChatSession();
     await chat(todos(['Sketch the offline hand-off', 'completed'], ['Copy the offline hand-off', 'in_progress'], ['Paste the offline hand-off', 'pending']));

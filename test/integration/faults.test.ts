@@ -4,7 +4,11 @@ import * as vscode from 'vscode';
 import { api, chat, newChatSession, todos, waitFor } from './helpers';
 import type { PlanSnapshot } from '../../src/extension';
 
-/** Long enough for the log folder watcher (75 ms debounce) to have reacted to a change. */
+/**
+ * Long enough for the log folder watcher (75 ms debounce) to have reacted to a change. A fixed
+ * wait: the test checks that nothing happens, and the API has no event for a watcher pass that
+ * changed nothing (a marker session would move the view this test holds still).
+ */
 const SETTLE_MS = 600;
 
 function sleep(ms: number): Promise<void> {
@@ -19,7 +23,7 @@ describe('a save that fails inside the extension host', () => {
   const created: string[] = [];
 
   after(async () => {
-    // Leave the log folder as the earlier tests left it: the restart phase expects their sessions only.
+    // Leave no session of its own behind: the log folder as this file found it.
     const plan = await api();
     for (const session of created) fs.rmSync(plan.logFile(session), { recursive: true, force: true });
     await waitFor(() => plan.listSessions().every((s) => !created.includes(s.session)), 'the removed sessions to leave the store');

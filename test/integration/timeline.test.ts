@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, chat, newChatSession, planLine, runDir, sessionName, todos, waitFor, writeLine } from './helpers';
+import { api, bridge, chat, chatSession, newChatSession, planLine, runDir, sessionName, todos, waitFor, writeLine } from './helpers';
 
 interface Rendered {
   lanes: string[];
@@ -27,8 +27,7 @@ describe('the Plan Timeline', function () {
     await newChatSession();
     await chat(todos(['Read the code', 'in_progress'], ['Fix the bug', 'pending'], ['Write a test', 'pending']));
     await chat(todos(['Read the code', 'completed'], ['Fix the bug', 'in_progress'], ['Write a test', 'pending']));
-    await chat(todos(['Read the code', 'completed'], ['Fix the bug', 'completed'], ['Cover the edge case', 'pending']));
-    session = (await api()).listSessions()[0]!.session;
+    session = (await chatSession(todos(['Read the code', 'completed'], ['Fix the bug', 'completed'], ['Cover the edge case', 'pending']))).session;
   });
 
   it('shows a lane per item (the reworded one marked), a mark per version, in the page’s DOM', async () => {
@@ -103,7 +102,7 @@ describe('the Plan Timeline', function () {
     await waitFor(async () => (await frameLabels('[data-version]')).length === 1500, 'all 1500 marks after loading the older page');
     assert.deepEqual(await frameLabels('[data-action="older"]'), [], 'nothing older left to load');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    // Gone again, so the tests after this one find the sessions they expect.
+    // Gone again: the log folder as this test found it.
     fs.rmSync(path.join(plan.logFolder, `${key}.jsonl`));
     await waitFor(() => !plan.listSessions().some((s) => s.session === key), 'the appended session to be gone');
   });
