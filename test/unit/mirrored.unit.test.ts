@@ -99,6 +99,17 @@ describe('mirrored plans in the log', () => {
     assert.equal(store.details(KEY_A).earlierTurn, false);
   });
 
+  it('a newer turn still running is not yet an earlier turn: only one that ended without a plan call is', async () => {
+    const { log, store } = open();
+    await store.write(KEY_A, [{ content: 'mine', status: 'in_progress' }]);
+    fs.appendFileSync(log.fileFor(KEY_A), infoLine({ latestTurn: { index: 4, planned: false }, turn: { index: 4, state: 'running', since: '2026-01-01T00:00:01.000Z' } }));
+    await store.ingest(KEY_A);
+    assert.deepEqual([store.details(KEY_A).earlierTurn, store.details(KEY_A).running], [false, true], 'it may still write its plan');
+    fs.appendFileSync(log.fileFor(KEY_A), infoLine({ latestTurn: { index: 4, planned: false }, turn: { index: 4, state: 'ended', since: '2026-01-01T00:00:02.000Z' } }));
+    await store.ingest(KEY_A);
+    assert.deepEqual([store.details(KEY_A).earlierTurn, store.details(KEY_A).running], [true, false], 'it ended without writing it');
+  });
+
   it('a todo_write session has no agent and no title', async () => {
     const { log, store } = open();
     await store.write(KEY_A, [{ content: 'mine', status: 'pending' }]);

@@ -332,9 +332,11 @@ export class PlanStore implements Disposable {
       request: info?.request,
       chat: isVscodeChatAgent(event?.source?.agent) ? event?.source?.session : isVscodeChatAgent(info?.agent) ? info?.session : undefined,
       // A mirrored plan knows its turn; todo_write's does not, but an info line written after
-      // it that names a newer turn without a plan call says the same.
+      // it that names a newer turn without a plan call says the same. A turn still running may
+      // yet write its plan: only one that ended without writing it leaves the plan behind (a
+      // banner raised at each turn's start and gone at its first plan call is a false alarm).
       earlierTurn:
-        turn !== undefined && !turn.planned && (planTurn !== undefined ? turn.index > planTurn : event !== undefined && this.infoAfterPlan.has(session)),
+        turn !== undefined && !turn.planned && info?.running !== true && (planTurn !== undefined ? turn.index > planTurn : event !== undefined && this.infoAfterPlan.has(session)),
       parent: info?.parent,
       running: info?.running ?? false,
     };
