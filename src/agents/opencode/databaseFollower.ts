@@ -29,7 +29,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Disposable } from '../../core/emitter';
-import { FolderWatch } from '../follow/folderWatch';
+import { FolderWatch } from '../../node/folderWatch';
 import { Backoff, eventsUnreliable } from '../../node/eventSupport';
 import { isBusy, loadSqlite, ScanPacer, ScanStopped, type SqliteDatabase, type SqliteModule } from '../follow/sqlite';
 import { notRegularFile, readRegularFileText } from '../../node/regularFile';
