@@ -18,8 +18,3 @@ export function isInsideWorkspace(cwd: string, workspace: string): boolean {
   const inner = normalizeFolder(cwd);
   return inner === folder || inner.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep);
 }
-
-/** A JSON object (not an array, not null). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

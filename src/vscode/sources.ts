@@ -10,7 +10,7 @@ import type { RunningSource } from '../agents/agent';
 import { AGENTS } from '../agents/registry';
 import type { PlanSink, UnknownShape } from '../core/foreign';
 import { affectsFollowedFolders, createFollowedFolders } from './followedFolders';
-import { SOURCES_SETTING } from './ids';
+import { SOURCES_SETTING, sourceSettingId } from './ids';
 import { notificationText } from '../core/text/escape';
 import { logError, type Logger } from './log';
 
@@ -101,10 +101,10 @@ export class Sources implements vscode.Disposable {
     this.running.get(key)?.dispose();
     this.running.delete(key);
     const agent = AGENTS.find((a) => a.settingKey === key);
-    const config = vscode.workspace.getConfiguration(`${SOURCES_SETTING}.${key}`);
-    if (agent === undefined || !config.get<boolean>('enabled', true)) return;
+    const config = vscode.workspace.getConfiguration();
+    if (agent === undefined || !config.get<boolean>(sourceSettingId(key, 'enabled'), true)) return;
     const workspaceFolders = this.followed?.folders() ?? [];
-    const folder = expandFolder(config.get<string>('folder')) ?? agent.defaultFolder?.(process.env, os.homedir()) ?? '';
+    const folder = expandFolder(config.get<string>(sourceSettingId(key, 'folder'))) ?? agent.defaultFolder?.(process.env, os.homedir()) ?? '';
     const { workspaceStorageFolder, storageFolder, sink, logger } = this.options;
     // One agent that fails to start never keeps the others from starting.
     try {

@@ -149,7 +149,7 @@ export const copilotCli: AgentDescriptor = {
   name: 'Copilot CLI',
   icon: 'github',
   settingKey: 'copilotCli',
-  parserVersion: 'copilot-cli/4', // 4: a call waiting on a permission prompt waits for approval
+  parserVersion: 'copilot-cli/4',
   defaultFolder: (env, home) => agentHomeFolder(env, 'COPILOT_HOME', home, '.copilot'),
   start(options) {
     const folders = options.workspaceFolders;

@@ -54,12 +54,6 @@ export function countItems(items: readonly PlanItem[]): PlanCounts {
   return counts;
 }
 
-/** The canonical result of a successful todo_write call. */
-export interface PlanResult {
-  todos: Todo[];
-  counts: Counts;
-}
-
 export function countTodos(todos: readonly Todo[]): Counts {
   const counts: Counts = { pending: 0, inProgress: 0, completed: 0 };
   for (const todo of todos) {
