@@ -9,6 +9,7 @@ import {
   openCount,
   progressText,
   relativeTime,
+  relativeTimeChangesAt,
   sessionTitle,
   statusWord,
 } from '../core/plan/present';
@@ -323,6 +324,39 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
   /** Whether the view is on screen; off screen, a change only marks every row stale (nothing is listed). */
   isVisible: () => boolean = () => true;
 
+  /** When each drawn session row's "5 min ago" next reads differently (epoch ms); one timer, at the soonest, while on screen. */
+  private readonly ages = new Map<string, number>();
+  private ageTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the timer set fires for (Infinity: none set). */
+  private ageTimerFor = Infinity;
+
+  /** Redraws the rows whose age text has changed, and waits for the next one: no timer while no row's text can change, or off screen. */
+  visibilityChanged(): void {
+    this.age();
+  }
+
+  private age(): void {
+    if (this.ageTimer !== undefined) clearTimeout(this.ageTimer);
+    this.ageTimer = undefined;
+    this.ageTimerFor = Infinity;
+    if (!this.isVisible() || this.ages.size === 0) return;
+    const now = Date.now();
+    let next = Infinity;
+    for (const [session, at] of this.ages) {
+      if (at <= now) {
+        this.ages.delete(session);
+        this.fold.add(session);
+      } else {
+        next = Math.min(next, at);
+      }
+    }
+    // A second after the soonest change: its text is new when drawn, and rows that change
+    // within that second are redrawn in the same refresh.
+    if (next === Infinity) return;
+    this.ageTimerFor = next;
+    this.ageTimer = setTimeout(() => this.age(), next - now + 1000);
+  }
+
   private apply(change: FoldedChange): void {
     if (!this.isVisible()) {
       this.listing = undefined;
@@ -382,6 +416,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     const kept = new Map<string, SessionElement>();
     for (const session of listing.layout.parents.keys()) kept.set(session, this.element(session));
     this.elements = kept;
+    for (const session of this.ages.keys()) if (!kept.has(session)) this.ages.delete(session);
     return listing.rows;
   }
 
@@ -438,7 +473,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     const icon = details.agent ? agentIcon(details.agent) : TOOL_SESSION_ICON;
     const mark = sessionMark(this.health.signals(event.session));
     item.iconPath = pinned ? new vscode.ThemeIcon('pinned') : shown ? new vscode.ThemeIcon('eye') : (mark?.icon ?? new vscode.ThemeIcon(icon));
-    const when = relativeTime(event.ts, new Date(), t);
+    const now = new Date();
+    const when = relativeTime(event.ts, now, t);
+    this.noteAge(event.session, relativeTimeChangesAt(event.ts, now));
     const agent = details.agent ? agentName(details.agent) : undefined;
     const running = subagents.filter((child) => this.store.details(child.session).running).length;
     const subagentText = subagents.length === 0 ? undefined : subagents.length === 1 ? t('1 subagent, {0} running', running) : t('{0} subagents, {1} running', subagents.length, running);
@@ -485,7 +522,18 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     return item;
   }
 
+  /** Notes when a drawn row's age text changes; sets the timer sooner when this row changes first. */
+  private noteAge(session: string, at: number | undefined): void {
+    if (at === undefined) this.ages.delete(session);
+    else this.ages.set(session, at);
+    if (at !== undefined && at < this.ageTimerFor) this.age();
+  }
+
   dispose(): void {
+    if (this.ageTimer !== undefined) clearTimeout(this.ageTimer);
+    this.ageTimer = undefined;
+    this.ageTimerFor = -Infinity;
+    this.ages.clear();
     this.changed.dispose();
   }
 }
@@ -641,17 +689,14 @@ export function createViews(
   // The files and costs of the session on screen: a file/write or model/usage line folds into the same refresh as its read's other changes.
   const bookSubscriptions = [files, ledgers].flatMap((book) => (book ? [book.onDidChange((session) => session === display.session && planFold.add(session))] : []));
   const needsYouSubscription = needsYou ? showNeedsYou(needsYou, sessions, sessionsProvider) : undefined;
-  // "5 min ago" ages: redraw the session rows each minute while they are on screen.
-  const clock = setInterval(() => {
-    if (sessions.visible && store.size > 0) sessionsProvider.refresh();
-  }, 60_000);
+  // "5 min ago" ages: each drawn row is redrawn when its text changes, while the view is on screen.
+  const visibility = sessions.onDidChangeVisibility(() => sessionsProvider.visibilityChanged());
   changed(undefined);
   return {
     plan,
     update: () => changed(undefined),
     dispose() {
-      clearInterval(clock);
-      const parts = [...commands, subscription, healthSubscription, ...bookSubscriptions, needsYouSubscription, placesSubscription];
+      const parts = [...commands, visibility, subscription, healthSubscription, ...bookSubscriptions, needsYouSubscription, placesSubscription];
       for (const part of [...parts, plan, sessions, planProvider, sessionsProvider]) part?.dispose();
     },
   };

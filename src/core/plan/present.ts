@@ -135,6 +135,30 @@ export function relativeTime(fromIso: string, now: Date, t: Translate): string {
   return t('{0} d ago', Math.round(hours / 24));
 }
 
+/** The longest any text of relativeTime holds ("1 d ago" turns to "2 d ago" within a day). */
+const LONGEST_RELATIVE_TEXT_MS = 25 * 3600_000;
+
+/**
+ * When relativeTime(fromIso, ·) next reads differently from its text at `now` (epoch ms), to
+ * redraw a row exactly then rather than on a clock; undefined for a time that does not parse.
+ * The text only moves forward as time passes, so the first moment it differs is found by halving.
+ */
+export function relativeTimeChangesAt(fromIso: string, now: Date): number | undefined {
+  if (!Number.isFinite(Date.parse(fromIso))) return undefined;
+  const plain: Translate = (message, ...args) => `${message}|${args.join('|')}`;
+  const text = (at: number) => relativeTime(fromIso, new Date(at), plain);
+  const current = text(now.getTime());
+  let same = now.getTime();
+  let differs = same + LONGEST_RELATIVE_TEXT_MS;
+  if (text(differs) === current) return undefined;
+  while (differs - same > 1) {
+    const middle = Math.floor((same + differs) / 2);
+    if (text(middle) === current) same = middle;
+    else differs = middle;
+  }
+  return differs;
+}
+
 /** "for 5 min", the duration an item has held its status. */
 export function durationText(fromIso: string, now: Date, t: Translate): string {
   const seconds = Math.max(0, Math.round((now.getTime() - Date.parse(fromIso)) / 1000));
