@@ -24,7 +24,7 @@ export interface AgentStartOptions {
 }
 
 /** A started source; dispose it to stop. */
-export interface RunningSource extends Disposable {
+export interface RunningFollower extends Disposable {
   /** Reads everything new now (the Refresh command); resolves when caught up. */
   refresh(): Promise<void>;
 }
@@ -48,7 +48,7 @@ export interface AgentDescriptor {
    */
   vscodeChat?: { participant: string };
   /** Starts following; undefined when there is nothing to follow (no workspace folder, say). */
-  start(options: AgentStartOptions): RunningSource | undefined;
+  start(options: AgentStartOptions): RunningFollower | undefined;
 }
 
 /** What every follower takes from the start options as they are: the reports, and the timings tests shorten. */

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Emitter } from '../core/emitter';
 import type { FollowedFolders } from '../node/followedFolders';
-import type { RunningSource } from '../agents/agent';
+import type { RunningFollower } from '../agents/agent';
 import { AGENTS } from '../agents/registry';
 import type { PlanSink, UnknownShape } from '../core/foreign';
 import { affectsFollowedFolders, createFollowedFolders } from './followedFolders';
@@ -19,7 +19,7 @@ export interface SourcesOptions {
   /** Agent Plan's own storage: each source keeps its cursors under it. */
   storageFolder: string;
   logger: Logger;
-  /** VS Code's workspace storage folder, where Copilot's chat files are; without one (no folder open), no Copilot mirror. */
+  /** VS Code's workspace storage folder, where Copilot's chat files are; without one (no folder open), Copilot's chats are not followed. */
   workspaceStorageFolder: string | undefined;
 }
 
@@ -30,7 +30,7 @@ export interface SourceReports {
 }
 
 export class Sources implements vscode.Disposable {
-  private readonly running = new Map<string, RunningSource>();
+  private readonly running = new Map<string, RunningFollower>();
   private subscription: vscode.Disposable | undefined;
   /** The workspace folders, their worktrees and the extra folders: what every agent follows. */
   private followed: FollowedFolders | undefined;

@@ -13,7 +13,7 @@ import {
   sessionTitle,
   statusWord,
 } from '../core/plan/present';
-import type { LogEvent } from '../core/log/sessionLog';
+import type { PlanRecord } from '../core/log/sessionLog';
 import type { PlanStore } from '../core/plan/store';
 import type { HealthBook } from '../core/derived/healthBook';
 import type { RequestBook } from '../core/derived/requests';
@@ -67,7 +67,7 @@ export function todoTreeItem(element: TodoElement, files = 0, cost?: ItemLedger)
   const description = [spent, files > 0 ? filesCount(files) : ''].filter((part) => part !== '').join(' · ');
   if (description !== '') item.description = description;
   // By place: a row whose text or status changed keeps its id, so it is redrawn alone (the
-  // new item goes with the refresh, no round trip); mirrored plans may repeat an item.
+  // new item goes with the refresh, no round trip); foreign plans may repeat an item.
   item.id = `${element.session}/${element.index}`;
   const icon = STATUS_ICONS[todo.status];
   item.iconPath = new vscode.ThemeIcon(icon.id, new vscode.ThemeColor(icon.color));
@@ -282,7 +282,7 @@ type SessionsRow = SessionElement | MoreSessionsElement | WorktreeGroupElement |
 /** The Sessions view's top rows, the subagents under each listed parent, and their layout. */
 interface SessionsListing {
   readonly rows: SessionsRow[];
-  readonly children: Map<string, LogEvent[]>;
+  readonly children: Map<string, PlanRecord[]>;
   readonly layout: RowsLayout;
 }
 
@@ -425,8 +425,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     let sessions = this.store.list();
     // A subagent's session is listed under its parent's, when the parent is listed; never mixed into it.
     const present = new Set(sessions.map((event) => event.session));
-    const children = new Map<string, LogEvent[]>();
-    const top: LogEvent[] = [];
+    const children = new Map<string, PlanRecord[]>();
+    const top: PlanRecord[] = [];
     for (const event of sessions) {
       const parent = this.store.details(event.session).parent;
       if (parent !== undefined && parent !== event.session && present.has(parent)) {
@@ -491,7 +491,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
   }
 
   /** A session row's tooltip: its title, signal, agent, progress, worktree and key. */
-  private sessionTooltip(event: LogEvent): vscode.MarkdownString {
+  private sessionTooltip(event: PlanRecord): vscode.MarkdownString {
     const details = this.store.details(event.session);
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(sessionTitle(event, t, details));
@@ -544,8 +544,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
  */
 function sessionsLayout(
   needsYou: NeedsYouSectionElement | undefined,
-  groups: ReadonlyArray<{ key: string; rows: readonly LogEvent[] }>,
-  children: ReadonlyMap<string, readonly LogEvent[]>,
+  groups: ReadonlyArray<{ key: string; rows: readonly PlanRecord[] }>,
+  children: ReadonlyMap<string, readonly PlanRecord[]>,
   remaining: number,
 ): RowsLayout {
   const parts: string[] = needsYou ? [`n:${needsYou.label}`, ...needsYouEntries(needsYou).map(({ row }) => `n:${row.session}\t${row.title}\t${row.description}`)] : [];
@@ -577,7 +577,7 @@ function moreSessionsItem(remaining: number): vscode.TreeItem {
 }
 
 /** The Plan view's description (progress) and badge (open items); both empty without items. */
-export function planHeader(event: LogEvent | undefined): { description: string | undefined; badge: number | undefined } {
+export function planHeader(event: PlanRecord | undefined): { description: string | undefined; badge: number | undefined } {
   if (!event || event.todos.length === 0) return { description: undefined, badge: undefined };
   const open = openCount(event.counts);
   return { description: progressText(event.counts, t), badge: open > 0 ? open : undefined };

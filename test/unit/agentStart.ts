@@ -1,7 +1,7 @@
 // Starting one agent's follower by its id, through its descriptor in the registry, as the
 // extension does; and the files an agent's record line names, by the function its parser calls.
 import type { AgentId, PlanSink, UnknownShape } from '../../src/core/foreign';
-import type { RunningSource } from '../../src/agents/agent';
+import type { RunningFollower } from '../../src/agents/agent';
 import type { FileWrite } from '../../src/agents/fileWrites';
 import { AGENTS } from '../../src/agents/registry';
 import { claudeFilesWritten } from '../../src/agents/claudeCode/fileWrites';
@@ -30,7 +30,7 @@ export interface AgentSourceOptions {
 }
 
 /** The agent's follower over `workspaceFolders` (at least one), started. */
-export function startTerminalSource(options: AgentSourceOptions): RunningSource {
+export function startTerminalSource(options: AgentSourceOptions): RunningFollower {
   const started = agentById(options.agent).start({
     folder: options.folder,
     workspaceFolders: options.workspaceFolders,

@@ -14,10 +14,10 @@ import {
   sessionName,
   singleLine,
 } from '../../src/core/plan/present';
-import type { LogEvent } from '../../src/core/log/sessionLog';
+import type { PlanRecord } from '../../src/core/log/sessionLog';
 
 const todo = (content: string, status: Todo['status']): Todo => ({ content, status });
-const event = (ts: string, todos: Todo[]): LogEvent => ({
+const event = (ts: string, todos: Todo[]): PlanRecord => ({
   v: 1,
   type: 'todo/write',
   ts,
