@@ -3,7 +3,6 @@
 // wrote, and how to follow its sessions of this workspace. Each agent is one folder,
 // src/agents/<agent>/, whose index.ts exports one AgentDescriptor; its parser there is pure.
 import type { Disposable } from '../core/emitter';
-import type { FileWrite } from './fileWrites';
 import type { AgentId, ForeignPlan, PlanSink, UnknownShape } from '../core/foreign';
 
 export interface AgentStartOptions {
@@ -25,7 +24,7 @@ export interface AgentStartOptions {
 }
 
 /** A started source; dispose it to stop. */
-export interface RunningSource extends Disposable {
+export interface RunningFollower extends Disposable {
   /** Reads everything new now (the Refresh command); resolves when caught up. */
   refresh(): Promise<void>;
 }
@@ -48,10 +47,8 @@ export interface AgentDescriptor {
    * participant answered is not this agent's; a chat has no subagents.
    */
   vscodeChat?: { participant: string };
-  /** The files one line of its record says its tool calls wrote; undefined for an agent whose records are not read for files yet. */
-  filesWritten?(line: unknown): FileWrite[];
   /** Starts following; undefined when there is nothing to follow (no workspace folder, say). */
-  start(options: AgentStartOptions): RunningSource | undefined;
+  start(options: AgentStartOptions): RunningFollower | undefined;
 }
 
 /** What every follower takes from the start options as they are: the reports, and the timings tests shorten. */

@@ -13,13 +13,5 @@ import { geminiCli } from './geminiCli';
 import { kilo } from './kilo';
 import { opencode } from './opencode';
 import { qwenCode } from './qwenCode';
-import type { AgentId } from '../core/foreign';
 
 export const AGENTS: readonly AgentDescriptor[] = [copilot, claudeCode, codex, geminiCli, opencode, kilo, qwenCode, copilotCli];
-
-/** The descriptor of `id`; every AgentId has one (a unit test holds the list to AGENT_IDS). */
-export function agentById(id: AgentId): AgentDescriptor {
-  const found = AGENTS.find((agent) => agent.id === id);
-  if (found === undefined) throw new Error(`no agent ${id} in the registry`);
-  return found;
-}

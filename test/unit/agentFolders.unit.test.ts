@@ -77,8 +77,8 @@ describe('an agent is one folder', () => {
       const entry = path.join(tmp, 'list.ts');
       fs.writeFileSync(
         entry,
-        "import { AGENTS, agentById } from './src/agents/registry';\nimport { AGENT_IDS } from './src/core/log/logRecord';\n" +
-          "console.log(JSON.stringify({ agents: AGENTS.map((a) => a.id), ids: AGENT_IDS, name: agentById('made-up' as never).name }));\n",
+        "import { AGENTS } from './src/agents/registry';\nimport { AGENT_IDS } from './src/core/log/logRecord';\n" +
+          "console.log(JSON.stringify({ agents: AGENTS.map((a) => a.id), ids: AGENT_IDS, name: AGENTS.find((a) => a.id === 'made-up')?.name }));\n",
       );
       const out = path.join(tmp, 'list.js');
       await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: out, external: ['vscode'], nodePaths: [path.join(root, 'node_modules')], logLevel: 'silent' });

@@ -60,7 +60,7 @@ describe('mirrored plans in the log', () => {
     assert.equal(typeof parseLogRecord({ ...dup, source: SOURCE }, KEY_A), 'object');
   });
 
-  it('rejects (and reports) a mirrored line with a bad source, status, item key or counts', async () => {
+  it('rejects (and reports) a foreign line with a bad source, status, item key or counts', async () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ source: { ...SOURCE, agent: 'vim' } }, /unknown agent "vim"/],
       [{ source: { ...SOURCE, call: '' } }, /source\.call/],

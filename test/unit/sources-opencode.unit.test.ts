@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadSqlite, type SqliteModule } from '../../src/agents/follow/sqlite';
-import { SqliteFollower } from '../../src/agents/opencode/databaseFollower';
+import { opencodeFollower } from '../../src/agents/opencode/databaseReader';
 import { databaseFile, opencode, xdgDataFolder } from '../../src/agents/opencode';
 import { kilo } from '../../src/agents/kilo';
 import { followTurn, plansFromParts, todoTableMismatch, type OpencodeAgent, type OpencodeMessageRow, type OpencodePartRow } from '../../src/agents/opencode/parser';
@@ -134,10 +134,10 @@ if (typeof sqlite === 'string') {
       assert.deepEqual(followTurn(turn, [next], []), { index: 1, state: 'running', user: next.id, calls: [] });
     });
 
-    function follow(agent: OpencodeAgent, file: string, workspace: string, extra: Partial<ConstructorParameters<typeof SqliteFollower>[0]> = {}) {
+    function follow(agent: OpencodeAgent, file: string, workspace: string, extra: Partial<Parameters<typeof opencodeFollower>[0]> = {}) {
       const sink = new MemorySink();
       const errors: unknown[] = [];
-      const follower = new SqliteFollower({
+      const follower = opencodeFollower({
         agent,
         dbFile: file,
         workspaceFolders: [workspace],

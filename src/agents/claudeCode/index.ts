@@ -4,7 +4,6 @@
 import * as path from 'node:path';
 import type { AgentDescriptor } from '../agent';
 import { startJsonlAgent } from '../follow/jsonlAgent';
-import { claudeFilesWritten } from './fileWrites';
 import { claudeCodeLocator } from './locator';
 import { createClaudeCodeParser, isClaudeSubagentFile } from './parser';
 
@@ -15,11 +14,9 @@ export const claudeCode: AgentDescriptor = {
   name: 'Claude Code',
   icon: 'sparkle',
   settingKey: 'claudeCode',
-  // 2: the parser reads the files each tool call wrote (file/write lines); plans are imported once, so only those are new.
-  parserVersion: 'claude-code/3', // 3: each model response's usage (model/usage lines)
+  parserVersion: 'claude-code/3',
   /** `~/.claude`. */
   defaultFolder: (_env, home) => path.join(home, '.claude'),
-  filesWritten: claudeFilesWritten,
   start: (options) =>
     startJsonlAgent(
       {

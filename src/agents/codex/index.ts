@@ -4,7 +4,6 @@
 import * as path from 'node:path';
 import type { AgentDescriptor } from '../agent';
 import { startJsonlAgent } from '../follow/jsonlAgent';
-import { codexFilesWritten } from './fileWrites';
 import { codexLocator } from './locator';
 import { createCodexParser } from './parser';
 
@@ -15,14 +14,12 @@ export const codex: AgentDescriptor = {
   name: 'Codex',
   icon: 'terminal',
   settingKey: 'codex',
-  // 2: the parser reads the files each tool call wrote (file/write lines).
-  parserVersion: 'codex/3', // 3: each model response's usage (model/usage lines)
+  parserVersion: 'codex/3',
   /** `$CODEX_HOME`, or `~/.codex`. */
   defaultFolder: (env, home) => {
     const codexHome = env['CODEX_HOME'];
     return codexHome !== undefined && codexHome !== '' ? codexHome : path.join(home, '.codex');
   },
-  filesWritten: codexFilesWritten,
   start: (options) =>
     startJsonlAgent(
       {

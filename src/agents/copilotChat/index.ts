@@ -2,7 +2,6 @@
 // read-only. Its pure parser is parser.ts, the files its edits wrote fileWrites.ts; start.ts
 // finds and follows the files.
 import type { AgentDescriptor } from '../agent';
-import { copilotFilesWritten } from './fileWrites';
 import { COPILOT_PARSER_VERSION, startCopilotChatSource } from './start';
 
 export * from './parser';
@@ -15,7 +14,6 @@ export const copilot: AgentDescriptor = {
   settingKey: 'copilot',
   parserVersion: COPILOT_PARSER_VERSION,
   vscodeChat: { participant: 'github.copilot-chat' },
-  filesWritten: copilotFilesWritten,
   start: (options) =>
     options.workspaceStorageFolder === undefined
       ? undefined

@@ -3,10 +3,9 @@
 // session's database is read here, after each `sql` call that changed it.
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Follower, type SessionFileLocator } from '../follow/follower';
 import { readRegularFileText } from '../../node/regularFile';
-import { isBusy, loadSqlite, type SqliteModule } from '../follow/sqlite';
+import { isBusy, loadSqlite, lookDatabase, openDatabase, type SqliteModule } from '../follow/sqlite';
 import { agentHomeFolder, isInsideWorkspace } from '../locations';
 import { followerReports, withImportPlans, type AgentDescriptor } from '../agent';
 import type { ForeignPlan, PlanSink, UnknownShape } from '../../core/foreign';
@@ -70,21 +69,14 @@ const RACED_CODES = new Set([11, 26]);
  * writing: DatabaseBusyError. undefined when the database does not exist.
  */
 export async function readTodoRows(sqlite: SqliteModule, dbFile: string): Promise<CopilotTodoRow[] | undefined> {
-  const stat = async (file: string) => fsp.stat(file).catch(() => undefined);
-  const look = async () => {
-    const [db, wal, shm, journal] = await Promise.all([stat(dbFile), stat(`${dbFile}-wal`), stat(`${dbFile}-shm`), stat(`${dbFile}-journal`)]);
-    return { db, wal, shm, journal, key: JSON.stringify([db?.ino, db?.size, db?.mtimeMs, wal?.size, wal?.mtimeMs, journal !== undefined]) };
-  };
-  const before = await look();
-  // SQLite opens these paths itself, synchronously: a FIFO (socket, device) there would hold the
-  // host's thread, so anything but regular files is skipped, as a missing database is.
-  if (!before.db?.isFile() || [before.wal, before.shm, before.journal].some((found) => found !== undefined && !found.isFile())) return undefined;
-  const shared = before.wal !== undefined && before.shm !== undefined;
-  if (before.journal !== undefined || (!shared && (before.wal !== undefined || before.shm !== undefined))) throw new DatabaseBusyError(`${dbFile} is being written`);
-  const location = shared ? dbFile : new URL(`${pathToFileURL(dbFile).href}?immutable=1`);
+  const before = await lookDatabase(dbFile, { journal: true });
+  // A missing database, or one of its files no regular file (SQLite would open it synchronously), is skipped.
+  if (before === undefined || before.mode === 'refused') return undefined;
+  if (before.mode === 'wait') throw new DatabaseBusyError(`${dbFile} is being written`);
+  const shared = before.mode === 'shared';
   let rows: CopilotTodoRow[];
   try {
-    const db = new sqlite.DatabaseSync(location, { readOnly: true, timeout: 0 });
+    const db = openDatabase(sqlite, dbFile, before.mode);
     try {
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'todos'").all();
       rows = tables.length === 0 ? [] : (db.prepare('SELECT id, title, status FROM todos ORDER BY rowid').all() as CopilotTodoRow[]);
@@ -96,7 +88,7 @@ export async function readTodoRows(sqlite: SqliteModule, dbFile: string): Promis
     if (isBusy(error) || (!shared && typeof code === 'number' && RACED_CODES.has(code & 0xff))) throw new DatabaseBusyError(`${dbFile} is being written`);
     throw error;
   }
-  if (!shared && (await look()).key !== before.key) throw new DatabaseBusyError(`${dbFile} changed while it was read`);
+  if (!shared && (await lookDatabase(dbFile, { journal: true }))?.key !== before.key) throw new DatabaseBusyError(`${dbFile} changed while it was read`);
   return rows.map((row) => ({ id: String(row.id), title: row.title, status: row.status }));
 }
 
@@ -157,7 +149,7 @@ export const copilotCli: AgentDescriptor = {
   name: 'Copilot CLI',
   icon: 'github',
   settingKey: 'copilotCli',
-  parserVersion: 'copilot-cli/4', // 4: a call waiting on a permission prompt waits for approval
+  parserVersion: 'copilot-cli/4',
   defaultFolder: (env, home) => agentHomeFolder(env, 'COPILOT_HOME', home, '.copilot'),
   start(options) {
     const folders = options.workspaceFolders;

@@ -4,7 +4,6 @@
 import * as path from 'node:path';
 import type { AgentDescriptor } from '../agent';
 import { startJsonlAgent } from '../follow/jsonlAgent';
-import { geminiFilesWritten } from './fileWrites';
 import { geminiCliLocator } from './locator';
 import { createGeminiCliParser } from './parser';
 
@@ -15,12 +14,9 @@ export const geminiCli: AgentDescriptor = {
   name: 'Gemini CLI',
   icon: 'star-full',
   settingKey: 'geminiCli',
-  // 2: the parser reads the files each tool call wrote (file/write lines); 3: each model
-  // response's usage (model/usage lines).
   parserVersion: 'gemini-cli/3',
   /** `~/.gemini`. */
   defaultFolder: (_env, home) => path.join(home, '.gemini'),
-  filesWritten: geminiFilesWritten,
   start: (options) =>
     startJsonlAgent(
       {

@@ -1,7 +1,7 @@
 // opencode (`opencode-ai`): its plans from its SQLite database, read-only.
 import * as path from 'node:path';
-import { SqliteFollower } from './databaseFollower';
-import { followerReports, type AgentDescriptor, type AgentStartOptions, type RunningSource } from '../agent';
+import { opencodeFollower } from './databaseReader';
+import { followerReports, type AgentDescriptor, type AgentStartOptions, type RunningFollower } from '../agent';
 import type { OpencodeAgent } from './parser';
 
 /** opencode's data folder: `$XDG_DATA_HOME/<name>` or `~/.local/share/<name>` (on every system). */
@@ -20,9 +20,9 @@ export function databaseFile(folder: string, name: string, override: string | un
 }
 
 /** Starts following one opencode-style database (opencode's, or Kilo CLI's). */
-export function startOpencodeStyle(agent: OpencodeAgent, dbName: string, envVar: string, parserVersion: string, options: AgentStartOptions): RunningSource | undefined {
+export function startOpencodeStyle(agent: OpencodeAgent, dbName: string, envVar: string, parserVersion: string, options: AgentStartOptions): RunningFollower | undefined {
   if (options.workspaceFolders.length === 0) return undefined;
-  const follower = new SqliteFollower({
+  const follower = opencodeFollower({
     agent,
     dbFile: databaseFile(options.folder, dbName, process.env[envVar]),
     workspaceFolders: options.workspaceFolders,
