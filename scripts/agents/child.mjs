@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { prepare, SERVERS } from './environment.mjs';
+import { prepare, serverOf } from './environment.mjs';
 import { resolveScript } from './scenarios.mjs';
 
 const spec = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
@@ -18,11 +18,11 @@ const tasksDir = path.join(dirs.home, '.claude', 'tasks');
 let requestNumber = 0;
 function snapshotTasks() {
   requestNumber += 1;
-  if (scenario.agent !== 'claude' || !fs.existsSync(tasksDir)) return;
+  if (scenario.agent !== 'claude-code' || !fs.existsSync(tasksDir)) return;
   const target = path.join(dirs.run, 'task-snapshots', String(requestNumber).padStart(2, '0'));
   fs.cpSync(tasksDir, target, { recursive: true });
 }
-const server = await SERVERS[scenario.agent](resolveScript(scenario.script, dirs.workspace), {
+const server = await serverOf(scenario.agent)(resolveScript(scenario.script, dirs.workspace), {
   maxRequests: 40,
   lifetimeMs: spec.timeoutMs + 10_000,
   delayMs: spec.delayMs ?? 0,

@@ -8,39 +8,24 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RECIPES } from './recipes.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const manifest = JSON.parse(fs.readFileSync(path.join(here, 'package.json'), 'utf8'));
 
-/** Each agent's npm package. */
-const PACKAGES = {
-  claude: '@anthropic-ai/claude-code',
-  codex: '@openai/codex',
-  gemini: '@google/gemini-cli',
-  opencode: 'opencode-ai',
-  kilo: '@kilocode/cli',
-  qwen: '@qwen-code/qwen-code',
-  copilot: '@github/copilot',
-};
+/** Each agent's npm package, by its id (src/agents/<agent>/recording.mjs). */
+const PACKAGES = Object.fromEntries(Object.values(RECIPES).map((recipe) => [recipe.id, recipe.package]));
 
 /** The pinned version of each agent, read from package.json so there is one source. */
 export const VERSIONS = Object.fromEntries(Object.entries(PACKAGES).map(([agent, name]) => [agent, manifest.dependencies[name]]));
+for (const [agent, version] of Object.entries(VERSIONS)) if (version === undefined) throw new Error(`${PACKAGES[agent]} (${agent}) is not pinned in ${path.join(here, 'package.json')}`);
 
 const cacheRoot = process.env.AGENT_PLAN_CACHE ?? path.join(os.homedir(), '.cache', 'agent-plan');
 export const agentsDir = path.join(cacheRoot, `agents-${Object.entries(VERSIONS).map(([agent, version]) => `${agent}-${version}`).join('-')}`);
 const completeMarker = path.join(agentsDir, '.complete');
-const bin = (name) => path.join(agentsDir, 'node_modules', '.bin', name);
 
-/** Where each agent's command is once installed. */
-export const BINARIES = {
-  claude: bin('claude'),
-  codex: bin('codex'),
-  gemini: bin('gemini'),
-  opencode: bin('opencode'),
-  kilo: bin('kilo'),
-  qwen: bin('qwen'),
-  copilot: bin('copilot'),
-};
+/** Where each agent's command is once installed, by its id. */
+export const BINARIES = Object.fromEntries(Object.values(RECIPES).map((recipe) => [recipe.id, path.join(agentsDir, 'node_modules', '.bin', recipe.bin)]));
 
 function log(message) {
   process.stderr.write(`[agents] ${message}\n`);

@@ -47,8 +47,51 @@ export interface AgentDescriptor {
    * participant answered is not this agent's; a chat has no subagents.
    */
   vscodeChat?: { participant: string };
+  /** What the manifest, its strings and the docs say of it: `npm run generate` writes them from here. */
+  about: AgentAbout;
   /** Starts following; undefined when there is nothing to follow (no workspace folder, say). */
   start(options: AgentStartOptions): RunningFollower | undefined;
+}
+
+/**
+ * What `npm run generate` (scripts/generate.mjs) writes about an agent besides its id, name and
+ * settings key: the descriptions of its settings in English and Simplified Chinese, and its rows
+ * in the tables of docs/agents.md and the README. Every text is Markdown, in English.
+ */
+export interface AgentAbout {
+  /** Its name in docs/agents.md's first table, when that says more than `name` ('Codex CLI'). */
+  docsName?: string;
+  /** The versions its recordings were made with. */
+  tested: string;
+  /** Its plan tools, as docs/agents.md's "What to switch on" names them. */
+  planTools: string;
+  /** What a user must switch on for it to plan at all ("What to switch on"). */
+  switchOn: string;
+  /** Its row of docs/agents.md's "Plans from other agents": its name there, the files read, which sessions, what one session is. */
+  reads: { source: string; files: string; sessions: string; session: string };
+  /** Its row of the README's table: its name (tested), what is read, what to switch on. */
+  readme: { agent: string; reads: string; switchOn: string };
+  settings: AgentSettingsText;
+}
+
+/** A text in English and Simplified Chinese. */
+export interface BothLanguages {
+  en: string;
+  zhCn: string;
+}
+
+/**
+ * Its settings' descriptions. `enabled` in the generator's words, "Show the plans (<planTools>) of
+ * <name> sessions that ran in this workspace[, read from its database].", or its own text in both
+ * languages; `folder` (set exactly when the descriptor has a defaultFolder): "<name>'s [data ]folder,
+ * read only[ (<note>)]. Empty: <empty, joined by "or">." The Chinese is the generator's
+ * translation of the same sentence, the agent's name, tools and paths as they are.
+ */
+export interface AgentSettingsText {
+  enabled: { planTools: readonly string[]; fromDatabase?: true } | BothLanguages;
+  folder?: { name?: string; data?: true; note?: BothLanguages; empty: readonly string[] };
+  /** What the settings do, in docs/agents.md's settings table. */
+  meaning: string;
 }
 
 /** What every follower takes from the start options as they are: the reports, and the timings tests shorten. */

@@ -9,7 +9,7 @@ import { AGENT_IDS } from './generated/agentIds';
 
 /**
  * The programs Agent Plan follows, by the id their log lines carry in `source.agent`: generated
- * from the agent registry (scripts/gen-agent-ids.mjs), one per agent folder. The todo_write tool
+ * from the agent registry (`npm run generate`), one per agent folder. The todo_write tool
  * itself writes lines with no `source`.
  */
 export { AGENT_IDS };

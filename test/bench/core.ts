@@ -666,7 +666,7 @@ export async function benchIdle(dir: string, sessions: number, onProgress?: (tex
 
 /**
  * Other agents' files for the idle bench, made from the recordings of the real CLIs
- * (test/fixtures/agents) with the workspace and session ids replaced: `claude` Claude Code
+ * (test/fixtures/agents) with the workspace and session ids replaced: `claude-code` Claude Code
  * transcripts of `workspace`, and `codex` Codex rollouts of it spread over `days` day folders.
  */
 export function seedForeignFiles(fixtures: string, home: string, workspace: string, counts: { claude: number; codex: number; days: number }): void {
@@ -690,7 +690,7 @@ export function seedForeignFiles(fixtures: string, home: string, workspace: stri
     if (!id) throw new Error(`no session id in ${file}`);
     return { text: fs.readFileSync(file, 'utf8'), workspace: meta.workspace, id };
   };
-  const claude = template(path.join(fixtures, 'claude', 'todowrite'));
+  const claude = template(path.join(fixtures, 'claude-code', 'todowrite'));
   const project = path.join(home, '.claude', 'projects', path.resolve(workspace).replace(/[^a-zA-Z0-9]/g, '-'));
   fs.mkdirSync(project, { recursive: true });
   for (let i = 0; i < counts.claude; i++) {

@@ -17,6 +17,23 @@ export const claudeCode: AgentDescriptor = {
   parserVersion: 'claude-code/3',
   /** `~/.claude`. */
   defaultFolder: (_env, home) => path.join(home, '.claude'),
+  about: {
+    tested: '2.1.332',
+    planTools: '`TaskCreate`/`TaskUpdate`, or `TodoWrite`',
+    switchOn: 'Nothing with a model that offers them (`claude-sonnet-4-6` offered the Task tools; the default model of a `-p` run offered no plan tool here). `CLAUDE_CODE_ENABLE_TASKS=false` gives `TodoWrite` instead; both are read.',
+    reads: {
+      source: 'Claude Code (`TodoWrite`, `TaskCreate`/`TaskUpdate`)',
+      files: '`~/.claude/projects/<workspace path, "/" → "-">/<session id>.jsonl`',
+      sessions: 'transcripts whose first `cwd` is a workspace folder',
+      session: 'one run (session id)',
+    },
+    readme: { agent: 'Claude Code (2.1.332)', reads: '`TaskCreate`/`TaskUpdate` or `TodoWrite`, and its edits, from `~/.claude/projects/…/<session>.jsonl`', switchOn: 'nothing with a model that offers them (`claude-sonnet-4-6`); `CLAUDE_CODE_ENABLE_TASKS=false` gives `TodoWrite`' },
+    settings: {
+      enabled: { planTools: ['TodoWrite', 'TaskCreate/TaskUpdate'] },
+      folder: { empty: ['`~/.claude`'] },
+      meaning: "Claude Code's plans, and the folder to read.",
+    },
+  },
   start: (options) =>
     startJsonlAgent(
       {

@@ -151,6 +151,30 @@ export const copilotCli: AgentDescriptor = {
   settingKey: 'copilotCli',
   parserVersion: 'copilot-cli/4',
   defaultFolder: (env, home) => agentHomeFolder(env, 'COPILOT_HOME', home, '.copilot'),
+  about: {
+    tested: '1.0.102',
+    planTools: 'its `todos` table, written with its `sql` tool',
+    switchOn: 'Nothing to switch on; a non-interactive run needs its tools allowed (`--allow-all-tools`).',
+    reads: {
+      source: 'Copilot CLI (`todos` table, `sql` tool)',
+      files: '`~/.copilot/session-state/<session id>/events.jsonl` (`COPILOT_HOME` moves `~/.copilot`), and the `todos` table of `session.db` beside it, read after each completed `sql` call that changed it',
+      sessions: 'sessions whose `workspace.yaml` `cwd` is a workspace folder or inside one (read once per session folder)',
+      session: 'one session',
+    },
+    readme: { agent: 'Copilot CLI (1.0.102)', reads: 'its `todos` table (`session.db`), after each `sql` call, and its edits, from `~/.copilot/session-state/<session>/events.jsonl`', switchOn: 'nothing (allow its tools)' },
+    settings: {
+      enabled: {
+        en: "Show the plans of GitHub Copilot CLI sessions that ran in this workspace (its todos table, read from each session's database).",
+        zhCn: '显示在本工作区运行的 GitHub Copilot CLI 会话的计划（其 todos 表，从每个会话的数据库读取）。',
+      },
+      folder: {
+        name: 'GitHub Copilot CLI',
+        note: { en: 'its sessions are in `session-state`', zhCn: '其会话在 `session-state` 中' },
+        empty: ['`$COPILOT_HOME`', '`~/.copilot`'],
+      },
+      meaning: "GitHub Copilot CLI's plans, and the folder to read (`session-state` in it).",
+    },
+  },
   start(options) {
     const folders = options.workspaceFolders;
     if (folders.length === 0) return undefined;

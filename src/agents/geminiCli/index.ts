@@ -17,6 +17,23 @@ export const geminiCli: AgentDescriptor = {
   parserVersion: 'gemini-cli/3',
   /** `~/.gemini`. */
   defaultFolder: (_env, home) => path.join(home, '.gemini'),
+  about: {
+    tested: '0.61.0',
+    planTools: '`write_todos`',
+    switchOn: '`--approval-mode yolo` (the tool is offered only then), and a model named with `-m` (e.g. `gemini-2.5-pro`): without `-m` its router picked a model without `write_todos`.',
+    reads: {
+      source: 'Gemini CLI (`write_todos`)',
+      files: '`~/.gemini/projects.json`, then `~/.gemini/tmp/<project>/chats/session-*.jsonl`',
+      sessions: 'the project `projects.json` maps the workspace to',
+      session: 'one chat',
+    },
+    readme: { agent: 'Gemini CLI (0.61.0)', reads: '`write_todos`, `write_file`, `replace`, from `~/.gemini/tmp/<project>/chats/`', switchOn: '`--approval-mode yolo` and a model named with `-m`' },
+    settings: {
+      enabled: { planTools: ['write_todos'] },
+      folder: { empty: ['`~/.gemini`'] },
+      meaning: "Gemini CLI's plans, and the folder to read.",
+    },
+  },
   start: (options) =>
     startJsonlAgent(
       {
