@@ -36,6 +36,9 @@ export function runDir(): string {
 
 /** Starts a new chat, so the next request belongs to a new chat session. */
 export async function newChatSession(): Promise<void> {
+  // New Chat acts on the chat widget focused last, which after another file's chat editor or
+  // webview need not be the Chat view's: focus the view first, as the next request goes there.
+  await vscode.commands.executeCommand('workbench.action.chat.open');
   await vscode.commands.executeCommand('workbench.action.chat.newChat');
 }
 

@@ -377,8 +377,13 @@ describe('the sidebar, rendered in the workbench', () => {
     const label = (i: number) => new Date(ts(i)).toLocaleTimeString(vscode.env.language);
 
     const picked = vscode.commands.executeCommand('agentPlan.showHistory', session);
-    const first = await waitFor(async () => (await domTexts(PICKER_ROWS))[0], 'the history picker');
-    assert.ok(first.includes(label(LONG_HISTORY - 1)) && first.includes('latest'), `the newest version comes first: ${first}`);
+    // The picker's rows replace those of a picker shown before (another session's): wait for this one's.
+    let first = '';
+    await waitFor(async () => {
+      first = (await domTexts(PICKER_ROWS))[0] ?? '';
+      return first.includes(label(LONG_HISTORY - 1));
+    }, 'the history picker of the long session').catch((error: unknown) => assert.fail(`${String(error)}: its first row is ${first}`));
+    assert.ok(first.includes('latest'), `the newest version comes first: ${first}`);
     await bridge({ op: 'keys', text: 'older versions' });
     await waitFor(async () => {
       const rows = await domTexts(PICKER_ROWS);
