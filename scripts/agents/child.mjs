@@ -12,13 +12,14 @@ const spec = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const { scenario } = spec;
 const { dirs } = spec;
 // Claude replaces its task files whole on each update (and removes a deleted task's
-// file): a copy of ~/.claude/tasks as it is when each model request arrives keeps
+// file), Cline rewrites its JSON files whole: a copy of ~/.claude/tasks (or the folder the
+// scenario names in `snapshots`, under HOME) as it is when each model request arrives keeps
 // every state the files went through, in run/task-snapshots/<request number>/.
-const tasksDir = path.join(dirs.home, '.claude', 'tasks');
+const tasksDir = path.join(dirs.home, scenario.snapshots ?? path.join('.claude', 'tasks'));
 let requestNumber = 0;
 function snapshotTasks() {
   requestNumber += 1;
-  if (scenario.agent !== 'claude' || !fs.existsSync(tasksDir)) return;
+  if ((scenario.agent !== 'claude' && scenario.snapshots === undefined) || !fs.existsSync(tasksDir)) return;
   const target = path.join(dirs.run, 'task-snapshots', String(requestNumber).padStart(2, '0'));
   fs.cpSync(tasksDir, target, { recursive: true });
 }
@@ -27,6 +28,7 @@ const server = await SERVERS[scenario.agent](resolveScript(scenario.script, dirs
   lifetimeMs: spec.timeoutMs + 10_000,
   delayMs: spec.delayMs ?? 0,
   onRequest: snapshotTasks,
+  ...scenario.server,
 });
 const { command, args, env } = prepare(scenario, dirs, server.url);
 

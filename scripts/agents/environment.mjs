@@ -23,6 +23,7 @@ export const SERVERS = {
   kilo: startChatServer,
   qwen: startChatServer,
   copilot: startChatServer,
+  cline: startChatServer,
 };
 
 /**
@@ -246,5 +247,35 @@ export function prepare(scenario, dirs, url) {
       }),
     };
   }
+  if (scenario.agent === 'cline') return clineRun(scenario, dirs, url);
   throw new Error(`unknown agent ${scenario.agent}`);
+}
+
+/**
+ * Cline, either generation (`scenario.generation`, 3 by default), with an OpenAI-compatible
+ * provider at the scripted server, set by its own `cline auth` command just before the run (one
+ * shell: the server answers while both run). 3.x: telemetry and updates off in its global
+ * settings, `CLINE_SESSION_BACKEND_MODE=local` (otherwise a run that is not `--yolo` leaves a
+ * background hub daemon behind); its team board tool is offered only without `--yolo`. 2.x: `-y`
+ * approves every tool; the model answers with XML tool calls in its text (no `tools` in the
+ * request: see `textTurns` of the chat server).
+ */
+function clineRun(scenario, dirs, url) {
+  const quote = (word) => `'${String(word).split("'").join("'\\''")}'`;
+  const env = baseEnv(dirs, { CLINE_NO_AUTO_UPDATE: '1', CLINE_TELEMETRY_DISABLED: '1', ...scenario.env });
+  if (scenario.generation === 2) {
+    const auth = [BINARIES.cline2, 'auth', '-p', 'openai', '-k', FAKE_KEY, '-m', CHAT_MODEL, '-b', `${url}/v1`];
+    const run = [BINARIES.cline2, ...(scenario.args ?? ['-y']), scenario.prompt];
+    return { command: 'sh', args: ['-c', `${auth.map(quote).join(' ')} >/dev/null </dev/null && exec ${run.map(quote).join(' ')} </dev/null`], env };
+  }
+  const settings = path.join(dirs.home, '.cline', 'data', 'settings');
+  fs.mkdirSync(settings, { recursive: true });
+  fs.writeFileSync(path.join(settings, 'global-settings.json'), JSON.stringify({ telemetryOptOut: true, autoUpdateEnabled: false }, null, 2) + '\n');
+  const auth = [BINARIES.cline, 'auth', '--provider', 'openai-compatible', '--apikey', FAKE_KEY, '--modelid', CHAT_MODEL, '--baseurl', `${url}/v1`];
+  const run = [BINARIES.cline, ...(scenario.args ?? []), scenario.prompt];
+  return {
+    command: 'sh',
+    args: ['-c', `${auth.map(quote).join(' ')} >/dev/null </dev/null && exec ${run.map(quote).join(' ')} </dev/null`],
+    env: { ...env, CLINE_SESSION_BACKEND_MODE: 'local' },
+  };
 }

@@ -1,5 +1,5 @@
 // The pinned terminal agents (Claude Code, Codex, Gemini CLI, opencode, Kilo CLI,
-// Qwen Code, Copilot CLI), installed once from the
+// Qwen Code, Copilot CLI, Cline in two generations), installed once from the
 // npm registry into a cache folder keyed by their versions, like the VS Code host.
 // The install uses this folder's package.json and committed package-lock.json; their
 // native binaries come as npm optional dependencies.
@@ -21,10 +21,13 @@ const PACKAGES = {
   kilo: '@kilocode/cli',
   qwen: '@qwen-code/qwen-code',
   copilot: '@github/copilot',
+  cline: 'cline',
+  // Cline's 2.x CLI (built on the VS Code extension's core), installed beside 3.x under an alias.
+  cline2: 'cline2',
 };
 
-/** The pinned version of each agent, read from package.json so there is one source. */
-export const VERSIONS = Object.fromEntries(Object.entries(PACKAGES).map(([agent, name]) => [agent, manifest.dependencies[name]]));
+/** The pinned version of each agent, read from package.json so there is one source (`npm:<name>@<version>` for an alias). */
+export const VERSIONS = Object.fromEntries(Object.entries(PACKAGES).map(([agent, name]) => [agent, manifest.dependencies[name].replace(/^npm:.*@/, '')]));
 
 const cacheRoot = process.env.AGENT_PLAN_CACHE ?? path.join(os.homedir(), '.cache', 'agent-plan');
 export const agentsDir = path.join(cacheRoot, `agents-${Object.entries(VERSIONS).map(([agent, version]) => `${agent}-${version}`).join('-')}`);
@@ -40,6 +43,9 @@ export const BINARIES = {
   kilo: bin('kilo'),
   qwen: bin('qwen'),
   copilot: bin('copilot'),
+  // Both Cline generations name their command `cline`: each is started from its own package.
+  cline: path.join(agentsDir, 'node_modules', 'cline', 'bin', 'cline'),
+  cline2: path.join(agentsDir, 'node_modules', 'cline2', 'dist', 'cli.mjs'),
 };
 
 function log(message) {

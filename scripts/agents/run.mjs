@@ -84,6 +84,18 @@ export function agentFiles(agent, dirs) {
     const keep = /^(events\.jsonl|workspace\.yaml|plan\.md|session\.db(-wal|-shm|-journal)?)$/;
     return { sessions: listFiles(path.join(dirs.home, '.copilot', 'session-state')).filter((f) => keep.test(path.basename(f))) };
   }
+  if (agent === 'cline') {
+    // 3.x: the session folders (manifest, messages, subagents') and the databases with their
+    // -wal/-shm; 2.x: the task folders (focus chain, ui_messages.json, history, metadata).
+    const data = path.join(dirs.home, '.cline', 'data');
+    return {
+      sessions: listFiles(path.join(data, 'sessions')).filter((f) => f.endsWith('.json')),
+      databases: listFiles(path.join(data, 'db')).filter((f) => /\.db(-wal|-shm)?$/.test(path.basename(f))),
+      tasks: listFiles(path.join(data, 'tasks')).filter((f) => /\.(json|md)$/.test(f)),
+      // 2.x: which workspace each task ran in (`cwdOnTaskInitialization`).
+      history: listFiles(path.join(data, 'state')).filter((f) => path.basename(f) === 'taskHistory.json'),
+    };
+  }
   if (agent === 'qwen') {
     const qwen = path.join(dirs.home, '.qwen');
     return {
