@@ -155,7 +155,9 @@ export async function runScenario(idOrScenario, { root, timeoutMs = 120_000, del
   if (status !== 0) throw new Error(`${scenario.id}: the namespaced run failed (${status ?? signal}): ${stderr}`);
   const result = JSON.parse(fs.readFileSync(path.join(dirs.run, 'result.json'), 'utf8'));
   result.wallMs = Date.now() - started;
-  return { scenario, dirs, result, files: agentFiles(scenario.agent, dirs), version: VERSIONS[scenario.agent] };
+  // Cline 2.x runs from its own package, installed beside 3.x under an alias.
+  const version = VERSIONS[scenario.agent === 'cline' && scenario.generation === 2 ? 'cline2' : scenario.agent];
+  return { scenario, dirs, result, files: agentFiles(scenario.agent, dirs), version };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -6,6 +6,7 @@
 // and its name in the l10n bundles. Nothing else changes (test/unit/agentFolders.unit.test.ts).
 import type { AgentDescriptor } from './agent';
 import { claudeCode } from './claudeCode';
+import { cline } from './cline';
 import { codex } from './codex';
 import { copilot } from './copilotChat';
 import { copilotCli } from './copilotCli';
@@ -15,7 +16,7 @@ import { opencode } from './opencode';
 import { qwenCode } from './qwenCode';
 import type { AgentId } from '../core/foreign';
 
-export const AGENTS: readonly AgentDescriptor[] = [copilot, claudeCode, codex, geminiCli, opencode, kilo, qwenCode, copilotCli];
+export const AGENTS: readonly AgentDescriptor[] = [copilot, claudeCode, codex, geminiCli, opencode, kilo, qwenCode, copilotCli, cline];
 
 /** The descriptor of `id`; every AgentId has one (a unit test holds the list to AGENT_IDS). */
 export function agentById(id: AgentId): AgentDescriptor {
