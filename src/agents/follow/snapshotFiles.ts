@@ -49,8 +49,8 @@ export function snapshotFileReader(base: FollowedFileReader = nodeFollowedFileRe
       const version = versionOf({ identity: opened.identity, size: text.length, modifiedMs: opened.modifiedMs });
       return {
         ...version,
-        read: async (start, length) => line.subarray(start, Math.min(line.length, start + length)),
-        close: async () => undefined,
+        read: (start, length) => Promise.resolve(line.subarray(start, Math.min(line.length, start + length))),
+        close: () => Promise.resolve(),
       };
     },
   };
