@@ -28,6 +28,11 @@ export function sessionFiles(agent, { home, codexHome }) {
   // opencode and Kilo CLI: one database holds every session; the test reads its one session.
   if (agent === 'opencode' || agent === 'kilo') return filesUnder(path.join(home, '.local', 'share', agent), (n) => n === `${agent}.db`);
   if (agent === 'qwen') return filesUnder(path.join(home, '.qwen', 'projects'), (n) => n.endsWith('.jsonl'));
+  // Cline 3.x: a session's messages file (a subagent's `agent_*.messages.json` is not a session here); 2.x: a task's ui_messages.json.
+  if (agent === 'cline') {
+    const data = path.join(home, '.cline', 'data');
+    return [...filesUnder(path.join(data, 'sessions'), (n) => n.endsWith('.messages.json') && !n.startsWith('agent_')), ...filesUnder(path.join(data, 'tasks'), (n) => n === 'ui_messages.json')];
+  }
   return filesUnder(path.join(home, '.gemini', 'tmp'), (n) => n.startsWith('session-') && n.endsWith('.jsonl'));
 }
 
@@ -36,6 +41,12 @@ export function recordedCalls(agent, file) {
   if (agent === 'opencode' || agent === 'kilo') {
     const { parts } = queryRows(file, { parts: 'SELECT data FROM part ORDER BY id' });
     return parts.map((p) => JSON.parse(p.data)).filter((d) => d.type === 'tool').map((d) => ({ name: d.tool, input: d.state.input }));
+  }
+  if (agent === 'cline') {
+    // 2.x calls its tools in XML inside the model's text (its script's turns are text): no calls.
+    if (path.basename(file) === 'ui_messages.json') return [];
+    const { messages } = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return messages.filter((m) => m.role === 'assistant').flatMap((m) => m.content.filter((b) => b.type === 'tool_use').map((b) => ({ name: b.name, input: b.input })));
   }
   const lines = jsonLines(file);
   if (agent === 'copilot') {
@@ -66,6 +77,14 @@ export function recordedCalls(agent, file) {
 /** The workspace each file says it belongs to (one entry per place it says so). */
 export function recordedWorkspaces(agent, file, { home }) {
   if (agent === 'opencode' || agent === 'kilo') return queryRows(file, { s: 'SELECT directory FROM session' }).s.map((r) => r.directory);
+  if (agent === 'cline') {
+    if (path.basename(file) === 'ui_messages.json') {
+      const history = JSON.parse(fs.readFileSync(path.join(home, '.cline', 'data', 'state', 'taskHistory.json'), 'utf8'));
+      return history.filter((t) => t.id === path.basename(path.dirname(file))).map((t) => t.cwdOnTaskInitialization);
+    }
+    const manifest = JSON.parse(fs.readFileSync(file.replace(/\.messages\.json$/, '.json'), 'utf8'));
+    return [manifest.cwd];
+  }
   const lines = jsonLines(file);
   if (agent === 'copilot') {
     const yaml = fs.readFileSync(path.join(path.dirname(file), 'workspace.yaml'), 'utf8');
@@ -91,5 +110,7 @@ export function scriptedCalls(script, workspace) {
 
 /** A Claude Code session's subagent transcripts (`<session>/subagents/agent-*.jsonl`). */
 export function subagentFiles(sessionFile) {
+  // Cline 3.x: `agent_<id>.messages.json` beside its parent's messages file.
+  if (sessionFile.endsWith('.messages.json')) return filesUnder(path.dirname(sessionFile), (n) => n.startsWith('agent_') && n.endsWith('.messages.json'));
   return filesUnder(path.join(sessionFile.slice(0, -'.jsonl'.length), 'subagents'), (n) => n.startsWith('agent-') && n.endsWith('.jsonl'));
 }

@@ -27,7 +27,7 @@ describe('recorded agent sessions', () => {
       const homes = () => ({ home: path.join(dir, 'home'), codexHome: path.join(dir, 'codex-home') });
 
       it('was made by the pinned version, with the script in scenarios.mjs', () => {
-        assert.equal(meta().version, VERSIONS[scenario.agent]);
+        assert.equal(meta().version, VERSIONS[scenario.generation === 2 ? 'cline2' : scenario.agent]);
         assert.deepEqual(meta().script, scenario.script);
       });
 
