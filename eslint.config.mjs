@@ -33,9 +33,61 @@ export default tseslint.config(
           paths: [{ name: 'vscode', message: 'core imports nothing of VS Code' }],
           patterns: [
             { group: ['**/vscode/**'], message: 'core imports nothing of src/vscode' },
-            { group: ['**/agents/**', '**/agents', '**/sources/**', '**/sources'], message: 'core imports nothing of the agents: the contract is core/foreign.ts' },
+            { group: ['**/agents/**', '**/agents'], message: 'core imports nothing of the agents: the contract is core/foreign.ts' },
             { group: ['**/node/**', '**/node', '**/follow/**', '**/follow'], message: 'core imports nothing of the Node adapters: it reads and writes through core/log/fileSystem.ts' },
+            { group: ['**/webview/**'], message: 'core imports nothing of the webview' },
             { group: ['node:fs', 'node:fs/*', 'fs', 'fs/*'], message: 'core reads and writes through core/log/fileSystem.ts' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The Node adapters serve core and the agents: they know neither the agents nor VS Code.
+    files: ['src/node/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'src/node imports nothing of VS Code' }],
+          patterns: [
+            { group: ['**/vscode/**'], message: 'src/node imports nothing of src/vscode' },
+            { group: ['**/agents/**', '**/agents'], message: 'src/node imports nothing of the agents: they import it' },
+            { group: ['**/webview/**'], message: 'src/node imports nothing of the webview' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The agents read other programs' files with Node: they import core and src/node, never VS Code.
+    files: ['src/agents/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'the agents import nothing of VS Code: src/vscode starts them' }],
+          patterns: [
+            { group: ['**/vscode/**'], message: 'the agents import nothing of src/vscode' },
+            { group: ['**/webview/**'], message: 'the agents import nothing of the webview' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The Timeline's page runs in the browser: core's types and its own modules (the messages it
+    // shares with src/vscode), no value of core (it would be bundled twice), nothing of the host.
+    files: ['src/webview/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'the webview page has no VS Code API but its messages' }],
+          patterns: [
+            { group: ['**/core/**', '**/core'], allowTypeImports: true, message: 'the webview page imports only types from core (`import type`)' },
+            { group: ['**/vscode/**', '**/agents/**', '**/agents', '**/node/**', '**/node'], message: 'the webview page imports only types from core and its own modules' },
+            { group: ['node:*'], message: 'the webview page runs in the browser: no Node modules' },
           ],
         },
       ],

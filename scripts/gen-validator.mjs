@@ -7,7 +7,6 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { main as generateAgentIds } from './gen-agent-ids.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const schemaPath = path.join(root, 'schemas', 'todo-write.input.json');
@@ -56,7 +55,6 @@ function main() {
   fs.mkdirSync(outDir, { recursive: true });
   writeIfChanged(path.join(outDir, 'inputValidator.js'), js);
   writeIfChanged(path.join(outDir, 'inputValidator.d.ts'), dts);
-  generateAgentIds(root);
 }
 
 /** Leaves mtimes alone when nothing changed, so watchers do not rebuild for nothing. */

@@ -8,7 +8,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHAT_MODEL, CLAUDE_MODEL, codexModel, GEMINI_MODEL } from './environment.mjs';
+import { modelOf } from './environment.mjs';
+import { recipeOf } from './recipes.mjs';
 import { cannotRunReason, endedAsPlanned, runScenario } from './run.mjs';
 import { SCENARIOS } from './scenarios.mjs';
 
@@ -39,9 +40,7 @@ async function record(scenario) {
   if (!endedAsPlanned(scenario, result)) {
     throw new Error(`${scenario.id}: ${result.command} exited ${result.code ?? result.signal}${result.timedOut ? ' (timed out)' : ''}; see ${dirs.run}`);
   }
-  const extra = scenario.agent === 'gemini'
-    ? [path.join(dirs.home, '.gemini', 'tmp', 'demo', '.project_root')].filter((f) => fs.existsSync(f))
-    : [];
+  const extra = recipeOf(scenario.agent).extraFiles?.(dirs) ?? [];
   const files = [...Object.values(run.files).flat(), ...extra];
   if (files.length === 0) throw new Error(`${scenario.id}: the agent wrote no session file; see ${dirs.run}`);
   const target = path.join(fixturesRoot, scenario.agent, scenario.name);
@@ -69,7 +68,7 @@ async function record(scenario) {
     agent: scenario.agent,
     scenario: scenario.name,
     version: run.version,
-    model: { claude: CLAUDE_MODEL, gemini: GEMINI_MODEL, codex: codexModel(scenario) }[scenario.agent] ?? CHAT_MODEL,
+    model: modelOf(scenario),
     command: [result.command, ...result.args],
     env: scenario.env,
     // An interactive run: in a pseudo-terminal, with the keys typed and when.

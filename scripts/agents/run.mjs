@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureAgents, VERSIONS } from './install.mjs';
+import { ensureAgents, versionOf } from './install.mjs';
+import { recipeOf } from './recipes.mjs';
 import { findScenario, SCENARIOS } from './scenarios.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -59,55 +60,9 @@ function listFiles(dir) {
     .sort();
 }
 
-/** The agent's own files this project reads: { role: [absolute paths] }. */
+/** The agent's own files this project reads: { role: [absolute paths] } (its recipe says which). */
 export function agentFiles(agent, dirs) {
-  if (agent === 'claude') {
-    const claude = path.join(dirs.home, '.claude');
-    return {
-      transcripts: listFiles(path.join(claude, 'projects')).filter((f) => f.endsWith('.jsonl')),
-      // Every file of the task folders, dot files (.lock, .highwatermark) too.
-      tasks: listFiles(path.join(claude, 'tasks')),
-      todos: listFiles(path.join(claude, 'todos')),
-    };
-  }
-  if (agent === 'codex') {
-    return { rollouts: listFiles(path.join(dirs.codexHome, 'sessions')).filter((f) => f.endsWith('.jsonl')) };
-  }
-  if (agent === 'opencode' || agent === 'kilo') {
-    // The database with its -wal and -shm files, as the run left them.
-    const data = path.join(dirs.xdgData, agent);
-    return { databases: listFiles(data).filter((f) => /\.db(-wal|-shm)?$/.test(path.basename(f))) };
-  }
-  if (agent === 'copilot') {
-    // Each session's folder: events.jsonl, workspace.yaml, plan.md, session.db (with -wal/-shm).
-    // (Its lock files, checkpoints and file snapshots are not read.)
-    const keep = /^(events\.jsonl|workspace\.yaml|plan\.md|session\.db(-wal|-shm|-journal)?)$/;
-    return { sessions: listFiles(path.join(dirs.home, '.copilot', 'session-state')).filter((f) => keep.test(path.basename(f))) };
-  }
-  if (agent === 'cline') {
-    // 3.x: the session folders (manifest, messages, subagents') and the databases with their
-    // -wal/-shm; 2.x: the task folders (focus chain, ui_messages.json, history, metadata).
-    const data = path.join(dirs.home, '.cline', 'data');
-    return {
-      sessions: listFiles(path.join(data, 'sessions')).filter((f) => f.endsWith('.json')),
-      databases: listFiles(path.join(data, 'db')).filter((f) => /\.db(-wal|-shm)?$/.test(path.basename(f))),
-      tasks: listFiles(path.join(data, 'tasks')).filter((f) => /\.(json|md)$/.test(f)),
-      // 2.x: which workspace each task ran in (`cwdOnTaskInitialization`).
-      history: listFiles(path.join(data, 'state')).filter((f) => path.basename(f) === 'taskHistory.json'),
-    };
-  }
-  if (agent === 'qwen') {
-    const qwen = path.join(dirs.home, '.qwen');
-    return {
-      chats: listFiles(path.join(qwen, 'projects')).filter((f) => f.endsWith('.jsonl')),
-      todos: listFiles(path.join(qwen, 'todos')),
-    };
-  }
-  const gemini = path.join(dirs.home, '.gemini');
-  return {
-    projects: listFiles(gemini).filter((f) => f === path.join(gemini, 'projects.json')),
-    chats: listFiles(path.join(gemini, 'tmp')).filter((f) => f.includes(`${path.sep}chats${path.sep}`)),
-  };
+  return recipeOf(agent).files(dirs, listFiles);
 }
 
 /**
@@ -155,9 +110,7 @@ export async function runScenario(idOrScenario, { root, timeoutMs = 120_000, del
   if (status !== 0) throw new Error(`${scenario.id}: the namespaced run failed (${status ?? signal}): ${stderr}`);
   const result = JSON.parse(fs.readFileSync(path.join(dirs.run, 'result.json'), 'utf8'));
   result.wallMs = Date.now() - started;
-  // Cline 2.x runs from its own package, installed beside 3.x under an alias.
-  const version = VERSIONS[scenario.agent === 'cline' && scenario.generation === 2 ? 'cline2' : scenario.agent];
-  return { scenario, dirs, result, files: agentFiles(scenario.agent, dirs), version };
+  return { scenario, dirs, result, files: agentFiles(scenario.agent, dirs), version: versionOf(scenario) };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

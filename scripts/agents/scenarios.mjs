@@ -3,6 +3,8 @@
 // Besides the plan tools, each script calls one ordinary read-only tool, as real
 // sessions do.
 
+import { recipeOf } from './recipes.mjs';
+
 /** Stands in a script for the workspace's absolute path; see resolveScript. */
 export const WORKSPACE = '{{workspace}}';
 
@@ -471,55 +473,55 @@ const clineSubagent = {
 
 /** Every scenario, by name `<agent>/<scenario>`. */
 export const SCENARIOS = [
-  { agent: 'claude', name: 'tasks', prompt: fixPrompt, env: {}, script: claudeTasks },
-  { agent: 'claude', name: 'todowrite', prompt: fixPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, script: claudeTodoWrite },
-  { agent: 'claude', name: 'no-plan', prompt: askPrompt, env: {}, script: [claudeRead, answer] },
+  { agent: 'claude-code', name: 'tasks', prompt: fixPrompt, env: {}, script: claudeTasks },
+  { agent: 'claude-code', name: 'todowrite', prompt: fixPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, script: claudeTodoWrite },
+  { agent: 'claude-code', name: 'no-plan', prompt: askPrompt, env: {}, script: [claudeRead, answer] },
   { agent: 'codex', name: 'update-plan', prompt: fixPrompt, env: {}, script: codexPlan },
   { agent: 'codex', name: 'no-plan', prompt: askPrompt, env: {}, script: [codexRead, answer] },
-  { agent: 'gemini', name: 'write-todos', prompt: fixPrompt, env: {}, script: geminiTodos },
-  { agent: 'gemini', name: 'no-plan', prompt: askPrompt, env: {}, script: [geminiRead, answer] },
+  { agent: 'gemini-cli', name: 'write-todos', prompt: fixPrompt, env: {}, script: geminiTodos },
+  { agent: 'gemini-cli', name: 'no-plan', prompt: askPrompt, env: {}, script: [geminiRead, answer] },
   ...['done', 'drop-reopen', 'stall'].flatMap((name) => [
-    { agent: 'claude', name: `health-${name}`, prompt: fixPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, script: [claudeTodoWrite[0], ...healthScript(name, claudeTodo, claudeRead, claudeReadOf)] },
+    { agent: 'claude-code', name: `health-${name}`, prompt: fixPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, script: [claudeTodoWrite[0], ...healthScript(name, claudeTodo, claudeRead, claudeReadOf)] },
     { agent: 'codex', name: `health-${name}`, prompt: fixPrompt, env: {}, script: healthScript(name, codexPlanOf, codexRead, codexReadOf) },
   ]),
   // Gemini CLI records no turn ends (see the README): what a comparison of versions says.
-  ...['done', 'drop-reopen'].map((name) => ({ agent: 'gemini', name: `health-${name}`, prompt: fixPrompt, env: {}, script: healthScript(name, geminiTodosOf, geminiRead) })),
+  ...['done', 'drop-reopen'].map((name) => ({ agent: 'gemini-cli', name: `health-${name}`, prompt: fixPrompt, env: {}, script: healthScript(name, geminiTodosOf, geminiRead) })),
   { agent: 'opencode', name: 'todowrite', prompt: fixPrompt, env: {}, script: opencodeTodos },
   { agent: 'opencode', name: 'no-plan', prompt: askPrompt, env: {}, script: [opencodeRead, answer] },
   { agent: 'kilo', name: 'todowrite', prompt: fixPrompt, env: {}, script: opencodeTodos },
   { agent: 'kilo', name: 'no-plan', prompt: askPrompt, env: {}, script: [opencodeRead, answer] },
-  { agent: 'qwen', name: 'todo-write', prompt: fixPrompt, env: {}, script: qwenTodos },
-  { agent: 'qwen', name: 'no-plan', prompt: askPrompt, env: {}, script: [qwenRead, answer] },
-  { agent: 'claude', name: 'subagent', prompt: 'Hand the parser fix to a subagent.', env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, script: claudeSubagent },
-  { agent: 'copilot', name: 'sql-todos', prompt: fixPrompt, env: {}, script: copilotTodos },
-  { agent: 'copilot', name: 'no-plan', prompt: askPrompt, env: {}, script: [copilotView, answer] },
+  { agent: 'qwen-code', name: 'todo-write', prompt: fixPrompt, env: {}, script: qwenTodos },
+  { agent: 'qwen-code', name: 'no-plan', prompt: askPrompt, env: {}, script: [qwenRead, answer] },
+  { agent: 'claude-code', name: 'subagent', prompt: 'Hand the parser fix to a subagent.', env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, script: claudeSubagent },
+  { agent: 'copilot-cli', name: 'sql-todos', prompt: fixPrompt, env: {}, script: copilotTodos },
+  { agent: 'copilot-cli', name: 'no-plan', prompt: askPrompt, env: {}, script: [copilotView, answer] },
   // Edits need the agents' leave to write: Claude accepts edits; Codex, which cannot ask in exec
   // mode, runs with approvals and its sandbox off, as a model its catalog gives apply_patch;
   // Gemini's yolo mode already allows them.
-  { agent: 'claude', name: 'edits', prompt: editPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'acceptEdits'], script: claudeEdits },
+  { agent: 'claude-code', name: 'edits', prompt: editPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'acceptEdits'], script: claudeEdits },
   { agent: 'codex', name: 'edits', prompt: editPrompt, env: {}, args: ['--dangerously-bypass-approvals-and-sandbox'], codexModel: 'gpt-5.5', script: codexEdits },
-  { agent: 'gemini', name: 'edits', prompt: editPrompt, env: {}, script: geminiEdits },
+  { agent: 'gemini-cli', name: 'edits', prompt: editPrompt, env: {}, script: geminiEdits },
   { agent: 'opencode', name: 'edits', prompt: editPrompt, env: {}, script: opencodeEdits },
   { agent: 'kilo', name: 'edits', prompt: editPrompt, env: {}, script: opencodeEdits },
-  { agent: 'qwen', name: 'edits', prompt: editPrompt, env: {}, script: qwenEdits },
-  { agent: 'copilot', name: 'edits', prompt: editPrompt, env: {}, script: copilotEdits },
-  { agent: 'claude', name: 'approval-left', prompt: waitPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'default'], script: claudeWait, tty: { keys: [{ afterRequests: 3, waitMs: 8000 }], endMs: 0 } },
+  { agent: 'qwen-code', name: 'edits', prompt: editPrompt, env: {}, script: qwenEdits },
+  { agent: 'copilot-cli', name: 'edits', prompt: editPrompt, env: {}, script: copilotEdits },
+  { agent: 'claude-code', name: 'approval-left', prompt: waitPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'default'], script: claudeWait, tty: { keys: [{ afterRequests: 3, waitMs: 8000 }], endMs: 0 } },
   { agent: 'codex', name: 'approval-left', prompt: waitPrompt, env: {}, args: ['--ask-for-approval', 'on-request', '--sandbox', 'read-only'], script: codexWait, tty: { keys: [{ afterRequests: 4, waitMs: 8000 }], endMs: 0 } },
   { agent: 'codex', name: 'approval-given', prompt: waitPrompt, env: {}, args: ['--ask-for-approval', 'on-request', '--sandbox', 'read-only'], script: codexWait, tty: { keys: [{ afterRequests: 4, waitMs: 8000, text: 'y' }], endMs: 8000 } },
-  { agent: 'claude', name: 'approval-given', prompt: waitPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'default'], script: claudeWait, tty: { keys: [{ afterRequests: 3, waitMs: 8000, text: '\r' }], endMs: 8000 } },
+  { agent: 'claude-code', name: 'approval-given', prompt: waitPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'default'], script: claudeWait, tty: { keys: [{ afterRequests: 3, waitMs: 8000, text: '\r' }], endMs: 8000 } },
   // The model's bash call is its 3rd request for opencode (after its title request), its 2nd for Kilo CLI (which asked for no title).
   ...[['opencode', 3], ['kilo', 2]].flatMap(([agent, asked]) => [
     { agent, name: 'approval-left', prompt: waitPrompt, env: {}, permission: opencodeAsk, script: opencodeWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: asked, waitMs: 8000 }], endMs: 0, endSignal: 'SIGKILL' } },
     { agent, name: 'approval-given', prompt: waitPrompt, env: {}, permission: opencodeAsk, script: opencodeWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: asked, waitMs: 8000, text: '\r' }], endMs: 8000 } },
   ]),
-  { agent: 'qwen', name: 'approval-left', prompt: waitPrompt, env: {}, args: ['--approval-mode', 'default'], script: qwenWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000 }], endMs: 0, endSignal: 'SIGKILL' } },
-  { agent: 'qwen', name: 'approval-given', prompt: waitPrompt, env: {}, args: ['--approval-mode', 'default'], script: qwenWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000, text: '\r' }], endMs: 8000 } },
-  { agent: 'copilot', name: 'approval-left', prompt: waitPrompt, env: {}, script: copilotWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000 }], endMs: 0, endSignal: 'SIGKILL' } },
-  { agent: 'copilot', name: 'approval-given', prompt: waitPrompt, env: {}, script: copilotWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000, text: '\r' }], endMs: 8000 } },
-  { agent: 'cline', name: 'focus-chain', generation: 2, prompt: editPrompt, env: {}, snapshots: '.cline/data/tasks', server: { textTurns: true }, script: clineFocusChain },
-  { agent: 'cline', name: 'team-board', prompt: editPrompt, env: {}, snapshots: '.cline/data/sessions', script: clineBoard },
-  { agent: 'cline', name: 'subagent', prompt: 'Hand the separator constant to a subagent; keep a plan as you go.', env: {}, snapshots: '.cline/data/sessions', script: clineSubagent },
-].map((s) => ({ ...s, id: `${s.agent}/${s.name}` }));
+  { agent: 'qwen-code', name: 'approval-left', prompt: waitPrompt, env: {}, args: ['--approval-mode', 'default'], script: qwenWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000 }], endMs: 0, endSignal: 'SIGKILL' } },
+  { agent: 'qwen-code', name: 'approval-given', prompt: waitPrompt, env: {}, args: ['--approval-mode', 'default'], script: qwenWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000, text: '\r' }], endMs: 8000 } },
+  { agent: 'copilot-cli', name: 'approval-left', prompt: waitPrompt, env: {}, script: copilotWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000 }], endMs: 0, endSignal: 'SIGKILL' } },
+  { agent: 'copilot-cli', name: 'approval-given', prompt: waitPrompt, env: {}, script: copilotWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000, text: '\r' }], endMs: 8000 } },
+  { agent: 'cline', name: 'focus-chain', generation: 2, prompt: editPrompt, env: {}, server: { textTurns: true }, script: clineFocusChain },
+  { agent: 'cline', name: 'team-board', prompt: editPrompt, env: {}, script: clineBoard },
+  { agent: 'cline', name: 'subagent', prompt: 'Hand the separator constant to a subagent; keep a plan as you go.', env: {}, script: clineSubagent },
+].map((s) => ({ ...s, id: `${recipeOf(s.agent).id}/${s.name}` }));
 
 export function findScenario(id) {
   const found = SCENARIOS.find((s) => s.id === id);

@@ -3,7 +3,6 @@
 // wrote, and how to follow its sessions of this workspace. Each agent is one folder,
 // src/agents/<agent>/, whose index.ts exports one AgentDescriptor; its parser there is pure.
 import type { Disposable } from '../core/emitter';
-import type { FileWrite } from './fileWrites';
 import type { AgentId, ForeignPlan, PlanSink, UnknownShape } from '../core/foreign';
 
 export interface AgentStartOptions {
@@ -25,7 +24,7 @@ export interface AgentStartOptions {
 }
 
 /** A started source; dispose it to stop. */
-export interface RunningSource extends Disposable {
+export interface RunningFollower extends Disposable {
   /** Reads everything new now (the Refresh command); resolves when caught up. */
   refresh(): Promise<void>;
 }
@@ -48,10 +47,51 @@ export interface AgentDescriptor {
    * participant answered is not this agent's; a chat has no subagents.
    */
   vscodeChat?: { participant: string };
-  /** The files one line of its record says its tool calls wrote; undefined for an agent whose records are not read for files yet. */
-  filesWritten?(line: unknown): FileWrite[];
+  /** What the manifest, its strings and the docs say of it: `npm run generate` writes them from here. */
+  about: AgentAbout;
   /** Starts following; undefined when there is nothing to follow (no workspace folder, say). */
-  start(options: AgentStartOptions): RunningSource | undefined;
+  start(options: AgentStartOptions): RunningFollower | undefined;
+}
+
+/**
+ * What `npm run generate` (scripts/generate.mjs) writes about an agent besides its id, name and
+ * settings key: the descriptions of its settings in English and Simplified Chinese, and its rows
+ * in the tables of docs/agents.md and the README. Every text is Markdown, in English.
+ */
+export interface AgentAbout {
+  /** Its name in docs/agents.md's first table, when that says more than `name` ('Codex CLI'). */
+  docsName?: string;
+  /** The versions its recordings were made with. */
+  tested: string;
+  /** Its plan tools, as docs/agents.md's "What to switch on" names them. */
+  planTools: string;
+  /** What a user must switch on for it to plan at all ("What to switch on"). */
+  switchOn: string;
+  /** Its row of docs/agents.md's "Plans from other agents": its name there, the files read, which sessions, what one session is. */
+  reads: { source: string; files: string; sessions: string; session: string };
+  /** Its row of the README's table: its name (tested), what is read, what to switch on. */
+  readme: { agent: string; reads: string; switchOn: string };
+  settings: AgentSettingsText;
+}
+
+/** A text in English and Simplified Chinese. */
+export interface BothLanguages {
+  en: string;
+  zhCn: string;
+}
+
+/**
+ * Its settings' descriptions. `enabled` in the generator's words, "Show the plans (<planTools>) of
+ * <name> sessions that ran in this workspace[, read from its database].", or its own text in both
+ * languages; `folder` (set exactly when the descriptor has a defaultFolder): "<name>'s [data ]folder,
+ * read only[ (<note>)]. Empty: <empty, joined by "or">." The Chinese is the generator's
+ * translation of the same sentence, the agent's name, tools and paths as they are.
+ */
+export interface AgentSettingsText {
+  enabled: { planTools: readonly string[]; fromDatabase?: true } | BothLanguages;
+  folder?: { name?: string; data?: true; note?: BothLanguages; empty: readonly string[] };
+  /** What the settings do, in docs/agents.md's settings table. */
+  meaning: string;
 }
 
 /** What every follower takes from the start options as they are: the reports, and the timings tests shorten. */

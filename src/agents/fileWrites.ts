@@ -10,9 +10,6 @@ export interface FileWrite {
   call?: string;
 }
 
-export type Json = Record<string, unknown>;
-
-export { isRecord as isObject } from '../core/json';
 export const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 
 export function withCall(path: string, call: unknown): FileWrite {

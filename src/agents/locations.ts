@@ -2,6 +2,9 @@
 // folder's normal spelling, and whether a session's folder is in a workspace. Each agent's own
 // folder layout is in its folder (src/agents/<agent>/locations.ts).
 import * as path from 'node:path';
+import { normalizeFolder } from '../core/worktrees/worktrees';
+
+export { normalizeFolder };
 
 /** An agent's own folder: the one its variable names (an absolute path), else `~/<name>`. */
 export function agentHomeFolder(env: NodeJS.ProcessEnv, variable: string, home: string, name: string): string {
@@ -9,20 +12,9 @@ export function agentHomeFolder(env: NodeJS.ProcessEnv, variable: string, home: 
   return own !== undefined && own !== '' && path.isAbsolute(own) ? own : path.join(home, name);
 }
 
-/** A workspace path without a trailing separator (the root stays as it is). */
-export function normalizeFolder(folder: string): string {
-  const resolved = path.resolve(folder);
-  return resolved.length > 1 && resolved.endsWith(path.sep) ? resolved.slice(0, -1) : resolved;
-}
-
 /** True when `cwd` is `workspace` or a folder inside it. */
 export function isInsideWorkspace(cwd: string, workspace: string): boolean {
   const folder = normalizeFolder(workspace);
   const inner = normalizeFolder(cwd);
   return inner === folder || inner.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep);
-}
-
-/** A JSON object (not an array, not null). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

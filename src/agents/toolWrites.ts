@@ -8,7 +8,8 @@
 // `write_file` and `edit` (`file_path`; `replace` in older releases); Copilot CLI `create` and
 // `edit` (`path`), `apply_patch` (its text as the whole argument or `input`).
 import { pathProblem } from '../core/log/logRecord';
-import { isObject, patchFiles, text, type Json } from './fileWrites';
+import { isRecord, type JsonRecord } from '../core/json';
+import { patchFiles, text } from './fileWrites';
 
 
 /** An agent's write tools, as its folder declares them: the argument that names a tool's file, or where its apply_patch text is. */
@@ -26,7 +27,7 @@ export function toolCallFiles(tools: WriteTools, tool: string, args: unknown): s
   if (typeof args === 'string') {
     try {
       const parsed = JSON.parse(args) as unknown;
-      if (isObject(parsed)) args = parsed;
+      if (isRecord(parsed)) args = parsed;
     } catch {
       // A patch text as the whole argument.
     }
@@ -34,12 +35,12 @@ export function toolCallFiles(tools: WriteTools, tool: string, args: unknown): s
   const field = Object.hasOwn(tools.paths, tool) ? tools.paths[tool] : undefined;
   let files: string[] = [];
   if (field !== undefined) {
-    const path = isObject(args) ? text(args[field]) : undefined;
+    const path = isRecord(args) ? text(args[field]) : undefined;
     if (path !== undefined) files = [path];
   } else {
     const fields = Object.hasOwn(tools.patches, tool) ? tools.patches[tool] : undefined;
     if (fields === undefined) return [];
-    const patch = typeof args === 'string' ? args : isObject(args) ? fields.map((name) => text(args[name])).find((found) => found !== undefined) : undefined;
+    const patch = typeof args === 'string' ? args : isRecord(args) ? fields.map((name) => text(args[name])).find((found) => found !== undefined) : undefined;
     if (patch !== undefined) files = patchFiles(patch);
   }
   return files.filter((path) => pathProblem(path) === undefined);
@@ -58,9 +59,9 @@ export class PendingWrites {
   private readonly calls = new Map<string, PendingWrite>();
 
   constructor(state: unknown) {
-    if (!isObject(state)) return;
+    if (!isRecord(state)) return;
     for (const [id, write] of Object.entries(state)) {
-      if (!isObject(write) || !Array.isArray(write['files'])) continue;
+      if (!isRecord(write) || !Array.isArray(write['files'])) continue;
       const files = write['files'].filter((file): file is string => typeof file === 'string');
       if (files.length > 0) this.calls.set(id, typeof write['at'] === 'string' ? { files, at: write['at'] } : { files });
     }
@@ -80,7 +81,7 @@ export class PendingWrites {
     return write;
   }
 
-  state(): Json {
+  state(): JsonRecord {
     return Object.fromEntries(this.calls);
   }
 }

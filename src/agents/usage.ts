@@ -14,25 +14,24 @@
 //   under the same id (its tool calls added): count it once, by its id.
 // - Copilot CLI 1.0.102: `session.usage_record` before the response's `assistant.message`,
 //   `data.usage` {inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, cost}.
+import { isRecord, type JsonRecord } from '../core/json';
 import type { UsageTokens } from '../core/log/usageRecord';
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const n = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0);
-const has = (value: Json, ...fields: string[]): boolean => fields.some((field) => typeof value[field] === 'number');
+const has = (value: JsonRecord, ...fields: string[]): boolean => fields.some((field) => typeof value[field] === 'number');
 
 /** Claude Code: an assistant message's usage. */
 export function claudeTokens(usage: unknown): UsageTokens | undefined {
-  if (!isObject(usage) || !has(usage, 'input_tokens', 'output_tokens')) return undefined;
+  if (!isRecord(usage) || !has(usage, 'input_tokens', 'output_tokens')) return undefined;
   return { input: n(usage['input_tokens']), output: n(usage['output_tokens']), cached: n(usage['cache_read_input_tokens']) + n(usage['cache_creation_input_tokens']) };
 }
 
 /** Codex: a token_count payload's last usage and its running total (the response's key). */
 export function codexTokens(payload: unknown): { tokens: UsageTokens; total: number } | undefined {
-  const info = isObject(payload) ? payload['info'] : undefined;
-  const last = isObject(info) ? info['last_token_usage'] : undefined;
-  const total = isObject(info) ? info['total_token_usage'] : undefined;
-  if (!isObject(last) || !isObject(total) || !has(last, 'input_tokens', 'output_tokens')) return undefined;
+  const info = isRecord(payload) ? payload['info'] : undefined;
+  const last = isRecord(info) ? info['last_token_usage'] : undefined;
+  const total = isRecord(info) ? info['total_token_usage'] : undefined;
+  if (!isRecord(last) || !isRecord(total) || !has(last, 'input_tokens', 'output_tokens')) return undefined;
   const cached = n(last['cached_input_tokens']);
   return {
     tokens: { input: Math.max(0, n(last['input_tokens']) - cached), output: n(last['output_tokens']), cached },
@@ -42,24 +41,24 @@ export function codexTokens(payload: unknown): { tokens: UsageTokens; total: num
 
 /** Qwen Code: an assistant record's usageMetadata. */
 export function qwenTokens(usage: unknown): UsageTokens | undefined {
-  if (!isObject(usage) || !has(usage, 'promptTokenCount', 'candidatesTokenCount')) return undefined;
+  if (!isRecord(usage) || !has(usage, 'promptTokenCount', 'candidatesTokenCount')) return undefined;
   const cached = n(usage['cachedContentTokenCount']);
   return { input: Math.max(0, n(usage['promptTokenCount']) - cached), output: n(usage['candidatesTokenCount']) + n(usage['thoughtsTokenCount']), cached };
 }
 
 /** Gemini CLI: a message's tokens; thoughts count as output, the tool-use prompt as input. */
 export function geminiTokens(tokens: unknown): UsageTokens | undefined {
-  if (!isObject(tokens) || !has(tokens, 'input', 'output')) return undefined;
+  if (!isRecord(tokens) || !has(tokens, 'input', 'output')) return undefined;
   const cached = n(tokens['cached']);
   return { input: Math.max(0, n(tokens['input']) - cached) + n(tokens['tool']), output: n(tokens['output']) + n(tokens['thoughts']), cached };
 }
 
 /** Copilot CLI: a session.usage_record's data: its tokens, cost and id. */
 export function copilotUsage(data: unknown): { tokens: UsageTokens; cost?: number; id?: string } | undefined {
-  const usage = isObject(data) ? data['usage'] : undefined;
-  if (!isObject(usage) || !has(usage, 'inputTokens', 'outputTokens')) return undefined;
+  const usage = isRecord(data) ? data['usage'] : undefined;
+  if (!isRecord(usage) || !has(usage, 'inputTokens', 'outputTokens')) return undefined;
   const accounting = usage['accounting'];
-  const id = isObject(accounting) && typeof accounting['usageId'] === 'string' && accounting['usageId'] !== '' ? accounting['usageId'] : undefined;
+  const id = isRecord(accounting) && typeof accounting['usageId'] === 'string' && accounting['usageId'] !== '' ? accounting['usageId'] : undefined;
   const out: { tokens: UsageTokens; cost?: number; id?: string } = {
     tokens: { input: n(usage['inputTokens']), output: n(usage['outputTokens']), cached: n(usage['cacheReadTokens']) + n(usage['cacheWriteTokens']) },
   };

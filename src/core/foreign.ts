@@ -9,14 +9,14 @@ import { AGENT_IDS } from './generated/agentIds';
 
 /**
  * The programs Agent Plan follows, by the id their log lines carry in `source.agent`: generated
- * from the agent registry (scripts/gen-agent-ids.mjs), one per agent folder. The todo_write tool
+ * from the agent registry (`npm run generate`), one per agent folder. The todo_write tool
  * itself writes lines with no `source`.
  */
 export { AGENT_IDS };
 export type AgentId = (typeof AGENT_IDS)[number];
 
 /**
- * Item statuses a mirrored snapshot may hold. todo_write accepts only the first three;
+ * Item statuses a foreign snapshot may hold. todo_write accepts only the first three;
  * other programs have more, and a status Agent Plan cannot show as one of the three is
  * kept as it is, never turned into another.
  */
@@ -28,7 +28,7 @@ export interface ForeignItem {
   status: ForeignStatus;
 }
 
-/** Where a mirrored snapshot came from; stored as the line's `source` field. */
+/** Where a foreign snapshot came from; stored as the line's `source` field. */
 export interface PlanSource {
   agent: AgentId;
   /** The foreign tool that wrote the list: manage_todo_list, TodoWrite, TaskCreate, TaskUpdate, update_plan, write_todos. */

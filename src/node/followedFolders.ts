@@ -4,9 +4,8 @@
 // (through its nearest existing parent while it is missing): no polling, no git process.
 import { Emitter, type Disposable } from '../core/emitter';
 import type { LogFileSystem } from '../core/log/fileSystem';
-import { discoverWorktrees, worktreeFolders, type Worktree, type WorktreeRepository } from '../core/worktrees/worktrees';
-import { normalizeFolder } from '../agents/locations';
-import { FolderWatch } from '../agents/follow/folderWatch';
+import { discoverWorktrees, normalizeFolder, worktreeFolders, type Worktree, type WorktreeRepository } from '../core/worktrees/worktrees';
+import { FolderWatch } from './folderWatch';
 import { nodeFileSystem } from './nodeFileSystem';
 import * as path from 'node:path';
 

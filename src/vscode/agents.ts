@@ -1,4 +1,4 @@
-// How each agent whose plans Agent Plan mirrors is shown: a codicon and its name in words.
+// How each agent whose plans Agent Plan follows is shown: a codicon and its name in words.
 import * as vscode from 'vscode';
 import type { AgentId } from '../core/foreign';
 import { AGENT_LOOKS } from '../core/generated/agentIds';

@@ -3,7 +3,7 @@
 import type { DisplayState } from '../core/plan/display';
 import type { Event } from '../core/emitter';
 import type { ItemStatus, PlanCounts, PlanItem } from '../core/plan/plan';
-import type { LogEvent } from '../core/log/sessionLog';
+import type { PlanRecord } from '../core/log/sessionLog';
 import type { PlanStore } from '../core/plan/store';
 import type { HealthBook } from '../core/derived/healthBook';
 import type { FileBook, ItemFile } from '../core/derived/itemFiles';
@@ -17,7 +17,7 @@ import { STATUS_ICONS, planHeader, planMessage } from './views';
 
 /**
  * One saved snapshot: the canonical result `{ todos, counts }` with its session and time.
- * A plan mirrored from another agent also carries its `source` (and may hold cancelled or
+ * A foreign plan (from another agent) also carries its `source` (and may hold cancelled or
  * blocked items, counted in `counts.cancelled`/`counts.blocked`).
  */
 export interface PlanSnapshot {
@@ -141,7 +141,7 @@ export interface ChangedFiles {
 
 const changedFile = (file: ItemFile): ChangedFile => ({ path: file.path, shared: file.shared, writes: file.writes });
 
-function snapshot(event: LogEvent): PlanSnapshot {
+function snapshot(event: PlanRecord): PlanSnapshot {
   const result: PlanSnapshot = {
     session: event.session,
     ts: event.ts,

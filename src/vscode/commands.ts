@@ -34,7 +34,7 @@ function sessionFrom(arg: unknown, display: DisplayState): string | undefined {
 
 /** Which session the Plan view shows, and which of its versions. */
 const SESSION_COMMANDS: CommandTable<CommandDeps> = {
-  // Agent Plan's logs, and the other agents' files they mirror.
+  // Agent Plan's logs, and the other agents' files they copy.
   [CommandId.Refresh]: async ({ store, refreshSources }) => {
     await Promise.all([store.load(), refreshSources()]);
   },

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { iconText } from '../core/text/escape';
 import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems, type PlanOrigin } from '../core/plan/handoff';
 import type { HealthBook } from '../core/derived/healthBook';
-import { requestTextProblem, type LogEvent } from '../core/log/logRecord';
+import { requestTextProblem, type PlanRecord } from '../core/log/logRecord';
 import { AGENT_LOOKS, VSCODE_CHAT_AGENTS } from '../core/generated/agentIds';
 import type { RequestBook } from '../core/derived/requests';
 import { copilotChatResource, sessionNamedBy } from '../core/log/sessionKey';
@@ -161,7 +161,7 @@ class PlanActions {
   }
 
   /** A plan written: when it is the new chat's first, with an open item of the old plan, both logs record the link. */
-  linkHandoff(event: LogEvent): void {
+  linkHandoff(event: PlanRecord): void {
     const pending = this.handoff;
     if (!pending || pending.before.has(event.session) || event.session === pending.from) return;
     if (Date.now() > pending.until) {

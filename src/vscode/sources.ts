@@ -6,11 +6,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Emitter } from '../core/emitter';
 import type { FollowedFolders } from '../node/followedFolders';
-import type { RunningSource } from '../agents/agent';
+import type { RunningFollower } from '../agents/agent';
 import { AGENTS } from '../agents/registry';
 import type { PlanSink, UnknownShape } from '../core/foreign';
 import { affectsFollowedFolders, createFollowedFolders } from './followedFolders';
-import { SOURCES_SETTING } from './ids';
+import { SOURCES_SETTING, sourceSettingId } from './ids';
 import { notificationText } from '../core/text/escape';
 import { logError, type Logger } from './log';
 
@@ -19,7 +19,7 @@ export interface SourcesOptions {
   /** Agent Plan's own storage: each source keeps its cursors under it. */
   storageFolder: string;
   logger: Logger;
-  /** VS Code's workspace storage folder, where Copilot's chat files are; without one (no folder open), no Copilot mirror. */
+  /** VS Code's workspace storage folder, where Copilot's chat files are; without one (no folder open), Copilot's chats are not followed. */
   workspaceStorageFolder: string | undefined;
 }
 
@@ -30,7 +30,7 @@ export interface SourceReports {
 }
 
 export class Sources implements vscode.Disposable {
-  private readonly running = new Map<string, RunningSource>();
+  private readonly running = new Map<string, RunningFollower>();
   private subscription: vscode.Disposable | undefined;
   /** The workspace folders, their worktrees and the extra folders: what every agent follows. */
   private followed: FollowedFolders | undefined;
@@ -101,10 +101,10 @@ export class Sources implements vscode.Disposable {
     this.running.get(key)?.dispose();
     this.running.delete(key);
     const agent = AGENTS.find((a) => a.settingKey === key);
-    const config = vscode.workspace.getConfiguration(`${SOURCES_SETTING}.${key}`);
-    if (agent === undefined || !config.get<boolean>('enabled', true)) return;
+    const config = vscode.workspace.getConfiguration();
+    if (agent === undefined || !config.get<boolean>(sourceSettingId(key, 'enabled'), true)) return;
     const workspaceFolders = this.followed?.folders() ?? [];
-    const folder = expandFolder(config.get<string>('folder')) ?? agent.defaultFolder?.(process.env, os.homedir()) ?? '';
+    const folder = expandFolder(config.get<string>(sourceSettingId(key, 'folder'))) ?? agent.defaultFolder?.(process.env, os.homedir()) ?? '';
     const { workspaceStorageFolder, storageFolder, sink, logger } = this.options;
     // One agent that fails to start never keeps the others from starting.
     try {

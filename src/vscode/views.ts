@@ -9,10 +9,11 @@ import {
   openCount,
   progressText,
   relativeTime,
+  relativeTimeChangesAt,
   sessionTitle,
   statusWord,
 } from '../core/plan/present';
-import type { LogEvent } from '../core/log/sessionLog';
+import type { PlanRecord } from '../core/log/sessionLog';
 import type { PlanStore } from '../core/plan/store';
 import type { HealthBook } from '../core/derived/healthBook';
 import type { RequestBook } from '../core/derived/requests';
@@ -66,7 +67,7 @@ export function todoTreeItem(element: TodoElement, files = 0, cost?: ItemLedger)
   const description = [spent, files > 0 ? filesCount(files) : ''].filter((part) => part !== '').join(' · ');
   if (description !== '') item.description = description;
   // By place: a row whose text or status changed keeps its id, so it is redrawn alone (the
-  // new item goes with the refresh, no round trip); mirrored plans may repeat an item.
+  // new item goes with the refresh, no round trip); foreign plans may repeat an item.
   item.id = `${element.session}/${element.index}`;
   const icon = STATUS_ICONS[todo.status];
   item.iconPath = new vscode.ThemeIcon(icon.id, new vscode.ThemeColor(icon.color));
@@ -281,7 +282,7 @@ type SessionsRow = SessionElement | MoreSessionsElement | WorktreeGroupElement |
 /** The Sessions view's top rows, the subagents under each listed parent, and their layout. */
 interface SessionsListing {
   readonly rows: SessionsRow[];
-  readonly children: Map<string, LogEvent[]>;
+  readonly children: Map<string, PlanRecord[]>;
   readonly layout: RowsLayout;
 }
 
@@ -322,6 +323,39 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
 
   /** Whether the view is on screen; off screen, a change only marks every row stale (nothing is listed). */
   isVisible: () => boolean = () => true;
+
+  /** When each drawn session row's "5 min ago" next reads differently (epoch ms); one timer, at the soonest, while on screen. */
+  private readonly ages = new Map<string, number>();
+  private ageTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the timer set fires for (Infinity: none set). */
+  private ageTimerFor = Infinity;
+
+  /** Redraws the rows whose age text has changed, and waits for the next one: no timer while no row's text can change, or off screen. */
+  visibilityChanged(): void {
+    this.age();
+  }
+
+  private age(): void {
+    if (this.ageTimer !== undefined) clearTimeout(this.ageTimer);
+    this.ageTimer = undefined;
+    this.ageTimerFor = Infinity;
+    if (!this.isVisible() || this.ages.size === 0) return;
+    const now = Date.now();
+    let next = Infinity;
+    for (const [session, at] of this.ages) {
+      if (at <= now) {
+        this.ages.delete(session);
+        this.fold.add(session);
+      } else {
+        next = Math.min(next, at);
+      }
+    }
+    // A second after the soonest change: its text is new when drawn, and rows that change
+    // within that second are redrawn in the same refresh.
+    if (next === Infinity) return;
+    this.ageTimerFor = next;
+    this.ageTimer = setTimeout(() => this.age(), next - now + 1000);
+  }
 
   private apply(change: FoldedChange): void {
     if (!this.isVisible()) {
@@ -382,6 +416,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     const kept = new Map<string, SessionElement>();
     for (const session of listing.layout.parents.keys()) kept.set(session, this.element(session));
     this.elements = kept;
+    for (const session of this.ages.keys()) if (!kept.has(session)) this.ages.delete(session);
     return listing.rows;
   }
 
@@ -390,8 +425,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     let sessions = this.store.list();
     // A subagent's session is listed under its parent's, when the parent is listed; never mixed into it.
     const present = new Set(sessions.map((event) => event.session));
-    const children = new Map<string, LogEvent[]>();
-    const top: LogEvent[] = [];
+    const children = new Map<string, PlanRecord[]>();
+    const top: PlanRecord[] = [];
     for (const event of sessions) {
       const parent = this.store.details(event.session).parent;
       if (parent !== undefined && parent !== event.session && present.has(parent)) {
@@ -438,7 +473,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     const icon = details.agent ? agentIcon(details.agent) : TOOL_SESSION_ICON;
     const mark = sessionMark(this.health.signals(event.session));
     item.iconPath = pinned ? new vscode.ThemeIcon('pinned') : shown ? new vscode.ThemeIcon('eye') : (mark?.icon ?? new vscode.ThemeIcon(icon));
-    const when = relativeTime(event.ts, new Date(), t);
+    const now = new Date();
+    const when = relativeTime(event.ts, now, t);
+    this.noteAge(event.session, relativeTimeChangesAt(event.ts, now));
     const agent = details.agent ? agentName(details.agent) : undefined;
     const running = subagents.filter((child) => this.store.details(child.session).running).length;
     const subagentText = subagents.length === 0 ? undefined : subagents.length === 1 ? t('1 subagent, {0} running', running) : t('{0} subagents, {1} running', subagents.length, running);
@@ -454,7 +491,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
   }
 
   /** A session row's tooltip: its title, signal, agent, progress, worktree and key. */
-  private sessionTooltip(event: LogEvent): vscode.MarkdownString {
+  private sessionTooltip(event: PlanRecord): vscode.MarkdownString {
     const details = this.store.details(event.session);
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(sessionTitle(event, t, details));
@@ -485,7 +522,18 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     return item;
   }
 
+  /** Notes when a drawn row's age text changes; sets the timer sooner when this row changes first. */
+  private noteAge(session: string, at: number | undefined): void {
+    if (at === undefined) this.ages.delete(session);
+    else this.ages.set(session, at);
+    if (at !== undefined && at < this.ageTimerFor) this.age();
+  }
+
   dispose(): void {
+    if (this.ageTimer !== undefined) clearTimeout(this.ageTimer);
+    this.ageTimer = undefined;
+    this.ageTimerFor = -Infinity;
+    this.ages.clear();
     this.changed.dispose();
   }
 }
@@ -496,8 +544,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
  */
 function sessionsLayout(
   needsYou: NeedsYouSectionElement | undefined,
-  groups: ReadonlyArray<{ key: string; rows: readonly LogEvent[] }>,
-  children: ReadonlyMap<string, readonly LogEvent[]>,
+  groups: ReadonlyArray<{ key: string; rows: readonly PlanRecord[] }>,
+  children: ReadonlyMap<string, readonly PlanRecord[]>,
   remaining: number,
 ): RowsLayout {
   const parts: string[] = needsYou ? [`n:${needsYou.label}`, ...needsYouEntries(needsYou).map(({ row }) => `n:${row.session}\t${row.title}\t${row.description}`)] : [];
@@ -529,7 +577,7 @@ function moreSessionsItem(remaining: number): vscode.TreeItem {
 }
 
 /** The Plan view's description (progress) and badge (open items); both empty without items. */
-export function planHeader(event: LogEvent | undefined): { description: string | undefined; badge: number | undefined } {
+export function planHeader(event: PlanRecord | undefined): { description: string | undefined; badge: number | undefined } {
   if (!event || event.todos.length === 0) return { description: undefined, badge: undefined };
   const open = openCount(event.counts);
   return { description: progressText(event.counts, t), badge: open > 0 ? open : undefined };
@@ -641,17 +689,14 @@ export function createViews(
   // The files and costs of the session on screen: a file/write or model/usage line folds into the same refresh as its read's other changes.
   const bookSubscriptions = [files, ledgers].flatMap((book) => (book ? [book.onDidChange((session) => session === display.session && planFold.add(session))] : []));
   const needsYouSubscription = needsYou ? showNeedsYou(needsYou, sessions, sessionsProvider) : undefined;
-  // "5 min ago" ages: redraw the session rows each minute while they are on screen.
-  const clock = setInterval(() => {
-    if (sessions.visible && store.size > 0) sessionsProvider.refresh();
-  }, 60_000);
+  // "5 min ago" ages: each drawn row is redrawn when its text changes, while the view is on screen.
+  const visibility = sessions.onDidChangeVisibility(() => sessionsProvider.visibilityChanged());
   changed(undefined);
   return {
     plan,
     update: () => changed(undefined),
     dispose() {
-      clearInterval(clock);
-      const parts = [...commands, subscription, healthSubscription, ...bookSubscriptions, needsYouSubscription, placesSubscription];
+      const parts = [...commands, visibility, subscription, healthSubscription, ...bookSubscriptions, needsYouSubscription, placesSubscription];
       for (const part of [...parts, plan, sessions, planProvider, sessionsProvider]) part?.dispose();
     },
   };

@@ -1,7 +1,7 @@
 // The Sessions view's worktree rows: one per worktree when the sessions work in more than one.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { LogEvent } from '../core/log/sessionLog';
+import type { PlanRecord } from '../core/log/sessionLog';
 import type { WorktreeGroup } from '../core/worktrees/worktreeGroups';
 import { worktreeLabel } from '../core/worktrees/worktrees';
 import { worktreeTooltip } from './sessionPlaces';
@@ -10,7 +10,7 @@ const t = vscode.l10n.t;
 
 export interface WorktreeGroupElement {
   readonly kind: 'worktree';
-  readonly group: WorktreeGroup<LogEvent>;
+  readonly group: WorktreeGroup<PlanRecord>;
 }
 
 export function worktreeGroupItem({ group }: WorktreeGroupElement): vscode.TreeItem {

@@ -13,7 +13,7 @@ import { askToContinuePrompt, askToRestorePrompt, continuePrompt } from '../../s
 import type { SessionInfoRecord } from '../../src/core/log/logRecord';
 import { countItems, countTodos, successText, type Counts, type PlanItem, type Todo, type TodoStatus } from '../../src/core/plan/plan';
 import { hashIdentity, sessionKeyFromToken } from '../../src/core/log/sessionKey';
-import { LOG_FORMAT_VERSION, SessionLog, TODO_WRITE_EVENT, type LogEvent, type LogRead } from '../../src/core/log/sessionLog';
+import { LOG_FORMAT_VERSION, SessionLog, TODO_WRITE_EVENT, type PlanRecord, type LogRead } from '../../src/core/log/sessionLog';
 import { PlanStore } from '../../src/core/plan/store';
 import { runTodoWrite } from '../../src/core/plan/todoWrite';
 import { ERRORS, validateTodoInput } from '../../src/core/plan/validate';
@@ -62,7 +62,7 @@ export function planAt(step: number, size = 20): Todo[] {
 export const BENCH_TOKEN = { sessionId: 'bench' } as const;
 const BENCH_SESSION = sessionKeyFromToken(BENCH_TOKEN) as string;
 
-function eventAt(session: string, step: number, start: number): LogEvent {
+function eventAt(session: string, step: number, start: number): PlanRecord {
   const todos = planAt(step);
   return {
     v: LOG_FORMAT_VERSION,
@@ -349,7 +349,7 @@ export async function benchReadPath(options: ReadOptions): Promise<ReadRow[]> {
     const file = log.fileFor(BENCH_SESSION);
     const fileBytes = writeHistory(file, BENCH_SESSION, prior);
     const expected = JSON.stringify(planAt(prior - 1));
-    const check = (event: LogEvent | undefined): void => {
+    const check = (event: PlanRecord | undefined): void => {
       if (!event || JSON.stringify(event.todos) !== expected) throw new Error('bench read returned the wrong plan');
     };
 
@@ -363,8 +363,8 @@ export async function benchReadPath(options: ReadOptions): Promise<ReadRow[]> {
     // The plain way: read the file, parse every line, keep the last (no validation at all).
     const naive = await measure(async () => {
       const text = await fsp.readFile(file, 'utf8');
-      let last: LogEvent | undefined;
-      for (const line of text.split('\n')) if (line !== '') last = JSON.parse(line) as LogEvent;
+      let last: PlanRecord | undefined;
+      for (const line of text.split('\n')) if (line !== '') last = JSON.parse(line) as PlanRecord;
       check(last);
     }, options.budget(prior, 'replay'));
     options.onProgress?.(`read path, ${prior} prior: parse every line ${naive.median.toFixed(3)} ms`);
@@ -537,7 +537,7 @@ export function benchHealthLine(items = 100, lines = 4000): HealthRow {
     const item = plan[i % items] as PlanItem;
     item.status = item.status === 'pending' ? 'in_progress' : item.status === 'in_progress' ? 'completed' : 'pending';
     const todos = plan.map((todo) => ({ content: todo.content, status: todo.status }));
-    const event: LogEvent = { v: LOG_FORMAT_VERSION, type: TODO_WRITE_EVENT, ts, session, todos, counts: countItems(todos) };
+    const event: PlanRecord = { v: LOG_FORMAT_VERSION, type: TODO_WRITE_EVENT, ts, session, todos, counts: countItems(todos) };
     const info: SessionInfoRecord = {
       v: LOG_FORMAT_VERSION,
       type: 'session/info',
@@ -666,7 +666,7 @@ export async function benchIdle(dir: string, sessions: number, onProgress?: (tex
 
 /**
  * Other agents' files for the idle bench, made from the recordings of the real CLIs
- * (test/fixtures/agents) with the workspace and session ids replaced: `claude` Claude Code
+ * (test/fixtures/agents) with the workspace and session ids replaced: `claude-code` Claude Code
  * transcripts of `workspace`, and `codex` Codex rollouts of it spread over `days` day folders.
  */
 export function seedForeignFiles(fixtures: string, home: string, workspace: string, counts: { claude: number; codex: number; days: number }): void {
@@ -690,7 +690,7 @@ export function seedForeignFiles(fixtures: string, home: string, workspace: stri
     if (!id) throw new Error(`no session id in ${file}`);
     return { text: fs.readFileSync(file, 'utf8'), workspace: meta.workspace, id };
   };
-  const claude = template(path.join(fixtures, 'claude', 'todowrite'));
+  const claude = template(path.join(fixtures, 'claude-code', 'todowrite'));
   const project = path.join(home, '.claude', 'projects', path.resolve(workspace).replace(/[^a-zA-Z0-9]/g, '-'));
   fs.mkdirSync(project, { recursive: true });
   for (let i = 0; i < counts.claude; i++) {

@@ -16,7 +16,7 @@ const CHILD_LAST: Items = [['Read the tokenizer', 'completed'], ['Fix the loop b
 if (status.skipped !== undefined) {
   console.log(`SKIPPED: Claude Code subagents: ${status.skipped}`);
 } else {
-  describe(`Claude Code subagents (${status.versions?.['claude'] ?? '?'})`, function () {
+  describe(`Claude Code subagents (${status.versions?.['claude-code'] ?? '?'})`, function () {
     this.timeout(180_000);
 
     before(async () => {
@@ -30,7 +30,7 @@ if (status.skipped !== undefined) {
       const fresh = () => plan.listSessions().filter((s) => s.source?.agent === 'claude-code' && !known.has(s.session));
       let ended = false;
       // Each model answer waits, so the subagent is still working when its first plan shows.
-      const run = startAgent('claude/subagent', 1500, 150_000).finally(() => {
+      const run = startAgent('claude-code/subagent', 1500, 150_000).finally(() => {
         ended = true;
       });
       const child = await waitFor(() => fresh().find((s) => same(itemsOf(s), CHILD_FIRST)), "the subagent's first plan", 90_000);

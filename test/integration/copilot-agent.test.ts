@@ -72,12 +72,18 @@ describe('the real Copilot agent with a scripted model', function () {
     const known = plan.listSessions().map((s) => s.session);
     await newChatSession();
     const seen: string[] = [];
+    const banners: string[] = [];
     let watching = true;
     const watch = (async () => {
       while (watching) {
         const rows = await planItemLabels(PLAN_ROWS).catch(() => []);
         const shown = rows.join('\n');
         if (shown !== '' && seen[seen.length - 1] !== shown) seen.push(shown);
+        // The screen and the API, read together: a turn that writes the plan never shows it as
+        // from an earlier turn, not even between the turn's start and its first call.
+        const banner = (await domTexts(PLAN_MESSAGE).catch(() => [])).find((text) => text.includes('earlier turn'));
+        const viewed = plan.getViewState().session;
+        if (banner !== undefined) banners.push(`${banner} (API: earlierTurn ${viewed === undefined ? 'no session' : String(plan.getSessionInfo(viewed).earlierTurn)})`);
         await new Promise((resolve) => setTimeout(resolve, 150));
       }
     })();
@@ -92,6 +98,9 @@ describe('the real Copilot agent with a scripted model', function () {
       watching = false;
       await watch;
     }
+    assert.deepEqual(banners, [], 'no earlier-turn banner while the turns that write the plan run');
+    const [message] = await domTexts(PLAN_MESSAGE);
+    assert.ok(!(message ?? '').includes('earlier turn') && !plan.getSessionInfo(plan.getViewState().session!).earlierTurn, 'the screen and the API agree: the plan is this turn\'s');
     assert.deepEqual(resultsOfTurn(first), ['Updated todo list: 2 pending, 1 in progress, 0 completed.', 'Updated todo list: 1 pending, 1 in progress, 1 completed.']);
     assert.deepEqual(resultsOfTurn(second), ['Updated todo list: 0 pending, 1 in progress, 2 completed.', 'Updated todo list: 0 pending, 0 in progress, 3 completed.']);
 

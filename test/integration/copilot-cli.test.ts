@@ -19,7 +19,7 @@ const FINAL: Items = [['Read the parser', 'completed'], ['Fix the off-by-one', '
 if (status.skipped !== undefined) {
   console.log(`SKIPPED: Copilot CLI: ${status.skipped}`);
 } else {
-  describe(`Copilot CLI (${status.versions?.['copilot'] ?? '?'})`, function () {
+  describe(`Copilot CLI (${status.versions?.['copilot-cli'] ?? '?'})`, function () {
     this.timeout(180_000);
 
     before(async () => {
@@ -31,7 +31,7 @@ if (status.skipped !== undefined) {
       const known = (await sessionsOf()).map((s) => s.session);
       let ended = false;
       // Each model answer waits, so every change of the table is read while the CLI still runs.
-      const run = startAgent('copilot/sql-todos', 1500, 120_000).finally(() => {
+      const run = startAgent('copilot-cli/sql-todos', 1500, 120_000).finally(() => {
         ended = true;
       });
       let seen: Items[] = [];
@@ -69,7 +69,7 @@ if (status.skipped !== undefined) {
     it('a run that never plans adds no session', async () => {
       // Copilot CLI's sessions only: another file's agent may still add one of its own meanwhile.
       const before = (await sessionsOf()).map((s) => s.session);
-      const result = await startAgent('copilot/no-plan', 0, 120_000);
+      const result = await startAgent('copilot-cli/no-plan', 0, 120_000);
       assert.equal(result.code, 0);
       // A fixed wait: the follower reads the run's files and finds no plan, and the API has no
       // event for a read that found none; a session would show by then.

@@ -214,7 +214,7 @@ if (agents.skipped !== undefined) {
     it('its open items reach the Copilot agent verbatim', async () => {
       const plan = await api();
       const known = plan.listSessions().map((s) => s.session);
-      const run = await bridge<{ code: number; timedOut: boolean }>({ op: 'runAgent', scenario: 'claude/todowrite', delayMs: 0 });
+      const run = await bridge<{ code: number; timedOut: boolean }>({ op: 'runAgent', scenario: 'claude-code/todowrite', delayMs: 0 });
       assert.equal(run.code, 0);
       const claude = await waitFor(
         () => plan.listSessions().find((s) => s.source?.agent === 'claude-code' && !known.includes(s.session) && s.todos.length === 3 && s.todos[0]?.status === 'completed'),

@@ -218,12 +218,16 @@ describe('the npm start demo: @demo and its scripted model drive todo_write', ()
     await waitFor(() => plan.getSessionInfo(darkModeSession).request !== undefined, 'the first request in the session log', 30_000);
     const markdown = await vscode.commands.executeCommand<string>('agentPlan.copyAsPullRequestDescription', darkModeSession, 'clipboard');
     assert.equal(await vscode.env.clipboard.readText(), markdown, 'the clipboard holds what the command made');
-    const actual = timesNormalized(markdown);
+    // Its heading is the session's name: the chat's title once Copilot titled the chat (it does
+    // when its models are ready, as after any Copilot test of this run), else the request.
+    const name = plan.getSessionInfo(darkModeSession).title ?? darkModePrompt.trim();
+    assert.ok(markdown.startsWith(`## ${name}\n`), `headed by the session's name, ${JSON.stringify(name)}: ${markdown.split('\n')[0]}`);
+    const actual = timesNormalized(markdown).replace(/^## .*\n/, '## <session name>\n');
     fs.writeFileSync(path.join(runDir(), 'demo-pr-description.actual.md'), actual);
     assert.equal(actual, fs.readFileSync(EXPECTED_DESCRIPTION, 'utf8'), `the whole description (this run's is in ${runDir()})`);
   });
 
-  it('the session is named by what the user asked, not by its first item: its Sessions row and its timeline', async function () {
+  it('the session is named by what the user asked (or the chat\'s title), not by its first item: its Sessions row and its timeline', async function () {
     this.timeout(60_000);
     assert.ok(darkModeSession !== '', 'the dark mode scenario ran');
     const plan = await api();
@@ -238,15 +242,17 @@ describe('the npm start demo: @demo and its scripted model drive todo_write', ()
     }, 'the first request in the session log', 30_000);
     assert.equal(info.request, asked.trim());
     assert.deepEqual([...new Set(logRequests(plan.logFile(darkModeSession)))], [asked.trim()], 'the session/info lines say it, and nothing else');
-    // The Sessions row, read from the DOM, says what was asked.
+    // The Sessions row, read from the DOM, says what was asked, or the chat's title where
+    // Copilot titled the chat (a title names a session before its request does).
+    const name = (): string => plan.getSessionInfo(darkModeSession).title ?? asked.trim();
     const row = await waitFor(async () => {
       const labels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' });
-      return labels.find((label) => label?.startsWith(`Session ${asked.trim()},`));
+      return labels.find((label) => label?.startsWith(`Session ${name()},`));
     }, 'the Sessions row named by the request');
     assert.ok(!row?.includes(first), `not by its first item: ${row}`);
     // So does the Plan Timeline's title.
     await vscode.commands.executeCommand('agentPlan.showTimeline', darkModeSession);
-    await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.label === `Timeline: ${asked.trim()}`, 'the timeline titled by the request');
+    await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.label === `Timeline: ${name()}`, 'the timeline titled by the request');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 

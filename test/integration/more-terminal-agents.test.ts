@@ -34,7 +34,7 @@ const LAST: Items = [['Read the parser', 'completed'], ['Fix the off-by-one', 'i
 if (status.skipped !== undefined) {
   console.log(`SKIPPED: opencode, Kilo CLI and Qwen Code: ${status.skipped}`);
 } else {
-  describe(`opencode, Kilo CLI and Qwen Code (${['opencode', 'kilo', 'qwen'].map((a) => `${a} ${status.versions?.[a] ?? '?'}`).join(', ')})`, function () {
+  describe(`opencode, Kilo CLI and Qwen Code (${['opencode', 'kilo', 'qwen-code'].map((a) => `${a} ${status.versions?.[a] ?? '?'}`).join(', ')})`, function () {
     this.timeout(180_000);
 
     before(async () => {
@@ -74,7 +74,7 @@ if (status.skipped !== undefined) {
 
     it('Qwen Code todo_write: its own session, labelled Qwen Code, both versions in history', async () => {
       const known = (await sessionsOf('qwen-code')).map((s) => s.session);
-      await runAgent('qwen/todo-write');
+      await runAgent('qwen-code/todo-write');
       const session = await newSessionShowing('qwen-code', known, [
         ['Read the parser', 'completed'],
         ['Fix the off-by-one', 'in_progress'],
@@ -92,7 +92,7 @@ if (status.skipped !== undefined) {
       const ours = async () => [...(await sessionsOf('opencode')), ...(await sessionsOf('qwen-code'))].map((s) => s.session);
       const before = await ours();
       await runAgent('opencode/no-plan');
-      await runAgent('qwen/no-plan');
+      await runAgent('qwen-code/no-plan');
       // A fixed wait: the follower reads the run's files and finds no plan, and the API has no
       // event for a read that found none; a session would show by then.
       await new Promise((resolve) => setTimeout(resolve, 2000));

@@ -427,8 +427,15 @@ describe('the sidebar, rendered in the workbench', () => {
         const now = listed();
         return added.every((session) => now.has(session));
       }, `all ${MANY_SESSIONS} added sessions in the store`, 20_000);
-      const total = plan.listSessions().length;
-      const oldest = plan.listSessions().at(-1)!;
+      // The view lists a subagent's session under its parent's (when that is listed), not as a row of its own.
+      const sessions = plan.listSessions();
+      const present = new Set(sessions.map((s) => s.session));
+      const rows = sessions.filter((s) => {
+        const parent = plan.getSessionInfo(s.session).parent;
+        return parent === undefined || parent === s.session || !present.has(parent);
+      });
+      const total = rows.length;
+      const oldest = rows.at(-1)!;
       const oldestName = await sessionName(oldest.session, oldest.todos[0]!.content);
       // The end of the list: a row for the sessions not listed yet.
       await vscode.commands.executeCommand('agentPlan.sessions.focus');

@@ -81,7 +81,7 @@ if (status.skipped !== undefined) {
       });
       let session: PlanSnapshot;
       try {
-        await runAgent('claude/tasks', 300);
+        await runAgent('claude-code/tasks', 300);
         // The last TaskUpdate completes task 2; task 3 was deleted and leaves the list.
         session = await newSessionShowing('claude-code', known, [
           ['Read the parser', 'completed'],
@@ -109,7 +109,7 @@ if (status.skipped !== undefined) {
 
     it('Claude Code with TodoWrite: activeForm is not content', async () => {
       const known = (await sessionsOf('claude-code')).map((s) => s.session);
-      await runAgent('claude/todowrite');
+      await runAgent('claude-code/todowrite');
       const session = await newSessionShowing('claude-code', known, [
         ['Read the parser', 'completed'],
         ['Fix the off-by-one', 'in_progress'],
@@ -136,7 +136,7 @@ if (status.skipped !== undefined) {
 
     it('Gemini CLI write_todos: blocked and cancelled stay what they are', async () => {
       const known = (await sessionsOf('gemini-cli')).map((s) => s.session);
-      await runAgent('gemini/write-todos');
+      await runAgent('gemini-cli/write-todos');
       const session = await newSessionShowing('gemini-cli', known, [
         ['Read the parser', 'completed'],
         ['Fix the off-by-one', 'in_progress'],
@@ -151,9 +151,9 @@ if (status.skipped !== undefined) {
     // Each agent's own edit tool writes a new file while item A is in progress and changes
     // another while item B is: the log names each file with the item in progress then.
     for (const [scenario, agent] of [
-      ['claude/edits', 'claude-code'],
+      ['claude-code/edits', 'claude-code'],
       ['codex/edits', 'codex'],
-      ['gemini/edits', 'gemini-cli'],
+      ['gemini-cli/edits', 'gemini-cli'],
     ] as const) {
       it(`${scenario}: each file the agent wrote is in the session log, with the item in progress then`, async () => {
         // The file the scripted edit changes, as a scratch run has it (scripts/agents/run.mjs); no tokens.ts yet.
@@ -236,7 +236,7 @@ if (status.skipped !== undefined) {
     it('a session that never planned adds no session', async () => {
       // Claude Code's sessions only: another file's agent may still add one of its own meanwhile.
       const before = (await sessionsOf('claude-code')).map((s) => s.session);
-      await runAgent('claude/no-plan');
+      await runAgent('claude-code/no-plan');
       // Give the follower time to read the new transcript: a write would show by now. A fixed wait:
       // the API has no event for a read that found no plan.
       await new Promise((resolve) => setTimeout(resolve, 1500));

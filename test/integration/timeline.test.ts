@@ -58,7 +58,11 @@ describe('the Plan Timeline', function () {
   });
 
   it('follows the session as the agent writes', async () => {
-    await chat(todos(['Read the code', 'completed'], ['Fix the bug', 'completed'], ['Cover the edge case', 'completed']));
+    // The next version lands in the session's log as any writer's does (the real tool wrote the
+    // first three above; a chat request sent now goes to whichever chat VS Code shows, which
+    // after other files' chats need not be this one).
+    const plan = await api();
+    fs.appendFileSync(plan.logFile(session), planLine(session, Date.now(), [['Read the code', 'completed'], ['Fix the bug', 'completed'], ['Cover the edge case', 'completed']]) + '\n');
     const marks = await waitFor(async () => {
       const labels = await frameLabels('[data-version]');
       return labels.length === 4 ? labels : undefined;

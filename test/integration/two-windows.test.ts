@@ -101,9 +101,9 @@ if (status.skipped !== undefined) {
       });
       let session: PlanSnapshot;
       try {
-        const run = await startAgent('claude/tasks', 300);
-        assert.equal(run.timedOut, false, 'claude/tasks timed out');
-        assert.equal(run.code, 0, `claude/tasks exited ${run.code}`);
+        const run = await startAgent('claude-code/tasks', 300);
+        assert.equal(run.timedOut, false, 'claude-code/tasks timed out');
+        assert.equal(run.code, 0, `claude-code/tasks exited ${run.code}`);
         session = await waitFor(
           () =>
             plan

@@ -161,7 +161,7 @@ if (status.skipped !== undefined) {
       git(workspace, 'worktree', 'add', '-q', beside('wt-claude'), '-b', 'claude-branch');
       const knownClaude = (await sessionsOf('claude-code')).map((s) => s.session);
       // Run at once: a session written before its folder is followed is found when it is.
-      await runAgentIn('claude/todowrite', beside('wt-claude'));
+      await runAgentIn('claude-code/todowrite', beside('wt-claude'));
       const claude = await waitFor(async () => (await sessionsOf('claude-code')).find((s) => !knownClaude.includes(s.session)), 'a Claude Code session from the worktree added while open', 60_000);
       ran = [codex.session, claude.session];
 

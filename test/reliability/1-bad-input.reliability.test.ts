@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import fc from 'fast-check';
 import { countTodos, successText, type Todo } from '../../src/core/plan/plan';
-import type { LogEvent } from '../../src/core/log/sessionLog';
+import type { PlanRecord } from '../../src/core/log/sessionLog';
 import { sessionKeyFromToken } from '../../src/core/log/sessionKey';
 import { runTodoWrite } from '../../src/core/plan/todoWrite';
 import { ERROR_KINDS, recognizeError } from './lib/errorTexts';
@@ -199,7 +199,7 @@ describe('reliability: bad input (property-based fuzzing of todo_write)', () => 
     const session = sessionKeyFromToken(token);
     assert.ok(session, 'the fuzz token names a session');
     const file = log.fileFor(session);
-    const written: LogEvent[] = [];
+    const written: PlanRecord[] = [];
     let changes = 0;
     store.onDidWrite((event) => written.push(event));
     store.onDidChange(() => changes++);

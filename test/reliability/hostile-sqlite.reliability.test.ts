@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadSqlite, type SqliteModule } from '../../src/agents/follow/sqlite';
-import { SqliteFollower } from '../../src/agents/opencode/databaseFollower';
+import { opencodeFollower } from '../../src/agents/opencode/databaseReader';
 import type { ForeignPlan, ForeignItem } from '../../src/core/foreign';
 import { recording } from '../unit/agentRecordings';
 import { MemorySink } from '../unit/helpers';
@@ -244,7 +244,7 @@ if (typeof sqlite === 'string') {
       const idle = await longestGap(() => new Promise((resolve) => setTimeout(resolve, 500)));
       const sink = new MemorySink();
       const errors: unknown[] = [];
-      const follower = new SqliteFollower({
+      const follower = opencodeFollower({
         agent: 'opencode',
         dbFile,
         workspaceFolders: [workspace],

@@ -1,13 +1,13 @@
 // An agent is one folder: every agent id is written only in its own folder (src/agents/<agent>/),
 // the registry, and what is generated from the registry; and a new agent is its folder and its
-// entry in the registry (plus its manifest entries, which the registry test checks).
+// line in the registry, then `npm run generate` (test/build/ type-checks it and runs its tests).
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { AGENTS } from '../../src/agents/registry';
+import { generator, madeUpCopy, MADE_UP } from './madeUpAgent';
 
 const root = path.join(__dirname, '..', '..');
 const src = path.join(root, 'src');
@@ -55,37 +55,55 @@ describe('an agent is one folder', () => {
     }
   });
 
-  it('a made-up agent (a copied folder under a new id, and its entry in the registry) builds and is listed', async function () {
-    this.timeout(60_000);
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-madeup-'));
+  it('a made-up agent (a copied folder under a new id, one line in the registry) is in every generated file after `npm run generate`, and only then', async function () {
+    this.timeout(30_000);
+    const tmp = await madeUpCopy();
     try {
-      fs.cpSync(src, path.join(tmp, 'src'), { recursive: true, filter: (from) => from !== path.join(generated, 'agentIds.ts') });
-      const copy = path.join(tmp, 'src', 'agents', 'madeUp');
-      fs.cpSync(path.join(tmp, 'src', 'agents', 'codex'), copy, { recursive: true });
-      const index = path.join(copy, 'index.ts');
-      const text = fs.readFileSync(index, 'utf8').replace(/\bcodex\b/g, 'madeUp').replace("id: 'madeUp',", "id: 'made-up',").replace("name: 'Codex',", "name: 'Made Up',");
-      assert.ok(text.includes("id: 'made-up',") && text.includes('export const madeUp'), 'the copy has its own id and name');
-      fs.writeFileSync(index, text);
-      // Its entry in the registry: the import, and its name in the list.
-      const reg = path.join(tmp, 'src', 'agents', 'registry.ts');
-      const before = fs.readFileSync(reg, 'utf8');
-      const after = before.replace("import { kilo } from './kilo';\n", "import { kilo } from './kilo';\nimport { madeUp } from './madeUp';\n").replace(/(export const AGENTS[^=]*=\s*\[[^\]]*)\]/, '$1, madeUp]');
-      assert.notEqual(after, before);
-      fs.writeFileSync(reg, after);
-      // The ids the log accepts are generated from the registry, as every build does.
-      execFileSync(process.execPath, [path.join(root, 'scripts', 'gen-agent-ids.mjs'), tmp]);
+      const { generate, staleFiles, DERIVED_FILES } = await generator();
+      // Before the generator runs, every generated file is stale but the docs' prose pages that list no agent.
+      assert.ok((await staleFiles(tmp)).includes('package.json'), 'a registry line alone leaves package.json stale');
+      const written = await generate(tmp);
+      assert.deepEqual([...written].sort(), [...DERIVED_FILES].sort(), 'the generator writes every derived file');
+      const read = (file: string) => fs.readFileSync(path.join(tmp, file), 'utf8');
+      const json = (file: string) => JSON.parse(read(file)) as Record<string, Record<string, unknown>>;
+      const manifest = JSON.parse(read('package.json')) as { contributes: { configuration: { properties: Record<string, { scope?: string }> } }; capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } };
+      const properties = manifest.contributes.configuration.properties;
+      const setting = (which: string) => `agentPlan.sources.${MADE_UP.settingKey}.${which}`;
+      assert.ok(properties[setting('enabled')], 'its enabled setting is contributed');
+      assert.equal(properties[setting('folder')]?.scope, 'machine', 'its folder setting is contributed, a machine setting');
+      assert.ok(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes(setting('enabled')));
+      for (const [file, said] of [['package.nls.json', 'Show the plans'], ['package.nls.zh-cn.json', '显示在本工作区运行的']] as const) {
+        const strings = json(file) as unknown as Record<string, string>;
+        assert.ok(strings[`configuration.sources.${MADE_UP.settingKey}.enabled`]?.includes(said), `${file}: its enabled setting is described`);
+        assert.ok(strings[`configuration.sources.${MADE_UP.settingKey}.folder`]?.includes(MADE_UP.name), `${file}: its folder setting names it`);
+      }
+      for (const file of ['l10n/bundle.l10n.json', 'l10n/bundle.l10n.zh-cn.json']) assert.equal(json(file)[MADE_UP.name], MADE_UP.name, `${file} has its name as it is`);
+      assert.match(read('src/core/generated/agentIds.ts'), new RegExp(`'${MADE_UP.id}': \\{ name: '${MADE_UP.name}'`));
+      for (const file of ['docs/agents.md', 'README.md']) assert.ok(read(file).includes(`| ${MADE_UP.name} `), `${file}'s tables have its rows`);
+      assert.ok(read('docs/agents.md').includes(`\`${setting('enabled')}\``), "docs/agents.md's settings table names its settings");
+      assert.ok(read('docs/ARCHITECTURE.md').includes(`\`${MADE_UP.folder}/\``), "the architecture's layout names its folder");
+      assert.ok(read('docs/log-format.md').includes(`\`${MADE_UP.id}\``), 'the log format names its id');
+      assert.ok(read('docs/api.md').includes(`'${MADE_UP.id}'`), 'the API names its id');
+      // A second run changes nothing; a stale file is found.
+      assert.deepEqual(await generate(tmp), [], 'a second run writes nothing');
+      assert.deepEqual(await staleFiles(tmp), []);
+      const manifestFile = path.join(tmp, 'package.json');
+      fs.writeFileSync(manifestFile, read('package.json').replace(`"${setting('folder')}"`, '"agentPlan.sources.gone.folder"'));
+      assert.deepEqual(await staleFiles(tmp), ['package.json'], 'a package.json edited by hand is stale');
+      // And it builds: bundled with the registry, it is listed, and the log accepts its id.
       const entry = path.join(tmp, 'list.ts');
       fs.writeFileSync(
         entry,
-        "import { AGENTS, agentById } from './src/agents/registry';\nimport { AGENT_IDS } from './src/core/log/logRecord';\n" +
-          "console.log(JSON.stringify({ agents: AGENTS.map((a) => a.id), ids: AGENT_IDS, name: agentById('made-up' as never).name }));\n",
+        "import { AGENTS } from './src/agents/registry';\nimport { AGENT_IDS } from './src/core/log/logRecord';\n" +
+          `console.log(JSON.stringify({ agents: AGENTS.map((a) => a.id), ids: AGENT_IDS, name: AGENTS.find((a) => a.id === '${MADE_UP.id}')?.name }));\n`,
       );
+      fs.writeFileSync(path.join(tmp, 'src', 'core', 'generated', 'inputValidator.js'), fs.readFileSync(path.join(generated, 'inputValidator.js')));
       const out = path.join(tmp, 'list.js');
       await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: out, external: ['vscode'], nodePaths: [path.join(root, 'node_modules')], logLevel: 'silent' });
       const listed = JSON.parse(execFileSync(process.execPath, [out], { encoding: 'utf8' })) as { agents: string[]; ids: string[]; name: string };
-      assert.deepEqual(listed.agents, [...AGENTS.map((a) => a.id), 'made-up']);
+      assert.deepEqual(listed.agents, [...AGENTS.map((a) => a.id), MADE_UP.id]);
       assert.deepEqual(listed.ids, listed.agents);
-      assert.equal(listed.name, 'Made Up');
+      assert.equal(listed.name, MADE_UP.name);
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }

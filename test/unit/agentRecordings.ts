@@ -10,7 +10,7 @@ export interface Recording {
   dir: string;
   /** The workspace path the agent ran in, as recorded in its files. */
   workspace: string;
-  /** The agent's own folder inside the recording: `.claude`, the Codex home, or `.gemini`. */
+  /** The agent's own folder inside the recording (its recipe's `folder`): `.claude`, the Codex home, `.gemini`, … */
   agentDir: string;
   /** The recorded session files (absolute, sorted). */
   sessionFiles: string[];
@@ -18,30 +18,27 @@ export interface Recording {
   prompt: string;
 }
 
-const AGENT_DIRS: Record<string, string> = {
-  claude: 'home/.claude',
-  codex: 'codex-home',
-  gemini: 'home/.gemini',
-  opencode: 'home/.local/share/opencode',
-  kilo: 'home/.local/share/kilo',
-  qwen: 'home/.qwen',
-  copilot: 'home/.copilot',
-};
+interface RecordingRecipe {
+  folder(dirs: { home: string; codexHome: string; xdgData: string }): string;
+  isSessionFile(rel: string[], file: string): boolean;
+}
 
-/** One recorded scenario; a missing one fails the test that asks for it, loudly. */
-export function recording(agent: 'claude' | 'codex' | 'gemini' | 'opencode' | 'kilo' | 'qwen' | 'copilot', scenario: string): Recording {
+/** Each terminal agent's recording recipe, by id (src/agents/<agent>/recording.mjs, gathered by scripts/agents/recipes.mjs). */
+// A plain ESM file, loaded synchronously (tsx and esbuild turn it into CommonJS).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { recipeOf } = require('../../scripts/agents/recipes.mjs') as { recipeOf(id: string): RecordingRecipe };
+
+/** The terminal agents' ids that have recordings. */
+export type RecordedAgent = 'claude-code' | 'codex' | 'gemini-cli' | 'opencode' | 'kilo' | 'qwen-code' | 'copilot-cli' | 'cline';
+
+/** One recorded scenario (test/fixtures/agents/<id>/<scenario>); a missing one fails the test that asks for it, loudly. */
+export function recording(agent: RecordedAgent, scenario: string): Recording {
   const dir = path.join(RECORDINGS, agent, scenario);
   const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')) as { workspace: string; command: string[] };
-  const agentDir = path.join(dir, AGENT_DIRS[agent] ?? '');
-  const sessionFiles = walk(agentDir).filter((file) => {
-    const rel = path.relative(agentDir, file).split(path.sep);
-    if (agent === 'claude') return rel[0] === 'projects' && file.endsWith('.jsonl');
-    if (agent === 'codex') return rel[0] === 'sessions' && file.endsWith('.jsonl');
-    if (agent === 'opencode' || agent === 'kilo') return file.endsWith('.db');
-    if (agent === 'qwen') return rel[0] === 'projects' && file.endsWith('.jsonl');
-    if (agent === 'copilot') return rel[0] === 'session-state' && path.basename(file) === 'events.jsonl';
-    return rel.includes('chats') && file.endsWith('.jsonl');
-  });
+  const recipe = recipeOf(agent);
+  // A recording keeps the run's files under the same relative paths as its scratch folders.
+  const agentDir = recipe.folder({ home: path.join(dir, 'home'), codexHome: path.join(dir, 'codex-home'), xdgData: path.join(dir, 'home', '.local', 'share') });
+  const sessionFiles = walk(agentDir).filter((file) => recipe.isSessionFile(path.relative(agentDir, file).split(path.sep), file));
   if (sessionFiles.length === 0) throw new Error(`no recorded session file in ${dir}`);
   // The prompt is the one argument with a space in it (the others are options and their values).
   const prompts = meta.command.filter((arg) => /\s/.test(arg));

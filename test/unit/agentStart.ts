@@ -1,9 +1,20 @@
 // Starting one agent's follower by its id, through its descriptor in the registry, as the
-// extension does; and the files an agent's record line names, through its descriptor.
+// extension does; and the files an agent's record line names, by the function its parser calls.
 import type { AgentId, PlanSink, UnknownShape } from '../../src/core/foreign';
-import type { RunningSource } from '../../src/agents/agent';
+import type { RunningFollower } from '../../src/agents/agent';
 import type { FileWrite } from '../../src/agents/fileWrites';
-import { agentById } from '../../src/agents/registry';
+import { AGENTS } from '../../src/agents/registry';
+import { claudeFilesWritten } from '../../src/agents/claudeCode/fileWrites';
+import { codexFilesWritten } from '../../src/agents/codex/fileWrites';
+import { copilotFilesWritten } from '../../src/agents/copilotChat/fileWrites';
+import { geminiFilesWritten } from '../../src/agents/geminiCli/fileWrites';
+
+/** The registry's descriptor of `id`; an id it does not hold is an error. */
+function agentById(id: AgentId) {
+  const found = AGENTS.find((agent) => agent.id === id);
+  if (found === undefined) throw new Error(`no agent ${id} in the registry`);
+  return found;
+}
 
 export interface AgentSourceOptions {
   agent: AgentId;
@@ -19,7 +30,7 @@ export interface AgentSourceOptions {
 }
 
 /** The agent's follower over `workspaceFolders` (at least one), started. */
-export function startTerminalSource(options: AgentSourceOptions): RunningSource {
+export function startTerminalSource(options: AgentSourceOptions): RunningFollower {
   const started = agentById(options.agent).start({
     folder: options.folder,
     workspaceFolders: options.workspaceFolders,
@@ -41,7 +52,17 @@ export function defaultAgentFolders(ids: readonly AgentId[], env: NodeJS.Process
   return Object.fromEntries(ids.map((id) => [id, agentById(id).defaultFolder?.(env, home) ?? '']));
 }
 
-/** The files one line of `agent`'s record names (none for an agent whose records are not read for files). */
+/** The agents whose parsers read the files a tool call wrote from each line, by the function they call. */
+const FILES_WRITTEN: Partial<Record<AgentId, (line: unknown) => FileWrite[]>> = {
+  'claude-code': claudeFilesWritten,
+  codex: codexFilesWritten,
+  copilot: copilotFilesWritten,
+  'gemini-cli': geminiFilesWritten,
+};
+
+/** The files one line of `agent`'s record names; an agent not read line by line for files is an error. */
 export function filesWritten(agent: AgentId, line: unknown): FileWrite[] {
-  return agentById(agent).filesWritten?.(line) ?? [];
+  const read = FILES_WRITTEN[agent];
+  if (read === undefined) throw new Error(`${agent}'s parser reads no files line by line`);
+  return read(line);
 }

@@ -527,7 +527,7 @@ describe('follower: incremental reading', () => {
   });
 
   it('follows a recorded Claude Code transcript written in bursts, across a restart, as if read at once', async () => {
-    const rec = recording('claude', 'tasks');
+    const rec = recording('claude-code', 'tasks');
     const source = rec.sessionFiles[0] ?? '';
     const bytes = await fsp.readFile(source);
     const expected = createClaudeCodeParser({ workspaceFolders: [rec.workspace] }).push(bytes.toString('utf8').split('\n').slice(0, -1)).plans;

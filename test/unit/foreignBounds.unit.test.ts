@@ -83,7 +83,7 @@ describe('foreign plans are bounded like todo_write', () => {
     const log = new SessionLog(tmp.path, new NodeFileSystem());
     const key = sessionKeyForForeign('codex', 's-2');
     // Past the sink's bounds on purpose (the log's own entry point): 100 items of 50,000 characters.
-    await assert.rejects(log.appendMirrored(key, items(100, () => 'é'.repeat(50_000)), source('c1', 's-2')), (error: Error) => {
+    await assert.rejects(log.appendForeign(key, items(100, () => 'é'.repeat(50_000)), source('c1', 's-2')), (error: Error) => {
       assert.match(error.message, new RegExp(`^a todo/write line of \\d+ bytes is longer than the log reads \\(${MAX_LOG_LINE_BYTES} bytes\\); not written$`));
       return true;
     });

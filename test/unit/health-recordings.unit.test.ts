@@ -65,7 +65,7 @@ describe('plan health over recordings of the real programs', () => {
   const tmp = useTempDir();
 
   it('Claude Code TodoWrite ends its turn with items open: no warning while it runs, then stopped-open (ended)', async () => {
-    const rec = recording('claude', 'todowrite');
+    const rec = recording('claude-code', 'todowrite');
     const lines = recordedLines(rec);
     const r = await replay(tmp.path, createClaudeCodeParser({ workspaceFolders: [rec.workspace] }), lines);
     const end = lines.findIndex((line) => line.includes('"stop_reason":"end_turn"'));
@@ -75,7 +75,7 @@ describe('plan health over recordings of the real programs', () => {
   });
 
   it('Claude Code Task tools, worked through (one task deleted while pending: dropped, cleared when the plan completes)', async () => {
-    const rec = recording('claude', 'tasks');
+    const rec = recording('claude-code', 'tasks');
     const r = await replay(tmp.path, createClaudeCodeParser({ workspaceFolders: [rec.workspace] }), recordedLines(rec));
     assert.deepEqual(kinds(r.final), ['done']);
     // The scripted run deletes task 3 while it is pending: that is a drop, until the plan completes.
@@ -99,7 +99,7 @@ describe('plan health over recordings of the real programs', () => {
   });
 
   it('Gemini CLI (no turn facts): no warning while it writes; only the time rule could apply', async () => {
-    const rec = recording('gemini', 'write-todos');
+    const rec = recording('gemini-cli', 'write-todos');
     const r = await replay(tmp.path, createGeminiCliParser({ workspaceFolders: [rec.workspace] }), recordedLines(rec));
     r.steps.forEach((signals, i) => assert.equal(signals.some(isWarning), false, `line ${i + 1}: ${JSON.stringify(signals)}`));
   });
@@ -117,11 +117,11 @@ describe('plan health over recordings of the real programs', () => {
     }
   });
 
-  for (const agent of ['claude', 'codex', 'gemini'] as const) {
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
     const parserFor = (workspace: string) =>
-      agent === 'claude' ? createClaudeCodeParser({ workspaceFolders: [workspace] }) : agent === 'codex' ? createCodexParser() : createGeminiCliParser({ workspaceFolders: [workspace] });
+      agent === 'claude-code' ? createClaudeCodeParser({ workspaceFolders: [workspace] }) : agent === 'codex' ? createCodexParser() : createGeminiCliParser({ workspaceFolders: [workspace] });
     const isPlanLine = (line: string): boolean =>
-      agent === 'claude'
+      agent === 'claude-code'
         ? /"name":"TodoWrite"/.test(line) && /"type":"assistant"/.test(line)
         : agent === 'codex'
           ? /"name":"update_plan"/.test(line) && /"type":"response_item"/.test(line)
@@ -158,7 +158,7 @@ describe('plan health over recordings of the real programs', () => {
       assert.deepEqual(kinds(r.final), ['done']);
     });
 
-    if (agent === 'gemini') continue; // Gemini CLI records no turns: no stall by tool calls (README)
+    if (agent === 'gemini-cli') continue; // Gemini CLI records no turns: no stall by tool calls (README)
     it(`${agent}/health-stall: 27 tool calls without a plan update → stalled (tool calls), cleared by the next plan write`, async () => {
       const rec = recording(agent, 'health-stall');
       const lines = recordedLines(rec);
@@ -237,7 +237,7 @@ describe('how a turn ended, from variants of the recorded files', () => {
   });
 
   it('Claude Code: a prompt starts a turn, an interruption cancels it, an API error fails it', () => {
-    const rec = recording('claude', 'todowrite');
+    const rec = recording('claude-code', 'todowrite');
     const lines = recordedLines(rec);
     const prompt = JSON.parse(lines.find((line) => /"type":"user"/.test(line) && /"content":"Fix the off-by-one/.test(line))!) as Record<string, unknown>;
     const parser = createClaudeCodeParser({ workspaceFolders: [rec.workspace] });

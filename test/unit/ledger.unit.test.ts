@@ -30,7 +30,7 @@ const A = 'Add the separator constant';
 const B = 'Use it in the parser';
 
 interface Case {
-  folder: 'claude' | 'codex' | 'gemini' | 'qwen' | 'copilot';
+  folder: 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'copilot-cli';
   agent: AgentId;
   parser: (rec: Recording, state?: unknown) => SessionParser;
   /** Responses (and tool calls) while A, B, and no item was in progress, from the scenario's script. */
@@ -42,11 +42,11 @@ interface Case {
 // after the plans before their first item; Gemini's as Codex's (each message written twice, its
 // calls added in the second copy). Qwen and Copilot CLI: as Claude without ToolSearch.
 const CASES: Case[] = [
-  { folder: 'claude', agent: 'claude-code', parser: (rec, state) => createClaudeCodeParser({ workspaceFolders: [rec.workspace] }, state), expected: { a: [2, 2], b: [4, 4], session: [3, 2] } },
+  { folder: 'claude-code', agent: 'claude-code', parser: (rec, state) => createClaudeCodeParser({ workspaceFolders: [rec.workspace] }, state), expected: { a: [2, 2], b: [4, 4], session: [3, 2] } },
   { folder: 'codex', agent: 'codex', parser: (_rec, state) => createCodexParser(state), expected: { a: [2, 2], b: [2, 2], session: [2, 1] } },
-  { folder: 'gemini', agent: 'gemini-cli', parser: (rec, state) => createGeminiCliParser({ workspaceFolders: [rec.workspace] }, state), expected: { a: [2, 2], b: [2, 2], session: [2, 1] } },
-  { folder: 'qwen', agent: 'qwen-code', parser: (rec, state) => createQwenCodeParser({ workspaceFolders: [rec.workspace] }, state), expected: { a: [2, 2], b: [4, 4], session: [2, 1] } },
-  { folder: 'copilot', agent: 'copilot-cli', parser: (_rec, state) => createCopilotCliParser(state), expected: { a: [2, 2], b: [4, 4], session: [2, 1] } },
+  { folder: 'gemini-cli', agent: 'gemini-cli', parser: (rec, state) => createGeminiCliParser({ workspaceFolders: [rec.workspace] }, state), expected: { a: [2, 2], b: [2, 2], session: [2, 1] } },
+  { folder: 'qwen-code', agent: 'qwen-code', parser: (rec, state) => createQwenCodeParser({ workspaceFolders: [rec.workspace] }, state), expected: { a: [2, 2], b: [4, 4], session: [2, 1] } },
+  { folder: 'copilot-cli', agent: 'copilot-cli', parser: (_rec, state) => createCopilotCliParser(state), expected: { a: [2, 2], b: [4, 4], session: [2, 1] } },
 ];
 
 const json = (line: string) => JSON.parse(line) as Record<string, unknown>;
@@ -216,7 +216,7 @@ describe('the ledger through the real followers: two windows at once, then a res
 });
 
 describe('gemini: each response once, as the chat file writes it (variants of the recorded lines)', () => {
-  const rec = recording('gemini', 'edits');
+  const rec = recording('gemini-cli', 'edits');
   const lines = recordedLines(rec);
   const parse = (input: string[]) => createGeminiCliParser({ workspaceFolders: [rec.workspace] }).push(input).usage ?? [];
   const edit = (change: (value: Record<string, unknown>, index: number) => Record<string, unknown> | undefined) =>

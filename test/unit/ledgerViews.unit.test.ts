@@ -159,7 +159,7 @@ describe('the plan as a pull request description', () => {
   });
 
   it('the real Claude Code recording: each item its files and what it cost, the session’s part and the total', async () => {
-    const rec = recording('claude', 'edits');
+    const rec = recording('claude-code', 'edits');
     const out = createClaudeCodeParser({ workspaceFolders: [rec.workspace] }).push(recordedLines(rec));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-pr-claude-'));
     try {

@@ -64,7 +64,7 @@ describe('repeated imports in a log', () => {
   it('a log with repeated calls reads each call once: history, pages, the current plan, a reload', async () => {
     const writer = new SessionLog(tmp.path, nodeFileSystem);
     // Two windows of an older version: b imported twice, then c; a late repeat of c's predecessor b; then c again at the end.
-    for (const call of ['a', 'b', 'b', 'c', 'b', 'c']) await writer.appendMirrored(KEY, [{ content: call, status: 'in_progress' }], source(call));
+    for (const call of ['a', 'b', 'b', 'c', 'b', 'c']) await writer.appendForeign(KEY, [{ content: call, status: 'in_progress' }], source(call));
     assert.equal(fs.readFileSync(writer.fileFor(KEY), 'utf8').trim().split('\n').length, 6);
 
     const log = new SessionLog(tmp.path, nodeFileSystem);
@@ -85,7 +85,7 @@ describe('repeated imports in a log', () => {
 
   it('a repeat that ends the file does not make an older call current again', async () => {
     const log = new SessionLog(tmp.path, nodeFileSystem);
-    for (const call of ['a', 'b', 'a']) await log.appendMirrored(KEY, [{ content: call, status: 'in_progress' }], source(call));
+    for (const call of ['a', 'b', 'a']) await log.appendForeign(KEY, [{ content: call, status: 'in_progress' }], source(call));
     const fresh = new SessionLog(tmp.path, nodeFileSystem);
     assert.equal((await fresh.current(KEY))?.source?.call, 'b');
     assert.deepEqual((await fresh.history(KEY)).map((event) => event.source?.call), ['a', 'b']);
@@ -95,11 +95,11 @@ describe('repeated imports in a log', () => {
     const reader = new SessionLog(tmp.path, nodeFileSystem);
     const store = new PlanStore(reader);
     const other = new SessionLog(tmp.path, nodeFileSystem);
-    await other.appendMirrored(KEY, [{ content: 'a', status: 'in_progress' }], source('a'));
+    await other.appendForeign(KEY, [{ content: 'a', status: 'in_progress' }], source('a'));
     await store.load();
     const written: string[] = [];
     store.onDidWrite((event) => written.push(event.source?.call ?? 'tool'));
-    for (const call of ['b', 'a', 'b', 'c']) await other.appendMirrored(KEY, [{ content: call, status: 'in_progress' }], source(call));
+    for (const call of ['b', 'a', 'b', 'c']) await other.appendForeign(KEY, [{ content: call, status: 'in_progress' }], source(call));
     await store.ingest(KEY);
     assert.deepEqual(written, ['b', 'c']);
     assert.equal(store.get(KEY)?.source?.call, 'c');

@@ -60,7 +60,7 @@ describe('mirrored plans in the log', () => {
     assert.equal(typeof parseLogRecord({ ...dup, source: SOURCE }, KEY_A), 'object');
   });
 
-  it('rejects (and reports) a mirrored line with a bad source, status, item key or counts', async () => {
+  it('rejects (and reports) a foreign line with a bad source, status, item key or counts', async () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ source: { ...SOURCE, agent: 'vim' } }, /unknown agent "vim"/],
       [{ source: { ...SOURCE, call: '' } }, /source\.call/],
@@ -97,6 +97,17 @@ describe('mirrored plans in the log', () => {
     fs.appendFileSync(log.fileFor(KEY_A), infoLine({ latestTurn: { index: 2, planned: false } }));
     await store.ingest(KEY_A);
     assert.equal(store.details(KEY_A).earlierTurn, false);
+  });
+
+  it('a newer turn still running is not yet an earlier turn: only one that ended without a plan call is', async () => {
+    const { log, store } = open();
+    await store.write(KEY_A, [{ content: 'mine', status: 'in_progress' }]);
+    fs.appendFileSync(log.fileFor(KEY_A), infoLine({ latestTurn: { index: 4, planned: false }, turn: { index: 4, state: 'running', since: '2026-01-01T00:00:01.000Z' } }));
+    await store.ingest(KEY_A);
+    assert.deepEqual([store.details(KEY_A).earlierTurn, store.details(KEY_A).running], [false, true], 'it may still write its plan');
+    fs.appendFileSync(log.fileFor(KEY_A), infoLine({ latestTurn: { index: 4, planned: false }, turn: { index: 4, state: 'ended', since: '2026-01-01T00:00:02.000Z' } }));
+    await store.ingest(KEY_A);
+    assert.deepEqual([store.details(KEY_A).earlierTurn, store.details(KEY_A).running], [true, false], 'it ended without writing it');
   });
 
   it('a todo_write session has no agent and no title', async () => {

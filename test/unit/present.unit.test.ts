@@ -9,14 +9,15 @@ import {
   planMarkdown,
   progressText,
   relativeTime,
+  relativeTimeChangesAt,
   sessionTitle,
   sessionName,
   singleLine,
 } from '../../src/core/plan/present';
-import type { LogEvent } from '../../src/core/log/sessionLog';
+import type { PlanRecord } from '../../src/core/log/sessionLog';
 
 const todo = (content: string, status: Todo['status']): Todo => ({ content, status });
-const event = (ts: string, todos: Todo[]): LogEvent => ({
+const event = (ts: string, todos: Todo[]): PlanRecord => ({
   v: 1,
   type: 'todo/write',
   ts,
@@ -65,6 +66,26 @@ describe('present', () => {
     assert.equal(relativeTime('2025-12-29T12:00:00.000Z', now, t), '3 d ago');
     assert.equal(durationText('2026-01-01T11:59:30.000Z', now, t), 'for 30 s');
     assert.equal(durationText('2026-01-01T11:48:00.000Z', now, t), 'for 12 min');
+  });
+
+  it('tells when a relative time next reads differently, to the millisecond, so a row is redrawn then and not on a clock', () => {
+    const from = '2026-01-01T12:00:00.000Z';
+    const start = Date.parse(from);
+    // From the write on: "just now", each minute, each hour, each day; each change found exactly.
+    let now = start;
+    const seen: string[] = [];
+    for (let step = 0; step < 120; step++) {
+      const at = relativeTimeChangesAt(from, new Date(now));
+      assert.ok(at !== undefined && at > now, `a change after ${now - start} ms`);
+      assert.equal(relativeTime(from, new Date(at - 1), t), relativeTime(from, new Date(now), t), `unchanged until ${at - start} ms`);
+      assert.notEqual(relativeTime(from, new Date(at), t), relativeTime(from, new Date(now), t), `changed at ${at - start} ms`);
+      seen.push(relativeTime(from, new Date(now), t));
+      now = at;
+    }
+    assert.deepEqual(seen.slice(0, 3), ['just now', '1 min ago', '2 min ago']);
+    assert.ok(seen.includes('1 h ago') && seen.includes('2 d ago'), seen.join(', '));
+    assert.equal(relativeTimeChangesAt(from, new Date(start + 10_000)), start + 44_500, '"just now" holds until 44.5 s');
+    assert.equal(relativeTimeChangesAt('not a time', new Date(start)), undefined);
   });
 
   it('names a session by its first item and a plan by its first item in progress', () => {

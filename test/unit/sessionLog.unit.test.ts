@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import type { Todo } from '../../src/core/plan/plan';
 import { hashIdentity } from '../../src/core/log/sessionKey';
-import { LogWriteError, MAX_LOG_LINE_BYTES, SessionLog, type LogEvent, type SessionLogOptions } from '../../src/core/log/sessionLog';
+import { LogWriteError, MAX_LOG_LINE_BYTES, SessionLog, type PlanRecord, type SessionLogOptions } from '../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { CountingFileSystem, FailingAppendFileSystem, KEY_A, KEY_B, fsError, useTempDir } from './helpers';
 
@@ -649,7 +649,7 @@ describe('sessionLog: the returned events', () => {
 
   it('history events equal the events append returned', async () => {
     const { log } = openLog(tmp.path);
-    const events: LogEvent[] = [];
+    const events: PlanRecord[] = [];
     for (const status of ['pending', 'in_progress', 'completed'] as const) events.push(await log.append(KEY_A, plan(['t', status])));
     assert.deepEqual(await log.history(KEY_A), events);
     assert.deepEqual(

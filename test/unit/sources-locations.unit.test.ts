@@ -110,13 +110,13 @@ describe('session locators', () => {
   });
 
   it('finds each recorded session from the agent folders as the real programs left them', async () => {
-    const claude = recording('claude', 'tasks');
+    const claude = recording('claude-code', 'tasks');
     assert.deepEqual(await claudeCodeLocator(claude.agentDir, [claude.workspace]).list(), claude.sessionFiles);
     assert.deepEqual(await claudeCodeLocator(claude.agentDir, ['/tmp/elsewhere']).list(), []);
     const codex = recording('codex', 'update-plan');
     assert.deepEqual(await codexLocator(codex.agentDir, [codex.workspace]).list(), codex.sessionFiles);
     assert.deepEqual(await codexLocator(codex.agentDir, [recording('codex', 'no-plan').workspace]).list(), []);
-    const gemini = recording('gemini', 'write-todos');
+    const gemini = recording('gemini-cli', 'write-todos');
     assert.deepEqual(await geminiCliLocator(gemini.agentDir, [gemini.workspace]).list(), gemini.sessionFiles);
     assert.deepEqual(await geminiCliLocator(gemini.agentDir, ['/tmp/elsewhere']).list(), []);
   });

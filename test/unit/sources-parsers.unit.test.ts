@@ -11,28 +11,28 @@ import { createQwenCodeParser } from '../../src/agents/qwenCode/parser';
 import type { ForeignPlan, ParseOutput, SessionParser } from '../../src/core/foreign';
 import { recordedLines, recording } from './agentRecordings';
 
-const claudeWorkspace = recording('claude', 'tasks').workspace;
-const geminiWorkspace = recording('gemini', 'write-todos').workspace;
-const qwenWorkspace = recording('qwen', 'todo-write').workspace;
+const claudeWorkspace = recording('claude-code', 'tasks').workspace;
+const geminiWorkspace = recording('gemini-cli', 'write-todos').workspace;
+const qwenWorkspace = recording('qwen-code', 'todo-write').workspace;
 /** Each parser with the files its agent really wrote, to edit at random. */
 const factories: [string, (state?: unknown) => SessionParser, string[][]][] = [
   [
     'claude-code',
     (state) => createClaudeCodeParser({ workspaceFolders: [claudeWorkspace] }, state),
-    [recordedLines(recording('claude', 'tasks')), recordedLines(recording('claude', 'todowrite'))],
+    [recordedLines(recording('claude-code', 'tasks')), recordedLines(recording('claude-code', 'todowrite'))],
   ],
   ['codex', (state) => createCodexParser(state), [recordedLines(recording('codex', 'update-plan'))]],
   [
     'gemini-cli',
     (state) => createGeminiCliParser({ workspaceFolders: [geminiWorkspace] }, state),
-    [recordedLines(recording('gemini', 'write-todos'))],
+    [recordedLines(recording('gemini-cli', 'write-todos'))],
   ],
   [
     'qwen-code',
     (state) => createQwenCodeParser({ workspaceFolders: [qwenWorkspace] }, state),
-    [recordedLines(recording('qwen', 'todo-write'))],
+    [recordedLines(recording('qwen-code', 'todo-write'))],
   ],
-  ['copilot-cli', (state) => createCopilotCliParser(state), [recordedLines(recording('copilot', 'sql-todos'))]],
+  ['copilot-cli', (state) => createCopilotCliParser(state), [recordedLines(recording('copilot-cli', 'sql-todos'))]],
 ];
 
 /** JSON-ish lines that reach into the fields the parsers look at. */

@@ -24,14 +24,14 @@ function snapshot(dir: string): string[] {
   return out.sort();
 }
 
-const cases: [TerminalAgent, 'claude' | 'codex' | 'gemini', string, number][] = [
-  ['claude-code', 'claude', 'tasks', 8],
-  ['claude-code', 'claude', 'todowrite', 2],
-  ['claude-code', 'claude', 'no-plan', 0],
+const cases: [TerminalAgent, 'claude-code' | 'codex' | 'gemini-cli', string, number][] = [
+  ['claude-code', 'claude-code', 'tasks', 8],
+  ['claude-code', 'claude-code', 'todowrite', 2],
+  ['claude-code', 'claude-code', 'no-plan', 0],
   ['codex', 'codex', 'update-plan', 2],
   ['codex', 'codex', 'no-plan', 0],
-  ['gemini-cli', 'gemini', 'write-todos', 2],
-  ['gemini-cli', 'gemini', 'no-plan', 0],
+  ['gemini-cli', 'gemini-cli', 'write-todos', 2],
+  ['gemini-cli', 'gemini-cli', 'no-plan', 0],
 ];
 
 describe('terminal sources over the recorded agent folders', () => {

@@ -23,7 +23,7 @@ const ITEM_A = 'Add the separator constant';
 const ITEM_B = 'Use it in the parser';
 
 interface Case {
-  folder: 'claude' | 'codex' | 'gemini' | 'qwen' | 'copilot';
+  folder: 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'copilot-cli';
   agent: AgentId;
   parser: (rec: Recording, state?: unknown) => SessionParser;
   /** The two files as the agent's record names them. */
@@ -32,7 +32,7 @@ interface Case {
 
 const CASES: Case[] = [
   {
-    folder: 'claude',
+    folder: 'claude-code',
     agent: 'claude-code',
     parser: (rec, state) => createClaudeCodeParser({ workspaceFolders: [rec.workspace] }, state),
     files: (rec) => [`${rec.workspace}/src/tokens.ts`, `${rec.workspace}/src/parser.ts`],
@@ -45,19 +45,19 @@ const CASES: Case[] = [
     files: () => ['src/tokens.ts', 'src/parser.ts'],
   },
   {
-    folder: 'gemini',
+    folder: 'gemini-cli',
     agent: 'gemini-cli',
     parser: (rec, state) => createGeminiCliParser({ workspaceFolders: [rec.workspace] }, state),
     files: (rec) => [`${rec.workspace}/src/tokens.ts`, `${rec.workspace}/src/parser.ts`],
   },
   {
-    folder: 'qwen',
+    folder: 'qwen-code',
     agent: 'qwen-code',
     parser: (rec, state) => createQwenCodeParser({ workspaceFolders: [rec.workspace] }, state),
     files: (rec) => [`${rec.workspace}/src/tokens.ts`, `${rec.workspace}/src/parser.ts`],
   },
   {
-    folder: 'copilot',
+    folder: 'copilot-cli',
     agent: 'copilot-cli',
     parser: (_rec, state) => createCopilotCliParser(state),
     files: (rec) => [`${rec.workspace}/src/tokens.ts`, `${rec.workspace}/src/parser.ts`],
@@ -199,7 +199,7 @@ describe('a write that did not happen is none (variants of the recorded lines)',
   });
 
   it('gemini: a write_file or replace whose record says error wrote nothing', () => {
-    const rec = recording('gemini', 'edits');
+    const rec = recording('gemini-cli', 'edits');
     const lines = recordedLines(rec);
     const failed = lines.map((line) => {
       const value = json(line);
@@ -214,7 +214,7 @@ describe('a write that did not happen is none (variants of the recorded lines)',
 });
 
 describe('claude parser: a subagent’s writes are its own session’s', () => {
-  const rec = recording('claude', 'edits');
+  const rec = recording('claude-code', 'edits');
   const lines = recordedLines(rec);
   const session = (json(lines.find((l) => json(l)['sessionId'] !== undefined)!)['sessionId']) as string;
   /** The recorded lines as a subagent's own transcript holds them: sidechain lines with its agent id. */

@@ -190,13 +190,13 @@ describe('timeline over recordings of the real programs', () => {
   const tmp = useTempDir();
 
   const cases: Array<[string, () => { parser: SessionParser; lines: string[] }]> = [
-    ['Claude Code TodoWrite', () => { const rec = recording('claude', 'todowrite'); return { parser: createClaudeCodeParser({ workspaceFolders: [rec.workspace] }), lines: recordedLines(rec) }; }],
-    ['Claude Code Task tools', () => { const rec = recording('claude', 'tasks'); return { parser: createClaudeCodeParser({ workspaceFolders: [rec.workspace] }), lines: recordedLines(rec) }; }],
-    ['Claude Code health-drop-reopen', () => { const rec = recording('claude', 'health-drop-reopen'); return { parser: createClaudeCodeParser({ workspaceFolders: [rec.workspace] }), lines: recordedLines(rec) }; }],
+    ['Claude Code TodoWrite', () => { const rec = recording('claude-code', 'todowrite'); return { parser: createClaudeCodeParser({ workspaceFolders: [rec.workspace] }), lines: recordedLines(rec) }; }],
+    ['Claude Code Task tools', () => { const rec = recording('claude-code', 'tasks'); return { parser: createClaudeCodeParser({ workspaceFolders: [rec.workspace] }), lines: recordedLines(rec) }; }],
+    ['Claude Code health-drop-reopen', () => { const rec = recording('claude-code', 'health-drop-reopen'); return { parser: createClaudeCodeParser({ workspaceFolders: [rec.workspace] }), lines: recordedLines(rec) }; }],
     ['Codex update_plan', () => ({ parser: createCodexParser(), lines: recordedLines(recording('codex', 'update-plan')) })],
     ['Codex health-done', () => ({ parser: createCodexParser(), lines: recordedLines(recording('codex', 'health-done')) })],
-    ['Gemini CLI write_todos', () => { const rec = recording('gemini', 'write-todos'); return { parser: createGeminiCliParser({ workspaceFolders: [rec.workspace] }), lines: recordedLines(rec) }; }],
-    ['Gemini CLI health-done', () => { const rec = recording('gemini', 'health-done'); return { parser: createGeminiCliParser({ workspaceFolders: [rec.workspace] }), lines: recordedLines(rec) }; }],
+    ['Gemini CLI write_todos', () => { const rec = recording('gemini-cli', 'write-todos'); return { parser: createGeminiCliParser({ workspaceFolders: [rec.workspace] }), lines: recordedLines(rec) }; }],
+    ['Gemini CLI health-done', () => { const rec = recording('gemini-cli', 'health-done'); return { parser: createGeminiCliParser({ workspaceFolders: [rec.workspace] }), lines: recordedLines(rec) }; }],
     ['Copilot manage_todo_list', () => ({ parser: createCopilotChatParser(), lines: copilotLines('manage-todo-list') })],
     ['Copilot health-done', () => ({ parser: createCopilotChatParser(), lines: copilotLines('health-done') })],
     ['Copilot health-drop-reopen', () => ({ parser: createCopilotChatParser(), lines: copilotLines('health-drop-reopen') })],
@@ -221,9 +221,9 @@ describe('timeline over recordings of the real programs', () => {
 
   it('health-done runs end with every item done, each with a time to done, and a longest item', async () => {
     for (const [agent, parserFor] of [
-      ['claude', (ws: string) => createClaudeCodeParser({ workspaceFolders: [ws] })],
+      ['claude-code', (ws: string) => createClaudeCodeParser({ workspaceFolders: [ws] })],
       ['codex', () => createCodexParser()],
-      ['gemini', (ws: string) => createGeminiCliParser({ workspaceFolders: [ws] })],
+      ['gemini-cli', (ws: string) => createGeminiCliParser({ workspaceFolders: [ws] })],
     ] as const) {
       const rec = recording(agent, 'health-done');
       const { log, key } = await replay(path.join(tmp.path, agent), parserFor(rec.workspace), recordedLines(rec));
@@ -258,7 +258,7 @@ describe('timeline over recordings of the real programs', () => {
   });
 
   it('reads the newest page first and older pages back, to the same timeline as the whole file', async () => {
-    const rec = recording('claude', 'tasks');
+    const rec = recording('claude-code', 'tasks');
     const { log, key } = await replay(tmp.path, createClaudeCodeParser({ workspaceFolders: [rec.workspace] }), recordedLines(rec));
     const whole = await readTimelinePage(log, key, 1_000_000);
     const lines: TimelineLine[] = [];

@@ -105,7 +105,7 @@ describe('files an agent wrote, from its own record', () => {
 
 describe('files written, over the recordings of the real programs', () => {
   it('names no file where the agents only read, ran commands and wrote plans (every recorded run but the edits)', () => {
-    const agents = { claude: 'claude-code', codex: 'codex', gemini: 'gemini-cli' } as const;
+    const agents = { 'claude-code': 'claude-code', codex: 'codex', 'gemini-cli': 'gemini-cli' } as const;
     let lines = 0;
     for (const [folder, agent] of Object.entries(agents)) {
       for (const scenario of fs.readdirSync(path.join(__dirname, '..', 'fixtures', 'agents', folder))) {
@@ -141,9 +141,9 @@ describe('files written, over the recordings of the real programs', () => {
 describe('files written, over the recorded edits of the real programs', () => {
   it('names the file of each edit call, with the call id, and nothing on any other line', () => {
     const cases = [
-      ['claude', 'claude-code', ['src/tokens.ts', 'src/parser.ts', 'src/parser.ts']],
+      ['claude-code', 'claude-code', ['src/tokens.ts', 'src/parser.ts', 'src/parser.ts']],
       ['codex', 'codex', ['src/tokens.ts', 'src/parser.ts']],
-      ['gemini', 'gemini-cli', ['src/tokens.ts', 'src/parser.ts']],
+      ['gemini-cli', 'gemini-cli', ['src/tokens.ts', 'src/parser.ts']],
     ] as const;
     for (const [folder, agent, files] of cases) {
       const rec = recording(folder, 'edits');

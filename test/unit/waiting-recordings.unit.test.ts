@@ -3,7 +3,7 @@
 // book, with a clock the test moves. A run left at an approval prompt shows the wait once
 // agentPlan.health.waitSeconds has passed; the same run answered clears it; a run that
 // completes shows no wait however long after. opencode's and Kilo CLI's recordings are SQLite
-// databases, read with node:sqlite: their tests are in sources-opencode.unit.test.ts.
+// databases, read with node:sqlite: their tests are in agents/opencode.unit.test.ts.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { DEFAULT_HEALTH_SETTINGS, type HealthSignal } from '../../src/core/derived/health';
@@ -45,7 +45,7 @@ describe('waiting on a tool call, over recordings of the real programs', () => {
   const tmp = useTempDir();
 
   it('Claude Code left at its approval prompt (interactive, no auto-approve): waiting on Bash once 30 s have passed, one check at that time', async () => {
-    const rec = recording('claude', 'approval-left');
+    const rec = recording('claude-code', 'approval-left');
     const lines = recordedLines(rec);
     const r = new Replay(tmp.path, createClaudeCodeParser({ workspaceFolders: [rec.workspace] }));
     const call = callLine(lines, 'Bash');
@@ -65,7 +65,7 @@ describe('waiting on a tool call, over recordings of the real programs', () => {
   });
 
   it('Claude Code answered at the prompt: the wait shows while it waits and clears when the call completes', async () => {
-    const rec = recording('claude', 'approval-given');
+    const rec = recording('claude-code', 'approval-given');
     const lines = recordedLines(rec);
     const r = new Replay(tmp.path, createClaudeCodeParser({ workspaceFolders: [rec.workspace] }));
     const call = callLine(lines, 'Bash');
@@ -111,7 +111,7 @@ describe('waiting on a tool call, over recordings of the real programs', () => {
   });
 
   it('Copilot CLI left at its approval prompt (interactive, without --allow-all-tools, killed): waiting for your approval from its permission.requested, in health and the Needs you queue', async () => {
-    const rec = recording('copilot', 'approval-left');
+    const rec = recording('copilot-cli', 'approval-left');
     const lines = recordedLines(rec);
     const asked = typedLine(lines, 'permission.requested');
     const bash = typedLine(lines, 'tool.execution_start', (data) => data['toolName'] === 'bash');
@@ -140,7 +140,7 @@ describe('waiting on a tool call, over recordings of the real programs', () => {
   });
 
   it('Copilot CLI answered at the prompt: waiting for your approval until permission.completed, then no wait once the command completes', async () => {
-    const rec = recording('copilot', 'approval-given');
+    const rec = recording('copilot-cli', 'approval-given');
     const lines = recordedLines(rec);
     const asked = typedLine(lines, 'permission.requested');
     const answered = typedLine(lines, 'permission.completed');
@@ -160,7 +160,7 @@ describe('waiting on a tool call, over recordings of the real programs', () => {
   });
 
   it('Copilot CLI resumed from its saved state (a restart) between the prompt and its answer: still waiting for approval, and the answer read after the restart ends it', () => {
-    const lines = recordedLines(recording('copilot', 'approval-given'));
+    const lines = recordedLines(recording('copilot-cli', 'approval-given'));
     const asked = typedLine(lines, 'permission.requested');
     const answered = typedLine(lines, 'permission.completed');
     const head = createCopilotCliParser();
@@ -175,7 +175,7 @@ describe('waiting on a tool call, over recordings of the real programs', () => {
   });
 
   it('Qwen Code left at its approval prompt (interactive, --approval-mode default, killed): its record ends at the functionCall and tells no approval apart: waiting on run_shell_command', async () => {
-    const rec = recording('qwen', 'approval-left');
+    const rec = recording('qwen-code', 'approval-left');
     const lines = recordedLines(rec);
     const call = qwenCallLine(lines, 'run_shell_command');
     assert.equal(call, lines.length - 1, 'killed at its prompt: nothing after the call');
@@ -195,7 +195,7 @@ describe('waiting on a tool call, over recordings of the real programs', () => {
   });
 
   it('Qwen Code answered at the prompt: the wait shows while it waits and clears with its tool_result', async () => {
-    const rec = recording('qwen', 'approval-given');
+    const rec = recording('qwen-code', 'approval-given');
     const lines = recordedLines(rec);
     const call = qwenCallLine(lines, 'run_shell_command');
     const r = new Replay(tmp.path, createQwenCodeParser({ workspaceFolders: [rec.workspace] }));
@@ -212,7 +212,7 @@ describe('waiting on a tool call, over recordings of the real programs', () => {
 
   it('Copilot CLI with --allow-all-tools: a real run cut after the model asked for a tool waits on it; its completion and a whole run leave none', () => {
     for (const name of ['no-plan', 'edits', 'sql-todos']) {
-      const lines = recordedLines(recording('copilot', name));
+      const lines = recordedLines(recording('copilot-cli', name));
       const asked = findLine(lines, (value) => value['type'] === 'assistant.message' && Array.isArray((value['data'] as { toolRequests?: unknown[] }).toolRequests) && ((value['data'] as { toolRequests: unknown[] }).toolRequests.length > 0));
       const first = JSON.parse(lines[asked] ?? '{}') as { data: { toolRequests: Array<{ toolCallId: string; name: string }> } };
       const request = first.data.toolRequests[0];
@@ -232,7 +232,7 @@ describe('waiting on a tool call, over recordings of the real programs', () => {
 
   it('Qwen Code with --yolo: a real run cut after a functionCall waits on it; its tool_result and a whole run leave none', () => {
     for (const name of ['no-plan', 'edits', 'todo-write']) {
-      const rec = recording('qwen', name);
+      const rec = recording('qwen-code', name);
       const lines = recordedLines(rec);
       const asked = findLine(lines, (value) => value['type'] === 'assistant' && JSON.stringify(value['message'] ?? {}).includes('"functionCall"'));
       const parts = (JSON.parse(lines[asked] ?? '{}') as { message: { parts: Array<{ functionCall?: { id: string; name: string } }> } }).message.parts;
@@ -247,13 +247,13 @@ describe('waiting on a tool call, over recordings of the real programs', () => {
 
   it('runs that complete show no wait, however long after (no false alarm)', async () => {
     const runs = [
-      ...['todowrite', 'tasks', 'no-plan', 'edits', 'health-done', 'health-stall'].map((name) => ({ agent: 'claude' as const, name })),
+      ...['todowrite', 'tasks', 'no-plan', 'edits', 'health-done', 'health-stall'].map((name) => ({ agent: 'claude-code' as const, name })),
       ...['update-plan', 'no-plan', 'edits', 'health-done', 'health-stall'].map((name) => ({ agent: 'codex' as const, name })),
-      ...['todo-write', 'no-plan', 'edits', 'approval-given'].map((name) => ({ agent: 'qwen' as const, name })),
-      ...['sql-todos', 'no-plan', 'edits', 'approval-given'].map((name) => ({ agent: 'copilot' as const, name })),
+      ...['todo-write', 'no-plan', 'edits', 'approval-given'].map((name) => ({ agent: 'qwen-code' as const, name })),
+      ...['sql-todos', 'no-plan', 'edits', 'approval-given'].map((name) => ({ agent: 'copilot-cli' as const, name })),
     ];
     const parserOf = (agent: (typeof runs)[number]['agent'], workspace: string): SessionParser =>
-      agent === 'claude' ? createClaudeCodeParser({ workspaceFolders: [workspace] }) : agent === 'codex' ? createCodexParser() : agent === 'qwen' ? createQwenCodeParser({ workspaceFolders: [workspace] }) : createCopilotCliParser();
+      agent === 'claude-code' ? createClaudeCodeParser({ workspaceFolders: [workspace] }) : agent === 'codex' ? createCodexParser() : agent === 'qwen-code' ? createQwenCodeParser({ workspaceFolders: [workspace] }) : createCopilotCliParser();
     const checked = new Set<string>();
     for (const { agent, name } of runs) {
       const rec = recording(agent, name);
@@ -265,6 +265,6 @@ describe('waiting on a tool call, over recordings of the real programs', () => {
       assert.notEqual(r.needs.get(r.key)?.signal.kind, 'waiting', `${agent}/${name}: not in the Needs you queue for a wait`);
       checked.add(agent);
     }
-    assert.deepEqual([...checked].sort(), ['claude', 'codex', 'copilot', 'qwen'], 'every agent had runs to check');
+    assert.deepEqual([...checked].sort(), ['claude-code', 'codex', 'copilot-cli', 'qwen-code'], 'every agent had runs to check');
   });
 });

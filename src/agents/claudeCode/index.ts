@@ -4,7 +4,6 @@
 import * as path from 'node:path';
 import type { AgentDescriptor } from '../agent';
 import { startJsonlAgent } from '../follow/jsonlAgent';
-import { claudeFilesWritten } from './fileWrites';
 import { claudeCodeLocator } from './locator';
 import { createClaudeCodeParser, isClaudeSubagentFile } from './parser';
 
@@ -15,11 +14,26 @@ export const claudeCode: AgentDescriptor = {
   name: 'Claude Code',
   icon: 'sparkle',
   settingKey: 'claudeCode',
-  // 2: the parser reads the files each tool call wrote (file/write lines); plans are imported once, so only those are new.
-  parserVersion: 'claude-code/3', // 3: each model response's usage (model/usage lines)
+  parserVersion: 'claude-code/3',
   /** `~/.claude`. */
   defaultFolder: (_env, home) => path.join(home, '.claude'),
-  filesWritten: claudeFilesWritten,
+  about: {
+    tested: '2.1.332',
+    planTools: '`TaskCreate`/`TaskUpdate`, or `TodoWrite`',
+    switchOn: 'Nothing with a model that offers them (`claude-sonnet-4-6` offered the Task tools; the default model of a `-p` run offered no plan tool here). `CLAUDE_CODE_ENABLE_TASKS=false` gives `TodoWrite` instead; both are read.',
+    reads: {
+      source: 'Claude Code (`TodoWrite`, `TaskCreate`/`TaskUpdate`)',
+      files: '`~/.claude/projects/<workspace path, "/" → "-">/<session id>.jsonl`',
+      sessions: 'transcripts whose first `cwd` is a workspace folder',
+      session: 'one run (session id)',
+    },
+    readme: { agent: 'Claude Code (2.1.332)', reads: '`TaskCreate`/`TaskUpdate` or `TodoWrite`, and its edits, from `~/.claude/projects/…/<session>.jsonl`', switchOn: 'nothing with a model that offers them (`claude-sonnet-4-6`); `CLAUDE_CODE_ENABLE_TASKS=false` gives `TodoWrite`' },
+    settings: {
+      enabled: { planTools: ['TodoWrite', 'TaskCreate/TaskUpdate'] },
+      folder: { empty: ['`~/.claude`'] },
+      meaning: "Claude Code's plans, and the folder to read.",
+    },
+  },
   start: (options) =>
     startJsonlAgent(
       {

@@ -5,7 +5,8 @@
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { SessionFileLocator } from '../follow/follower';
-import { isInsideWorkspace, isRecord } from '../locations';
+import { isRecord } from '../../core/json';
+import { isInsideWorkspace } from '../locations';
 import { readRegularFileText } from '../../node/regularFile';
 import { CLINE_ID, CLINE_SUBAGENT_FILE } from './locations';
 

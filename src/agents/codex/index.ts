@@ -4,7 +4,6 @@
 import * as path from 'node:path';
 import type { AgentDescriptor } from '../agent';
 import { startJsonlAgent } from '../follow/jsonlAgent';
-import { codexFilesWritten } from './fileWrites';
 import { codexLocator } from './locator';
 import { createCodexParser } from './parser';
 
@@ -15,14 +14,30 @@ export const codex: AgentDescriptor = {
   name: 'Codex',
   icon: 'terminal',
   settingKey: 'codex',
-  // 2: the parser reads the files each tool call wrote (file/write lines).
-  parserVersion: 'codex/3', // 3: each model response's usage (model/usage lines)
+  parserVersion: 'codex/3',
   /** `$CODEX_HOME`, or `~/.codex`. */
   defaultFolder: (env, home) => {
     const codexHome = env['CODEX_HOME'];
     return codexHome !== undefined && codexHome !== '' ? codexHome : path.join(home, '.codex');
   },
-  filesWritten: codexFilesWritten,
+  about: {
+    docsName: 'Codex CLI',
+    tested: '0.171.0',
+    planTools: '`update_plan`',
+    switchOn: '`[tools.update_plan] enabled = true` in `$CODEX_HOME/config.toml` (`~/.codex`): without it `codex exec` offered no `update_plan`.',
+    reads: {
+      source: 'Codex CLI (`update_plan`)',
+      files: '`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl` (default `~/.codex`)',
+      sessions: 'rollouts whose `session_meta.payload.cwd` is a workspace folder (only the first line is read to decide, once)',
+      session: 'one thread',
+    },
+    readme: { agent: 'Codex CLI (0.171.0)', reads: '`update_plan` and `apply_patch`, from `~/.codex/sessions/…/rollout-*.jsonl`', switchOn: '`[tools.update_plan] enabled = true` in `~/.codex/config.toml`' },
+    settings: {
+      enabled: { planTools: ['update_plan'] },
+      folder: { empty: ['`$CODEX_HOME`', '`~/.codex`'] },
+      meaning: "Codex's plans, and the folder to read.",
+    },
+  },
   start: (options) =>
     startJsonlAgent(
       {

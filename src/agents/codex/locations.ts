@@ -1,6 +1,6 @@
 // Where Codex keeps its rollouts, as pure functions over paths and first lines.
 import * as path from 'node:path';
-import { isRecord } from '../locations';
+import { isRecord } from '../../core/json';
 
 /** Codex's day folder for a date: `<codexHome>/sessions/YYYY/MM/DD`. */
 export function codexDayFolder(codexHome: string, year: number, month: number, day: number): string {

@@ -1,11 +1,12 @@
 // The files a Copilot chat's edits wrote, read from the edit groups VS Code records in the
 // chat's response. Pure; a value of any other shape names no file.
 import { pathProblem } from '../../core/log/logRecord';
-import { isObject, text, type FileWrite, type Json } from '../fileWrites';
+import { isRecord, type JsonRecord } from '../../core/json';
+import { text, type FileWrite } from '../fileWrites';
 
 /** The files one line of a Copilot chat file says were written. */
 export function copilotFilesWritten(line: unknown): FileWrite[] {
-  return isObject(line) ? copilotWrites(line) : [];
+  return isRecord(line) ? copilotWrites(line) : [];
 }
 
 /**
@@ -16,7 +17,7 @@ export function copilotFilesWritten(line: unknown): FileWrite[] {
  * done}` (scheme `file`, or `vscode-remote` in a remote window); a second call on the same file
  * gets a group of its own.
  */
-function copilotWrites(line: Json): FileWrite[] {
+function copilotWrites(line: JsonRecord): FileWrite[] {
   const out: FileWrite[] = [];
   const visit = (value: unknown, depth: number): void => {
     if (depth > 8) return;
@@ -24,7 +25,7 @@ function copilotWrites(line: Json): FileWrite[] {
       for (const item of value) visit(item, depth + 1);
       return;
     }
-    if (!isObject(value)) return;
+    if (!isRecord(value)) return;
     const path = copilotEditFile(value);
     if (path !== undefined) {
       if (!out.some((write) => write.path === path)) out.push({ path });
@@ -45,9 +46,9 @@ const DISK_SCHEMES: ReadonlySet<string> = new Set(['file', 'vscode-remote']);
  * part, for an edit of an untitled or virtual document, and for a path the log cannot hold.
  */
 export function copilotEditFile(part: unknown): string | undefined {
-  if (!isObject(part) || (part['kind'] !== 'textEditGroup' && part['kind'] !== 'notebookEditGroup')) return undefined;
+  if (!isRecord(part) || (part['kind'] !== 'textEditGroup' && part['kind'] !== 'notebookEditGroup')) return undefined;
   const uri = part['uri'];
-  if (!isObject(uri) || (uri['scheme'] !== undefined && !DISK_SCHEMES.has(uri['scheme'] as string))) return undefined;
+  if (!isRecord(uri) || (uri['scheme'] !== undefined && !DISK_SCHEMES.has(uri['scheme'] as string))) return undefined;
   const path = text(uri['fsPath']) ?? text(uri['path']);
   return path !== undefined && pathProblem(path) === undefined ? path : undefined;
 }

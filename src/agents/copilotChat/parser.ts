@@ -75,7 +75,7 @@ import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord } 
 import { MAX_PARTICIPANT_LENGTH, type ForeignItem, type ForeignPending, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../../core/foreign';
 
 
-/** The tool whose lists are mirrored. */
+/** The tool whose lists are copied into the log. */
 export const MANAGE_TODO_LIST = 'manage_todo_list';
 /** Every todo tool a turn may use; any of them makes the turn "planned". */
 const TODO_TOOLS: ReadonlySet<string> = new Set([MANAGE_TODO_LIST, 'todo_write']);

@@ -25,8 +25,8 @@ export interface CopilotChatSourceOptions {
   onPolling?(reason: string): void;
 }
 
-/** Bumped when the parser changes what it reads: every chat file is read again once. */
-export const COPILOT_PARSER_VERSION = 'copilot/4'; // 3: each model call's usage (model/usage lines); 4: the call a request waits on (pending)
+/** Bumped when the parser changes what it reads: every chat file is read again once (what each bump read: CHANGELOG.md). */
+export const COPILOT_PARSER_VERSION = 'copilot/4';
 
 /** A started follower of this workspace's Copilot chats; dispose it to stop. */
 export function startCopilotChatSource(options: CopilotChatSourceOptions): Follower {

@@ -3,10 +3,9 @@
 // session's database is read here, after each `sql` call that changed it.
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Follower, type SessionFileLocator } from '../follow/follower';
 import { readRegularFileText } from '../../node/regularFile';
-import { isBusy, loadSqlite, type SqliteModule } from '../follow/sqlite';
+import { isBusy, loadSqlite, lookDatabase, openDatabase, type SqliteModule } from '../follow/sqlite';
 import { agentHomeFolder, isInsideWorkspace } from '../locations';
 import { followerReports, withImportPlans, type AgentDescriptor } from '../agent';
 import type { ForeignPlan, PlanSink, UnknownShape } from '../../core/foreign';
@@ -70,21 +69,14 @@ const RACED_CODES = new Set([11, 26]);
  * writing: DatabaseBusyError. undefined when the database does not exist.
  */
 export async function readTodoRows(sqlite: SqliteModule, dbFile: string): Promise<CopilotTodoRow[] | undefined> {
-  const stat = async (file: string) => fsp.stat(file).catch(() => undefined);
-  const look = async () => {
-    const [db, wal, shm, journal] = await Promise.all([stat(dbFile), stat(`${dbFile}-wal`), stat(`${dbFile}-shm`), stat(`${dbFile}-journal`)]);
-    return { db, wal, shm, journal, key: JSON.stringify([db?.ino, db?.size, db?.mtimeMs, wal?.size, wal?.mtimeMs, journal !== undefined]) };
-  };
-  const before = await look();
-  // SQLite opens these paths itself, synchronously: a FIFO (socket, device) there would hold the
-  // host's thread, so anything but regular files is skipped, as a missing database is.
-  if (!before.db?.isFile() || [before.wal, before.shm, before.journal].some((found) => found !== undefined && !found.isFile())) return undefined;
-  const shared = before.wal !== undefined && before.shm !== undefined;
-  if (before.journal !== undefined || (!shared && (before.wal !== undefined || before.shm !== undefined))) throw new DatabaseBusyError(`${dbFile} is being written`);
-  const location = shared ? dbFile : new URL(`${pathToFileURL(dbFile).href}?immutable=1`);
+  const before = await lookDatabase(dbFile, { journal: true });
+  // A missing database, or one of its files no regular file (SQLite would open it synchronously), is skipped.
+  if (before === undefined || before.mode === 'refused') return undefined;
+  if (before.mode === 'wait') throw new DatabaseBusyError(`${dbFile} is being written`);
+  const shared = before.mode === 'shared';
   let rows: CopilotTodoRow[];
   try {
-    const db = new sqlite.DatabaseSync(location, { readOnly: true, timeout: 0 });
+    const db = openDatabase(sqlite, dbFile, before.mode);
     try {
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'todos'").all();
       rows = tables.length === 0 ? [] : (db.prepare('SELECT id, title, status FROM todos ORDER BY rowid').all() as CopilotTodoRow[]);
@@ -96,7 +88,7 @@ export async function readTodoRows(sqlite: SqliteModule, dbFile: string): Promis
     if (isBusy(error) || (!shared && typeof code === 'number' && RACED_CODES.has(code & 0xff))) throw new DatabaseBusyError(`${dbFile} is being written`);
     throw error;
   }
-  if (!shared && (await look()).key !== before.key) throw new DatabaseBusyError(`${dbFile} changed while it was read`);
+  if (!shared && (await lookDatabase(dbFile, { journal: true }))?.key !== before.key) throw new DatabaseBusyError(`${dbFile} changed while it was read`);
   return rows.map((row) => ({ id: String(row.id), title: row.title, status: row.status }));
 }
 
@@ -157,8 +149,32 @@ export const copilotCli: AgentDescriptor = {
   name: 'Copilot CLI',
   icon: 'github',
   settingKey: 'copilotCli',
-  parserVersion: 'copilot-cli/4', // 4: a call waiting on a permission prompt waits for approval
+  parserVersion: 'copilot-cli/4',
   defaultFolder: (env, home) => agentHomeFolder(env, 'COPILOT_HOME', home, '.copilot'),
+  about: {
+    tested: '1.0.102',
+    planTools: 'its `todos` table, written with its `sql` tool',
+    switchOn: 'Nothing to switch on; a non-interactive run needs its tools allowed (`--allow-all-tools`).',
+    reads: {
+      source: 'Copilot CLI (`todos` table, `sql` tool)',
+      files: '`~/.copilot/session-state/<session id>/events.jsonl` (`COPILOT_HOME` moves `~/.copilot`), and the `todos` table of `session.db` beside it, read after each completed `sql` call that changed it',
+      sessions: 'sessions whose `workspace.yaml` `cwd` is a workspace folder or inside one (read once per session folder)',
+      session: 'one session',
+    },
+    readme: { agent: 'Copilot CLI (1.0.102)', reads: 'its `todos` table (`session.db`), after each `sql` call, and its edits, from `~/.copilot/session-state/<session>/events.jsonl`', switchOn: 'nothing (allow its tools)' },
+    settings: {
+      enabled: {
+        en: "Show the plans of GitHub Copilot CLI sessions that ran in this workspace (its todos table, read from each session's database).",
+        zhCn: '显示在本工作区运行的 GitHub Copilot CLI 会话的计划（其 todos 表，从每个会话的数据库读取）。',
+      },
+      folder: {
+        name: 'GitHub Copilot CLI',
+        note: { en: 'its sessions are in `session-state`', zhCn: '其会话在 `session-state` 中' },
+        empty: ['`$COPILOT_HOME`', '`~/.copilot`'],
+      },
+      meaning: "GitHub Copilot CLI's plans, and the folder to read (`session-state` in it).",
+    },
+  },
   start(options) {
     const folders = options.workspaceFolders;
     if (folders.length === 0) return undefined;

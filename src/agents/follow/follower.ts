@@ -30,7 +30,7 @@ import * as fs from 'node:fs';
 import type { Disposable } from '../../core/emitter';
 import { MAX_FOREIGN_LINE_BYTES } from '../../core/log/lineScan';
 import { Backoff, eventsUnreliable } from '../../node/eventSupport';
-import { FolderWatch } from './folderWatch';
+import { FolderWatch } from '../../node/folderWatch';
 import { lookAt, nodeFollowedFileReader, type FileLook, type FollowedFileReader, type OpenedFile } from './followedFiles';
 import { CursorStore, startCursor, type Cursor } from './followerCursors';
 import type { ParseOutput, PlanSink, SessionParser, UnknownShape } from '../../core/foreign';

@@ -1,5 +1,10 @@
 // Reading an agent's SQLite database with `node:sqlite` of the extension host's own Node (no
-// native addon): the module, and which errors mean "busy, try again later".
+// native addon): the module, how the database's files say it may be opened (read-only,
+// creating nothing beside it), which errors mean "busy, try again later", and the pacing that
+// keeps the host's thread free. The follower of a database is sqliteFollower.ts.
+import * as fsp from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { notRegularFile } from '../../node/regularFile';
 
 /** The part of `node:sqlite` used here (a test may hand in another implementation). */
 export interface SqliteModule {
@@ -18,6 +23,39 @@ export function loadSqlite(): SqliteModule | string {
   } catch (error) {
     return `node:sqlite is not available in this Node ${process.version} (${error instanceof Error ? error.message : String(error)})`;
   }
+}
+
+/**
+ * How a database may be opened now, from its files alone:
+ * - `shared`: both `-wal` and `-shm` are there (the agent has it open, or left them): a
+ *   read-only WAL reader, which never blocks the writer and creates nothing;
+ * - `immutable`: neither is there: the main file holds every committed page; opened as
+ *   immutable (no lock the agent could wait on, nothing created beside it);
+ * - `wait`: one of the two alone (the agent is creating or removing them), or with
+ *   `journal`, a `-journal` there (a rollback-mode agent is writing): look again later;
+ * - `refused`: the file, its `-wal`, `-shm` or `-journal` is not a regular file (SQLite opens
+ *   these paths itself, synchronously: a FIFO there would hold the host's thread).
+ * `key` changes when the database's content may have; `identity` is the file's (dev:ino).
+ */
+export type DatabaseLook = { key: string; identity: string } & ({ mode: 'shared' | 'immutable' | 'wait' } | { mode: 'refused'; refused: Error });
+
+/** The database's files as they are now: undefined when it does not exist. `journal`: a `-journal` file means the agent is writing. */
+export async function lookDatabase(dbFile: string, options: { journal?: boolean } = {}): Promise<DatabaseLook | undefined> {
+  const stat = async (file: string) => fsp.stat(file).catch(() => undefined);
+  const [db, wal, shm, journal] = await Promise.all([stat(dbFile), stat(`${dbFile}-wal`), stat(`${dbFile}-shm`), options.journal ? stat(`${dbFile}-journal`) : undefined]);
+  if (db === undefined) return undefined;
+  for (const [file, found] of [[dbFile, db], [`${dbFile}-wal`, wal], [`${dbFile}-shm`, shm], [`${dbFile}-journal`, journal]] as const) {
+    if (found !== undefined && !found.isFile()) return { key: JSON.stringify([file, found.mode]), identity: '', mode: 'refused', refused: notRegularFile(file, found) };
+  }
+  const mode = journal !== undefined ? 'wait' : wal && shm ? 'shared' : !wal && !shm ? 'immutable' : 'wait';
+  const key = JSON.stringify([db.dev, db.ino, db.size, db.mtimeMs, wal?.size, wal?.mtimeMs, mode]);
+  return { key, identity: `${db.dev}:${db.ino}`, mode };
+}
+
+/** Opens the database read-only, without a busy timeout, as its look says (`shared` or `immutable`). */
+export function openDatabase(sqlite: SqliteModule, dbFile: string, mode: 'shared' | 'immutable'): SqliteDatabase {
+  const location = mode === 'shared' ? dbFile : new URL(`${pathToFileURL(dbFile).href}?immutable=1`);
+  return new sqlite.DatabaseSync(location, { readOnly: true, timeout: 0 });
 }
 
 /** SQLite result codes that mean "try again later". */

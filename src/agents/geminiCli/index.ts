@@ -4,7 +4,6 @@
 import * as path from 'node:path';
 import type { AgentDescriptor } from '../agent';
 import { startJsonlAgent } from '../follow/jsonlAgent';
-import { geminiFilesWritten } from './fileWrites';
 import { geminiCliLocator } from './locator';
 import { createGeminiCliParser } from './parser';
 
@@ -15,12 +14,26 @@ export const geminiCli: AgentDescriptor = {
   name: 'Gemini CLI',
   icon: 'star-full',
   settingKey: 'geminiCli',
-  // 2: the parser reads the files each tool call wrote (file/write lines); 3: each model
-  // response's usage (model/usage lines).
   parserVersion: 'gemini-cli/3',
   /** `~/.gemini`. */
   defaultFolder: (_env, home) => path.join(home, '.gemini'),
-  filesWritten: geminiFilesWritten,
+  about: {
+    tested: '0.61.0',
+    planTools: '`write_todos`',
+    switchOn: '`--approval-mode yolo` (the tool is offered only then), and a model named with `-m` (e.g. `gemini-2.5-pro`): without `-m` its router picked a model without `write_todos`.',
+    reads: {
+      source: 'Gemini CLI (`write_todos`)',
+      files: '`~/.gemini/projects.json`, then `~/.gemini/tmp/<project>/chats/session-*.jsonl`',
+      sessions: 'the project `projects.json` maps the workspace to',
+      session: 'one chat',
+    },
+    readme: { agent: 'Gemini CLI (0.61.0)', reads: '`write_todos`, `write_file`, `replace`, from `~/.gemini/tmp/<project>/chats/`', switchOn: '`--approval-mode yolo` and a model named with `-m`' },
+    settings: {
+      enabled: { planTools: ['write_todos'] },
+      folder: { empty: ['`~/.gemini`'] },
+      meaning: "Gemini CLI's plans, and the folder to read.",
+    },
+  },
   start: (options) =>
     startJsonlAgent(
       {

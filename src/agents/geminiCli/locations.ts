@@ -1,7 +1,8 @@
 // Where Gemini CLI keeps its chats, as pure functions over paths and projects.json.
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { isRecord, normalizeFolder } from '../locations';
+import { isRecord } from '../../core/json';
+import { normalizeFolder } from '../locations';
 
 /**
  * Gemini CLI's chat folders for a workspace: `projects.json` maps the workspace path to a

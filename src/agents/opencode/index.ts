@@ -1,7 +1,7 @@
 // opencode (`opencode-ai`): its plans from its SQLite database, read-only.
 import * as path from 'node:path';
-import { SqliteFollower } from './databaseFollower';
-import { followerReports, type AgentDescriptor, type AgentStartOptions, type RunningSource } from '../agent';
+import { opencodeFollower } from './databaseReader';
+import { followerReports, type AgentDescriptor, type AgentStartOptions, type RunningFollower } from '../agent';
 import type { OpencodeAgent } from './parser';
 
 /** opencode's data folder: `$XDG_DATA_HOME/<name>` or `~/.local/share/<name>` (on every system). */
@@ -20,9 +20,9 @@ export function databaseFile(folder: string, name: string, override: string | un
 }
 
 /** Starts following one opencode-style database (opencode's, or Kilo CLI's). */
-export function startOpencodeStyle(agent: OpencodeAgent, dbName: string, envVar: string, parserVersion: string, options: AgentStartOptions): RunningSource | undefined {
+export function startOpencodeStyle(agent: OpencodeAgent, dbName: string, envVar: string, parserVersion: string, options: AgentStartOptions): RunningFollower | undefined {
   if (options.workspaceFolders.length === 0) return undefined;
-  const follower = new SqliteFollower({
+  const follower = opencodeFollower({
     agent,
     dbFile: databaseFile(options.folder, dbName, process.env[envVar]),
     workspaceFolders: options.workspaceFolders,
@@ -42,5 +42,26 @@ export const opencode: AgentDescriptor = {
   settingKey: 'opencode',
   parserVersion: 'opencode/4',
   defaultFolder: (env, home) => xdgDataFolder('opencode', env, home),
+  about: {
+    tested: '1.18.33',
+    planTools: '`todowrite`',
+    switchOn: 'Nothing found needed (the tests run it with every permission allowed, `permission: {"*": "allow"}`).',
+    reads: {
+      source: 'opencode (`todowrite`)',
+      files: 'the SQLite database `~/.local/share/opencode/opencode.db` (`$XDG_DATA_HOME/opencode`; `OPENCODE_DB` names another file), with its `-wal`: tables `session`, `part` (the calls) and `todo` (the latest list, as a check)',
+      sessions: 'sessions whose `directory` is a workspace folder or inside one',
+      session: 'one session (`ses_…` id)',
+    },
+    readme: { agent: 'opencode (1.18.33)', reads: '`todowrite` and its edits, from `~/.local/share/opencode/opencode.db`', switchOn: 'nothing' },
+    settings: {
+      enabled: { planTools: ['todowrite'], fromDatabase: true },
+      folder: {
+        data: true,
+        note: { en: 'its database `opencode.db` is in it; `OPENCODE_DB` names another', zhCn: '其中有数据库 `opencode.db`；`OPENCODE_DB` 可指定另一个' },
+        empty: ['`$XDG_DATA_HOME/opencode`', '`~/.local/share/opencode`'],
+      },
+      meaning: "opencode's plans, and its data folder (`opencode.db` in it, or the file `OPENCODE_DB` names).",
+    },
+  },
   start: (options) => startOpencodeStyle('opencode', 'opencode', 'OPENCODE_DB', opencode.parserVersion, options),
 };

@@ -59,6 +59,23 @@ export const qwenCode: AgentDescriptor = {
   settingKey: 'qwenCode',
   parserVersion: 'qwen-code/3',
   defaultFolder: (env, home) => agentHomeFolder(env, 'QWEN_HOME', home, '.qwen'),
+  about: {
+    tested: '0.24.4',
+    planTools: '`todo_write`',
+    switchOn: '`"tools": {"todoWrite": {"enabled": true}}` in `~/.qwen/settings.json`: 0.24 offers the tool only then, and refuses the call otherwise.',
+    reads: {
+      source: 'Qwen Code (`todo_write`)',
+      files: '`~/.qwen/projects/<workspace path, every non-alphanumeric "-">/chats/<session id>.jsonl` (`QWEN_HOME` moves `~/.qwen`); its `todos/<session id>.json` holds the latest list',
+      sessions: "chats whose records' `cwd` is a workspace folder (the folder name alone is ambiguous)",
+      session: 'one session',
+    },
+    readme: { agent: 'Qwen Code (0.24.4)', reads: '`todo_write` and its edits, from `~/.qwen/projects/…/chats/<session>.jsonl`', switchOn: '`"tools": {"todoWrite": {"enabled": true}}` in `~/.qwen/settings.json`' },
+    settings: {
+      enabled: { planTools: ['todo_write'] },
+      folder: { empty: ['`$QWEN_HOME`', '`~/.qwen`'] },
+      meaning: "Qwen Code's plans, and the folder to read.",
+    },
+  },
   start(options) {
     const folders = options.workspaceFolders;
     if (folders.length === 0) return undefined;

@@ -126,7 +126,7 @@ export function isOpen(status: ItemStatus): boolean {
   return status === 'pending' || status === 'in_progress' || status === 'blocked';
 }
 
-/** Status per text: with repeated texts (mirrored plans), an open one wins. */
+/** Status per text: with repeated texts (foreign plans), an open one wins. */
 export function statusMap(todos: readonly PlanItem[]): Map<string, ItemStatus> {
   const map = new Map<string, ItemStatus>();
   for (const todo of todos) {

@@ -5,7 +5,7 @@
 // No I/O, no vscode import; the time rules (stalled) are checked when `nextCheck` says.
 import { Emitter, type Disposable, type Event } from '../emitter';
 import { DEFAULT_HEALTH_SETTINGS, SessionHealth, byUrgency, type HealthInfo, type HealthSettings, type HealthSignal } from './health';
-import type { LogEvent, SessionInfoRecord } from '../log/logRecord';
+import type { PlanRecord, SessionInfoRecord } from '../log/logRecord';
 import type { LogRead, SessionLog, SessionTail } from '../log/sessionLog';
 import type { SessionColumn } from '../log/sessionRecords';
 
@@ -228,7 +228,7 @@ export class HealthBook implements Disposable {
     if (!tail?.current) return;
     entry.backfilled = true;
     const { info, infoAfterPlan } = tail;
-    const versions: Array<{ event: LogEvent; at: number }> = [];
+    const versions: Array<{ event: PlanRecord; at: number }> = [];
     await readBackward(
       session,
       (event, at) => {
@@ -327,7 +327,7 @@ export class HealthBook implements Disposable {
       if (record.type === 'session/info') {
         health.info(healthInfo(record));
       } else if (record.type === 'todo/write' && record.source?.superseded !== true) {
-        // A superseded mirrored list joins the history without being the plan.
+        // A superseded foreign list joins the history without being the plan.
         health.plan(record, read.offsets?.[i]);
       }
     });
@@ -340,7 +340,7 @@ export class HealthBook implements Disposable {
   }
 
   /** Whether a time rule may still change a session found at a first look. */
-  private onTheClock(current: LogEvent | undefined, info: SessionInfoRecord | undefined): boolean {
+  private onTheClock(current: PlanRecord | undefined, info: SessionInfoRecord | undefined): boolean {
     // A call that waits: the wait rule's time may still come.
     if (info?.pending) return true;
     const running = info?.turn ? info.turn.state === 'running' : (current?.todos.some((todo) => todo.status === 'in_progress') ?? false);

@@ -8,7 +8,7 @@ import type { PlanSource } from '../foreign';
 import type { PlanItem } from '../plan/plan';
 import { MAX_TOOL_LENGTH } from './logRecord';
 
-/** At most this many items in a mirrored plan: todo_write's `todos.maxItems`. */
+/** At most this many items in a foreign plan: todo_write's `todos.maxItems`. */
 export const MAX_FOREIGN_ITEMS = 100;
 /** At most this many characters (code points) in an item's text: todo_write's `content.maxLength`. */
 export const MAX_FOREIGN_CONTENT_LENGTH = 1000;

@@ -7,13 +7,13 @@
 import type { LogFileSystem } from './fileSystem';
 import { NEWLINE, scanBackward, scanForward } from './lineScan';
 import type { LogLines } from './logLines';
-import { isPlanEvent, type LogEvent, type LogRecord } from './logRecord';
+import { isPlanEvent, type PlanRecord, type LogRecord } from './logRecord';
 import { BackwardRepeats, RecentImports } from './logRepeats';
 import type { LogReports } from './logReports';
 
 /** One version of a session's plan and its address: the byte offset where its line starts. */
 export interface PlanVersion {
-  event: LogEvent;
+  event: PlanRecord;
   at: number;
 }
 
@@ -65,7 +65,7 @@ export class LogHistory {
   }
 
   /** `records` over plans only. */
-  async versions(session: string, visit: (event: LogEvent, at: number) => boolean, before?: number): Promise<void> {
+  async versions(session: string, visit: (event: PlanRecord, at: number) => boolean, before?: number): Promise<void> {
     await this.records(session, (record, at) => isPlanEvent(record) && visit(record, at), before);
   }
 
@@ -96,7 +96,7 @@ export class LogHistory {
    * The version whose line starts at byte `at`; undefined when no plan line starts there
    * (the log was deleted, or `at` is not an address from a page).
    */
-  async versionAt(session: string, at: number): Promise<LogEvent | undefined> {
+  async versionAt(session: string, at: number): Promise<PlanRecord | undefined> {
     const file = this.files.fileFor(session);
     if (!Number.isSafeInteger(at) || at < 0) return undefined;
     await this.files.settled(file);
@@ -104,7 +104,7 @@ export class LogHistory {
       const size = await this.fs.size(file);
       if (size === undefined || at >= size) return undefined;
       if (at > 0 && (await this.fs.readRange(file, at - 1, 1))[0] !== NEWLINE) return undefined;
-      let found: LogEvent | undefined;
+      let found: PlanRecord | undefined;
       await scanForward(this.fs, file, at, size, (line) => {
         const record = this.lines.parse(file, session, line);
         if (record && isPlanEvent(record)) found = record;
@@ -118,10 +118,10 @@ export class LogHistory {
   }
 
   /** Every version, oldest first: the whole file. */
-  async all(session: string): Promise<LogEvent[]> {
+  async all(session: string): Promise<PlanRecord[]> {
     const file = this.files.fileFor(session);
     await this.files.settled(file);
-    const events: LogEvent[] = [];
+    const events: PlanRecord[] = [];
     try {
       const size = await this.fs.size(file);
       if (size === undefined) return [];

@@ -1,10 +1,10 @@
 // What the lines of a session's file hold: the record on one line (damage reported, never
 // thrown) and the tail of a file (its current plan and the session/info line near it).
-// A repeated import is never the current plan (logRepeats.ts): a mirrored plan at the end
+// A repeated import is never the current plan (logRepeats.ts): a foreign plan at the end
 // is current once the window of records before it holds no line of the same call.
 import type { LogFileSystem } from './fileSystem';
 import { MAX_LOG_LINE_BYTES, decodeUtf8, scanBackward, scanBackwardNow, type RawLine } from './lineScan';
-import { SESSION_INFO_EVENT, isCurrentPlan, isInfoRecord, parseLogRecord, type LogEvent, type LogRecord, type SessionInfoRecord } from './logRecord';
+import { SESSION_INFO_EVENT, isCurrentPlan, isInfoRecord, parseLogRecord, type PlanRecord, type LogRecord, type SessionInfoRecord } from './logRecord';
 import { BackwardRepeats, REPEAT_WINDOW, importKey } from './logRepeats';
 import type { LogReports } from './logReports';
 
@@ -15,7 +15,7 @@ const TYPE_WITHIN_BYTES = 40;
 const INFO_MARK = Buffer.from(SESSION_INFO_EVENT);
 
 export interface Tail {
-  current: LogEvent | undefined;
+  current: PlanRecord | undefined;
   info: SessionInfoRecord | undefined;
   /** The info line comes after the current plan in the file. */
   infoAfterPlan: boolean;
@@ -87,7 +87,7 @@ export class LogLines {
 
   /** What a tail read does with each line, newest first, and what it found once the scan ends. */
   private tailScan(file: string, session: string): { onLine: (line: RawLine) => boolean; finish: (completeEnd: number) => Tail } {
-    let current: LogEvent | undefined;
+    let current: PlanRecord | undefined;
     let info: SessionInfoRecord | undefined;
     let linesPastPlan = 0;
     let infoAfterPlan = false;

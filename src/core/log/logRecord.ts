@@ -2,12 +2,12 @@
 // line read back is checked. No I/O. Two record types share a session's file:
 //
 //   {"v":1,"type":"todo/write","ts":"<ISO 8601>","session":"<key>","todos":[...],"counts":{...}}
-//   {"v":1,"type":"todo/write",...,"source":{"agent","tool","session","call","turn"?},"at"?}   (mirrored)
+//   {"v":1,"type":"todo/write",...,"source":{"agent","tool","session","call","turn"?},"at"?}   (foreign)
 //   {"v":1,"type":"session/info","ts","session","source":{"agent","session"},"title"?,"latestTurn"?:{"index","planned"},"participant"?,
 //    "request"?,"turn"?:{"index","state","since"},"activity"?:{"calls","at"},"pending"?:{"tool","call","since","approval"?},"parent"?,"cwd"?}
 //
 // A `todo/write` line without `source` is the todo_write tool's and is held to the tool's
-// rules; with `source` it is a plan mirrored from another agent, held to the foreign rules
+// rules; with `source` it is a foreign plan (from another agent), held to the foreign rules
 // (any of five statuses, repeats and empty texts allowed, nothing dropped).
 // A third type, `user/request`, records a request the user added for the agent (or withdrew):
 //   {"v":1,"type":"user/request","ts","session","id":"<1–64 of [A-Za-z0-9_-]>","text":"<one line>","withdrawn"?:true}
@@ -45,11 +45,11 @@ const LINKED_KEY = /^[0-9a-f]{32}$/;
 export const MAX_REQUEST_LENGTH = 500;
 const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** The agent ids a mirrored line may carry: the shared list of src/core/foreign.ts. */
+/** The agent ids a foreign line may carry: the shared list of src/core/foreign.ts. */
 export const AGENT_IDS: readonly AgentId[] = SOURCE_AGENT_IDS;
 
-/** One snapshot of a session's plan. */
-export interface LogEvent {
+/** One snapshot of a session's plan: a `todo/write` line, one kind of LogRecord. */
+export interface PlanRecord {
   v: 1;
   type: 'todo/write';
   /** When this machine saved it: shown, never used to order writes. */
@@ -57,7 +57,7 @@ export interface LogEvent {
   session: string;
   todos: PlanItem[];
   counts: PlanCounts;
-  /** Set on a plan mirrored from another agent; absent on todo_write's own. */
+  /** Set on a foreign plan (from another agent); absent on todo_write's own. */
   source?: PlanSource;
   /** The foreign record's own time, when it had one. */
   at?: string;
@@ -197,7 +197,7 @@ export interface FileWriteRecord {
   at?: string;
 }
 
-export type LogRecord = LogEvent | SessionInfoRecord | UserRequestRecord | SessionLinkRecord | FileWriteRecord | UsageRecord;
+export type LogRecord = PlanRecord | SessionInfoRecord | UserRequestRecord | SessionLinkRecord | FileWriteRecord | UsageRecord;
 
 export function sessionLinkRecord(session: string, ts: string, link: { from: string } | { to: string }): SessionLinkRecord {
   return 'from' in link
@@ -205,7 +205,7 @@ export function sessionLinkRecord(session: string, ts: string, link: { from: str
     : { v: LOG_FORMAT_VERSION, type: SESSION_LINK_EVENT, ts, session, to: link.to };
 }
 
-export function isPlanEvent(record: LogRecord): record is LogEvent {
+export function isPlanEvent(record: LogRecord): record is PlanRecord {
   return record.type === TODO_WRITE_EVENT;
 }
 
@@ -279,15 +279,15 @@ export function userRequestRecord(session: string, ts: string, id: string, text:
   return record;
 }
 
-/** A plan that can be the session's current one: any but a mirrored snapshot a later write superseded. */
-export function isCurrentPlan(record: LogRecord): record is LogEvent {
+/** A plan that can be the session's current one: any but a foreign snapshot a later write superseded. */
+export function isCurrentPlan(record: LogRecord): record is PlanRecord {
   return isPlanEvent(record) && record.source?.superseded !== true;
 }
 
 /** A todo_write snapshot, ready to append (callers validate the todos first). */
-export function planEvent(session: string, ts: string, todos: readonly PlanItem[], source?: PlanSource, at?: string): LogEvent {
+export function planEvent(session: string, ts: string, todos: readonly PlanItem[], source?: PlanSource, at?: string): PlanRecord {
   const items = todos.map((todo) => ({ content: todo.content, status: todo.status }));
-  const event: LogEvent = { v: LOG_FORMAT_VERSION, type: TODO_WRITE_EVENT, ts, session, todos: items, counts: countItems(items) };
+  const event: PlanRecord = { v: LOG_FORMAT_VERSION, type: TODO_WRITE_EVENT, ts, session, todos: items, counts: countItems(items) };
   if (source) event.source = copySource(source);
   if (at !== undefined) event.at = at;
   return event;
@@ -376,13 +376,13 @@ function parseRequest(value: Record<string, unknown>, session: string, ts: strin
 }
 
 /** parseLogRecord for `todo/write` lines only (anything else is reported as wrong). */
-export function parseLogEvent(value: unknown, session: string): LogEvent | string {
+export function parseLogEvent(value: unknown, session: string): PlanRecord | string {
   const record = parseLogRecord(value, session);
   if (typeof record === 'string') return record;
   return isPlanEvent(record) ? record : `unknown event type ${JSON.stringify(record.type)}`;
 }
 
-function parsePlan(value: Record<string, unknown>, session: string, ts: string): LogEvent | string {
+function parsePlan(value: Record<string, unknown>, session: string, ts: string): PlanRecord | string {
   let todos: PlanItem[];
   let source: PlanSource | undefined;
   if (value['source'] === undefined) {
@@ -475,10 +475,10 @@ function parsePending(value: unknown): PendingFact | undefined | string {
   return copyPending({ tool, call, since, ...(approval === true ? { approval } : {}) });
 }
 
-/** Longest priority word kept in a mirrored plan's `source.priorities` (opencode's are high, medium, low). */
+/** Longest priority word kept in a foreign plan's `source.priorities` (opencode's are high, medium, low). */
 export const MAX_PRIORITY_LENGTH = 32;
 
-/** A mirrored plan's `source`, checked. */
+/** A foreign plan's `source`, checked. */
 export function parseSource(value: unknown): PlanSource | string {
   if (!isRecord(value)) return '`source` must be an object';
   if (!isAgent(value['agent'])) return `unknown agent ${JSON.stringify(value['agent'])} in \`source\``;
@@ -497,7 +497,7 @@ export function parseSource(value: unknown): PlanSource | string {
 }
 
 /**
- * The foreign rules for a mirrored plan's items: `{content: string, status}` with any of
+ * The foreign rules for a foreign plan's items: `{content: string, status}` with any of
  * the five statuses; content is trimmed; repeats and empty texts are kept, nothing dropped.
  */
 export function parseForeignItems(value: unknown): PlanItem[] | string {

@@ -1,16 +1,16 @@
-// Repeated imports in a session's file. A mirrored plan is imported once (planSink.ts takes
+// Repeated imports in a session's file. A foreign plan is imported once (planSink.ts takes
 // a lock per session), but a log written by an older version, or by a crash between the
 // check and the append, may hold a call twice. On replay such a line is a repeat, not a
-// new version: a mirrored plan line whose (source.agent, source.session, source.call) one
+// new version: a foreign plan line whose (source.agent, source.session, source.call) one
 // of the REPEAT_WINDOW records before it in the file already holds is skipped by every
 // reader (the current plan, history, pages, the live reader). The window keeps each read
 // bounded; repeats come from two windows racing, a few lines apart.
 import { isPlanEvent, type LogRecord } from './logRecord';
 
-/** How many records before a mirrored plan line are looked at for the same call. */
+/** How many records before a foreign plan line are looked at for the same call. */
 export const REPEAT_WINDOW = 64;
 
-/** What makes a mirrored plan one import: its agent, the foreign session and the call; undefined for any other record. */
+/** What makes a foreign plan one import: its agent, the foreign session and the call; undefined for any other record. */
 export function importKey(record: LogRecord): string | undefined {
   if (!isPlanEvent(record) || !record.source) return undefined;
   const { agent, session, call } = record.source;
@@ -61,7 +61,7 @@ interface Held<T> {
 
 /**
  * Read backwards: records go in from the newest back and come out in the same order once
- * they are known not to be repeats. A mirrored plan is held until the window of records
+ * they are known not to be repeats. A foreign plan is held until the window of records
  * before it has been seen (or the file's start), any other record as soon as nothing
  * newer is held.
  */

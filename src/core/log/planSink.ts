@@ -23,7 +23,7 @@ import {
   parseSource,
   pathProblem,
   writeSourceProblem,
-  type LogEvent,
+  type PlanRecord,
   type LogRecord,
   type SessionFacts,
   type SessionInfoRecord,
@@ -42,18 +42,18 @@ export function sessionKeyForForeign(agent: AgentId, session: string): string {
 
 interface SessionIndex {
   /**
-   * `${agent}\n${session}\n${call}` of every mirrored plan in the log, with its place in
+   * `${agent}\n${session}\n${call}` of every foreign plan in the log, with its place in
    * the file (an ordinal: lines read backwards when the index was built count down from
    * -1, lines read on from the cursor count up from 1).
    */
   calls: Map<string, number>;
   /** The ordinal given to the next line read on from the cursor. */
   next: number;
-  /** The ordinal of the newest mirrored plan read. */
+  /** The ordinal of the newest foreign plan read. */
   lastPlan: number | undefined;
   /** The newest session/info line in the log. */
   info: SessionInfoRecord | undefined;
-  /** The ordinal of the newest mirrored plan before that info line. */
+  /** The ordinal of the newest foreign plan before that info line. */
   infoAfter: number | undefined;
   /** The ordinal of the newest call this process handed in (imported, or found in the log). */
   handed: number | undefined;
@@ -103,7 +103,7 @@ const KEPT_VERSIONS = 512;
 const MAX_PENDING_WRITES = 256;
 
 /** The texts of a version's items in progress, in plan order. */
-const inProgressOf = (plan: LogEvent): string[] => plan.todos.filter((todo) => todo.status === 'in_progress').map((todo) => todo.content);
+const inProgressOf = (plan: PlanRecord): string[] => plan.todos.filter((todo) => todo.status === 'in_progress').map((todo) => todo.content);
 
 export interface LogPlanSinkOptions {
   /** Locks shared with the other processes that import into the same log folder; without them, one process only. */
@@ -206,7 +206,7 @@ export class LogPlanSink implements PlanSink, Disposable {
             for (const [i, plan] of list.entries()) {
               const id = ids[i] as string;
               if (index.calls.has(id)) continue;
-              await this.log.appendMirrored(key, plan.items, plan.source, plan.at);
+              await this.log.appendForeign(key, plan.items, plan.source, plan.at);
               // The reader noted the line with its place; if the read back failed, it is the newest.
               if (!index.calls.has(id)) index.calls.set(id, index.next++);
             }

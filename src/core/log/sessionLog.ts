@@ -22,7 +22,7 @@ import { logFileFor, logFolder, sessionOfFileName } from './logFiles';
 import { LogHistory, type HistoryPage } from './logHistory';
 import { LogLines, type Tail } from './logLines';
 import { RecentImports, importKey } from './logRepeats';
-import { fileWriteRecord, infoRecord, isCurrentPlan, isInfoRecord, isPlanEvent, planEvent, sessionLinkRecord, userRequestRecord, type FileWriteRecord, type LogEvent, type LogRecord, type SessionFacts, type SessionInfoRecord, type UserRequestRecord } from './logRecord';
+import { fileWriteRecord, infoRecord, isCurrentPlan, isInfoRecord, isPlanEvent, planEvent, sessionLinkRecord, userRequestRecord, type FileWriteRecord, type PlanRecord, type LogRecord, type SessionFacts, type SessionInfoRecord, type UserRequestRecord } from './logRecord';
 import { isUsage, usageRecord, type UsageFacts, type UsageRecord } from './usageRecord';
 import { LogReports } from './logReports';
 import type { PlanItem, Todo } from '../plan/plan';
@@ -32,7 +32,7 @@ import { isValidated, validateTodoInput } from '../plan/validate';
 import type { AgentId, PlanSource } from '../foreign';
 
 export { LOG_FORMAT_VERSION, TODO_WRITE_EVENT, SESSION_INFO_EVENT, parseLogEvent, parseLogRecord } from './logRecord';
-export type { LogEvent, LogRecord, SessionInfoRecord, UserRequestRecord } from './logRecord';
+export type { PlanRecord, LogRecord, SessionInfoRecord, UserRequestRecord } from './logRecord';
 export { LOG_FILE_EXTENSION } from './logFiles';
 export { READ_CHUNK_BYTES, MAX_LOG_LINE_BYTES } from './lineScan';
 export { LogWriteError } from './logAppend';
@@ -48,7 +48,7 @@ export interface SessionSummary {
   /** File size in bytes. */
   size: number;
   /** The session's last valid event; undefined when the file holds none. */
-  current: LogEvent | undefined;
+  current: PlanRecord | undefined;
   /** The newest session/info line seen, when the tail read met one. */
   info: SessionInfoRecord | undefined;
   /** When the file was last written, as this machine's file system says (0 when unknown). */
@@ -70,7 +70,7 @@ export interface LogRead {
    * new writes. `modifiedMs` places it among the others by this machine's clock.
    */
   sync?: {
-    current: LogEvent | undefined;
+    current: PlanRecord | undefined;
     info: SessionInfoRecord | undefined;
     /** The info line comes after the current plan in the file. */
     infoAfterPlan: boolean;
@@ -148,7 +148,7 @@ interface Cursor {
 
 /** What a tail read of a session found: its current plan and the newest session/info line near it. */
 export interface SessionTail {
-  current: LogEvent | undefined;
+  current: PlanRecord | undefined;
   info: SessionInfoRecord | undefined;
   /** The info line comes after the current plan in the file. */
   infoAfterPlan: boolean;
@@ -208,13 +208,13 @@ export class SessionLog {
    * fails; with a TypeError for a bad key or todos (a bug: callers validate first). A list
    * validateTodoInput returned (todo_write's way in) is appended as it is, not checked again.
    */
-  async append(session: string, todos: readonly Todo[]): Promise<LogEvent> {
+  async append(session: string, todos: readonly Todo[]): Promise<PlanRecord> {
     const file = this.fileFor(session);
     return this.appendPlanEvent(file, planEvent(session, this.now().toISOString(), isValidated(todos) ? todos : checkedTodos(todos)));
   }
 
-  /** Appends a plan mirrored from another agent (items already mapped and trimmed). */
-  async appendMirrored(session: string, items: readonly PlanItem[], source: PlanSource, at?: string): Promise<LogEvent> {
+  /** Appends a foreign plan (from another agent) (items already mapped and trimmed). */
+  async appendForeign(session: string, items: readonly PlanItem[], source: PlanSource, at?: string): Promise<PlanRecord> {
     const file = this.fileFor(session);
     return this.appendPlanEvent(file, planEvent(session, this.now().toISOString(), items, source, at));
   }
@@ -253,7 +253,7 @@ export class SessionLog {
     return read.type === 'user/request' ? read : record;
   }
 
-  private async appendPlanEvent(file: string, event: LogEvent): Promise<LogEvent> {
+  private async appendPlanEvent(file: string, event: PlanRecord): Promise<PlanRecord> {
     const read = await this.appendRecord(file, event.session, event);
     return isPlanEvent(read) ? read : event;
   }
@@ -308,7 +308,7 @@ export class SessionLog {
   }
 
   /** The session's last valid event, read backwards from the end of the file. */
-  async current(session: string): Promise<LogEvent | undefined> {
+  async current(session: string): Promise<PlanRecord | undefined> {
     const file = this.fileFor(session);
     await this.queue.settled(file);
     return (await this.readTail(file, session))?.current;
@@ -317,7 +317,7 @@ export class SessionLog {
   // The past, read on request (logHistory.ts): it moves no cursor and tells no listener.
 
   /** Plans from the newest back until `visit` returns true; `before` starts at an earlier version's `at`. */
-  readBackward(session: string, visit: (event: LogEvent, at: number) => boolean, before?: number): Promise<void> {
+  readBackward(session: string, visit: (event: PlanRecord, at: number) => boolean, before?: number): Promise<void> {
     return this.past.versions(session, visit, before);
   }
 
@@ -332,12 +332,12 @@ export class SessionLog {
   }
 
   /** The version whose line starts at byte `at`, if one does. */
-  versionAt(session: string, at: number): Promise<LogEvent | undefined> {
+  versionAt(session: string, at: number): Promise<PlanRecord | undefined> {
     return this.past.versionAt(session, at);
   }
 
   /** Every valid event of the session, oldest first (the whole file). */
-  history(session: string): Promise<LogEvent[]> {
+  history(session: string): Promise<PlanRecord[]> {
     return this.past.all(session);
   }
 
@@ -419,7 +419,7 @@ export class SessionLog {
    * calls continue from there. A partial last line waits for the next call. A deleted file
    * yields [].
    */
-  async readNew(session: string): Promise<LogEvent[]> {
+  async readNew(session: string): Promise<PlanRecord[]> {
     const file = this.fileFor(session);
     return this.queue.run(file, async () => {
       const look: Look = { announce: true };

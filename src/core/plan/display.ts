@@ -2,7 +2,7 @@
 // the user picks stays pinned until they follow the latest again; an older version
 // of a session's plan can be shown until they return to the newest.
 import { Emitter, type Disposable } from '../emitter';
-import type { LogEvent, PlanVersion } from '../log/sessionLog';
+import type { PlanRecord, PlanVersion } from '../log/sessionLog';
 import type { PlanStore } from './store';
 
 export interface ShownVersion extends PlanVersion {
@@ -57,7 +57,7 @@ export class DisplayState implements Disposable {
   }
 
   /** The snapshot on screen: an older version if one is shown, else the session's current plan. */
-  get event(): LogEvent | undefined {
+  get event(): PlanRecord | undefined {
     const session = this.session;
     if (session === undefined) return undefined;
     return this.shownVersion?.event ?? this.store.get(session);

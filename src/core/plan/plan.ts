@@ -23,14 +23,14 @@ export interface Counts {
   completed: number;
 }
 
-/** An item of a snapshot in the log: a todo_write item, or a mirrored one from another agent. */
+/** An item of a snapshot in the log: a todo_write item, or a foreign one (from another agent). */
 export interface PlanItem {
   content: string;
   status: ItemStatus;
 }
 
 /**
- * The counts stored with a snapshot. A mirrored snapshot holding cancelled or blocked
+ * The counts stored with a snapshot. A foreign snapshot holding cancelled or blocked
  * items adds both counts; neither counts as done nor as in progress.
  */
 export interface PlanCounts extends Counts {
@@ -52,12 +52,6 @@ export function countItems(items: readonly PlanItem[]): PlanCounts {
     return { pending: counts.pending, inProgress: counts.inProgress, completed: counts.completed };
   }
   return counts;
-}
-
-/** The canonical result of a successful todo_write call. */
-export interface PlanResult {
-  todos: Todo[];
-  counts: Counts;
 }
 
 export function countTodos(todos: readonly Todo[]): Counts {

@@ -2,7 +2,7 @@
 // how long an item has held its status. The UI adapters turn these into tree
 // items and status-bar text; a translator comes in so the core stays host-free.
 import type { ItemStatus, PlanCounts, PlanItem } from './plan';
-import type { LogEvent } from '../log/sessionLog';
+import type { PlanRecord } from '../log/sessionLog';
 import { markdownText, plainText } from '../text/escape';
 
 /** `vscode.l10n.t` in the extension, an identity formatter in tests. */
@@ -25,7 +25,7 @@ export function openCount(counts: PlanCounts): number {
 
 /**
  * "3/7 done · 1 in progress" — the view description and the status-bar text. Cancelled and
- * blocked items (mirrored plans only) count in the total, never as done or in progress,
+ * blocked items (foreign plans only) count in the total, never as done or in progress,
  * and are named when there are any: "3/7 done · 1 in progress · 1 blocked · 2 cancelled".
  */
 export function progressText(counts: PlanCounts, t: Translate): string {
@@ -51,7 +51,7 @@ export function statusWord(status: ItemStatus, t: Translate): string {
   }
 }
 
-/** A row's label: one line, or a placeholder for an item without text (mirrored plans allow one). */
+/** A row's label: one line, or a placeholder for an item without text (foreign plans allow one). */
 export function itemLabel(content: string, t: Translate): string {
   const line = singleLine(content);
   return line === '' ? t('(item without text)') : line;
@@ -135,6 +135,30 @@ export function relativeTime(fromIso: string, now: Date, t: Translate): string {
   return t('{0} d ago', Math.round(hours / 24));
 }
 
+/** The longest any text of relativeTime holds ("1 d ago" turns to "2 d ago" within a day). */
+const LONGEST_RELATIVE_TEXT_MS = 25 * 3600_000;
+
+/**
+ * When relativeTime(fromIso, ·) next reads differently from its text at `now` (epoch ms), to
+ * redraw a row exactly then rather than on a clock; undefined for a time that does not parse.
+ * The text only moves forward as time passes, so the first moment it differs is found by halving.
+ */
+export function relativeTimeChangesAt(fromIso: string, now: Date): number | undefined {
+  if (!Number.isFinite(Date.parse(fromIso))) return undefined;
+  const plain: Translate = (message, ...args) => `${message}|${args.join('|')}`;
+  const text = (at: number) => relativeTime(fromIso, new Date(at), plain);
+  const current = text(now.getTime());
+  let same = now.getTime();
+  let differs = same + LONGEST_RELATIVE_TEXT_MS;
+  if (text(differs) === current) return undefined;
+  while (differs - same > 1) {
+    const middle = Math.floor((same + differs) / 2);
+    if (text(middle) === current) same = middle;
+    else differs = middle;
+  }
+  return differs;
+}
+
 /** "for 5 min", the duration an item has held its status. */
 export function durationText(fromIso: string, now: Date, t: Translate): string {
   const seconds = Math.max(0, Math.round((now.getTime() - Date.parse(fromIso)) / 1000));
@@ -170,7 +194,7 @@ export function sessionName(named: SessionNaming | undefined): string | undefine
  * what the user asked first (the first request's text), else its first item, the nearest
  * thing to a title a plan has.
  */
-export function sessionTitle(event: LogEvent, t: Translate, named?: SessionNaming): string {
+export function sessionTitle(event: PlanRecord, t: Translate, named?: SessionNaming): string {
   const name = sessionName(named);
   if (name !== undefined) return name;
   // A summary (store.ts) names its first item without reading its plan back.

@@ -8,7 +8,7 @@ import { foreignSessionKey } from '../log/sessionKey';
 import type { AgentId } from '../foreign';
 import { Emitter, type Disposable } from '../emitter';
 import type { PlanItem, Todo } from './plan';
-import type { HistoryPage, LogEvent, LogRead, PlanVersion, SessionInfoRecord, SessionLog } from '../log/sessionLog';
+import type { HistoryPage, PlanRecord, LogRead, PlanVersion, SessionInfoRecord, SessionLog } from '../log/sessionLog';
 import type { SessionColumn, SessionRecords } from '../log/sessionRecords';
 
 /** How many versions a tooltip's "for 5 min" looks back at most: its cost must not follow the history. */
@@ -30,7 +30,7 @@ export interface SessionDetails {
   title: string | undefined;
   /** The text of the session's first request (one line), when its program recorded it: the name when there is no title. */
   request: string | undefined;
-  /** The uuid of the Copilot chat this session is, when known (from a mirrored line or the chat's info). */
+  /** The uuid of the Copilot chat this session is, when known (from a foreign line or the chat's info). */
   chat: string | undefined;
   /**
    * The plan is from an earlier turn: the session's newest turn (from its session/info
@@ -43,10 +43,10 @@ export interface SessionDetails {
   running: boolean;
 }
 
-const COUNTS = new Map<string, LogEvent['counts']>();
+const COUNTS = new Map<string, PlanRecord['counts']>();
 
 /** One frozen object per distinct counts: summaries share them. */
-function sharedCounts(counts: LogEvent['counts']): LogEvent['counts'] {
+function sharedCounts(counts: PlanRecord['counts']): PlanRecord['counts'] {
   const key = JSON.stringify(counts);
   let shared = COUNTS.get(key);
   if (shared === undefined) {
@@ -95,7 +95,7 @@ function infoFacts(info: SessionInfoRecord): InfoFacts {
  * read back (through the store, from the file's tail) when asked for. `firstItem` serves a
  * row's title without reading.
  */
-export abstract class SummaryEvent implements LogEvent {
+export abstract class SummaryEvent implements PlanRecord {
   get v(): 1 {
     return 1;
   }
@@ -103,7 +103,7 @@ export abstract class SummaryEvent implements LogEvent {
     return 'todo/write';
   }
   readonly session: string;
-  declare readonly source?: LogEvent['source'];
+  declare readonly source?: PlanRecord['source'];
   declare readonly at?: string;
   /** The first item's text (what names a session without a title), kept so a row needs no read. */
   readonly firstItem: string | undefined;
@@ -114,7 +114,7 @@ export abstract class SummaryEvent implements LogEvent {
   /** The plan's time, as ms since the epoch when it is in the canonical ISO form (a number is held in the object, a text is not). */
   readonly #ts: number | string;
   /** Shared by every summary with the same counts (they are few). */
-  readonly #counts: LogEvent['counts'];
+  readonly #counts: PlanRecord['counts'];
   /** Place in this machine's order of writes: higher is more recent. */
   readonly #rank: number;
 
@@ -126,18 +126,18 @@ export abstract class SummaryEvent implements LogEvent {
     return typeof this.#ts === 'number' ? new Date(this.#ts).toISOString() : this.#ts;
   }
 
-  get counts(): LogEvent['counts'] {
+  get counts(): PlanRecord['counts'] {
     return this.#counts;
   }
 
-  constructor(session: string, event: LogEvent, rank: number) {
+  constructor(session: string, event: PlanRecord, rank: number) {
     this.#rank = rank;
     const ms = Date.parse(event.ts);
     this.#ts = !Number.isNaN(ms) && new Date(ms).toISOString() === event.ts ? ms : event.ts;
     // The key the store holds it under (one string for both).
     this.session = session;
     this.#counts = sharedCounts(event.counts);
-    if (event.source !== undefined) (this as { source?: LogEvent['source'] }).source = event.source;
+    if (event.source !== undefined) (this as { source?: PlanRecord['source'] }).source = event.source;
     if (event.at !== undefined) (this as { at?: string }).at = event.at;
     this.firstItem = event.todos[0]?.content;
   }
@@ -150,7 +150,7 @@ export abstract class SummaryEvent implements LogEvent {
 }
 
 /** The summaries of one store: the store on their prototype. */
-function summaryClass(store: PlanStore): new (session: string, event: LogEvent, rank: number) => SummaryEvent {
+function summaryClass(store: PlanStore): new (session: string, event: PlanRecord, rank: number) => SummaryEvent {
   return class extends SummaryEvent {
     protected get store(): PlanStore {
       return store;
@@ -162,17 +162,17 @@ export class PlanStore implements Disposable {
   /** Each session's entry, in its field of the reader's shared session record. */
   private readonly current: SessionColumn<Entry>;
   /** Whole plans in memory, the least recently used first (FULL_PLANS_KEPT of them, unless the log cannot read back). */
-  private readonly full = new Map<string, LogEvent>();
+  private readonly full = new Map<string, PlanRecord>();
   private readonly infos = new Map<string, InfoFacts>();
   /** Sessions whose newest info line comes after their current plan in the file. */
   private readonly infoAfterPlan = new Set<string>();
   /** The last plan of each session whose file vanished, so a file restored as it was is not news. */
   private readonly vanished = new Map<string, string>();
-  private readonly writeEmitter = new Emitter<LogEvent>();
+  private readonly writeEmitter = new Emitter<PlanRecord>();
   private readonly changeEmitter = new Emitter<string | undefined>();
   private readonly subscription: Disposable;
   /** This store's summaries. */
-  private readonly Summary: new (session: string, event: LogEvent, rank: number) => SummaryEvent;
+  private readonly Summary: new (session: string, event: PlanRecord, rank: number) => SummaryEvent;
   private lastRank = 0;
   /** The latest session (undefined: none), unless topStale says to look again. */
   private top: string | undefined;
@@ -218,7 +218,7 @@ export class PlanStore implements Disposable {
   }
 
   /** Appends a snapshot; the events fire when the reader reads it back, before this resolves. */
-  write(session: string, todos: Todo[]): Promise<LogEvent> {
+  write(session: string, todos: Todo[]): Promise<PlanRecord> {
     return this.log.append(session, todos);
   }
 
@@ -238,7 +238,7 @@ export class PlanStore implements Disposable {
   }
 
   /** The session's current plan, whole: from memory, or read back from its file's tail (then kept, as recently used). */
-  get(session: string): LogEvent | undefined {
+  get(session: string): PlanRecord | undefined {
     const entry = this.current.get(session);
     if (!entry) return undefined;
     const kept = this.full.get(session);
@@ -263,13 +263,13 @@ export class PlanStore implements Disposable {
    * Sessions with a plan, the most recently written first (in this machine's order of
    * writes): whole plans where in memory, else summaries (their items read when asked).
    */
-  list(): LogEvent[] {
+  list(): PlanRecord[] {
     return [...this.current.entries()]
       .sort(([keyA, a], [keyB, b]) => (comesFirst(keyA, a, keyB, b) ? -1 : comesFirst(keyB, b, keyA, a) ? 1 : 0))
       .map(([session, entry]) => this.full.get(session) ?? entry);
   }
 
-  latest(): LogEvent | undefined {
+  latest(): PlanRecord | undefined {
     const session = this.latestSession();
     return session === undefined ? undefined : this.get(session);
   }
@@ -285,7 +285,7 @@ export class PlanStore implements Disposable {
   }
 
   /** Keeps a whole plan in memory as the most recently used; `ifRoom`: only while fewer than FULL_PLANS_KEPT are. */
-  private keepFull(event: LogEvent, ifRoom = false): void {
+  private keepFull(event: PlanRecord, ifRoom = false): void {
     if (ifRoom && this.log.readsNow && this.full.size >= FULL_PLANS_KEPT && !this.full.has(event.session)) return;
     this.full.delete(event.session);
     this.full.set(event.session, event);
@@ -331,10 +331,12 @@ export class PlanStore implements Disposable {
       title: info?.title,
       request: info?.request,
       chat: isVscodeChatAgent(event?.source?.agent) ? event?.source?.session : isVscodeChatAgent(info?.agent) ? info?.session : undefined,
-      // A mirrored plan knows its turn; todo_write's does not, but an info line written after
-      // it that names a newer turn without a plan call says the same.
+      // A foreign plan knows its turn; todo_write's does not, but an info line written after
+      // it that names a newer turn without a plan call says the same. A turn still running may
+      // yet write its plan: only one that ended without writing it leaves the plan behind (a
+      // banner raised at each turn's start and gone at its first plan call is a false alarm).
       earlierTurn:
-        turn !== undefined && !turn.planned && (planTurn !== undefined ? turn.index > planTurn : event !== undefined && this.infoAfterPlan.has(session)),
+        turn !== undefined && !turn.planned && info?.running !== true && (planTurn !== undefined ? turn.index > planTurn : event !== undefined && this.infoAfterPlan.has(session)),
       parent: info?.parent,
       running: info?.running ?? false,
     };
@@ -346,7 +348,7 @@ export class PlanStore implements Disposable {
   }
 
   /** Every version of a session, oldest first: the whole file (the API's getHistory). */
-  history(session: string): Promise<LogEvent[]> {
+  history(session: string): Promise<PlanRecord[]> {
     return this.log.history(session);
   }
 
@@ -356,7 +358,7 @@ export class PlanStore implements Disposable {
   }
 
   /** The version whose line starts at `at`, if it is still in the log. */
-  versionAt(session: string, at: number): Promise<LogEvent | undefined> {
+  versionAt(session: string, at: number): Promise<PlanRecord | undefined> {
     return this.log.versionAt(session, at);
   }
 
@@ -380,7 +382,7 @@ export class PlanStore implements Disposable {
     await this.log.readBackward(
       session,
       (event) => {
-        // A superseded mirrored list never was the plan on screen.
+        // A superseded foreign list never was the plan on screen.
         if (event.source?.superseded === true) return cancelled();
         if (event.todos.find((todo) => todo.content === content)?.status !== status) return true;
         since = event.ts;
@@ -434,7 +436,7 @@ export class PlanStore implements Disposable {
       }
       // A user's request or a link is not a plan (requests.ts follows them).
       if (record.type !== 'todo/write') continue;
-      // A superseded mirrored snapshot joins the history but does not replace the current plan.
+      // A superseded foreign snapshot joins the history but does not replace the current plan.
       if (record.source?.superseded !== true) {
         this.setEntry(session, new this.Summary(session, record, this.nextRank()));
         this.keepFull(record);
@@ -488,6 +490,6 @@ function comesFirst(sessionA: string, a: Entry, sessionB: string, b: Entry): boo
 }
 
 /** What tells a plan from another without holding its items: a restored file's plan is the one it had. */
-function fingerprint(event: LogEvent): string {
+function fingerprint(event: PlanRecord): string {
   return JSON.stringify([event.ts, event.counts, event.source, event.at]);
 }

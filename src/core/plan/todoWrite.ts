@@ -3,12 +3,12 @@
 // reliability suite drives it directly. It never throws for any input.
 import { NO_SESSION_TEXT, saveFailedText, successText } from './plan';
 import { sessionKeyFromToken } from '../log/sessionKey';
-import type { LogEvent } from '../log/sessionLog';
+import type { PlanRecord } from '../log/sessionLog';
 import type { PlanStore } from './store';
 import { validateTodoInput } from './validate';
 
 export type TodoWriteOutcome =
-  | { kind: 'saved'; text: string; event: LogEvent }
+  | { kind: 'saved'; text: string; event: PlanRecord }
   | { kind: 'rejected'; text: string; reason: 'no-session' | 'invalid' }
   | { kind: 'failed'; text: string; error: unknown };
 

@@ -3,7 +3,7 @@
 // how long each item took. Pure: no I/O, no clock of its own (`now` comes in), no vscode.
 //
 // Times are those of this machine: the `ts` of each line (when Agent Plan saved or
-// mirrored the version), never the foreign record's own clock, so a session reads the same
+// imported the version), never the foreign record's own clock, so a session reads the same
 // whatever the agent wrote. A lane's state holds from the version that set it to the next
 // version that changed it; the newest state of an item still in the plan runs to `end`.
 //
@@ -11,7 +11,7 @@
 // the items in progress when an agent's tool call wrote (timelineFiles.ts). A lane keeps its
 // files when the item is later reworded or dropped (the lane is the old text's).
 //
-// Same item = same trimmed text (as health.ts). With repeated texts (mirrored plans allow
+// Same item = same trimmed text (as health.ts). With repeated texts (foreign plans allow
 // them), one lane, and an open status wins over a closed one, as in health.
 import { isOpen, SessionHealth, statusMap, type HealthSettings, type HealthSignal, type StopHow } from '../derived/health';
 import { isCurrentPlan, isFileWrite, isPlanEvent, type FileWriteRecord, type LogRecord } from '../log/logRecord';
@@ -120,7 +120,7 @@ interface LaneBuilder {
 
 /**
  * Builds the timeline of lines read oldest first (a whole file, or the newest page of it:
- * then durations count from the first line given). Superseded mirrored snapshots are no
+ * then durations count from the first line given). Superseded foreign snapshots are no
  * versions; repeated imports are the reader's to leave out (logHistory does).
  */
 export function buildTimeline(lines: Iterable<TimelineLine>, options: TimelineOptions = {}): Timeline {

@@ -57,6 +57,12 @@ export async function discoverWorktrees(fs: WorktreeFileSystem, folder: string):
   return { commonDir, worktrees: [...worktrees, ...linked] };
 }
 
+/** A folder's one spelling: resolved, without a trailing separator (the root stays as it is). */
+export function normalizeFolder(folder: string): string {
+  const resolved = path.resolve(folder);
+  return resolved.length > 1 && resolved.endsWith(path.sep) ? resolved.slice(0, -1) : resolved;
+}
+
 /** The folders to follow for a repository: every worktree that still exists. */
 export function worktreeFolders(repository: WorktreeRepository | undefined): string[] {
   return repository === undefined ? [] : repository.worktrees.filter((tree) => tree.exists).map((tree) => tree.path);

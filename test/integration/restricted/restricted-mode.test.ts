@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { api, runDir, waitFor } from '../helpers';
 
-const RECORDING = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'agents', 'claude', 'todowrite');
+const RECORDING = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'agents', 'claude-code', 'todowrite');
 
 /** A copy of the recorded Claude Code session, as if it had run in `folder`; its session key. */
 function placeTranscript(folder: string): string {

@@ -5,24 +5,24 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { infoRecord, parseLogRecord } from '../../src/core/log/logRecord';
-import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
-import { nextFacts, sameFacts } from '../../src/core/log/sessionFacts';
-import { SessionLog } from '../../src/core/log/sessionLog';
-import { PlanStore } from '../../src/core/plan/store';
-import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { claudeCodeLocator } from '../../src/agents/claudeCode/locator';
-import { startTerminalSource } from './agentStart';
-import { claudeSubagentSession, createClaudeCodeParser, isClaudeSubagentFile } from '../../src/agents/claudeCode/parser';
-import type { ForeignPlan } from '../../src/core/foreign';
-import { recording } from './agentRecordings';
-import { KEY_A, MemorySink, useTempDir } from './helpers';
+import { infoRecord, parseLogRecord } from '../../../src/core/log/logRecord';
+import { LogPlanSink, sessionKeyForForeign } from '../../../src/core/log/planSink';
+import { nextFacts, sameFacts } from '../../../src/core/log/sessionFacts';
+import { SessionLog } from '../../../src/core/log/sessionLog';
+import { PlanStore } from '../../../src/core/plan/store';
+import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { claudeCodeLocator } from '../../../src/agents/claudeCode/locator';
+import { startTerminalSource } from '../agentStart';
+import { claudeSubagentSession, createClaudeCodeParser, isClaudeSubagentFile } from '../../../src/agents/claudeCode/parser';
+import type { ForeignPlan } from '../../../src/core/foreign';
+import { recording } from '../agentRecordings';
+import { KEY_A, MemorySink, useTempDir } from '../helpers';
 
 const rows = (plan: ForeignPlan | undefined) => (plan?.items ?? []).map((item) => [item.content, item.status]);
 const lines = (file: string) => fs.readFileSync(file, 'utf8').trimEnd().split('\n');
 
 describe('Claude Code subagents, over a recording of the real CLI', () => {
-  const rec = recording('claude', 'subagent');
+  const rec = recording('claude-code', 'subagent');
   const main = rec.sessionFiles.find((file) => !isClaudeSubagentFile(file)) ?? '';
   const child = rec.sessionFiles.find((file) => isClaudeSubagentFile(file)) ?? '';
   const parent = path.basename(main, '.jsonl');
@@ -71,7 +71,7 @@ describe('Claude Code subagents, over a recording of the real CLI', () => {
     assert.deepEqual([...(await locator.list())].sort(), [...rec.sessionFiles].sort());
     assert.ok(locator.watchFolders().includes(path.dirname(child)));
     // A session without a folder of its own is watched through its project folder: no watcher of its own.
-    const plain = recording('claude', 'todowrite');
+    const plain = recording('claude-code', 'todowrite');
     const other = claudeCodeLocator(plain.agentDir, [plain.workspace]);
     await other.list();
     const project = path.dirname(plain.sessionFiles[0] ?? '');

@@ -3,18 +3,18 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkedSink, qwenChatFolders, qwenCode } from '../../src/agents/qwenCode';
-import { createQwenCodeParser, qwenTodosFileItems } from '../../src/agents/qwenCode/parser';
-import type { ForeignPlan } from '../../src/core/foreign';
-import { findLine, recordedLines, recording } from './agentRecordings';
-import { MemorySink, useTempDir } from './helpers';
+import { checkedSink, qwenChatFolders, qwenCode } from '../../../src/agents/qwenCode';
+import { createQwenCodeParser, qwenTodosFileItems } from '../../../src/agents/qwenCode/parser';
+import type { ForeignPlan } from '../../../src/core/foreign';
+import { findLine, recordedLines, recording } from '../agentRecordings';
+import { MemorySink, useTempDir } from '../helpers';
 
 function rows(plan: ForeignPlan | undefined): [string, string][] {
   return (plan?.items ?? []).map((item) => [item.content, item.status]);
 }
 
 describe('qwenCode parser, over recordings of the real CLI', () => {
-  const rec = recording('qwen', 'todo-write');
+  const rec = recording('qwen-code', 'todo-write');
   const lines = recordedLines(rec);
   const parse = (input: readonly string[], folders = [rec.workspace]) => createQwenCodeParser({ workspaceFolders: folders }).push(input);
   const session = path.basename(rec.sessionFiles[0] ?? '', '.jsonl');
@@ -76,7 +76,7 @@ describe('qwenCode parser, over recordings of the real CLI', () => {
   });
 
   it('a run that never plans: no plan, no unknown shape', () => {
-    const none = recording('qwen', 'no-plan');
+    const none = recording('qwen-code', 'no-plan');
     const out = createQwenCodeParser({ workspaceFolders: [none.workspace] }).push(recordedLines(none));
     assert.deepEqual(out.plans, []);
     assert.deepEqual(out.unknown, []);
@@ -87,7 +87,7 @@ describe('qwenCode source over the recorded folder', () => {
   const tmp = useTempDir();
 
   it('finds the chats of the workspace, hands both plans once, and nothing again after a restart', async () => {
-    const rec = recording('qwen', 'todo-write');
+    const rec = recording('qwen-code', 'todo-write');
     assert.deepEqual(qwenChatFolders(rec.agentDir, [rec.workspace]), [path.dirname(rec.sessionFiles[0] ?? '')]);
     const run = async () => {
       const sink = new MemorySink();
@@ -116,7 +116,7 @@ describe('qwenCode source over the recorded folder', () => {
   });
 
   it('the todos file is the check: a list the chat showed says nothing; another list once settled, or a file in another shape, is reported once', async () => {
-    const rec = recording('qwen', 'todo-write');
+    const rec = recording('qwen-code', 'todo-write');
     const plans = createQwenCodeParser({ workspaceFolders: [rec.workspace] }).push(recordedLines(rec)).plans;
     const reports: string[] = [];
     const sink = checkedSink(new MemorySink(), rec.agentDir, (_file, detail) => reports.push(detail));

@@ -1,10 +1,10 @@
 // Gemini CLI chat logs recorded from the real CLI: write_todos calls, each turn written
 // twice under one id, `$set` patches. Variants are made from the recorded lines.
 import * as assert from 'node:assert/strict';
-import { createGeminiCliParser } from '../../src/agents/geminiCli';
-import { geminiProjectHash } from '../../src/agents/geminiCli/locations';
-import type { ForeignPlan } from '../../src/core/foreign';
-import { findLine, recordedLines, recording } from './agentRecordings';
+import { createGeminiCliParser } from '../../../src/agents/geminiCli';
+import { geminiProjectHash } from '../../../src/agents/geminiCli/locations';
+import type { ForeignPlan } from '../../../src/core/foreign';
+import { findLine, recordedLines, recording } from '../agentRecordings';
 
 function rows(plan: ForeignPlan | undefined): [string, string][] {
   return (plan?.items ?? []).map((item) => [item.content, item.status]);
@@ -12,7 +12,7 @@ function rows(plan: ForeignPlan | undefined): [string, string][] {
 const hasTodos = (v: Record<string, unknown>) => Array.isArray(v['toolCalls']);
 
 describe('geminiCli parser, over recordings of the real CLI', () => {
-  const rec = recording('gemini', 'write-todos');
+  const rec = recording('gemini-cli', 'write-todos');
   const lines = recordedLines(rec);
   const parse = (input: readonly string[]) => createGeminiCliParser({ workspaceFolders: [rec.workspace] }).push(input);
   const session = (JSON.parse(lines[0] ?? '{}') as { sessionId?: string }).sessionId;
@@ -75,7 +75,7 @@ describe('geminiCli parser, over recordings of the real CLI', () => {
   });
 
   it('a session that never planned: its info, no plans, nothing unknown', () => {
-    const none = recording('gemini', 'no-plan');
+    const none = recording('gemini-cli', 'no-plan');
     const out = createGeminiCliParser({ workspaceFolders: [none.workspace] }).push(recordedLines(none));
     assert.deepEqual(out.plans, []);
     assert.deepEqual(out.unknown, []);

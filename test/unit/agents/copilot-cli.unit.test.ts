@@ -18,17 +18,17 @@ import {
   readTodoRows,
   tableSink,
   workspaceYamlCwd,
-} from '../../src/agents/copilotCli';
-import { loadSqlite, type SqliteModule } from '../../src/agents/follow/sqlite';
-import type { ForeignPlan } from '../../src/core/foreign';
-import { findLine, recordedLines, recording } from './agentRecordings';
-import { MemorySink, useTempDir } from './helpers';
+} from '../../../src/agents/copilotCli';
+import { loadSqlite, type SqliteModule } from '../../../src/agents/follow/sqlite';
+import type { ForeignPlan } from '../../../src/core/foreign';
+import { findLine, recordedLines, recording } from '../agentRecordings';
+import { MemorySink, useTempDir } from '../helpers';
 
 const rows = (plan: ForeignPlan | undefined) => (plan?.items ?? []).map((item) => [item.content, item.status]);
 const FINAL = [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress'], ['Write a regression test', 'blocked']];
 
 describe('copilotCli parser, over recordings of the real CLI', () => {
-  const rec = recording('copilot', 'sql-todos');
+  const rec = recording('copilot-cli', 'sql-todos');
   const lines = recordedLines(rec);
   const session = path.basename(path.dirname(rec.sessionFiles[0] ?? ''));
 
@@ -59,7 +59,7 @@ describe('copilotCli parser, over recordings of the real CLI', () => {
   });
 
   it('a session without a plan gives its info and no plan', () => {
-    const none = recording('copilot', 'no-plan');
+    const none = recording('copilot-cli', 'no-plan');
     const out = createCopilotCliParser().push(recordedLines(none));
     assert.deepEqual(out.plans, []);
     assert.deepEqual(out.unknown, []);
@@ -153,7 +153,7 @@ if (typeof sqlite === 'string') {
         this.timeout(120_000);
         const mocha = require.resolve('mocha/bin/mocha.js');
         const result = spawnSync(node, [mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '20000', '--forbid-only', '--forbid-pending', '--grep', 'Copilot CLI todos table, with node:sqlite', __filename], {
-          cwd: path.join(__dirname, '..', '..'),
+          cwd: path.join(__dirname, '..', '..', '..'),
           env: { ...process.env, [HOST_RUN]: '1' },
           encoding: 'utf8',
         });
@@ -168,7 +168,7 @@ if (typeof sqlite === 'string') {
   const db: SqliteModule = sqlite;
   describe(`Copilot CLI todos table, with node:sqlite (Node ${process.versions.node})`, () => {
     const tmp = useTempDir();
-    const rec = recording('copilot', 'sql-todos');
+    const rec = recording('copilot-cli', 'sql-todos');
 
     /** A copy of the recorded Copilot home: tests never open the recording itself. */
     function copyHome(): { home: string; folder: string } {

@@ -7,23 +7,23 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadSqlite, type SqliteModule } from '../../src/agents/follow/sqlite';
-import { SqliteFollower } from '../../src/agents/opencode/databaseFollower';
-import { databaseFile, opencode, xdgDataFolder } from '../../src/agents/opencode';
-import { kilo } from '../../src/agents/kilo';
-import { followTurn, plansFromParts, todoTableMismatch, type OpencodeAgent, type OpencodeMessageRow, type OpencodePartRow } from '../../src/agents/opencode/parser';
-import type { ForeignPlan } from '../../src/core/foreign';
-import { notePlanParts, writesFromParts } from '../../src/agents/opencode/writes';
-import { followWaitingCalls } from '../../src/agents/opencode/waitingCalls';
-import { DEFAULT_HEALTH_SETTINGS, type HealthSignal } from '../../src/core/derived/health';
-import { HealthBook } from '../../src/core/derived/healthBook';
-import { signalText, signalWord } from '../../src/core/derived/healthText';
-import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
-import { SessionLog } from '../../src/core/log/sessionLog';
-import { formatOnly } from '../../src/core/plan/present';
-import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { recording } from './agentRecordings';
-import { MemorySink, useTempDir } from './helpers';
+import { loadSqlite, type SqliteModule } from '../../../src/agents/follow/sqlite';
+import { opencodeFollower } from '../../../src/agents/opencode/databaseReader';
+import { databaseFile, opencode, xdgDataFolder } from '../../../src/agents/opencode';
+import { kilo } from '../../../src/agents/kilo';
+import { followTurn, plansFromParts, todoTableMismatch, type OpencodeAgent, type OpencodeMessageRow, type OpencodePartRow } from '../../../src/agents/opencode/parser';
+import type { ForeignPlan } from '../../../src/core/foreign';
+import { notePlanParts, writesFromParts } from '../../../src/agents/opencode/writes';
+import { followWaitingCalls } from '../../../src/agents/opencode/waitingCalls';
+import { DEFAULT_HEALTH_SETTINGS, type HealthSignal } from '../../../src/core/derived/health';
+import { HealthBook } from '../../../src/core/derived/healthBook';
+import { signalText, signalWord } from '../../../src/core/derived/healthText';
+import { LogPlanSink, sessionKeyForForeign } from '../../../src/core/log/planSink';
+import { SessionLog } from '../../../src/core/log/sessionLog';
+import { formatOnly } from '../../../src/core/plan/present';
+import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { recording } from '../agentRecordings';
+import { MemorySink, useTempDir } from '../helpers';
 
 const sqlite = loadSqlite();
 const HOST_RUN = 'AGENT_PLAN_SQLITE_TESTS_IN_HOST_NODE';
@@ -69,7 +69,7 @@ if (typeof sqlite === 'string') {
         this.timeout(120_000);
         const mocha = require.resolve('mocha/bin/mocha.js');
         const result = spawnSync(node, [mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '20000', '--forbid-only', '--forbid-pending', __filename], {
-          cwd: path.join(__dirname, '..', '..'),
+          cwd: path.join(__dirname, '..', '..', '..'),
           env: { ...process.env, [HOST_RUN]: '1' },
           encoding: 'utf8',
         });
@@ -134,10 +134,10 @@ if (typeof sqlite === 'string') {
       assert.deepEqual(followTurn(turn, [next], []), { index: 1, state: 'running', user: next.id, calls: [] });
     });
 
-    function follow(agent: OpencodeAgent, file: string, workspace: string, extra: Partial<ConstructorParameters<typeof SqliteFollower>[0]> = {}) {
+    function follow(agent: OpencodeAgent, file: string, workspace: string, extra: Partial<Parameters<typeof opencodeFollower>[0]> = {}) {
       const sink = new MemorySink();
       const errors: unknown[] = [];
-      const follower = new SqliteFollower({
+      const follower = opencodeFollower({
         agent,
         dbFile: file,
         workspaceFolders: [workspace],

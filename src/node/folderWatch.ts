@@ -3,7 +3,7 @@
 // event names one. Watching is best effort: the follower's slow poll covers what it misses.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Disposable } from '../../core/emitter';
+import type { Disposable } from '../core/emitter';
 
 export class FolderWatch implements Disposable {
   private readonly watchers = new Map<string, { watcher: fs.FSWatcher; targets: string[] }>();

@@ -4,9 +4,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createClaudeCodeParser } from '../../src/agents/claudeCode';
-import type { ForeignPlan, ParseOutput } from '../../src/core/foreign';
-import { findLine, recordedLines, recording } from './agentRecordings';
+import { createClaudeCodeParser } from '../../../src/agents/claudeCode';
+import type { ForeignPlan, ParseOutput } from '../../../src/core/foreign';
+import { findLine, recordedLines, recording } from '../agentRecordings';
 
 type Row = [string, string];
 function rows(plan: ForeignPlan | undefined): Row[] {
@@ -34,7 +34,7 @@ function lineOf(lines: readonly string[], kind: 'tool_use' | 'tool_result', id: 
 }
 
 describe('claudeCode parser, over recordings of the real CLI', () => {
-  const tasks = recording('claude', 'tasks');
+  const tasks = recording('claude-code', 'tasks');
   const tasksLines = recordedLines(tasks);
   const session = path.basename(tasks.sessionFiles[0] ?? '', '.jsonl');
 
@@ -137,7 +137,7 @@ describe('claudeCode parser, over recordings of the real CLI', () => {
   });
 
   it('TodoWrite: the whole list each call, trimmed, activeForm left out', () => {
-    const rec = recording('claude', 'todowrite');
+    const rec = recording('claude-code', 'todowrite');
     const out = parseAll(recordedLines(rec), rec.workspace);
     assert.deepEqual(out.unknown, []);
     assert.deepEqual(out.plans.map((p) => [p.source.tool, p.source.call]), callIds(recordedLines(rec), 'TodoWrite').map((id) => ['TodoWrite', id]));
@@ -156,7 +156,7 @@ describe('claudeCode parser, over recordings of the real CLI', () => {
   });
 
   it('TodoWrite counts only once its result is in, and not when the result is an error', () => {
-    const rec = recording('claude', 'todowrite');
+    const rec = recording('claude-code', 'todowrite');
     const lines = recordedLines(rec);
     const [firstCall] = callIds(lines, 'TodoWrite');
     const use = lineOf(lines, 'tool_use', firstCall ?? '');
@@ -170,7 +170,7 @@ describe('claudeCode parser, over recordings of the real CLI', () => {
   });
 
   it('an unknown status is reported once; the other calls still count', () => {
-    const rec = recording('claude', 'todowrite');
+    const rec = recording('claude-code', 'todowrite');
     const lines = recordedLines(rec);
     const [firstCall, secondCall] = callIds(lines, 'TodoWrite');
     const use = lineOf(lines, 'tool_use', firstCall ?? '');
@@ -201,7 +201,7 @@ describe('claudeCode parser, over recordings of the real CLI', () => {
   });
 
   it('a session that never planned: its info, no plans, nothing unknown', () => {
-    const rec = recording('claude', 'no-plan');
+    const rec = recording('claude-code', 'no-plan');
     const out = parseAll(recordedLines(rec), rec.workspace);
     assert.deepEqual(out.plans, []);
     assert.deepEqual(out.unknown, []);

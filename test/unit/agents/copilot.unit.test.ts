@@ -6,11 +6,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { copilotChatFolder, copilotChatParserFactory, createCopilotChatParser, mapTodoList } from '../../src/agents/copilotChat';
-import type { ForeignPlan, ForeignWrite, ParseOutput } from '../../src/core/foreign';
-import { firstChatRequest, replayChatLog, rewrittenChatLog } from './helpers';
+import { copilotChatFolder, copilotChatParserFactory, createCopilotChatParser, mapTodoList } from '../../../src/agents/copilotChat';
+import type { ForeignPlan, ForeignWrite, ParseOutput } from '../../../src/core/foreign';
+import { firstChatRequest, replayChatLog, rewrittenChatLog } from '../helpers';
 
-const FIXTURES = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
+const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'copilot-chats');
 
 interface ManifestChat {
   file: string;

@@ -6,20 +6,20 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import { LogPlanSink } from '../../src/core/log/planSink';
-import { copilotSessionKey } from '../../src/core/log/sessionKey';
-import { SessionLog } from '../../src/core/log/sessionLog';
-import { Follower } from '../../src/agents/follow/follower';
-import { NodeFileSystem } from '../../src/node/nodeFileSystem';
-import { firstChatRequest } from './helpers';
-import { locateCopilotChats } from '../../src/agents/copilotChat/start';
-import { copilotChatParserFactory, createCopilotChatParser } from '../../src/agents/copilotChat';
-import type { ForeignPlan, PlanSink, UnknownShape } from '../../src/core/foreign';
-import { MemorySink, rewrittenChatLog, useTempDir } from './helpers';
-import { buildLedger, type LedgerFigures } from '../../src/core/derived/ledger';
-import { parseLogRecord, type LogRecord } from '../../src/core/log/logRecord';
+import { LogPlanSink } from '../../../src/core/log/planSink';
+import { copilotSessionKey } from '../../../src/core/log/sessionKey';
+import { SessionLog } from '../../../src/core/log/sessionLog';
+import { Follower } from '../../../src/agents/follow/follower';
+import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { firstChatRequest } from '../helpers';
+import { locateCopilotChats } from '../../../src/agents/copilotChat/start';
+import { copilotChatParserFactory, createCopilotChatParser } from '../../../src/agents/copilotChat';
+import type { ForeignPlan, PlanSink, UnknownShape } from '../../../src/core/foreign';
+import { MemorySink, rewrittenChatLog, useTempDir } from '../helpers';
+import { buildLedger, type LedgerFigures } from '../../../src/core/derived/ledger';
+import { parseLogRecord, type LogRecord } from '../../../src/core/log/logRecord';
 
-const FIXTURES = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
+const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'copilot-chats');
 const CHATS = ['manage-todo-list', 'both-tools', 'titled'];
 
 function recordedLines(name: string): string[] {

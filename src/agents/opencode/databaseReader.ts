@@ -1,38 +1,14 @@
-// Follows an agent's SQLite database (opencode, Kilo CLI), read-only, and hands the plans of
-// this workspace's sessions to Agent Plan's log.
+// What opencode's database (and Kilo CLI's, the same schema) gives the log, read by the shared
+// SqliteFollower (src/agents/follow/sqliteFollower.ts), which decides when and keeps the cursor.
 //
-// - Reader: `node:sqlite` of the extension host's own Node (no native addon, no copy of the
-//   database). Opened read-only with no busy timeout; each pass is one read transaction (one
-//   snapshot), ended before anything is handed on: in WAL mode a reader never blocks the
-//   writer, and a busy or locked database is retried a moment later, never reported as
-//   broken. A Node without `node:sqlite` gives one line in the output channel and no source.
-// - The host's thread stays free: `node:sqlite` answers synchronously, so every query is a
-//   keyset page of at most 500 rows by an index the schema has (sessions by id, a session's
-//   messages by (time_created, id), its parts by rowid in `part_session_idx`, a message's
-//   parts by (message_id, id), todos by position), smaller while pages are slow; the pass
-//   yields to the event loop after ~12 ms of work, and parses its rows in runs between yields.
-//   A message's tool calls are counted from the tool parts read (kept in the cursor), never by
-//   a query per message.
-// - Only regular files are opened: a FIFO (or socket, device) named like the database, its
-//   `-wal` or `-shm` is reported once and skipped (SQLite would block the thread opening it).
-// - Nothing is created next to the database: a read-only connection to a WAL database makes
-//   `-wal` and `-shm` files when they are missing, so the database is opened that way only
-//   while both exist (the agent has it open, or left them); with neither, it is opened as
-//   immutable (the main file alone holds every committed page then); with one of the two,
-//   the scan waits for the agent to finish creating or removing them.
-// - Idle is idle: the database's folder is watched; a change is queried only when the size or
-//   time of the database or its `-wal` differ from the last scan. With working events nothing
-//   runs on a timer; where the folder's events may not arrive (a network or shared file
-//   system), a stat-only poll runs every 5 s and backs off to once a minute while nothing changes. Queries ask only for what changed (a cursor on `time_updated`).
-import * as fs from 'node:fs';
-import * as fsp from 'node:fs/promises';
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Disposable } from '../../core/emitter';
-import { FolderWatch } from '../follow/folderWatch';
-import { Backoff, eventsUnreliable } from '../../node/eventSupport';
-import { isBusy, loadSqlite, ScanPacer, ScanStopped, type SqliteDatabase, type SqliteModule } from '../follow/sqlite';
-import { notRegularFile, readRegularFileText } from '../../node/regularFile';
+// Every query is a keyset page of at most 500 rows by an index the schema has (sessions by id,
+// a session's messages by (time_created, id), its parts by rowid in `part_session_idx`, a
+// message's parts by (message_id, id), todos by position), smaller while pages are slow; rows
+// are parsed in runs between the pacer's yields. A message's tool calls are counted from the
+// tool parts read (kept in the cursor), never by a query per message. Queries ask only for what
+// changed (a cursor on `time_updated`).
+import type { ScanPacer, SqliteDatabase } from '../follow/sqlite';
+import { SqliteFollower, type SqliteFollowerOptions, type SqliteReader } from '../follow/sqliteFollower';
 import {
   byIdTime,
   followTurn,
@@ -54,42 +30,21 @@ import { notePlanParts, writesFromParts } from './writes';
 import { usageFromMessages } from './usage';
 import { followWaitingCalls, type WaitingCalls, type WaitingCallsState } from './waitingCalls';
 
-export interface SqliteFollowerOptions {
+export interface OpencodeFollowerOptions extends Omit<SqliteFollowerOptions<OpencodeCursor, Pass>, 'name' | 'reader'> {
   agent: OpencodeAgent;
-  /** The agent's database file. */
-  dbFile: string;
   workspaceFolders: readonly string[];
-  /** Stored with the cursor: a cursor of another version is ignored (everything is read again). */
-  parserVersion: string;
   sink: PlanSink;
-  /** A file of Agent Plan's own storage where the cursor is kept. */
-  cursorFile: string;
-  onUnknownShape?(file: string, shape: UnknownShape): void;
-  onError?(error: unknown, file?: string): void;
-  /** One line for the output channel (the source is off, or waits). */
-  onPolling?(reason: string): void;
-  /** Minimum time between two queries. Default 250 ms. */
-  throttleMs?: number;
-  /**
-   * Where the database's folder raises no file events (a network or shared file system): the
-   * first interval of the stat-only poll, which backs off to `maxPollMs` while nothing
-   * changes. Default 5 s; 0 turns polling off. With working events nothing runs on a timer.
-   */
-  pollMs?: number;
-  /** The longest interval of the poll. Default 60 s. */
-  maxPollMs?: number;
-  /** Poll, for this reason, whatever the file system (tests). */
-  pollReason?: string;
-  /** How soon a busy or locked database is asked again. Default 1000 ms. */
-  busyRetryMs?: number;
-  sqlite?: SqliteModule | string;
+  onUnknownShape?: (file: string, shape: UnknownShape) => void;
 }
 
-interface Cursor {
-  v: 1;
-  parserVersion: string;
-  /** The database's identity (dev:ino): another file means every row is new. */
-  identity: string;
+/** Follows one opencode-style database (opencode's, or Kilo CLI's). */
+export function opencodeFollower(options: OpencodeFollowerOptions): SqliteFollower<OpencodeCursor, Pass> {
+  const { agent, workspaceFolders, sink, onUnknownShape, ...rest } = options;
+  return new SqliteFollower({ ...rest, name: agent, reader: new OpencodeReader({ agent, workspaceFolders, sink, dbFile: options.dbFile, onUnknownShape }) });
+}
+
+/** The reader's part of the cursor. */
+export interface OpencodeCursor {
   /** Rows updated at or after these times are asked for next (opencode times are ms). */
   sessionsFrom: number;
   partsFrom: number;
@@ -115,9 +70,6 @@ interface SessionCursor {
   said?: string;
 }
 
-/** The database's files: how to open it, or why not. */
-type Look = { key: string; identity: string } & ({ mode: 'shared' | 'immutable' | 'wait' } | { mode: 'refused'; refused: Error });
-
 /** What one session's rows of a pass give, handed on once the database is closed. */
 interface SessionPass {
   id: string;
@@ -129,7 +81,7 @@ interface SessionPass {
   mismatch?: string;
 }
 
-interface Pass {
+export interface Pass {
   sessions: SessionPass[];
 }
 
@@ -142,8 +94,6 @@ type OpencodeRow = (OpencodeMessageRow & { kind: 'message' }) | (OpencodePartRow
 const MAX_REQUEST_PARTS = 100;
 /** Tool calls are counted for at most this many messages (the newest): one not completed by then has lost its count. */
 const MAX_COUNTED_MESSAGES = 1000;
-/** The cursor file is Agent Plan's own, but read only as a regular file of bounded size. */
-const MAX_CURSOR_BYTES = 64 * 1024 * 1024;
 
 /** Keeps the tool-call counts of the newest MAX_COUNTED_MESSAGES messages. */
 function pruneCalls(calls: Record<string, string[]>): void {
@@ -152,176 +102,35 @@ function pruneCalls(calls: Record<string, string[]>): void {
   for (const id of ids.sort(byIdTime).slice(0, ids.length - MAX_COUNTED_MESSAGES)) delete calls[id];
 }
 
-export class SqliteFollower implements Disposable {
-  private readonly watch: FolderWatch;
-  private readonly sqlite: SqliteModule | undefined;
-  private cursor: Cursor | undefined;
-  private lastLook: string | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private poll: NodeJS.Timeout | undefined;
-  private polling: Backoff | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private lastScan = 0;
-  private disposed = false;
-  /** The key of a path refused (not a regular file) and reported, while it stays so. */
-  private refused: string | undefined;
+interface ReaderOptions {
+  agent: OpencodeAgent;
+  workspaceFolders: readonly string[];
+  sink: PlanSink;
+  dbFile: string;
+  onUnknownShape: ((file: string, shape: UnknownShape) => void) | undefined;
+}
 
-  constructor(private readonly options: SqliteFollowerOptions) {
-    const sqlite = options.sqlite ?? loadSqlite();
-    if (typeof sqlite === 'string') {
-      options.onPolling?.(`${sqlite}: ${options.agent}'s plans are not followed`);
-      this.sqlite = undefined;
-    } else {
-      this.sqlite = sqlite;
-    }
-    const base = path.basename(options.dbFile);
-    this.watch = new FolderWatch((file) => {
-      if (file === undefined || path.basename(file).startsWith(base)) this.schedule();
-    });
+class OpencodeReader implements SqliteReader<OpencodeCursor, Pass> {
+  constructor(private readonly options: ReaderOptions) {}
+
+  freshCursor(): OpencodeCursor {
+    return { sessionsFrom: 0, partsFrom: 0, messagesFrom: 0, partsAtCursor: [], sessions: {}, mismatched: [] };
   }
 
-  start(): void {
-    if (this.sqlite === undefined || this.disposed) return;
-    const folder = path.dirname(this.options.dbFile);
-    // Each scan re-watches the folder (made later, or re-created); events drive the scans.
-    this.watch.reconcile([folder]);
-    const pollMs = this.options.pollMs ?? 5000;
-    const reason = pollMs > 0 ? (this.options.pollReason ?? eventsUnreliable(folder)) : undefined;
-    if (reason !== undefined) {
-      const maxMs = Math.max(pollMs, this.options.maxPollMs ?? 60_000);
-      this.polling = new Backoff(pollMs, maxMs);
-      this.options.onPolling?.(`polling ${this.options.dbFile} every ${pollMs / 1000} s, backing off to ${maxMs / 1000} s while nothing changes: ${reason}`);
-      this.pollAfter(pollMs);
-    }
-    this.schedule();
-  }
-
-  /** One stat-only look after `ms`, then the next one, sooner when it found a change. */
-  private pollAfter(ms: number): void {
-    this.poll = setTimeout(() => {
-      this.poll = undefined;
-      const before = this.lastLook;
-      void this.scanNow().then(() => {
-        if (!this.disposed && this.polling) this.pollAfter(this.polling.next(this.lastLook !== before));
-      });
-    }, ms);
-    this.poll.unref();
-  }
-
-  /** Queries now even when nothing seems changed; resolves when caught up. */
-  async refresh(): Promise<void> {
-    if (this.sqlite === undefined) return;
-    this.lastLook = undefined;
-    await this.scanNow();
-  }
-
-  dispose(): void {
-    this.disposed = true;
-    this.watch.dispose();
-    if (this.timer) clearTimeout(this.timer);
-    if (this.poll) clearTimeout(this.poll);
-  }
-
-  private schedule(delay?: number): void {
-    if (this.disposed || this.timer) return;
-    const throttle = this.options.throttleMs ?? 250;
-    const wait = delay ?? Math.max(0, this.lastScan + throttle - Date.now());
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.scanNow();
-    }, wait);
-  }
-
-  private async scanNow(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      do {
-        this.again = false;
-        this.lastScan = Date.now();
-        try {
-          await this.scan();
-        } catch (error) {
-          if (error instanceof ScanStopped) return;
-          if (isBusy(error)) {
-            this.lastLook = undefined;
-            this.schedule(this.options.busyRetryMs ?? 1000);
-          } else {
-            this.options.onError?.(error, this.options.dbFile);
-          }
-        }
-      } while (this.again && !this.disposed);
-    })().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
-  }
-
-  /** The database's files as they are now: undefined when it does not exist. */
-  private async look(): Promise<Look | undefined> {
-    const { dbFile } = this.options;
-    const stat = async (file: string) => fsp.stat(file).catch(() => undefined);
-    const [db, wal, shm] = await Promise.all([stat(dbFile), stat(`${dbFile}-wal`), stat(`${dbFile}-shm`)]);
-    if (db === undefined) return undefined;
-    // SQLite opens these paths itself, synchronously: a FIFO there would hold the host's thread.
-    for (const [file, found] of [[dbFile, db], [`${dbFile}-wal`, wal], [`${dbFile}-shm`, shm]] as const) {
-      if (found !== undefined && !found.isFile()) return { key: JSON.stringify([file, found.mode]), identity: '', mode: 'refused', refused: notRegularFile(file, found) };
-    }
-    const mode = wal && shm ? 'shared' : !wal && !shm ? 'immutable' : 'wait';
-    const key = JSON.stringify([db.dev, db.ino, db.size, db.mtimeMs, wal?.size, wal?.mtimeMs, mode]);
-    return { key, identity: `${db.dev}:${db.ino}`, mode };
-  }
-
-  private async scan(): Promise<void> {
-    const sqlite = this.sqlite;
-    if (sqlite === undefined || this.disposed) return;
-    // The folder may have been made since the last scan (the agent's first run): watch it itself.
-    this.watch.reconcile([path.dirname(this.options.dbFile)]);
-    const look = await this.look();
-    if (look?.mode !== 'refused') this.refused = undefined;
-    if (look === undefined || look.key === this.lastLook) return;
-    if (look.mode === 'refused') {
-      // Reported once while it stays so; never opened.
-      if (this.refused !== look.key) this.options.onError?.(look.refused, this.options.dbFile);
-      this.refused = look.key;
-      this.lastLook = look.key;
-      return;
-    }
-    if (look.mode === 'wait') {
-      // The agent is opening or closing the database: look again shortly.
-      this.schedule(this.options.busyRetryMs ?? 1000);
-      return;
-    }
-    const cursor = await this.loadCursor(look.identity);
-    const { dbFile } = this.options;
-    const location = look.mode === 'shared' ? dbFile : new URL(`${pathToFileURL(dbFile).href}?immutable=1`);
-    const pacer = new ScanPacer(() => this.disposed);
-    let pass: Pass;
-    const db = new sqlite.DatabaseSync(location, { readOnly: true, timeout: 0 });
-    try {
-      // One snapshot for the whole pass (the cursor's times hold for every session at once). A
-      // WAL reader never blocks the writer; it only keeps a checkpoint from passing its snapshot
-      // until the COMMIT below, which comes before anything is handed on.
-      db.prepare('BEGIN').all();
-      pass = await this.read(db, cursor, pacer);
-    } finally {
-      try {
-        db.prepare('COMMIT').all();
-      } catch {
-        // No transaction left (BEGIN failed): closing is enough.
-      }
-      db.close();
-    }
-    await this.handOn(pass, cursor);
-    await this.saveCursor(cursor);
-    this.lastLook = look.key;
+  isCursor(value: Record<string, unknown>): boolean {
+    return (
+      typeof value['sessionsFrom'] === 'number' &&
+      typeof value['partsFrom'] === 'number' &&
+      typeof value['messagesFrom'] === 'number' &&
+      Array.isArray(value['partsAtCursor']) &&
+      typeof value['sessions'] === 'object' &&
+      value['sessions'] !== null &&
+      Array.isArray(value['mismatched'])
+    );
   }
 
   /** Reads what changed since the cursor, session by session, in pages; parses it in runs. Only the cursor's times and call counts move here. */
-  private async read(db: SqliteDatabase, cursor: Cursor, pacer: ScanPacer): Promise<Pass> {
+  async read(db: SqliteDatabase, cursor: OpencodeCursor, pacer: ScanPacer): Promise<Pass> {
     const { agent, workspaceFolders, dbFile } = this.options;
     const statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
     const query = (sql: string, ...params: Array<string | number>): unknown[] => {
@@ -503,7 +312,7 @@ export class SqliteFollower implements Disposable {
   }
 
   /** Hands each session's news to the sink, session by session (the database is closed by now). */
-  private async handOn(pass: Pass, cursor: Cursor): Promise<void> {
+  async handOn(pass: Pass, cursor: OpencodeCursor): Promise<void> {
     const { sink, dbFile } = this.options;
     for (const session of pass.sessions) {
       const known = cursor.sessions[session.id];
@@ -520,49 +329,5 @@ export class SqliteFollower implements Disposable {
         this.options.onUnknownShape?.(dbFile, { line: 0, detail: `session ${session.id}: ${session.mismatch}` });
       }
     }
-  }
-
-  private async loadCursor(identity: string): Promise<Cursor> {
-    const fresh = (): Cursor => ({ v: 1, parserVersion: this.options.parserVersion, identity, sessionsFrom: 0, partsFrom: 0, messagesFrom: 0, partsAtCursor: [], sessions: {}, mismatched: [] });
-    if (this.cursor?.identity === identity) return this.cursor;
-    let cursor = fresh();
-    try {
-      const value = JSON.parse(await readRegularFileText(this.options.cursorFile, MAX_CURSOR_BYTES)) as Partial<Cursor>;
-      if (
-        value.v === 1 &&
-        value.parserVersion === this.options.parserVersion &&
-        value.identity === identity &&
-        typeof value.sessionsFrom === 'number' &&
-        typeof value.partsFrom === 'number' &&
-        typeof value.messagesFrom === 'number' &&
-        Array.isArray(value.partsAtCursor) &&
-        typeof value.sessions === 'object' &&
-        value.sessions !== null &&
-        Array.isArray(value.mismatched)
-      ) {
-        cursor = value as Cursor;
-      }
-    } catch {
-      // No cursor yet (or unreadable): read everything once; the sink keeps it idempotent.
-    }
-    this.cursor = cursor;
-    return cursor;
-  }
-
-  private async saveCursor(cursor: Cursor): Promise<void> {
-    const file = this.options.cursorFile;
-    const temp = `${file}.${process.pid}.tmp`;
-    await fsp.mkdir(path.dirname(file), { recursive: true });
-    await fsp.writeFile(temp, JSON.stringify(cursor), 'utf8');
-    await fsp.rename(temp, file);
-  }
-}
-
-/** True when `file` exists as a file now (for the start line in the output channel). */
-export function databaseExists(file: string): boolean {
-  try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
   }
 }

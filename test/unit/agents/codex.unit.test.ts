@@ -1,9 +1,9 @@
 // Codex rollouts recorded from the real CLI: update_plan calls (arguments as a JSON string)
 // as whole lists. Variants are made from the recorded lines.
 import * as assert from 'node:assert/strict';
-import { createCodexParser } from '../../src/agents/codex';
-import type { ForeignPlan } from '../../src/core/foreign';
-import { findLine, recordedLines, recording } from './agentRecordings';
+import { createCodexParser } from '../../../src/agents/codex';
+import type { ForeignPlan } from '../../../src/core/foreign';
+import { findLine, recordedLines, recording } from '../agentRecordings';
 
 function rows(plan: ForeignPlan | undefined): [string, string][] {
   return (plan?.items ?? []).map((item) => [item.content, item.status]);

@@ -1,0 +1,352 @@
+// `npm run generate`: writes every file derived from the agents' descriptors
+// (src/agents/<agent>/index.ts, listed by src/agents/registry.ts), so a descriptor is the one
+// source of what is known about its agent:
+//   - package.json: the agents' settings (`agentPlan.sources.<key>.enabled` / `.folder`) and
+//     their `enabled` switches in the settings Restricted Mode keeps to the user;
+//   - package.nls.json, package.nls.zh-cn.json: those settings' descriptions;
+//   - l10n/bundle.l10n*.json: each agent's name (kept as it is in Chinese);
+//   - src/core/generated/agentIds.ts: the ids the log accepts, the VS Code chat agents, names and icons;
+//   - docs/agents.md, README.md, docs/ARCHITECTURE.md, docs/log-format.md, docs/api.md: the agents'
+//     tables and lists, between `<!-- generated:<name> -->` and `<!-- /generated -->` (prose
+//     stays hand-written), and docs/api.md's `type AgentId = …;` line.
+// The descriptors are read by bundling the registry with esbuild and importing it, never by
+// reading the TypeScript as text. Each file is rewritten only when its text changes; a second run
+// changes nothing. `--check` writes nothing and exits 1 naming the stale files (the unit test
+// test/unit/generated.unit.test.ts does the same). The build does not run this.
+// Usage: node scripts/generate.mjs [--check] [root]
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, '..');
+
+/** The files this writes, relative to the root. */
+export const DERIVED_FILES = [
+  'package.json',
+  'package.nls.json',
+  'package.nls.zh-cn.json',
+  'l10n/bundle.l10n.json',
+  'l10n/bundle.l10n.zh-cn.json',
+  'src/core/generated/agentIds.ts',
+  'docs/agents.md',
+  'docs/log-format.md',
+  'docs/api.md',
+  'docs/ARCHITECTURE.md',
+  'README.md',
+];
+
+const ID = /^[a-z][a-z0-9-]{0,63}$/;
+const KEY = /^[a-z][A-Za-z0-9]{0,63}$/;
+const NAME = /^[^'\\\n]{1,64}$/;
+const ICON = /^[a-z0-9-]{1,64}$/;
+const PARTICIPANT = /^[A-Za-z0-9.-]{1,128}$/;
+
+/** What the generated modules are while the descriptors are read (nothing they hold is needed then). */
+const STUBS = {
+  agentIds: 'export const AGENT_IDS = []; export const VSCODE_CHAT_AGENTS = {}; export const AGENT_LOOKS = {};',
+  inputValidator: 'module.exports = function validate() { return false; };',
+};
+
+/**
+ * The registry's agents, in its order, each with the folder of src/agents it is exported from.
+ * The registry is bundled (its imports and all) and run; the generated ids module it may import
+ * (and the tool's validator) are replaced by empty ones, so the descriptors never depend on what
+ * is generated from them, and a fresh clone needs no build first.
+ */
+export async function loadAgents(root = repoRoot) {
+  const agentsDir = path.join(root, 'src', 'agents');
+  const folders = fs
+    .readdirSync(agentsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(agentsDir, entry.name, 'index.ts')))
+    .map((entry) => entry.name)
+    .sort();
+  const contents = [
+    "export { AGENTS } from './src/agents/registry';",
+    ...folders.map((folder, i) => `import * as folder${i} from './src/agents/${folder}';`),
+    `export const folders = { ${folders.map((folder, i) => `${JSON.stringify(folder)}: folder${i}`).join(', ')} };`,
+  ].join('\n');
+  const stubGenerated = {
+    name: 'stub-generated',
+    setup(build) {
+      build.onResolve({ filter: /[\\/]generated[\\/](agentIds|inputValidator)$/ }, (args) => ({ path: path.basename(args.path), namespace: 'stub' }));
+      build.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => ({ contents: STUBS[args.path], loader: 'js' }));
+    },
+  };
+  const result = await esbuild.build({
+    stdin: { contents, resolveDir: root, loader: 'ts', sourcefile: 'agents.generate.ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    external: ['vscode'],
+    packages: 'external',
+    plugins: [stubGenerated],
+    logLevel: 'silent',
+  });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-generate-'));
+  let module;
+  try {
+    const file = path.join(dir, 'agents.mjs');
+    fs.writeFileSync(file, result.outputFiles[0].text);
+    module = await import(pathToFileURL(file).href);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return module.AGENTS.map((agent) => {
+    const owners = folders.filter((folder) => Object.values(module.folders[folder]).includes(agent));
+    if (owners.length !== 1) throw new Error(`generate: the agent ${agent.id} is exported by ${owners.length} folders of src/agents (${owners.join(', ')}), not one`);
+    return checked({ ...agent, folder: owners[0], hasFolder: typeof agent.defaultFolder === 'function', participant: agent.vscodeChat?.participant });
+  });
+}
+
+function checked(agent) {
+  const fail = (what) => {
+    throw new Error(`generate: src/agents/${agent.folder}/index.ts: ${what}`);
+  };
+  if (!ID.test(agent.id)) fail(`id ${JSON.stringify(agent.id)} is not lower-case words joined by "-"`);
+  if (!KEY.test(agent.settingKey)) fail(`settingKey ${JSON.stringify(agent.settingKey)} is not one camelCase word`);
+  if (!NAME.test(agent.name)) fail(`name ${JSON.stringify(agent.name)} is not a short name without quotes`);
+  if (!ICON.test(agent.icon)) fail(`icon ${JSON.stringify(agent.icon)} is not a codicon id`);
+  if (agent.participant !== undefined && !PARTICIPANT.test(agent.participant)) fail(`vscodeChat.participant ${JSON.stringify(agent.participant)} is not an extension id`);
+  if (agent.about === undefined) fail('no `about` (what the manifest and the docs say of it)');
+  if (agent.hasFolder !== (agent.about.settings.folder !== undefined)) fail('about.settings.folder is set exactly when defaultFolder is');
+  return agent;
+}
+
+/** Checks the registry as a whole: unique ids, settings keys and names. */
+function checkedList(agents) {
+  for (const key of ['id', 'settingKey', 'name']) {
+    const seen = new Set();
+    for (const agent of agents) {
+      if (seen.has(agent[key])) throw new Error(`generate: two agents have the ${key} ${JSON.stringify(agent[key])}`);
+      seen.add(agent[key]);
+    }
+  }
+  return agents;
+}
+
+// ---- the manifest and its strings ----
+
+const settingId = (agent, which) => `agentPlan.sources.${agent.settingKey}.${which}`;
+const nlsKey = (agent, which) => `configuration.sources.${agent.settingKey}.${which}`;
+const isAgentSetting = (key) => /^agentPlan\.sources\.[^.]+\.(enabled|folder)$/.test(key);
+const isAgentNls = (key) => /^configuration\.sources\.[^.]+\.(enabled|folder)$/.test(key);
+
+/** `entries` in place of the keys `isOurs` picks: where the first of them was, else at the end. */
+function withEntries(object, isOurs, entries) {
+  const out = {};
+  let placed = false;
+  for (const [key, value] of Object.entries(object)) {
+    if (!isOurs(key)) {
+      out[key] = value;
+      continue;
+    }
+    if (placed) continue;
+    Object.assign(out, entries);
+    placed = true;
+  }
+  if (!placed) Object.assign(out, entries);
+  return out;
+}
+
+/** The same for a list of strings. */
+function withItems(list, isOurs, items) {
+  const at = list.findIndex(isOurs);
+  const rest = list.filter((item) => !isOurs(item));
+  const index = at < 0 ? rest.length : list.slice(0, at).filter((item) => !isOurs(item)).length;
+  return [...rest.slice(0, index), ...items, ...rest.slice(index)];
+}
+
+const json = (value) => `${JSON.stringify(value, null, 2)}\n`;
+
+function manifest(text, agents) {
+  const pkg = JSON.parse(text);
+  const settings = {};
+  for (const agent of agents) {
+    settings[settingId(agent, 'enabled')] = { type: 'boolean', default: true, description: `%${nlsKey(agent, 'enabled')}%` };
+    if (agent.hasFolder) settings[settingId(agent, 'folder')] = { type: 'string', default: '', scope: 'machine', markdownDescription: `%${nlsKey(agent, 'folder')}%` };
+  }
+  const configuration = pkg.contributes.configuration;
+  configuration.properties = withEntries(configuration.properties, isAgentSetting, settings);
+  const untrusted = pkg.capabilities.untrustedWorkspaces;
+  untrusted.restrictedConfigurations = withItems(untrusted.restrictedConfigurations, (id) => /^agentPlan\.sources\.[^.]+\.enabled$/.test(id), agents.map((agent) => settingId(agent, 'enabled')));
+  return json(pkg);
+}
+
+/** A setting's description in one language: the agent's own text, or the generator's sentence. */
+export function settingTexts(agent) {
+  const { enabled, folder } = agent.about.settings;
+  const texts = { en: {}, zhCn: {} };
+  if ('en' in enabled) {
+    texts.en.enabled = enabled.en;
+    texts.zhCn.enabled = enabled.zhCn;
+  } else {
+    texts.en.enabled = `Show the plans (${enabled.planTools.join(', ')}) of ${agent.name} sessions that ran in this workspace${enabled.fromDatabase ? ', read from its database' : ''}.`;
+    texts.zhCn.enabled = `显示在本工作区运行的 ${agent.name} 会话的计划（${enabled.planTools.join('、')}）${enabled.fromDatabase ? '，从其数据库读取' : ''}。`;
+  }
+  if (folder !== undefined) {
+    const name = folder.name ?? agent.name;
+    texts.en.folder = `${name}'s ${folder.data ? 'data ' : ''}folder, read only${folder.note ? ` (${folder.note.en})` : ''}. Empty: ${folder.empty.join(' or ')}.`;
+    texts.zhCn.folder = `${name} 的${folder.data ? '数据' : ''}文件夹，只读${folder.note ? `（${folder.note.zhCn}）` : ''}。留空：${folder.empty.join(' 或 ')}。`;
+  }
+  return texts;
+}
+
+function nls(text, agents, language) {
+  const strings = {};
+  for (const agent of agents) {
+    const texts = settingTexts(agent)[language];
+    strings[nlsKey(agent, 'enabled')] = texts.enabled;
+    if (texts.folder !== undefined) strings[nlsKey(agent, 'folder')] = texts.folder;
+  }
+  return json(withEntries(JSON.parse(text), isAgentNls, strings));
+}
+
+/** Each agent's name, as it is in both languages (a name is not translated). */
+function l10nBundle(text, agents) {
+  const names = new Set(agents.map((agent) => agent.name));
+  return json(withEntries(JSON.parse(text), (key) => names.has(key), Object.fromEntries(agents.map((agent) => [agent.name, agent.name]))));
+}
+
+function agentIds(agents) {
+  const chats = agents.filter((agent) => agent.participant !== undefined);
+  return (
+    '// Generated by scripts/generate.mjs (npm run generate) from the agent registry. Do not edit.\n' +
+    `export const AGENT_IDS = [${agents.map((agent) => `'${agent.id}'`).join(', ')}] as const;\n\n` +
+    "/** The agents whose sessions are VS Code chats (their descriptor's `vscodeChat`), with their chat participant's extension id. */\n" +
+    `export const VSCODE_CHAT_AGENTS: Readonly<Record<string, string>> = { ${chats.map((agent) => `'${agent.id}': '${agent.participant}'`).join(', ')} };\n\n` +
+    '/** How each agent is shown: its name in English (the l10n key) and its codicon. */\n' +
+    'export const AGENT_LOOKS: Readonly<Record<(typeof AGENT_IDS)[number], { name: string; icon: string }>> = {\n' +
+    agents.map((agent) => `  '${agent.id}': { name: '${agent.name}', icon: '${agent.icon}' },\n`).join('') +
+    '};\n'
+  );
+}
+
+// ---- the docs ----
+
+/** `content` between `<!-- generated:<name> -->` and the next `<!-- /generated -->` of `text`. */
+export function withRegion(text, file, name, content) {
+  const start = `<!-- generated:${name} -->`;
+  const end = '<!-- /generated -->';
+  const from = text.indexOf(start);
+  if (from < 0) throw new Error(`generate: ${file} has no ${start} … ${end}`);
+  const to = text.indexOf(end, from + start.length);
+  if (to < 0) throw new Error(`generate: ${file}: ${start} is not closed by ${end}`);
+  return text.slice(0, from + start.length) + content + text.slice(to);
+}
+
+const table = (head, rows) => `\n\n| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|\n${rows.map((row) => `| ${row.join(' | ')} |\n`).join('')}\n`;
+const code = (text) => `\`${text}\``;
+
+function settingCell(agent) {
+  return `${code(settingId(agent, 'enabled'))}${agent.hasFolder ? ' / `.folder`' : ''}`;
+}
+
+function agentsPage(text, agents) {
+  const file = 'docs/agents.md';
+  let out = withRegion(text, file, 'agents-switch-on', table(['agent', 'tested', 'plan tool', 'what the user must switch on'], agents.map((a) => [a.about.docsName ?? a.name, a.about.tested, a.about.planTools, a.about.switchOn])));
+  out = withRegion(out, file, 'agents-read', table(['source', 'versions tested', 'what it reads', 'which sessions', 'one session is'], agents.map((a) => [a.about.reads.source, a.about.tested, a.about.reads.files, a.about.reads.sessions, a.about.reads.session])));
+  out = withRegion(
+    out,
+    file,
+    'agents-settings',
+    table(['setting', 'default', 'meaning'], agents.map((a) => [settingCell(a), a.hasFolder ? `\`true\` / empty = ${a.about.settings.folder.empty.join(' or ')}` : '`true`', a.about.settings.meaning])),
+  );
+  return out;
+}
+
+function readme(text, agents) {
+  return withRegion(text, 'README.md', 'agents-table', table(['agent (tested)', 'what is read', 'what you must switch on'], agents.map((a) => [a.about.readme.agent, a.about.readme.reads, a.about.readme.switchOn])));
+}
+
+const idList = (agents) => agents.map((agent) => code(agent.id)).join(', ');
+
+function architecture(text, agents) {
+  return withRegion(text, 'docs/ARCHITECTURE.md', 'agent-folders', agents.map((agent) => code(`${agent.folder}/`)).join(', '));
+}
+
+function logFormat(text, agents) {
+  return withRegion(text, 'docs/log-format.md', 'agent-ids', idList(agents));
+}
+
+function api(text, agents) {
+  const line = /^type AgentId = [^;\n]*;/m;
+  if (!line.test(text)) throw new Error('generate: docs/api.md has no `type AgentId = …;` line');
+  return text.replace(line, `type AgentId = ${agents.map((agent) => `'${agent.id}'`).join(' | ')};`);
+}
+
+// ---- all of it ----
+
+const WRITERS = {
+  'package.json': manifest,
+  'package.nls.json': (text, agents) => nls(text, agents, 'en'),
+  'package.nls.zh-cn.json': (text, agents) => nls(text, agents, 'zhCn'),
+  'l10n/bundle.l10n.json': l10nBundle,
+  'l10n/bundle.l10n.zh-cn.json': l10nBundle,
+  'src/core/generated/agentIds.ts': (_text, agents) => agentIds(agents),
+  'docs/agents.md': agentsPage,
+  'docs/log-format.md': logFormat,
+  'docs/api.md': api,
+  'docs/ARCHITECTURE.md': architecture,
+  'README.md': readme,
+};
+
+/** Every derived file's text as the descriptors under `root` make it: { relative path: text }. */
+export async function derivedFiles(root = repoRoot) {
+  const agents = checkedList(await loadAgents(root));
+  const out = {};
+  for (const file of DERIVED_FILES) {
+    const full = path.join(root, file);
+    const text = fs.existsSync(full) ? fs.readFileSync(full, 'utf8') : '';
+    out[file] = WRITERS[file](text, agents);
+  }
+  return out;
+}
+
+/** The derived files whose text on disk is not what the descriptors make. */
+export async function staleFiles(root = repoRoot) {
+  const files = await derivedFiles(root);
+  return Object.entries(files)
+    .filter(([file, text]) => !fs.existsSync(path.join(root, file)) || fs.readFileSync(path.join(root, file), 'utf8') !== text)
+    .map(([file]) => file);
+}
+
+/** Writes the derived files that changed; returns their paths. */
+export async function generate(root = repoRoot) {
+  const files = await derivedFiles(root);
+  const written = [];
+  for (const [file, text] of Object.entries(files)) {
+    const full = path.join(root, file);
+    if (fs.existsSync(full) && fs.readFileSync(full, 'utf8') === text) continue;
+    fs.mkdirSync(path.dirname(full), { recursive: true });
+    fs.writeFileSync(full, text);
+    written.push(file);
+  }
+  return written;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const check = args.includes('--check');
+  const rootArg = args.find((arg) => !arg.startsWith('--'));
+  const root = rootArg ? path.resolve(rootArg) : repoRoot;
+  try {
+    if (check) {
+      const stale = await staleFiles(root);
+      if (stale.length > 0) {
+        process.stderr.write(`stale, run \`npm run generate\`: ${stale.join(', ')}\n`);
+        process.exit(1);
+      }
+    } else {
+      const written = await generate(root);
+      process.stdout.write(written.length === 0 ? 'generate: every derived file is up to date\n' : `generate: wrote ${written.join(', ')}\n`);
+    }
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,48 @@
+// A made-up agent, "Made Up" (`made-up`), added as CONTRIBUTING's "Adding an agent" says: a copy
+// of a JSON-lines agent's folder (Codex's) under its own id, name and settings key, and one line
+// in the registry, in a temp copy of the repository's sources and of the files generated from
+// them. test/unit/agentFolders.unit.test.ts runs the generator over it; test/build/ also
+// type-checks it and runs its copied recordings' test.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export const repoRoot = path.resolve(__dirname, '..', '..');
+export const MADE_UP = { id: 'made-up', folder: 'madeUp', name: 'Made Up', settingKey: 'madeUp' } as const;
+
+export interface Generator {
+  DERIVED_FILES: string[];
+  generate(root?: string): Promise<string[]>;
+  staleFiles(root?: string): Promise<string[]>;
+}
+
+export async function generator(): Promise<Generator> {
+  return (await import(path.join(repoRoot, 'scripts', 'generate.mjs'))) as Generator;
+}
+
+/** A temp folder holding src/, the generated files and the given extra paths, with the made-up agent added. */
+export async function madeUpCopy(extra: readonly string[] = []): Promise<string> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-madeup-'));
+  const { DERIVED_FILES } = await generator();
+  for (const file of ['src', ...DERIVED_FILES, ...extra]) fs.cpSync(path.join(repoRoot, file), path.join(tmp, file), { recursive: true });
+  const copy = path.join(tmp, 'src', 'agents', MADE_UP.folder);
+  fs.cpSync(path.join(tmp, 'src', 'agents', 'codex'), copy, { recursive: true });
+  const index = path.join(copy, 'index.ts');
+  const text = fs
+    .readFileSync(index, 'utf8')
+    .replace(/\bcodex\b/g, MADE_UP.folder)
+    .replace(/\bCodex\b/g, MADE_UP.name)
+    .replace(`id: '${MADE_UP.folder}',`, `id: '${MADE_UP.id}',`);
+  assert.ok(text.includes(`id: '${MADE_UP.id}',`) && text.includes(`name: '${MADE_UP.name}',`) && text.includes(`export const ${MADE_UP.folder}`), 'the copy has its own id and name');
+  fs.writeFileSync(index, text);
+  // Its line in the registry: the import, and its name in the list.
+  const registry = path.join(tmp, 'src', 'agents', 'registry.ts');
+  const before = fs.readFileSync(registry, 'utf8');
+  const after = before
+    .replace("import { kilo } from './kilo';\n", `import { kilo } from './kilo';\nimport { ${MADE_UP.folder} } from './${MADE_UP.folder}';\n`)
+    .replace(/(export const AGENTS[^=]*=\s*\[[^\]]*)\]/, `$1, ${MADE_UP.folder}]`);
+  assert.notEqual(after, before);
+  fs.writeFileSync(registry, after);
+  return tmp;
+}
