@@ -6,19 +6,20 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { prepare, serverOf } from './environment.mjs';
+import { recipeOf } from './recipes.mjs';
 import { resolveScript } from './scenarios.mjs';
 
 const spec = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const { scenario } = spec;
 const { dirs } = spec;
-// Claude replaces its task files whole on each update (and removes a deleted task's
-// file): a copy of ~/.claude/tasks as it is when each model request arrives keeps
-// every state the files went through, in run/task-snapshots/<request number>/.
-const tasksDir = path.join(dirs.home, '.claude', 'tasks');
+// An agent that replaces its files whole on each update (Claude's task files, Cline's JSON
+// files): a copy of the folder its recipe names (`snapshots`) as it is when each model request
+// arrives keeps every state the files went through, in run/task-snapshots/<request number>/.
+const tasksDir = recipeOf(scenario.agent).snapshots?.(scenario, dirs);
 let requestNumber = 0;
 function snapshotTasks() {
   requestNumber += 1;
-  if (scenario.agent !== 'claude-code' || !fs.existsSync(tasksDir)) return;
+  if (tasksDir === undefined || !fs.existsSync(tasksDir)) return;
   const target = path.join(dirs.run, 'task-snapshots', String(requestNumber).padStart(2, '0'));
   fs.cpSync(tasksDir, target, { recursive: true });
 }
@@ -27,6 +28,8 @@ const server = await serverOf(scenario.agent)(resolveScript(scenario.script, dir
   lifetimeMs: spec.timeoutMs + 10_000,
   delayMs: spec.delayMs ?? 0,
   onRequest: snapshotTasks,
+  // The scenario's own server options (e.g. `textTurns`, for a model that answers in text).
+  ...scenario.server,
 });
 const { command, args, env } = prepare(scenario, dirs, server.url);
 

@@ -2,7 +2,7 @@
 // (src/agents/<agent>/recording.mjs, by id in recipes.mjs) writes its scratch configuration and
 // gives its command line and environment; this file gives what they share.
 import * as path from 'node:path';
-import { BINARIES, cleanEnv } from './install.mjs';
+import { BINARIES, cleanEnv, packageOf } from './install.mjs';
 import { recipeOf } from './recipes.mjs';
 import { startAnthropicServer } from './servers/anthropic.mjs';
 import { startGeminiServer } from './servers/gemini.mjs';
@@ -11,7 +11,7 @@ import { startResponsesServer } from './servers/openai.mjs';
 
 const FAKE_KEY = 'scripted-model-key';
 
-/** The model opencode, Kilo CLI, Qwen Code and Copilot CLI are told to use, served by the scripted chat server. */
+/** The model opencode, Kilo CLI, Qwen Code, Copilot CLI and Cline are told to use, served by the scripted chat server. */
 export const CHAT_MODEL = 'm';
 
 /** The scripted model servers, by the name a recipe gives (`server`). */
@@ -45,5 +45,5 @@ function baseEnv(dirs, extra) {
 /** Returns { command, args, env } for one run of `scenario` with its dirs prepared. */
 export function prepare(scenario, dirs, url) {
   const recipe = recipeOf(scenario.agent);
-  return recipe.prepare(scenario, dirs, url, { bin: BINARIES[recipe.id], baseEnv, key: FAKE_KEY, chatModel: CHAT_MODEL });
+  return recipe.prepare(scenario, dirs, url, { bin: BINARIES[packageOf(scenario)], baseEnv, key: FAKE_KEY, chatModel: CHAT_MODEL });
 }

@@ -1,5 +1,5 @@
 // The pinned terminal agents (Claude Code, Codex, Gemini CLI, opencode, Kilo CLI,
-// Qwen Code, Copilot CLI), installed once from the
+// Qwen Code, Copilot CLI, Cline in two generations; their recipes say which), installed once from the
 // npm registry into a cache folder keyed by their versions, like the VS Code host.
 // The install uses this folder's package.json and committed package-lock.json; their
 // native binaries come as npm optional dependencies.
@@ -8,24 +8,44 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RECIPES } from './recipes.mjs';
+import { RECIPES, recipeOf } from './recipes.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const manifest = JSON.parse(fs.readFileSync(path.join(here, 'package.json'), 'utf8'));
 
-/** Each agent's npm package, by its id (src/agents/<agent>/recording.mjs). */
-const PACKAGES = Object.fromEntries(Object.values(RECIPES).map((recipe) => [recipe.id, recipe.package]));
+/**
+ * Each package installed, by its name here: an agent's own by its id, with its command's path
+ * under node_modules (src/agents/<agent>/recording.mjs); more of one agent's packages (another
+ * generation, say) by the names its recipe gives them (`morePackages`).
+ */
+const INSTALLS = Object.fromEntries(
+  Object.values(RECIPES).flatMap((recipe) => [
+    [recipe.id, { package: recipe.package, bin: recipe.binPath ?? path.join('.bin', recipe.bin) }],
+    ...Object.entries(recipe.morePackages ?? {}),
+  ]),
+);
+const PACKAGES = Object.fromEntries(Object.entries(INSTALLS).map(([name, install]) => [name, install.package]));
 
-/** The pinned version of each agent, read from package.json so there is one source. */
-export const VERSIONS = Object.fromEntries(Object.entries(PACKAGES).map(([agent, name]) => [agent, manifest.dependencies[name]]));
+/** The pinned version of each package, read from package.json so there is one source (`npm:<package>@<version>` for an alias). */
+export const VERSIONS = Object.fromEntries(Object.entries(PACKAGES).map(([agent, name]) => [agent, manifest.dependencies[name]?.replace(/^npm:.*@/, '')]));
 for (const [agent, version] of Object.entries(VERSIONS)) if (version === undefined) throw new Error(`${PACKAGES[agent]} (${agent}) is not pinned in ${path.join(here, 'package.json')}`);
 
 const cacheRoot = process.env.AGENT_PLAN_CACHE ?? path.join(os.homedir(), '.cache', 'agent-plan');
 export const agentsDir = path.join(cacheRoot, `agents-${Object.entries(VERSIONS).map(([agent, version]) => `${agent}-${version}`).join('-')}`);
 const completeMarker = path.join(agentsDir, '.complete');
 
-/** Where each agent's command is once installed, by its id. */
-export const BINARIES = Object.fromEntries(Object.values(RECIPES).map((recipe) => [recipe.id, path.join(agentsDir, 'node_modules', '.bin', recipe.bin)]));
+/** Where each package's command is once installed, by its name in INSTALLS. */
+export const BINARIES = Object.fromEntries(Object.entries(INSTALLS).map(([name, install]) => [name, path.join(agentsDir, 'node_modules', install.bin)]));
+
+/** Which installed package a scenario runs (its agent's own, unless its recipe says another). */
+export function packageOf(scenario) {
+  return recipeOf(scenario.agent).packageOf?.(scenario) ?? scenario.agent;
+}
+
+/** The version a scenario runs. */
+export function versionOf(scenario) {
+  return VERSIONS[packageOf(scenario)];
+}
 
 function log(message) {
   process.stderr.write(`[agents] ${message}\n`);

@@ -14,12 +14,18 @@
  * @property {(scenario: object, dirs: object, url: string, tools: object) => { command: string, args: string[], env: object }} prepare Its configuration, command line and environment for one run.
  * @property {(dirs: object, listFiles: (dir: string) => string[]) => Record<string, string[]>} files The files of a run this project reads, by role.
  * @property {(dirs: object) => string[]} [extraFiles] More files a recording keeps.
+ * @property {string} [binPath] Its command's path under node_modules, when node_modules/.bin cannot tell (two packages with one command name).
+ * @property {Record<string, { package: string, bin: string }>} [morePackages] More packages it is recorded with (another generation, say), by a name of its own: the name pinned in scripts/agents/package.json (an npm alias) and its command's path under node_modules.
+ * @property {(scenario: object) => string} [packageOf] Which package a scenario runs: its id or a name of `morePackages` (its version is the recording's).
+ * @property {(scenario: object, dirs: object) => string | undefined} [snapshots] A folder whose files it rewrites whole: copied as it is at each model request (run/task-snapshots/<NN>/).
+ * @property {(sessionFile: string, filesUnder: Function) => string[]} [subagentFiles] A session's subagent transcripts (the terminal-agent tests).
  * @property {(rel: string[], file: string) => boolean} isSessionFile Whether a file of its folder (its path's parts relative to the folder) is a session file.
  * @property {(dirs: object, filesUnder: Function) => string[]} sessionFiles Its session files in a run (the terminal-agent tests).
  * @property {(file: string, lib: object) => Array<{ name: string, input: unknown }>} calls The tool calls a session file records, in order.
  * @property {(file: string, dirs: object, lib: object) => string[]} workspaces The workspace a session file says it ran in.
  */
 import { recipe as claudeCode } from '../../src/agents/claudeCode/recording.mjs';
+import { recipe as cline } from '../../src/agents/cline/recording.mjs';
 import { recipe as codex } from '../../src/agents/codex/recording.mjs';
 import { recipe as copilotCli } from '../../src/agents/copilotCli/recording.mjs';
 import { recipe as geminiCli } from '../../src/agents/geminiCli/recording.mjs';
@@ -28,7 +34,7 @@ import { recipe as opencode } from '../../src/agents/opencode/recording.mjs';
 import { recipe as qwenCode } from '../../src/agents/qwenCode/recording.mjs';
 
 /** @type {Readonly<Record<string, Recipe>>} */
-export const RECIPES = Object.freeze(Object.fromEntries([claudeCode, codex, geminiCli, opencode, kilo, qwenCode, copilotCli].map((recipe) => [recipe.id, recipe])));
+export const RECIPES = Object.freeze(Object.fromEntries([claudeCode, codex, geminiCli, opencode, kilo, qwenCode, copilotCli, cline].map((recipe) => [recipe.id, recipe])));
 
 /** The recipe of the agent `id`; throws for an agent without one. */
 export function recipeOf(id) {

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureAgents, VERSIONS } from './install.mjs';
+import { ensureAgents, versionOf } from './install.mjs';
 import { recipeOf } from './recipes.mjs';
 import { findScenario, SCENARIOS } from './scenarios.mjs';
 
@@ -110,7 +110,7 @@ export async function runScenario(idOrScenario, { root, timeoutMs = 120_000, del
   if (status !== 0) throw new Error(`${scenario.id}: the namespaced run failed (${status ?? signal}): ${stderr}`);
   const result = JSON.parse(fs.readFileSync(path.join(dirs.run, 'result.json'), 'utf8'));
   result.wallMs = Date.now() - started;
-  return { scenario, dirs, result, files: agentFiles(scenario.agent, dirs), version: VERSIONS[scenario.agent] };
+  return { scenario, dirs, result, files: agentFiles(scenario.agent, dirs), version: versionOf(scenario) };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -179,15 +179,16 @@ export abstract class JsonLineParser implements SessionParser {
       try {
         value = JSON.parse(text);
       } catch {
-        batch.report(line, 'a line that is not JSON');
+        this.notJson(line, batch);
         continue;
       }
-      if (!isRecord(value)) {
+      const record = this.recordOf(value);
+      if (record === undefined) {
         batch.report(line, 'a line that is not a JSON object');
         continue;
       }
       try {
-        this.handle(value, line, batch);
+        this.handle(record, line, batch);
       } catch (error) {
         // A bug or a shape the checks above let through: report it, never throw.
         batch.report(line, `a line this parser could not read (${excerpt(String(error), 60)})`);
@@ -224,6 +225,16 @@ export abstract class JsonLineParser implements SessionParser {
 
   private infoKey(): string {
     return JSON.stringify(this.info() ?? null);
+  }
+
+  /** A line that is not JSON: reported (a file rewritten whole says so of a version read while it was written, and passes over it). */
+  protected notJson(line: number, batch: Batch): void {
+    batch.report(line, 'a line that is not JSON');
+  }
+
+  /** The record a line's JSON value holds (a file whose document is an array wraps it); undefined is reported. */
+  protected recordOf(value: unknown): JsonRecord | undefined {
+    return isRecord(value) ? value : undefined;
   }
 
   /** False for a session that turned out to belong elsewhere: it yields nothing. */

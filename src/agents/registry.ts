@@ -6,6 +6,7 @@
 // and docs rows from its descriptor. Nothing else changes (test/unit/agentFolders.unit.test.ts).
 import type { AgentDescriptor } from './agent';
 import { claudeCode } from './claudeCode';
+import { cline } from './cline';
 import { codex } from './codex';
 import { copilot } from './copilotChat';
 import { copilotCli } from './copilotCli';
@@ -14,4 +15,4 @@ import { kilo } from './kilo';
 import { opencode } from './opencode';
 import { qwenCode } from './qwenCode';
 
-export const AGENTS: readonly AgentDescriptor[] = [copilot, claudeCode, codex, geminiCli, opencode, kilo, qwenCode, copilotCli];
+export const AGENTS: readonly AgentDescriptor[] = [copilot, claudeCode, codex, geminiCli, opencode, kilo, qwenCode, copilotCli, cline];

@@ -44,7 +44,7 @@ export function scriptedCalls(script, workspace) {
   return resolveScript(turns, workspace).flatMap((turn) => turn.calls ?? []);
 }
 
-/** A Claude Code session's subagent transcripts (`<session>/subagents/agent-*.jsonl`). */
-export function subagentFiles(sessionFile) {
-  return filesUnder(path.join(sessionFile.slice(0, -'.jsonl'.length), 'subagents'), (n) => n.startsWith('agent-') && n.endsWith('.jsonl'));
+/** A session's subagent transcripts, as its agent's recipe finds them (none when it says nothing). */
+export function subagentFiles(agent, sessionFile) {
+  return recipeOf(agent).subagentFiles?.(sessionFile, filesUnder) ?? [];
 }

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveScript, SCENARIOS } from '../../scripts/agents/scenarios.mjs';
-import { VERSIONS } from '../../scripts/agents/install.mjs';
+import { versionOf } from '../../scripts/agents/install.mjs';
 import { recordedCalls, recordedWorkspaces, scriptedCalls, sessionFiles, subagentFiles } from './calls.mjs';
 
 const fixturesRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'agents');
@@ -27,7 +27,7 @@ describe('recorded agent sessions', () => {
       const homes = () => ({ home: path.join(dir, 'home'), codexHome: path.join(dir, 'codex-home') });
 
       it('was made by the pinned version, with the script in scenarios.mjs', () => {
-        assert.equal(meta().version, VERSIONS[scenario.agent]);
+        assert.equal(meta().version, versionOf(scenario));
         assert.deepEqual(meta().script, scenario.script);
       });
 
@@ -46,7 +46,7 @@ describe('recorded agent sessions', () => {
       if (!Array.isArray(scenario.script)) {
         it("its subagent wrote its own transcript, with the subagent script's calls", () => {
           const [session] = sessionFiles(scenario.agent, homes());
-          const subagents = subagentFiles(session);
+          const subagents = subagentFiles(scenario.agent, session);
           assert.equal(subagents.length, 1, subagents.join(', '));
           assert.deepEqual(recordedCalls(scenario.agent, subagents[0]), resolveScript(scenario.script.subagent, meta().workspace).flatMap((turn) => turn.calls ?? []));
         });

@@ -29,7 +29,7 @@ interface RecordingRecipe {
 const { recipeOf } = require('../../scripts/agents/recipes.mjs') as { recipeOf(id: string): RecordingRecipe };
 
 /** The terminal agents' ids that have recordings. */
-export type RecordedAgent = 'claude-code' | 'codex' | 'gemini-cli' | 'opencode' | 'kilo' | 'qwen-code' | 'copilot-cli';
+export type RecordedAgent = 'claude-code' | 'codex' | 'gemini-cli' | 'opencode' | 'kilo' | 'qwen-code' | 'copilot-cli' | 'cline';
 
 /** One recorded scenario (test/fixtures/agents/<id>/<scenario>); a missing one fails the test that asks for it, loudly. */
 export function recording(agent: RecordedAgent, scenario: string): Recording {

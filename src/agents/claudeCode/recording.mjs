@@ -57,9 +57,12 @@ export const recipe = {
       todos: listFiles(path.join(claude, 'todos')),
     };
   },
+  // Its task files are replaced whole on each update (a deleted task's file removed).
+  snapshots: (_scenario, dirs) => path.join(dirs.home, '.claude', 'tasks'),
   isSessionFile: (rel, file) => rel[0] === 'projects' && file.endsWith('.jsonl'),
   // A subagent's transcript (`<session>/subagents/agent-*.jsonl`) is not a session of its own here.
   sessionFiles: ({ home }, filesUnder) => filesUnder(path.join(home, '.claude', 'projects'), (n) => n.endsWith('.jsonl') && !n.startsWith('agent-')),
+  subagentFiles: (sessionFile, filesUnder) => filesUnder(path.join(sessionFile.slice(0, -'.jsonl'.length), 'subagents'), (n) => n.startsWith('agent-') && n.endsWith('.jsonl')),
   calls: (file, { jsonLines }) =>
     jsonLines(file)
       .filter((l) => l.type === 'assistant' && Array.isArray(l.message?.content))

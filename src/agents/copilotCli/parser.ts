@@ -29,6 +29,7 @@
 //   not seen. The checklist is read as written; any other mark makes the call an unknown shape
 //   rather than a guessed status.
 import { type Batch, type JsonRecord, JsonLineParser, excerpt, isRecord, stringField } from '../lineParser';
+import { itemsFromChecklist as checklistItems } from '../checklist';
 import { OpenCalls } from '../openCalls';
 import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser, TurnState } from '../../core/foreign';
 import { TURN_STATES } from '../../core/foreign';
@@ -69,18 +70,7 @@ export function itemsFromTodoRows(rows: readonly CopilotTodoRow[]): ForeignItem[
 
 /** The items of an `update_todo` Markdown checklist; a string when a line is not `- [ ] …` or `- [x] …`. */
 export function itemsFromChecklist(markdown: string): ForeignItem[] | string {
-  const items: ForeignItem[] = [];
-  for (const raw of markdown.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    const match = /^[-*]\s+\[(.)\]\s+(.*)$/.exec(line);
-    if (match === null) continue; // Prose around the list is not an item.
-    const mark = match[1] ?? '';
-    const status: ForeignStatus | undefined = mark === ' ' ? 'pending' : mark === 'x' || mark === 'X' ? 'completed' : undefined;
-    if (status === undefined) return `an update_todo item marked ${JSON.stringify(mark)}`;
-    items.push({ content: (match[2] ?? '').trim(), status });
-  }
-  return items;
+  return checklistItems(markdown, 'an update_todo');
 }
 
 /** The workspace a session ran in, from its `workspace.yaml` (`cwd: <path>`); undefined when it has none yet. */
