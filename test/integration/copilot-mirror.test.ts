@@ -70,6 +70,21 @@ describe('Copilot\'s own todo list, mirrored', function () {
     await waitFor(async () => (await domTexts(STATUS_ITEM))[0]?.includes('1/3'), 'the status bar to say 1/3');
   });
 
+  it('a newer request that writes no plan marks the plan as from an earlier turn', async () => {
+    // Right after the call above, in the same chat: another chat opened meanwhile (Open Chat's
+    // editor) can leave the Chat view on another file's chat.
+    assert.ok(mirrored, 'the previous test mirrored a plan');
+    assert.equal((await api()).getSessionInfo(mirrored.session).earlierTurn, false);
+    await askAgent('[ap:mirror-moved-on]');
+    // Once VS Code saved the chat with the newer request ended (a few seconds after it completes):
+    // while it runs it may still write a plan.
+    await waitFor(() => (api().then((plan) => plan.getSessionInfo(mirrored.session).earlierTurn)), 'the session to be marked as from an earlier turn (once VS Code saved the chat)', 30_000);
+    await waitFor(async () => (await domTexts(PLAN_MESSAGE)).some((text) => text.includes('earlier turn')), 'the Plan view to say so');
+    await waitFor(async () => (await domTexts(STATUS_ITEM))[0]?.includes('earlier turn'), 'the status bar to say so');
+    // Still the same plan, still on screen.
+    assert.deepEqual(itemsOf((await api()).getPlan(mirrored.session)), itemsOf(mirrored));
+  });
+
   it('Open Chat opens the chat a mirrored plan belongs to, as a chat editor', async () => {
     assert.ok(mirrored, 'the previous test mirrored a plan');
     const request = '[ap:mirror-1] please';
@@ -83,17 +98,6 @@ describe('Copilot\'s own todo list, mirrored', function () {
     await waitFor(() => tabs().some((tab) => names().includes(tab)), `a tab for the chat ${JSON.stringify(names())} (tabs: ${JSON.stringify(tabs())})`);
     await waitFor(async () => (await domTexts('.editor-instance .interactive-item-container')).some((text) => text.includes(request)), 'the chat\'s request in the editor');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  });
-
-  it('a newer request that writes no plan marks the plan as from an earlier turn', async () => {
-    assert.ok(mirrored, 'the previous test mirrored a plan');
-    assert.equal((await api()).getSessionInfo(mirrored.session).earlierTurn, false);
-    await askAgent('[ap:mirror-moved-on]');
-    await waitFor(() => (api().then((plan) => plan.getSessionInfo(mirrored.session).earlierTurn)), 'the session to be marked as from an earlier turn');
-    await waitFor(async () => (await domTexts(PLAN_MESSAGE)).some((text) => text.includes('earlier turn')), 'the Plan view to say so');
-    await waitFor(async () => (await domTexts(STATUS_ITEM))[0]?.includes('earlier turn'), 'the status bar to say so');
-    // Still the same plan, still on screen.
-    assert.deepEqual(itemsOf((await api()).getPlan(mirrored.session)), itemsOf(mirrored));
   });
 
   it('a chat that uses both tools in turn is one session whose history holds every write, and whose current plan is the last call\'s', async () => {
