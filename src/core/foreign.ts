@@ -77,6 +77,11 @@ export interface ForeignWrite {
    * the items of the current plan.
    */
   plansBefore: number;
+  /**
+   * True when the agent's record does not tell which items were in progress then (a plan
+   * version it does not hold): the log says the items are not known, never that none was.
+   */
+  itemsUnknown?: boolean;
   /** The record's own time of the call, when it has one. */
   at?: string;
 }
@@ -93,6 +98,8 @@ export interface ForeignUsage {
   cost?: number;
   /** As for a write: the plan calls of the session the record holds before this response. */
   plansBefore: number;
+  /** As for a write: the record does not tell which items were in progress then. */
+  itemsUnknown?: boolean;
   at?: string;
 }
 

@@ -118,7 +118,7 @@ export interface AgentPlanApi {
   /**
    * What each item of the session cost while it was in progress: time, tool calls, tokens
    * (`undefined`: the agent recorded none), cost where recorded; shared parts, the session's
-   * part (no item in progress) and the total (reads its past once).
+   * part (no item in progress), the part whose item is not known, and the total (reads its past once).
    */
   getLedger(session: string): Promise<Ledger>;
 }
@@ -137,6 +137,8 @@ export interface ChangedFiles {
   items: Array<{ content: string; files: ChangedFile[] }>;
   /** Files written while no item was in progress. */
   session: ChangedFile[];
+  /** Files written while the items in progress are not known (the agent's record did not tell). */
+  unknown: ChangedFile[];
 }
 
 const changedFile = (file: ItemFile): ChangedFile => ({ path: file.path, shared: file.shared, writes: file.writes });
@@ -217,11 +219,11 @@ export function createApi(
     getChangedFiles: async (session) => {
       const book = await files.get(session);
       const todos = store.get(session)?.todos ?? [];
-      return { items: todos.map((todo) => ({ content: todo.content, files: book.of(todo.content).map(changedFile) })), session: book.session().map(changedFile) };
+      return { items: todos.map((todo) => ({ content: todo.content, files: book.of(todo.content).map(changedFile) })), session: book.session().map(changedFile), unknown: book.unknown().map(changedFile) };
     },
     getLedger: async (session) => {
       const ledger = ledgers ? (await ledgers.get(session)).ledger(Date.now()) : undefined;
-      return ledger ?? { items: [], session: emptyFigures(), total: emptyFigures(), elapsedMs: 0 };
+      return ledger ?? { items: [], session: emptyFigures(), unknown: emptyFigures(), total: emptyFigures(), elapsedMs: 0 };
     },
   };
 }

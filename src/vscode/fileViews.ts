@@ -18,11 +18,15 @@ export interface FileElement {
   readonly file: ItemFile;
 }
 
-/** The row below the plan that holds the files written while no item was in progress. */
+/**
+ * A row below the plan that holds the files written while no item was in progress, or (`unknown`)
+ * those written while the agent's record does not tell which item was.
+ */
 export interface OutsideFilesElement {
   readonly kind: 'outside';
   readonly session: string;
   readonly files: readonly ItemFile[];
+  readonly unknown?: boolean;
 }
 
 export function fileRows(session: string, owner: string | undefined, files: readonly ItemFile[]): FileElement[] {
@@ -104,9 +108,9 @@ export function fileTreeItem(element: FileElement): vscode.TreeItem {
 }
 
 export function outsideFilesTreeItem(element: OutsideFilesElement): vscode.TreeItem {
-  const label = t('Changed while no item was in progress');
+  const label = element.unknown ? t('Changed while the item in progress is not known') : t('Changed while no item was in progress');
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
-  item.id = `${element.session}/outside-files`;
+  item.id = `${element.session}/${element.unknown ? 'unknown' : 'outside'}-files`;
   item.iconPath = new vscode.ThemeIcon('files');
   item.description = filesCount(element.files.length);
   item.contextValue = ItemContext.OutsideFiles;

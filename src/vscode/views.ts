@@ -188,8 +188,13 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     const { above, below } = healthRows(event.session, this.health.signals(event.session));
     const requests = requestRows(event.session, this.requests?.known(event.session) ?? []);
     const links = this.requests ? linkRows(event.session, this.requests.links(event.session), (other) => this.titleOf(other)) : [];
-    const outside = this.filesOf(event.session)?.session() ?? [];
-    const outsideRow: OutsideFilesElement[] = outside.length > 0 ? [{ kind: 'outside', session: event.session, files: [...outside] }] : [];
+    const book = this.filesOf(event.session);
+    const outside = book?.session() ?? [];
+    const unknown = book?.unknown() ?? [];
+    const outsideRow: OutsideFilesElement[] = [
+      ...(outside.length > 0 ? [{ kind: 'outside' as const, session: event.session, files: [...outside] }] : []),
+      ...(unknown.length > 0 ? [{ kind: 'outside' as const, session: event.session, files: [...unknown], unknown: true }] : []),
+    ];
     return [...links, ...above, ...todos, ...outsideRow, ...requests, ...below];
   }
 

@@ -1,6 +1,6 @@
 // GitHub Copilot CLI (`@github/copilot`): its plans from its session folders, read-only. Its pure
 // parser is parser.ts; the events are followed by the shared follower; the `todos` table of a
-// session's database is read here, after each `sql` call that changed it.
+// session's database is read here, after a `sql` call whose SQL the parser could not follow.
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { Follower, type SessionFileLocator } from '../follow/follower';
@@ -9,7 +9,7 @@ import { isBusy, loadSqlite, lookDatabase, openDatabase, type SqliteModule } fro
 import { agentHomeFolder, isInsideWorkspace } from '../locations';
 import { followerReports, withImportPlans, type AgentDescriptor } from '../agent';
 import type { ForeignPlan, PlanSink, UnknownShape } from '../../core/foreign';
-import { COPILOT_TODOS_TOOL, createCopilotCliParser, itemsFromTodoRows, workspaceYamlCwd, type CopilotTodoRow } from './parser';
+import { createCopilotCliParser, itemsFromTodoRows, readsTable, workspaceYamlCwd, type CopilotTodoRow } from './parser';
 
 export * from './parser';
 
@@ -103,18 +103,19 @@ export interface TableSinkOptions {
 }
 
 /**
- * The sink the follower hands plans to: a `todos` call's items are read from the session's
- * database now. When several of a session's calls arrive at once (a catch-up), only the newest
- * gets the table: the earlier ones' lists are in no file any more, and are not guessed.
+ * The sink the follower hands plans to: the items of a `sql` call whose SQL did not tell them
+ * (readsTable) are read from the session's database now. When several such calls of a session
+ * arrive at once (a catch-up), only the newest gets the table: the earlier ones' lists are in
+ * no file any more, and are not guessed. Plans the SQL told pass as they are.
  */
 export function tableSink(sink: PlanSink, options: TableSinkOptions): PlanSink {
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   return withImportPlans(sink, async (plans) => {
     const newest = new Map<string, ForeignPlan>();
-    for (const plan of plans) if (plan.source.tool === COPILOT_TODOS_TOOL) newest.set(plan.source.session, plan);
+    for (const plan of plans) if (readsTable(plan)) newest.set(plan.source.session, plan);
     const out: ForeignPlan[] = [];
     for (const plan of plans) {
-      if (plan.source.tool !== COPILOT_TODOS_TOOL) {
+      if (!readsTable(plan)) {
         out.push(plan);
         continue;
       }
@@ -149,7 +150,7 @@ export const copilotCli: AgentDescriptor = {
   name: 'Copilot CLI',
   icon: 'github',
   settingKey: 'copilotCli',
-  parserVersion: 'copilot-cli/4',
+  parserVersion: 'copilot-cli/5',
   defaultFolder: (env, home) => agentHomeFolder(env, 'COPILOT_HOME', home, '.copilot'),
   about: {
     tested: '1.0.102',
@@ -157,11 +158,11 @@ export const copilotCli: AgentDescriptor = {
     switchOn: 'Nothing to switch on; a non-interactive run needs its tools allowed (`--allow-all-tools`).',
     reads: {
       source: 'Copilot CLI (`todos` table, `sql` tool)',
-      files: '`~/.copilot/session-state/<session id>/events.jsonl` (`COPILOT_HOME` moves `~/.copilot`), and the `todos` table of `session.db` beside it, read after each completed `sql` call that changed it',
+      files: '`~/.copilot/session-state/<session id>/events.jsonl` (`COPILOT_HOME` moves `~/.copilot`): each completed `sql` call that changed the `todos` table is a version, its rows followed from the SQL; the table of `session.db` beside it is read only after SQL in a shape not read',
       sessions: 'sessions whose `workspace.yaml` `cwd` is a workspace folder or inside one (read once per session folder)',
       session: 'one session',
     },
-    readme: { agent: 'Copilot CLI (1.0.102)', reads: 'its `todos` table (`session.db`), after each `sql` call, and its edits, from `~/.copilot/session-state/<session>/events.jsonl`', switchOn: 'nothing (allow its tools)' },
+    readme: { agent: 'Copilot CLI (1.0.102)', reads: 'its `todos` table, from the SQL of each `sql` call (`session.db` where the SQL does not tell), and its edits, from `~/.copilot/session-state/<session>/events.jsonl`', switchOn: 'nothing (allow its tools)' },
     settings: {
       enabled: {
         en: "Show the plans of GitHub Copilot CLI sessions that ran in this workspace (its todos table, read from each session's database).",
@@ -179,11 +180,11 @@ export const copilotCli: AgentDescriptor = {
     const folders = options.workspaceFolders;
     if (folders.length === 0) return undefined;
     const sqlite = loadSqlite();
-    if (typeof sqlite === 'string') options.onPolling(`${sqlite}: plans kept in Copilot CLI's todos table are not followed`);
+    if (typeof sqlite === 'string') options.onPolling(`${sqlite}: Copilot CLI plans written in SQL not read are not followed`);
     const locator = copilotSessionLocator(options.folder, folders);
     const sink: PlanSink =
       typeof sqlite === 'string'
-        ? withImportPlans(options.sink, (plans) => options.sink.importPlans(plans.filter((p) => p.source.tool !== COPILOT_TODOS_TOOL)))
+        ? withImportPlans(options.sink, (plans) => options.sink.importPlans(plans.filter((p) => !readsTable(p))))
         : tableSink(options.sink, { sqlite, sessionFolder: (id) => locator.sessionFolder(id), onUnknownShape: options.onUnknownShape });
     const follower = new Follower({
       locator,

@@ -13,8 +13,12 @@
 // - The plan: the `todos` table of the session's `session.db` (`id, title, description, status`
 //   with pending, in_progress, done, blocked; `todo_deps` for prerequisites), which the model
 //   writes with SQL through its `sql` tool. The database is made on the first `sql` call and is
-//   in rollback-journal mode. The events carry the SQL, not the rows: a completed `sql` call
-//   that changed the table is where the table is read (see ./index.ts).
+//   in rollback-journal mode. The events carry the SQL, not the rows, and the database only the
+//   newest table: each completed `sql` call that changed the table is a plan version, its
+//   items followed from the SQL since `session.start` (./todoSql.ts), so each edit and response
+//   gets the item in progress at its moment. SQL in a shape not read is reported once; from
+//   there on the table is read from the database instead (./index.ts), and the items in
+//   progress at an edit or response are not known (`itemsUnknown`), never "none".
 // - A waiting call: a tool the model asked for (`assistant.message` `toolRequests`) whose
 //   `tool.execution_complete` has not come, until the request ends or a new one starts. It
 //   waits for the user's approval while a `permission.requested` names it
@@ -31,10 +35,11 @@
 import { type Batch, type JsonRecord, JsonLineParser, excerpt, isRecord, stringField } from '../lineParser';
 import { itemsFromChecklist as checklistItems } from '../checklist';
 import { OpenCalls } from '../openCalls';
-import type { ForeignItem, ForeignSessionInfo, ForeignStatus, SessionParser, TurnState } from '../../core/foreign';
+import type { ForeignItem, ForeignPlan, ForeignSessionInfo, ForeignStatus, SessionParser, TurnState } from '../../core/foreign';
 import { TURN_STATES } from '../../core/foreign';
 import { PendingWrites, toolCallFiles, type WriteTools } from '../toolWrites';
 import { copilotUsageRecord, readCopilotPendingUsage, settleCopilotUsage, type CopilotPendingUsage } from './usage';
+import { applyTodoSql, MAX_TODO_ROWS, type TodoRow } from './todoSql';
 
 /** Copilot CLI's write tools. */
 const WRITE_TOOLS: WriteTools = { paths: { create: 'path', edit: 'path' }, patches: { apply_patch: ['input', 'patch', 'patchText'] } };
@@ -55,6 +60,14 @@ export interface CopilotTodoRow {
 
 /** The status of a `todos` row, with nothing invented: done is completed, blocked stays blocked. */
 const TABLE_STATUSES: Record<string, ForeignStatus> = { pending: 'pending', in_progress: 'in_progress', done: 'completed', blocked: 'blocked' };
+
+/** Plans whose items are to be read from the session's database: their SQL did not tell them. */
+const FROM_TABLE = new WeakSet<ForeignPlan>();
+
+/** True for a plan whose items the events did not tell: the source reads them from the `todos` table. */
+export function readsTable(plan: ForeignPlan): boolean {
+  return FROM_TABLE.has(plan);
+}
 
 /** The items of a `todos` table; a string (for the output channel) when a row is not in its known shape. */
 export function itemsFromTodoRows(rows: readonly CopilotTodoRow[]): ForeignItem[] | string {
@@ -93,11 +106,9 @@ export function workspaceYamlCwd(text: string): string | undefined {
   return undefined;
 }
 
-/** True for SQL that may change the `todos` table (not a plain read). */
-export function changesTodos(query: string, queryType?: string): boolean {
-  if (!/\btodos\b/i.test(query)) return false;
-  if (queryType !== undefined) return queryType.toUpperCase() !== 'SELECT';
-  return !/^\s*(SELECT|WITH|PRAGMA|EXPLAIN)\b/i.test(query);
+/** True for SQL that may change the `todos` table (not a plain read, nor a write of another table). */
+export function changesTodos(query: string): boolean {
+  return /\btodos\b/i.test(query) && applyTodoSql([], query).kind !== 'read';
 }
 
 export function createCopilotCliParser(state?: unknown): SessionParser {
@@ -125,6 +136,8 @@ class CopilotCliParser extends JsonLineParser {
   private readonly open: OpenCalls;
   /** Permission requests without their completion: request id → the call it asks leave for. */
   private permissions: Record<string, string> = {};
+  /** The `todos` table as the SQL since `session.start` left it; undefined while not known. */
+  private table: TodoRow[] | undefined;
 
   constructor(state: unknown) {
     super('copilot-cli', state);
@@ -137,6 +150,10 @@ class CopilotCliParser extends JsonLineParser {
       this.turn = { index: turn['index'], state: turn['state'] as TurnState };
     }
     if (typeof state['calls'] === 'number') this.calls = state['calls'];
+    const table = state['table'];
+    if (Array.isArray(table) && table.length <= MAX_TODO_ROWS && table.every((row) => isRecord(row) && typeof row['id'] === 'string' && typeof row['title'] === 'string' && typeof row['status'] === 'string')) {
+      this.table = (table as TodoRow[]).map((row) => ({ id: row.id, title: row.title, status: row.status }));
+    }
     this.answered = state['answered'] === true;
     const permissions = state['permissions'];
     if (isRecord(permissions)) {
@@ -151,7 +168,7 @@ class CopilotCliParser extends JsonLineParser {
   }
 
   protected ownState(): JsonRecord {
-    return { ...(this.turn ? { turn: this.turn } : {}), calls: this.calls, answered: this.answered, pending: this.pending, writes: this.writes.state(), open: this.open.state(), permissions: this.permissions, ...(this.usage ? { usage: this.usage } : {}) };
+    return { ...(this.turn ? { turn: this.turn } : {}), calls: this.calls, answered: this.answered, pending: this.pending, writes: this.writes.state(), open: this.open.state(), permissions: this.permissions, ...(this.usage ? { usage: this.usage } : {}), ...(this.table ? { table: this.table } : {}) };
   }
 
   protected override info(): ForeignSessionInfo | undefined {
@@ -177,6 +194,8 @@ class CopilotCliParser extends JsonLineParser {
           return;
         }
         this.base.session = id;
+        // A new session's table is empty (the database is made on its first sql call).
+        this.table = [];
         const context = data['context'];
         const cwd = isRecord(context) ? stringField(context, 'cwd') : undefined;
         if (cwd !== undefined) this.base.cwd = cwd;
@@ -194,7 +213,7 @@ class CopilotCliParser extends JsonLineParser {
       }
       case 'session.usage_record':
         settleCopilotUsage(this.base.session, this.usage, 0, batch);
-        this.usage = copilotUsageRecord(record, data, this.base.plans);
+        this.usage = copilotUsageRecord(record, data, this.base.plans, this.table === undefined);
         return;
       case 'assistant.message': {
         const requests = data['toolRequests'];
@@ -288,12 +307,19 @@ class CopilotCliParser extends JsonLineParser {
     for (const [request, asked] of Object.entries(this.permissions)) if (asked === call) delete this.permissions[request];
     const write = this.writes.settle(call);
     if (write !== undefined && data['success'] === true && this.base.session !== undefined && !batch.alreadyEmitted(call)) {
-      batch.write({ source: { agent: 'copilot-cli', session: this.base.session, call }, files: write.files, ...(write.at !== undefined ? { at: write.at } : {}) });
+      batch.write({ source: { agent: 'copilot-cli', session: this.base.session, call }, files: write.files, ...(this.table === undefined ? { itemsUnknown: true } : {}), ...(write.at !== undefined ? { at: write.at } : {}) });
     }
     const pending = this.pending[call];
     if (pending === undefined) return;
     delete this.pending[call];
-    if (data['success'] !== true) return;
+    if (data['success'] !== true) {
+      // One statement that failed changed nothing; of several, the ones before it may have.
+      if (pending.tool === COPILOT_TODOS_TOOL && this.table !== undefined && pending.text.split(';').filter((s) => /\btodos\b/i.test(s)).length > 1 && changesTodos(pending.text)) {
+        batch.report(line, 'a failed sql call of several statements on the todos table');
+        this.table = undefined;
+      }
+      return;
+    }
     const session = this.base.session;
     if (session === undefined) {
       batch.report(line, 'a plan call before session.start');
@@ -301,16 +327,24 @@ class CopilotCliParser extends JsonLineParser {
     }
     const at = stringField(record, 'timestamp');
     if (pending.tool === COPILOT_TODOS_TOOL) {
-      const telemetry = data['toolTelemetry'];
-      const properties = isRecord(telemetry) ? telemetry['properties'] : undefined;
-      const queryType = isRecord(properties) ? stringField(properties, 'queryType') : undefined;
-      if (!changesTodos(pending.text, queryType)) {
+      const result = applyTodoSql(this.table ?? [], pending.text);
+      if (result.kind === 'read') {
         this.calls += 1; // A read of the plan is work, not a plan update.
         return;
       }
+      let items: ForeignItem[] | string | undefined;
+      if (result.kind === 'unknown') batch.report(line, result.detail);
+      else if (this.table !== undefined) {
+        items = itemsFromTodoRows(result.rows);
+        if (typeof items === 'string') batch.report(line, items);
+      }
+      if (result.kind === 'changed' && this.table !== undefined && typeof items !== 'string') this.table = result.rows;
+      else this.table = undefined;
       if (batch.alreadyEmitted(call)) return;
-      // The rows are read from the session's database by the source (./index.ts).
-      batch.emit({ source: { agent: 'copilot-cli', tool: COPILOT_TODOS_TOOL, session, call }, items: [], ...(at !== undefined ? { at } : {}) });
+      const plan: ForeignPlan = { source: { agent: 'copilot-cli', tool: COPILOT_TODOS_TOOL, session, call }, items: Array.isArray(items) ? items : [], ...(at !== undefined ? { at } : {}) };
+      // Not told by the SQL: the rows are read from the session's database by the source (./index.ts).
+      if (this.table === undefined) FROM_TABLE.add(plan);
+      batch.emit(plan);
       this.calls = 0;
       return;
     }

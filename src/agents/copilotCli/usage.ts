@@ -14,6 +14,8 @@ export interface CopilotPendingUsage {
   at?: string;
   /** Plans emitted before the response. */
   plans: number;
+  /** The items in progress then are not known (the SQL before it was not read). */
+  itemsUnknown?: boolean;
 }
 
 export function readCopilotPendingUsage(value: unknown): CopilotPendingUsage | undefined {
@@ -22,19 +24,19 @@ export function readCopilotPendingUsage(value: unknown): CopilotPendingUsage | u
 }
 
 /** A session.usage_record event: the usage to hold. */
-export function copilotUsageRecord(record: Record<string, unknown>, data: Record<string, unknown>, plans: number): CopilotPendingUsage | undefined {
+export function copilotUsageRecord(record: Record<string, unknown>, data: Record<string, unknown>, plans: number, itemsUnknown: boolean): CopilotPendingUsage | undefined {
   const found = copilotUsage(data);
   const id = found?.id ?? stringField(record, 'id');
   if (found === undefined || id === undefined) return undefined;
   const at = stringField(record, 'timestamp');
-  return { id, tokens: found.tokens, ...(found.cost !== undefined ? { cost: found.cost } : {}), ...(at !== undefined ? { at } : {}), plans };
+  return { id, tokens: found.tokens, ...(found.cost !== undefined ? { cost: found.cost } : {}), ...(at !== undefined ? { at } : {}), plans, ...(itemsUnknown ? { itemsUnknown } : {}) };
 }
 
 /** The held usage counts, with the response's calls. */
 export function settleCopilotUsage(session: string | undefined, pending: CopilotPendingUsage | undefined, calls: number, batch: Batch): void {
   if (pending === undefined || session === undefined || batch.alreadyEmitted(`usage\n${pending.id}`)) return;
   batch.used(
-    { source: { agent: 'copilot-cli', session, call: pending.id }, calls, tokens: pending.tokens, ...(pending.cost !== undefined ? { cost: pending.cost } : {}), ...(pending.at !== undefined ? { at: pending.at } : {}) },
+    { source: { agent: 'copilot-cli', session, call: pending.id }, calls, tokens: pending.tokens, ...(pending.cost !== undefined ? { cost: pending.cost } : {}), ...(pending.itemsUnknown ? { itemsUnknown: true } : {}), ...(pending.at !== undefined ? { at: pending.at } : {}) },
     pending.plans,
   );
 }

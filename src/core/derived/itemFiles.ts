@@ -2,7 +2,8 @@
 // names the items in progress when the agent wrote its files (the importer read that off the
 // plan the agent's record puts the write after), so a line is read on its own, never against
 // a replayed history: one item, the files are that item's; several, each of theirs, marked
-// shared; none, the session's. No vscode import.
+// shared; none, the session's; not known (`itemsUnknown`: the agent's record did not tell),
+// apart from all of these. No vscode import.
 import { isFileWrite, isPlanEvent, type LogRecord } from '../log/logRecord';
 import { SessionBook } from './sessionBook';
 import type { SessionLog } from '../log/sessionLog';
@@ -42,6 +43,7 @@ export interface SessionFilesOptions {
 export class SessionFiles {
   private readonly items = new Map<string, OwnerFiles>();
   private readonly outside: OwnerFiles = { files: [], times: [] };
+  private readonly untold: OwnerFiles = { files: [], times: [] };
   private readonly maxFiles: number;
   private readonly keepTimes: boolean;
 
@@ -55,7 +57,7 @@ export class SessionFiles {
     const owners = [...new Set(record.items)];
     const shared = owners.length > 1;
     const time = Date.parse(record.ts);
-    const targets = owners.length === 0 ? [this.outside] : owners.map((owner) => this.ownerOf(owner));
+    const targets = record.itemsUnknown === true ? [this.untold] : owners.length === 0 ? [this.outside] : owners.map((owner) => this.ownerOf(owner));
     for (const target of targets) {
       if (this.keepTimes && !Number.isNaN(time)) target.times.push(time);
       for (const path of record.files) this.note(target.files, path, shared, record.ts);
@@ -73,9 +75,14 @@ export class SessionFiles {
     return this.outside.files;
   }
 
-  /** Every item that changed files, by text, and the session's own. */
-  owners(): { items: ReadonlyMap<string, OwnerFiles>; session: OwnerFiles } {
-    return { items: this.items, session: this.outside };
+  /** Files written while the items in progress are not known (the agent's record did not tell). */
+  unknown(): readonly ItemFile[] {
+    return this.untold.files;
+  }
+
+  /** Every item that changed files, by text, the session's own, and those whose item is not known. */
+  owners(): { items: ReadonlyMap<string, OwnerFiles>; session: OwnerFiles; unknown: OwnerFiles } {
+    return { items: this.items, session: this.outside, unknown: this.untold };
   }
 
   private ownerOf(item: string): OwnerFiles {

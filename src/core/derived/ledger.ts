@@ -1,7 +1,8 @@
 // What each plan item cost: the time it was in progress, and the tool calls and tokens of the
 // model responses made while it was (the `model/usage` lines, each naming the items in
 // progress when it was recorded). One item named: the response is that item's; several: each
-// of theirs, marked shared (counted once in the totals); none: the session's. Cost only where
+// of theirs, marked shared (counted once in the totals); none: the session's; not known
+// (`itemsUnknown`): apart, never the session's. Cost only where
 // the agent recorded one; tokens "not recorded" (undefined, never 0) where no line had any.
 // Pure and incremental: feed the log's lines oldest first, read the figures at any time.
 import { isCurrentPlan, isPlanEvent, type LogRecord } from '../log/logRecord';
@@ -33,6 +34,8 @@ export interface Ledger {
   items: ItemLedger[];
   /** What was made while no item was in progress. */
   session: LedgerFigures;
+  /** What was made while the items in progress are not known (the agent's record did not tell). */
+  unknown: LedgerFigures;
   /** Every response once. */
   total: LedgerFigures;
   /** From the first line to the last (or `now`). */
@@ -64,6 +67,7 @@ interface Stretch {
 export class LedgerBuilder {
   private readonly items = new Map<string, Stretch>();
   private readonly session = emptyFigures();
+  private readonly unknown = emptyFigures();
   private readonly total = emptyFigures();
   private first: number | undefined;
   private last: number | undefined;
@@ -89,6 +93,10 @@ export class LedgerBuilder {
       }
     } else if (isUsage(record)) {
       add(this.total, record);
+      if (record.itemsUnknown === true) {
+        add(this.unknown, record);
+        return;
+      }
       const named = [...new Set(record.items)];
       if (named.length === 0) add(this.session, record);
       for (const content of named) {
@@ -118,7 +126,7 @@ export class LedgerBuilder {
       all: copy(item.all),
       shared: copy(item.shared),
     }));
-    return { items, session: copy(this.session), total: copy(this.total), elapsedMs: this.first === undefined ? 0 : end - this.first };
+    return { items, session: copy(this.session), unknown: copy(this.unknown), total: copy(this.total), elapsedMs: this.first === undefined ? 0 : end - this.first };
   }
 }
 

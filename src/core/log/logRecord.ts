@@ -17,7 +17,7 @@
 //   {"v":1,"type":"session/link","ts","session","to":"<key>"}    (in the old session's log)
 // A fifth, `file/write`, records the files one of an agent's tool calls wrote, and the items
 // in progress then (the evidence of what each item changed):
-//   {"v":1,"type":"file/write","ts","session","source":{"agent","session","call"},"files":[...],"items":[...],"at"?}
+//   {"v":1,"type":"file/write","ts","session","source":{"agent","session","call"},"files":[...],"items":[...],"itemsUnknown"?:true,"at"?}
 // A sixth, `model/usage`, records one model response of an agent as its own record counts it:
 // the tool calls it made, the tokens it used where the agent records them, its cost where the
 // agent records one, and the items in progress then (see usageRecord.ts):
@@ -191,8 +191,10 @@ export interface FileWriteRecord {
   source: { agent: AgentId; session: string; call: string };
   /** The paths as the agent named them (absolute, or relative to its workspace), each once, in order. */
   files: string[];
-  /** The texts of the items in progress when the call wrote them, in plan order; empty: none was. */
+  /** The texts of the items in progress when the call wrote them, in plan order; empty: none was (unless `itemsUnknown`). */
   items: string[];
+  /** The agent's record does not tell which items were in progress then (`items` is empty): not known, never "none". */
+  itemsUnknown?: true;
   /** The agent's own time of the call, when its record has one (shown, never used for order). */
   at?: string;
 }
@@ -247,7 +249,8 @@ export function fileWriteRecord(
   ts: string,
   source: { agent: AgentId; session: string; call: string },
   files: readonly string[],
-  items: readonly string[],
+  /** null: the items in progress then are not known. */
+  items: readonly string[] | null,
   at?: string,
 ): FileWriteRecord {
   const unique = [...new Set(files)].slice(0, MAX_WRITE_FILES);
@@ -258,8 +261,9 @@ export function fileWriteRecord(
     session,
     source: { agent: source.agent, session: source.session, call: source.call },
     files: unique,
-    items: items.slice(0, MAX_WRITE_ITEMS),
+    items: items === null ? [] : items.slice(0, MAX_WRITE_ITEMS),
   };
+  if (items === null) record.itemsUnknown = true;
   if (at !== undefined) record.at = at;
   return record;
 }
@@ -358,9 +362,19 @@ function parseFileWrite(value: Record<string, unknown>, session: string, ts: str
   if (!Array.isArray(items) || items.length > MAX_WRITE_ITEMS || !items.every((item) => typeof item === 'string')) {
     return `\`items\` of a file/write must be a list of at most ${MAX_WRITE_ITEMS} strings`;
   }
+  const unknown = itemsUnknownOf(value, items, 'file/write');
+  if (typeof unknown === 'string') return unknown;
   const at = value['at'];
   if (at !== undefined && !isTimestamp(at)) return '`at` is not a timestamp';
-  return fileWriteRecord(session, ts, { agent: source['agent'], session: source['session'], call: source['call'] }, files as string[], items, at);
+  return fileWriteRecord(session, ts, { agent: source['agent'], session: source['session'], call: source['call'] }, files as string[], unknown ? null : items, at);
+}
+
+/** A line's `itemsUnknown`: absent (false), or `true` with `items` empty; a string says what is wrong. */
+export function itemsUnknownOf(value: Record<string, unknown>, items: readonly unknown[], type: string): boolean | string {
+  const unknown = value['itemsUnknown'];
+  if (unknown === undefined) return false;
+  if (unknown !== true || items.length > 0) return `\`itemsUnknown\` of a ${type} must be true, with \`items\` empty`;
+  return true;
 }
 
 function parseRequest(value: Record<string, unknown>, session: string, ts: string): UserRequestRecord | string {

@@ -253,7 +253,8 @@ export class LogPlanSink implements PlanSink, Disposable {
   /**
    * Appends a file/write line for each write not in the log yet, in the order given, with the
    * items in progress in the plan version the agent's record puts it after (`plansBefore`);
-   * when the log does not hold that version (yet), the current plan's. A write not in the
+   * when the log does not hold that version (yet), the current plan's; with `itemsUnknown`, none
+   * named and the line marked so (not known, never "none"). A write not in the
    * shape of src/core/foreign.ts rejects the call with a TypeError before anything is written.
    */
   async importWrites(writes: readonly ForeignWrite[]): Promise<void> {
@@ -267,6 +268,7 @@ export class LogPlanSink implements PlanSink, Disposable {
         if (problem) throw new TypeError(`importWrites: write ${index + 1}: ${problem}`);
       }
       if (!Number.isInteger(write.plansBefore) || write.plansBefore < 0) throw new TypeError(`importWrites: write ${index + 1}: \`plansBefore\` must be an integer ≥ 0`);
+      if (write.itemsUnknown !== undefined && typeof write.itemsUnknown !== 'boolean') throw new TypeError(`importWrites: write ${index + 1}: \`itemsUnknown\` must be a boolean`);
       const at = write.at !== undefined && !Number.isNaN(Date.parse(write.at)) ? write.at : undefined;
       return { key: sessionKeyForForeign(source.agent, source.session), write, at, id: callId(source.agent, source.session, source.call) };
     });
@@ -285,6 +287,7 @@ export class LogPlanSink implements PlanSink, Disposable {
       const problem = writeSourceProblem(source) ?? usageProblem(entry);
       if (problem) throw new TypeError(`importUsage: response ${index + 1}: ${problem}`);
       if (!Number.isInteger(entry.plansBefore) || entry.plansBefore < 0) throw new TypeError(`importUsage: response ${index + 1}: \`plansBefore\` must be an integer ≥ 0`);
+      if (entry.itemsUnknown !== undefined && typeof entry.itemsUnknown !== 'boolean') throw new TypeError(`importUsage: response ${index + 1}: \`itemsUnknown\` must be a boolean`);
       const at = entry.at !== undefined && !Number.isNaN(Date.parse(entry.at)) ? entry.at : undefined;
       return { key: sessionKeyForForeign(source.agent, source.session), write: entry, at, id: usageId(source.agent, source.session, source.call) };
     });
@@ -308,8 +311,9 @@ export class LogPlanSink implements PlanSink, Disposable {
       for (const { write, at, id } of fresh) {
         if (index.writes.has(id)) continue;
         const n = write.plansBefore;
-        if (n > 0 && n <= index.versions && !index.inProgress.has(n)) older ??= await this.olderVersions(key, index.versions);
-        const items = n === 0 ? [] : (index.inProgress.get(n) ?? older?.get(n) ?? index.current);
+        if (write.itemsUnknown !== true && n > 0 && n <= index.versions && !index.inProgress.has(n)) older ??= await this.olderVersions(key, index.versions);
+        // The agent's record does not tell the items in progress then: not known (null), never "none".
+        const items = write.itemsUnknown === true ? null : n === 0 ? [] : (index.inProgress.get(n) ?? older?.get(n) ?? index.current);
         if ('files' in write) await this.log.appendWrite(key, write.source, write.files, items, at);
         else await this.log.appendUsage(key, write.source, write, items, at);
         index.writes.add(id);

@@ -233,14 +233,14 @@ export class SessionLog {
   }
 
   /** Appends a file/write line: the files an agent's tool call wrote, and the items in progress then. */
-  async appendWrite(session: string, source: { agent: AgentId; session: string; call: string }, files: readonly string[], items: readonly string[], at?: string): Promise<FileWriteRecord> {
+  async appendWrite(session: string, source: { agent: AgentId; session: string; call: string }, files: readonly string[], items: readonly string[] | null, at?: string): Promise<FileWriteRecord> {
     const record = fileWriteRecord(session, this.now().toISOString(), source, files, items, at);
     const read = await this.appendRecord(this.fileFor(session), session, record);
     return read.type === 'file/write' ? read : record;
   }
 
   /** Appends a model/usage line (the facts checked with usageProblem first). */
-  async appendUsage(session: string, source: { agent: AgentId; session: string; call: string }, facts: UsageFacts, items: readonly string[], at?: string): Promise<UsageRecord> {
+  async appendUsage(session: string, source: { agent: AgentId; session: string; call: string }, facts: UsageFacts, items: readonly string[] | null, at?: string): Promise<UsageRecord> {
     const record = usageRecord(session, this.now().toISOString(), source, facts, items, at);
     const read = await this.appendRecord(this.fileFor(session), session, record);
     return isUsage(read) ? read : record;

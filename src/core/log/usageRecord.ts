@@ -1,7 +1,7 @@
 // The `model/usage` line of the session log: one model response of an agent, as its own record
 // counts it, copied once (like file/write) with the items in progress then:
 //
-//   {"v":1,"type":"model/usage","ts","session","source":{"agent","session","call"},"items":[...],
+//   {"v":1,"type":"model/usage","ts","session","source":{"agent","session","call"},"items":[...],"itemsUnknown"?:true,
 //    "calls":<tool calls it made>,"tokens"?:{"input","output","cached"},"cost"?,"at"?}
 //
 // `source.call` is the response's id in the agent's record (a message id, a usage record's
@@ -28,8 +28,10 @@ export interface UsageRecord {
   ts: string;
   session: string;
   source: { agent: AgentId; session: string; call: string };
-  /** The texts of the items in progress when the response was made; empty: none was. */
+  /** The texts of the items in progress when the response was made; empty: none was (unless `itemsUnknown`). */
   items: string[];
+  /** The agent's record does not tell which items were in progress then (`items` is empty). */
+  itemsUnknown?: true;
   /** The tool calls the response made. */
   calls: number;
   tokens?: UsageTokens;
@@ -71,7 +73,8 @@ export function usageRecord(
   ts: string,
   source: { agent: AgentId; session: string; call: string },
   facts: UsageFacts,
-  items: readonly string[],
+  /** null: the items in progress then are not known. */
+  items: readonly string[] | null,
   at?: string,
 ): UsageRecord {
   const record: UsageRecord = {
@@ -80,9 +83,10 @@ export function usageRecord(
     ts,
     session,
     source: { agent: source.agent, session: source.session, call: source.call },
-    items: items.slice(0, MAX_USAGE_ITEMS),
+    items: items === null ? [] : items.slice(0, MAX_USAGE_ITEMS),
     calls: facts.calls,
   };
+  if (items === null) record.itemsUnknown = true;
   if (facts.tokens !== undefined) record.tokens = { input: facts.tokens.input, output: facts.tokens.output, cached: facts.tokens.cached };
   if (facts.cost !== undefined) record.cost = facts.cost;
   if (at !== undefined) record.at = at;
@@ -100,7 +104,9 @@ export function parseUsage(value: Record<string, unknown>, session: string, ts: 
   if (!Array.isArray(items) || items.length > MAX_USAGE_ITEMS || !items.every((item) => typeof item === 'string')) {
     return `\`items\` of a model/usage must be a list of at most ${MAX_USAGE_ITEMS} strings`;
   }
+  const unknown = value['itemsUnknown'];
+  if (unknown !== undefined && (unknown !== true || items.length > 0)) return `\`itemsUnknown\` of a ${USAGE_EVENT} must be true, with \`items\` empty`;
   const at = value['at'];
   if (at !== undefined && (typeof at !== 'string' || Number.isNaN(Date.parse(at)))) return '`at` is not a timestamp';
-  return usageRecord(session, ts, { agent: source.agent as AgentId, session: source.session, call: source.call }, value as unknown as UsageFacts, items, at);
+  return usageRecord(session, ts, { agent: source.agent as AgentId, session: source.session, call: source.call }, value as unknown as UsageFacts, unknown === true ? null : items, at);
 }

@@ -45,6 +45,7 @@ export function prDescription(input: PrDescriptionInput, t: Translate): string {
   const usage = ledgerText({ all: ledger.total }, t, { detail: true });
   lines.push(`- ${[t('Elapsed {0}', spanText(timeline.elapsedMs, t)), usage].filter((part) => part !== '').join(' · ')}`);
   if (ledger.session.responses > 0) lines.push(`- ${t('While no item was in progress: {0}', ledgerText({ all: ledger.session }, t, { detail: true }))}`);
+  if (ledger.unknown.responses > 0) lines.push(`- ${t('While the item in progress is not known: {0}', ledgerText({ all: ledger.unknown }, t, { detail: true }))}`);
   return `${lines.join('\n')}\n`;
 }
 
