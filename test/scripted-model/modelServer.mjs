@@ -134,15 +134,18 @@ export function isAgentRequest(body) {
 /**
  * The short answer to a side request: the first `sideReplies` entry whose `match`
  * occurs in the request (a chat title request quotes the user's request), else
- * `sideText`. Progress-message requests want a JSON array of strings.
+ * `sideText` (its `{n}` the side request's number). Progress-message requests want a JSON array of strings.
  */
+let sideRequests = 0;
+
 function sideAnswer(body, script) {
   const asked = (Array.isArray(body.messages) ? body.messages : []).map((message) => textOf(message.content)).join('\n');
   const lower = asked.toLowerCase();
   const special = (Array.isArray(script.sideReplies) ? script.sideReplies : []).find(
     (entry) => entry && typeof entry.match === 'string' && typeof entry.say === 'string' && lower.includes(entry.match.toLowerCase()),
   );
-  const text = special ? special.say : typeof script.sideText === 'string' ? script.sideText : DEFAULT_SIDE_TEXT;
+  // `{n}` in sideText numbers the side requests, so that each chat's title differs from the others'.
+  const text = special ? special.say : typeof script.sideText === 'string' ? script.sideText.replace('{n}', String(++sideRequests)) : DEFAULT_SIDE_TEXT;
   return /JSON array of strings/i.test(asked) ? JSON.stringify([text]) : text;
 }
 

@@ -162,4 +162,17 @@ describe('the scripted model server', () => {
     const { startModelServer } = await load();
     await assert.rejects(startModelServer({ script: { steps: [] } }), /a script is an object with a "turns" array/);
   });
+
+  it('numbers the side answers where sideText says {n}: each chat gets a title of its own', async () => {
+    const { startModelServer } = await load();
+    const server = await startModelServer({ script: { ...SCRIPT, sideText: 'Run {n}', sideReplies: [] }, recordFile: path.join(dir, 'r.jsonl') });
+    try {
+      const ask = async (what: string) => (await post(server, { stream: true, messages: [{ role: 'user', content: `Please write a brief title for: ${what}` }] })).text;
+      const [first, second] = [await ask('one'), await ask('two')];
+      assert.match(first, /^Run \d+$/);
+      assert.equal(second, `Run ${Number(first.slice(4)) + 1}`);
+    } finally {
+      await server.close();
+    }
+  });
 });
