@@ -23,6 +23,13 @@ export default tseslint.config(
     },
   },
   {
+    // The command manifest is plain data: scripts/generate.mjs reads it without VS Code.
+    files: ['src/vscode/commandManifest.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['*', '**'], message: 'commandManifest.ts imports nothing: the generator reads it without VS Code' }] }],
+    },
+  },
+  {
     // Core stands alone: the plan, the log and what is derived from it import nothing of VS Code,
     // of the agents, or of the Node adapters (tsconfig.core.json checks the same when compiling).
     files: ['src/core/**/*.ts'],
