@@ -1,14 +1,52 @@
-// Every command is declared once, in src/vscode/commandManifest.ts.
+// Every command is declared once, in src/vscode/commandManifest.ts, and handled once, in one
+// feature's table (`{ [CommandId.X]: handler } satisfies CommandTable<…>`, registered by
+// commandTable.ts). The handler tables import `vscode`, so they are read here as TypeScript
+// syntax trees, not run; extension.ts's call to registerCommands checks the same at compile
+// time (a command without a handler) and at activation (one handled twice).
 // A command added to the manifest comes out of `npm run generate` in the manifest and both
 // languages' strings.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { COMMANDS, handlerProblems, titleKey } from '../../src/vscode/commandManifest';
+import ts from 'typescript';
+import { COMMANDS, CommandId, handlerProblems, titleKey } from '../../src/vscode/commandManifest';
 import { generator, repoRoot } from './madeUpAgent';
 
+const vscodeDir = path.join(repoRoot, 'src', 'vscode');
+
+/** Each handler table of src/: its file and the ids of its keys. */
+function handlerTables(): Array<{ file: string; ids: string[] }> {
+  const tables: Array<{ file: string; ids: string[] }> = [];
+  const files = fs.readdirSync(vscodeDir, { recursive: true }).map(String).filter((name) => name.endsWith('.ts'));
+  for (const name of files) {
+    const file = path.join(vscodeDir, name);
+    const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isSatisfiesExpression(node) && ts.isTypeReferenceNode(node.type) && node.type.typeName.getText(source) === 'CommandTable') {
+        assert.ok(ts.isObjectLiteralExpression(node.expression), `${name}: a CommandTable is an object literal`);
+        const ids = node.expression.properties.map((property) => {
+          const key = property.name;
+          assert.ok(key && ts.isComputedPropertyName(key) && ts.isPropertyAccessExpression(key.expression) && key.expression.expression.getText(source) === 'CommandId', `${name}: a handler's key is [CommandId.<name>]: ${property.getText(source).slice(0, 60)}`);
+          const id = (CommandId as Record<string, string>)[key.expression.name.text];
+          return id ?? `CommandId.${key.expression.name.text}`;
+        });
+        tables.push({ file: name, ids });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return tables;
+}
+
 describe('the command manifest', () => {
+  it('has exactly one handler for each command, and none for a command it does not declare', () => {
+    const tables = handlerTables();
+    assert.ok(tables.length >= 5, `found ${tables.length} handler tables`);
+    assert.deepEqual(handlerProblems(tables.map((table) => table.ids)), []);
+  });
+
   it('finds a command without a handler, one handled twice, and a handler of no command', () => {
     assert.deepEqual(handlerProblems([['a'], ['b']], ['a', 'b']), []);
     assert.deepEqual(handlerProblems([['a']], ['a', 'b']), ['b has no handler']);
