@@ -81,7 +81,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   const ledgers = new LedgerBook(log);
   // The sessions waiting on the user, kept from the health book (its requests included) as lines are read.
   const needsYou = new NeedsYouBook(log, health, (error) => logError(logger, 'a needs-you listener failed', error));
-  const views = createViews(display, store, health, log, requests, files, places, ledgers, needsYou);
+  const views = createViews({ display, store, health, timelines: log, requests, files, places, ledgers, needsYou });
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);
   const watcher = watchLogFolder(logFolder, {
@@ -152,7 +152,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Followers start once the log is loaded: what they import is read back like any write.
   sources.start();
   logger.info(`Agent Plan active; session logs in ${logFolder}`);
-  return createApi(store, display, health, logFolder, (session) => log.fileFor(session), requests, files, ledgers);
+  return createApi({ store, display, health, requests, files, ledgers, logFolder, logFile: (session) => log.fileFor(session) });
 }
 
 export function deactivate(): void {}

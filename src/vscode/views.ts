@@ -650,21 +650,25 @@ function showNeedsYou(needsYou: NeedsYouBook, sessions: vscode.TreeView<Sessions
   return needsYou.onDidChange(update);
 }
 
+/** What the views show: the plans and what is derived from their logs. */
+export interface ViewsDeps {
+  display: DisplayState;
+  store: PlanStore;
+  health: HealthBook;
+  /** The logs' lines, for the items' durations. */
+  timelines?: TimelineSource;
+  requests?: RequestBook;
+  files?: FileBook;
+  places?: SessionPlaces;
+  ledgers?: LedgerBook;
+  needsYou?: NeedsYouBook;
+}
+
 /**
  * Creates both views and keeps their badge, description, message and context keys in step;
  * `commands` are the Sessions view's own (extension.ts registers them).
  */
-export function createViews(
-  display: DisplayState,
-  store: PlanStore,
-  health: HealthBook,
-  timelines?: TimelineSource,
-  requests?: RequestBook,
-  files?: FileBook,
-  places?: SessionPlaces,
-  ledgers?: LedgerBook,
-  needsYou?: NeedsYouBook,
-): vscode.Disposable & {
+export function createViews({ display, store, health, timelines, requests, files, places, ledgers, needsYou }: ViewsDeps): vscode.Disposable & {
   plan: vscode.TreeView<PlanElement>;
   commands: BoundTable<keyof typeof SESSIONS_VIEW_COMMANDS>;
   update(): void;
