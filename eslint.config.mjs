@@ -23,6 +23,27 @@ export default tseslint.config(
     },
   },
   {
+    // One way to register a command: from a feature's table (commandTable.ts); each command is declared in commandManifest.ts.
+    files: ['src/**/*.ts'],
+    ignores: ['src/vscode/commandTable.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name=/^register(TextEditor)?Command$/]",
+          message: 'register a command from its feature\'s table (src/vscode/commandTable.ts), declared in src/vscode/commandManifest.ts',
+        },
+      ],
+    },
+  },
+  {
+    // The command manifest is plain data: scripts/generate.mjs reads it without VS Code.
+    files: ['src/vscode/commandManifest.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['*', '**'], message: 'commandManifest.ts imports nothing: the generator reads it without VS Code' }] }],
+    },
+  },
+  {
     // Core stands alone: the plan, the log and what is derived from it import nothing of VS Code,
     // of the agents, or of the Node adapters (tsconfig.core.json checks the same when compiling).
     files: ['src/core/**/*.ts'],

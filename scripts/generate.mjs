@@ -1,16 +1,20 @@
 // `npm run generate`: writes every file derived from the agents' descriptors
 // (src/agents/<agent>/index.ts, listed by src/agents/registry.ts), so a descriptor is the one
-// source of what is known about its agent:
+// source of what is known about its agent, and from the command manifest
+// (src/vscode/commandManifest.ts), the one declaration of each command:
 //   - package.json: the agents' settings (`agentPlan.sources.<key>.enabled` / `.folder`) and
-//     their `enabled` switches in the settings Restricted Mode keeps to the user;
-//   - package.nls.json, package.nls.zh-cn.json: those settings' descriptions;
+//     their `enabled` switches in the settings Restricted Mode keeps to the user; the commands
+//     (`contributes.commands`), their places in the menus (`contributes.menus`) and their keys
+//     (`contributes.keybindings`);
+//   - package.nls.json, package.nls.zh-cn.json: those settings' descriptions, the commands'
+//     titles and their category;
 //   - l10n/bundle.l10n*.json: each agent's name (kept as it is in Chinese);
 //   - src/core/generated/agentIds.ts: the ids the log accepts, the VS Code chat agents, names and icons;
 //   - docs/agents.md, README.md, docs/ARCHITECTURE.md, docs/log-format.md, docs/api.md: the agents'
 //     tables and lists, between `<!-- generated:<name> -->` and `<!-- /generated -->` (prose
 //     stays hand-written), and docs/api.md's `type AgentId = …;` line.
-// The descriptors are read by bundling the registry with esbuild and importing it, never by
-// reading the TypeScript as text. Each file is rewritten only when its text changes; a second run
+// The descriptors and the manifest are read by bundling them with esbuild and importing them,
+// never by reading the TypeScript as text. Each file is rewritten only when its text changes; a second run
 // changes nothing. `--check` writes nothing and exits 1 naming the stale files (the unit test
 // test/unit/generated.unit.test.ts does the same). The build does not run this.
 // Usage: node scripts/generate.mjs [--check] [root]
@@ -75,8 +79,18 @@ export async function loadAgents(root = repoRoot) {
       build.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => ({ contents: STUBS[args.path], loader: 'js' }));
     },
   };
+  const module = await importBundled(root, contents, 'agents', [stubGenerated]);
+  return module.AGENTS.map((agent) => {
+    const owners = folders.filter((folder) => Object.values(module.folders[folder]).includes(agent));
+    if (owners.length !== 1) throw new Error(`generate: the agent ${agent.id} is exported by ${owners.length} folders of src/agents (${owners.join(', ')}), not one`);
+    return checked({ ...agent, folder: owners[0], hasFolder: typeof agent.defaultFolder === 'function', participant: agent.vscodeChat?.participant });
+  });
+}
+
+/** The module `contents` (TypeScript, its imports relative to `root`) bundled with esbuild and imported. */
+async function importBundled(root, contents, name, plugins = []) {
   const result = await esbuild.build({
-    stdin: { contents, resolveDir: root, loader: 'ts', sourcefile: 'agents.generate.ts' },
+    stdin: { contents, resolveDir: root, loader: 'ts', sourcefile: `${name}.generate.ts` },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -84,23 +98,51 @@ export async function loadAgents(root = repoRoot) {
     write: false,
     external: ['vscode'],
     packages: 'external',
-    plugins: [stubGenerated],
+    plugins,
     logLevel: 'silent',
   });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-generate-'));
-  let module;
   try {
-    const file = path.join(dir, 'agents.mjs');
+    const file = path.join(dir, `${name}.mjs`);
     fs.writeFileSync(file, result.outputFiles[0].text);
-    module = await import(pathToFileURL(file).href);
+    return await import(pathToFileURL(file).href);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  return module.AGENTS.map((agent) => {
-    const owners = folders.filter((folder) => Object.values(module.folders[folder]).includes(agent));
-    if (owners.length !== 1) throw new Error(`generate: the agent ${agent.id} is exported by ${owners.length} folders of src/agents (${owners.join(', ')}), not one`);
-    return checked({ ...agent, folder: owners[0], hasFolder: typeof agent.defaultFolder === 'function', participant: agent.vscodeChat?.participant });
-  });
+}
+
+/**
+ * The commands of src/vscode/commandManifest.ts, in its order, and their category. The module
+ * imports nothing (the lint keeps it so), so it is read as it is.
+ */
+export async function loadCommands(root = repoRoot) {
+  const module = await importBundled(root, "export { COMMANDS, COMMAND_CATEGORY, titleKey } from './src/vscode/commandManifest';", 'commands');
+  const commands = Object.entries(module.COMMANDS).map(([name, entry]) => checkedCommand({ ...entry, name, titleKey: module.titleKey(entry.id) }));
+  const seen = new Set();
+  for (const command of commands) {
+    if (seen.has(command.id)) throw new Error(`generate: src/vscode/commandManifest.ts: two commands have the id ${command.id}`);
+    seen.add(command.id);
+  }
+  return { commands, category: module.COMMAND_CATEGORY };
+}
+
+const COMMAND_ID = /^agentPlan\.[a-z][A-Za-z0-9]{0,63}$/;
+const GROUP = /^[A-Za-z0-9_]{1,64}@\d{1,3}$/;
+
+function checkedCommand(command) {
+  const fail = (what) => {
+    throw new Error(`generate: src/vscode/commandManifest.ts: ${command.name}: ${what}`);
+  };
+  if (!COMMAND_ID.test(command.id)) fail(`id ${JSON.stringify(command.id)} is not agentPlan.<camelCase>`);
+  if (!command.title?.en || !command.title?.zhCn) fail('a title in English (en) and in Simplified Chinese (zhCn)');
+  if (command.icon !== undefined && !ICON.test(command.icon)) fail(`icon ${JSON.stringify(command.icon)} is not a codicon id`);
+  if (command.palette !== undefined && command.palette !== false && typeof command.palette !== 'string') fail('palette is a when clause or false');
+  for (const place of [...(command.viewTitle ?? []), ...(command.rowMenu ?? [])]) {
+    if (typeof place.when !== 'string' || place.when === '') fail('a menu place without its when clause');
+    if (!GROUP.test(place.group)) fail(`menu group ${JSON.stringify(place.group)} is not <group>@<order>`);
+  }
+  if (command.keybinding !== undefined && typeof command.keybinding.key !== 'string') fail('a keybinding without its key');
+  return command;
 }
 
 function checked(agent) {
@@ -163,8 +205,44 @@ function withItems(list, isOurs, items) {
 
 const json = (value) => `${JSON.stringify(value, null, 2)}\n`;
 
-function manifest(text, agents) {
+const isCommandNls = (key) => key.startsWith('command.');
+
+/**
+ * The manifest's `commands`, `menus` and `keybindings`, each command's entries in the manifest's
+ * order (VS Code orders a menu by group, order and title, not by its entries' order). Written
+ * where `contributes` has them, else at its end.
+ */
+function commandContributions(contributes, commands) {
+  const menus = { 'view/title': [], 'view/item/context': [], commandPalette: [] };
+  const keybindings = [];
+  for (const command of commands) {
+    for (const place of command.viewTitle ?? []) menus['view/title'].push({ command: command.id, when: place.when, group: place.group });
+    for (const place of command.rowMenu ?? []) menus['view/item/context'].push({ command: command.id, when: place.when, group: place.group });
+    if (command.palette !== undefined) menus.commandPalette.push({ command: command.id, when: command.palette === false ? 'false' : command.palette });
+    if (command.keybinding !== undefined) keybindings.push({ command: command.id, ...command.keybinding });
+  }
+  const out = {
+    commands: commands.map((command) => ({
+      command: command.id,
+      title: `%${command.titleKey}%`,
+      category: '%category%',
+      ...(command.icon !== undefined ? { icon: `$(${command.icon})` } : {}),
+      ...(command.enablement !== undefined ? { enablement: command.enablement } : {}),
+    })),
+    keybindings,
+    menus: Object.fromEntries(Object.entries(menus).filter(([, entries]) => entries.length > 0)),
+  };
+  // In the order `contributes` has them (its other members stay where they are).
+  return Object.fromEntries(Object.keys(out).sort((a, b) => order(a) - order(b)).map((key) => [key, out[key]]));
+  function order(key) {
+    const at = Object.keys(contributes).indexOf(key);
+    return at < 0 ? Number.MAX_SAFE_INTEGER : at;
+  }
+}
+
+function manifest(text, agents, { commands }) {
   const pkg = JSON.parse(text);
+  Object.assign(pkg.contributes, commandContributions(pkg.contributes, commands));
   const settings = {};
   for (const agent of agents) {
     settings[settingId(agent, 'enabled')] = { type: 'boolean', default: true, description: `%${nlsKey(agent, 'enabled')}%` };
@@ -196,14 +274,17 @@ export function settingTexts(agent) {
   return texts;
 }
 
-function nls(text, agents, language) {
+function nls(text, agents, { commands, category }, language) {
+  const titles = { category: category[language] };
+  for (const command of commands) titles[command.titleKey] = command.title[language];
+  const own = withEntries(JSON.parse(text), (key) => key === 'category' || isCommandNls(key), titles);
   const strings = {};
   for (const agent of agents) {
     const texts = settingTexts(agent)[language];
     strings[nlsKey(agent, 'enabled')] = texts.enabled;
     if (texts.folder !== undefined) strings[nlsKey(agent, 'folder')] = texts.folder;
   }
-  return json(withEntries(JSON.parse(text), isAgentNls, strings));
+  return json(withEntries(own, isAgentNls, strings));
 }
 
 /** Each agent's name, as it is in both languages (a name is not translated). */
@@ -283,8 +364,8 @@ function api(text, agents) {
 
 const WRITERS = {
   'package.json': manifest,
-  'package.nls.json': (text, agents) => nls(text, agents, 'en'),
-  'package.nls.zh-cn.json': (text, agents) => nls(text, agents, 'zhCn'),
+  'package.nls.json': (text, agents, commands) => nls(text, agents, commands, 'en'),
+  'package.nls.zh-cn.json': (text, agents, commands) => nls(text, agents, commands, 'zhCn'),
   'l10n/bundle.l10n.json': l10nBundle,
   'l10n/bundle.l10n.zh-cn.json': l10nBundle,
   'src/core/generated/agentIds.ts': (_text, agents) => agentIds(agents),
@@ -295,14 +376,15 @@ const WRITERS = {
   'README.md': readme,
 };
 
-/** Every derived file's text as the descriptors under `root` make it: { relative path: text }. */
+/** Every derived file's text as the descriptors and the command manifest under `root` make it: { relative path: text }. */
 export async function derivedFiles(root = repoRoot) {
   const agents = checkedList(await loadAgents(root));
+  const commands = await loadCommands(root);
   const out = {};
   for (const file of DERIVED_FILES) {
     const full = path.join(root, file);
     const text = fs.existsSync(full) ? fs.readFileSync(full, 'utf8') : '';
-    out[file] = WRITERS[file](text, agents);
+    out[file] = WRITERS[file](text, agents, commands);
   }
   return out;
 }

@@ -17,9 +17,11 @@ import { sharedWorkspaceStorage } from './node/sharedStorage';
 import { NodeFileSystem } from './node/nodeFileSystem';
 import { watchLogFolder } from './node/logWatcher';
 import { createApi, type AgentPlanApi } from './vscode/api';
-import { registerCommands } from './vscode/commands';
-import { registerPlanActions } from './vscode/planActions';
+import { registerCommands } from './vscode/commandTable';
+import { sessionCommands } from './vscode/commands';
+import { planActions } from './vscode/planActions';
 import { SNAPSHOT_SCHEME, SettingId, StateKey, TOOL_NAME } from './vscode/ids';
+import { bindTable } from './vscode/commandTable';
 import { createLogger, logError } from './vscode/log';
 import { SnapshotDocuments } from './vscode/snapshotDocuments';
 import { createStatusBar } from './vscode/statusBar';
@@ -27,11 +29,11 @@ import { TodoWriteTool } from './vscode/todoTool';
 import { Sources } from './vscode/sources';
 import { createViews } from './vscode/views';
 import { sessionPlaces } from './vscode/sessionPlaces';
-import { registerNextSession } from './vscode/nextSession';
+import { NEXT_SESSION_COMMANDS } from './vscode/nextSession';
 import { NeedsYouBook } from './core/derived/needsYouBook';
-import { registerOpenChangedFile } from './vscode/fileViews';
-import { registerTimeline } from './vscode/timelinePanel';
-import { registerPrDescription } from './vscode/prDescriptionCommand';
+import { FILE_COMMANDS } from './vscode/fileViews';
+import { createTimelines } from './vscode/timelinePanel';
+import { PR_DESCRIPTION_COMMANDS } from './vscode/prDescriptionCommand';
 import { watchHealth } from './vscode/healthWatch';
 import { recallShownSession, rememberShownSession } from './vscode/viewMemory';
 
@@ -79,7 +81,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   const ledgers = new LedgerBook(log);
   // The sessions waiting on the user, kept from the health book (its requests included) as lines are read.
   const needsYou = new NeedsYouBook(log, health, (error) => logError(logger, 'a needs-you listener failed', error));
-  const views = createViews(display, store, health, log, requests, files, places, ledgers, needsYou);
+  const views = createViews({ display, store, health, timelines: log, requests, files, places, ledgers, needsYou });
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);
   const watcher = watchLogFolder(logFolder, {
@@ -98,6 +100,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Settles when the first load is done: a timeline panel restored at start waits for it.
   let loadDone = (): void => {};
   const loaded = new Promise<void>((resolve) => (loadDone = resolve));
+  const timelines = createTimelines({ extensionUri: context.extensionUri, store, display, health, source: log, logger, loaded, places });
+  const actions = planActions({ store, health, requests, logger, shownSession: () => display.session, places });
 
   context.subscriptions.push(
     logger,
@@ -113,20 +117,26 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     watcher,
     vscode.lm.registerTool(TOOL_NAME, new TodoWriteTool(store, logger)),
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, new SnapshotDocuments(store)),
-    ...registerCommands({ store, display, health, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
     requests,
     files,
     ledgers,
-    registerOpenChangedFile(),
     health.include(requests),
     requests.onDidTake(({ texts }) => {
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Taken into the plan: {0}', texts.join('; ')), 5000);
     }),
-    registerNextSession({ store, needsYou, display }),
-    ...registerPlanActions({ store, health, requests, logger, shownSession: () => display.session, places }),
+    actions.linkWatch,
     sources,
-    registerTimeline({ extensionUri: context.extensionUri, store, display, health, source: log, logger, loaded, places }),
-    registerPrDescription({ store, source: log, shownSession: () => display.session }),
+    timelines,
+    // Every command, each from its feature's table (commandManifest.ts declares them).
+    ...registerCommands(logger, [
+      ...sessionCommands({ store, display, health, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
+      actions.commands,
+      views.commands,
+      timelines.commands,
+      bindTable(FILE_COMMANDS, undefined),
+      bindTable(NEXT_SESSION_COMMANDS, { store, needsYou, display }),
+      bindTable(PR_DESCRIPTION_COMMANDS, { store, source: log, shownSession: () => display.session }),
+    ]),
   );
 
   try {
@@ -142,7 +152,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Followers start once the log is loaded: what they import is read back like any write.
   sources.start();
   logger.info(`Agent Plan active; session logs in ${logFolder}`);
-  return createApi(store, display, health, logFolder, (session) => log.fileFor(session), requests, files, ledgers);
+  return createApi({ store, display, health, requests, files, ledgers, logFolder, logFile: (session) => log.fileFor(session) });
 }
 
 export function deactivate(): void {}

@@ -183,16 +183,19 @@ function viewState(display: DisplayState, store: PlanStore, requests: RequestBoo
   };
 }
 
-export function createApi(
-  store: PlanStore,
-  display: DisplayState,
-  health: HealthBook,
-  logFolder: string,
-  logFile: (session: string) => string,
-  requests: RequestBook,
-  files: FileBook,
-  ledgers?: LedgerBook,
-): AgentPlanApi {
+/** What the API reads: the plans, what is derived from their logs, and where the logs are. */
+export interface ApiDeps {
+  store: PlanStore;
+  display: DisplayState;
+  health: HealthBook;
+  requests: RequestBook;
+  files: FileBook;
+  ledgers?: LedgerBook;
+  logFolder: string;
+  logFile: (session: string) => string;
+}
+
+export function createApi({ store, display, health, requests, files, ledgers, logFolder, logFile }: ApiDeps): AgentPlanApi {
   return {
     onDidWritePlan: (listener) => store.onDidWrite((event) => listener(snapshot(event))),
     listSessions: () => store.list().map(snapshot),

@@ -8,7 +8,7 @@ import { copilotChatResource, isSessionKey, sessionNamedBy } from '../core/log/s
 import type { PlanVersion } from '../core/log/sessionLog';
 import type { PlanStore } from '../core/plan/store';
 import type { HealthBook } from '../core/derived/healthBook';
-import { registerTable, reportFailure, type CommandTable } from './commandTable';
+import { bindTable, type BoundTable, type CommandTable } from './commandTable';
 import { compareWithPrevious } from './compare';
 import { pickVersion } from './historyPick';
 import { CommandId, ViewId } from './ids';
@@ -33,7 +33,7 @@ function sessionFrom(arg: unknown, display: DisplayState): string | undefined {
 }
 
 /** Which session the Plan view shows, and which of its versions. */
-const SESSION_COMMANDS: CommandTable<CommandDeps> = {
+const SESSION_COMMANDS = {
   // Agent Plan's logs, and the other agents' files they copy.
   [CommandId.Refresh]: async ({ store, refreshSources }) => {
     await Promise.all([store.load(), refreshSources()]);
@@ -43,10 +43,10 @@ const SESSION_COMMANDS: CommandTable<CommandDeps> = {
   [CommandId.ShowHistory]: showHistory,
   [CommandId.ShowLatestVersion]: ({ display }) => display.showLatestVersion(),
   [CommandId.RevealPlan]: () => vscode.commands.executeCommand(`${ViewId.Plan}.focus`),
-};
+} satisfies CommandTable<CommandDeps>;
 
 /** Comparing a version with the one before it. */
-const COMPARE_COMMANDS: CommandTable<CommandDeps> = {
+const COMPARE_COMMANDS = {
   // The version shown, else the newest.
   [CommandId.CompareWithPrevious]: async ({ store, display }, arg?: unknown) => {
     const session = sessionFrom(arg, display);
@@ -61,10 +61,10 @@ const COMPARE_COMMANDS: CommandTable<CommandDeps> = {
     if (!session || typeof at !== 'number') return noPlan();
     if ((await compareWithPrevious(store, session, at)) === 'missing') return noPlan();
   },
-};
+} satisfies CommandTable<CommandDeps>;
 
 /** A session's plan, chat and log. */
-const PLAN_COMMANDS: CommandTable<CommandDeps> = {
+const PLAN_COMMANDS = {
   [CommandId.CopyPlanAsMarkdown]: async ({ store, display }, arg?: unknown) => {
     const session = sessionFrom(arg, display);
     const event = session === display.session ? display.event : session ? store.get(session) : undefined;
@@ -90,7 +90,7 @@ const PLAN_COMMANDS: CommandTable<CommandDeps> = {
   },
   [CommandId.DeleteSession]: deleteSession,
   [CommandId.DismissDropped]: dismissDropped,
-};
+} satisfies CommandTable<CommandDeps>;
 
 async function selectSession({ store, display }: CommandDeps, arg?: unknown): Promise<void> {
   const direct = isSessionKey(arg) ? arg : undefined;
@@ -166,7 +166,7 @@ function dismissDropped({ display, health }: CommandDeps, arg?: unknown, items?:
   health.dismiss(session, texts);
 }
 
-export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const fail = (id: CommandId, error: unknown) => reportFailure(deps.logger, id, error);
-  return [SESSION_COMMANDS, COMPARE_COMMANDS, PLAN_COMMANDS].flatMap((table) => registerTable(table, deps, fail));
+/** The session, compare and plan commands, bound to their deps (extension.ts registers them). */
+export function sessionCommands(deps: CommandDeps) {
+  return [bindTable(SESSION_COMMANDS, deps), bindTable(COMPARE_COMMANDS, deps), bindTable(PLAN_COMMANDS, deps)] as const satisfies readonly BoundTable[];
 }

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { notificationText } from '../core/text/escape';
 import type { ItemFile } from '../core/derived/itemFiles';
+import type { CommandTable } from './commandTable';
 import { CommandId, ItemContext } from './ids';
 
 const t = vscode.l10n.t;
@@ -126,8 +127,8 @@ export function filesTooltipLine(files: readonly ItemFile[]): string {
 }
 
 /** The Plan view's file rows open their file through this command (the path as the line names it). */
-export function registerOpenChangedFile(): vscode.Disposable {
-  return vscode.commands.registerCommand(CommandId.OpenChangedFile, async (recorded: unknown) => {
+export const FILE_COMMANDS = {
+  [CommandId.OpenChangedFile]: async (_context: void, recorded?: unknown) => {
     if (typeof recorded === 'string' && recorded !== '') await openWrittenFile(recorded);
-  });
-}
+  },
+} satisfies CommandTable<void>;

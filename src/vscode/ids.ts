@@ -13,49 +13,8 @@ export const ViewId = {
   Sessions: 'agentPlan.sessions',
 } as const;
 
-export const CommandId = {
-  Refresh: 'agentPlan.refresh',
-  SelectSession: 'agentPlan.selectSession',
-  FollowLatest: 'agentPlan.followLatest',
-  ShowHistory: 'agentPlan.showHistory',
-  ShowLatestVersion: 'agentPlan.showLatestVersion',
-  CompareWithPrevious: 'agentPlan.compareWithPrevious',
-  CopyPlanAsMarkdown: 'agentPlan.copyPlanAsMarkdown',
-  /** Second argument (tests, other extensions): 'clipboard' or 'document', instead of the pick. */
-  CopyAsPullRequestDescription: 'agentPlan.copyAsPullRequestDescription',
-  OpenSessionLog: 'agentPlan.openSessionLog',
-  OpenChat: 'agentPlan.openChat',
-  DeleteSession: 'agentPlan.deleteSession',
-  RevealPlan: 'agentPlan.revealPlan',
-  /** The Sessions view's last row: lists the next page of older sessions. */
-  ShowMoreSessions: 'agentPlan.showMoreSessions',
-  /** A changed file's row in the Plan view: opens it (a Uri). */
-  OpenChangedFile: 'agentPlan.openChangedFile',
-  /** A health signal's row: opens the diff of the version that started it. */
-  CompareSignalVersion: 'agentPlan.compareSignalVersion',
-  /** A dropped item's row: takes it off the list. */
-  DismissDropped: 'agentPlan.dismissDropped',
-  /** The Sessions view's toggle: only the sessions that need attention, or all. */
-  ShowSessionsNeedingAttention: 'agentPlan.showSessionsNeedingAttention',
-  ShowAllSessions: 'agentPlan.showAllSessions',
-  // Acting on a plan (planActions.ts): each takes a session key first, or asks with a picker.
-  ContinueInNewChat: 'agentPlan.continueInNewChat',
-  AskToContinue: 'agentPlan.askToContinue',
-  /** Second argument: the dropped item's text. */
-  AskToRestore: 'agentPlan.askToRestore',
-  CopyHandoff: 'agentPlan.copyHandoff',
-  /** Second argument (tests, other extensions): the file Uri to write, instead of the save dialog. */
-  ExportPlan: 'agentPlan.exportPlan',
-  /** Second argument: the request's text, else an input box. */
-  AddRequest: 'agentPlan.addRequest',
-  /** A request's row (or a session key and the request's id): takes it back. */
-  WithdrawRequest: 'agentPlan.withdrawRequest',
-  /** Opens the Plan Timeline of a session (its key, a Sessions row, or the shown session). */
-  ShowTimeline: 'agentPlan.showTimeline',
-  /** The next session of the queue of those waiting on the user: its plan, then its chat or terminal. */
-  GoToNextSessionNeedingYou: 'agentPlan.goToNextSessionNeedingYou',
-} as const;
-export type CommandId = (typeof CommandId)[keyof typeof CommandId];
+/** The commands' ids, by name; each command is declared (title, icon, menus) in commandManifest.ts. */
+export { CommandId } from './commandManifest';
 
 export const SettingId = {
   FollowLatest: 'agentPlan.followLatest',

@@ -11,6 +11,7 @@ import { needsYouReason } from '../core/derived/needsYouText';
 import { sessionTitle } from '../core/plan/present';
 import type { PlanStore } from '../core/plan/store';
 import { agentName } from './agents';
+import type { CommandTable } from './commandTable';
 import { CommandId, VIEW_CONTAINER } from './ids';
 
 const t = vscode.l10n.t;
@@ -23,37 +24,40 @@ export interface NextSessionDeps {
   display: DisplayState;
 }
 
-export function registerNextSession({ store, needsYou, display }: NextSessionDeps): vscode.Disposable {
-  return vscode.commands.registerCommand(CommandId.GoToNextSessionNeedingYou, async (): Promise<string | undefined> => {
-    const next = nextNeedingYou(needsYou.queue(), display.session);
-    if (next === undefined) {
-      void vscode.window.showInformationMessage(t('No session needs you now.'));
-      return undefined;
-    }
-    await vscode.commands.executeCommand(`workbench.view.extension.${VIEW_CONTAINER}`);
-    await vscode.commands.executeCommand(CommandId.SelectSession, next.session);
-    const details = store.details(next.session);
-    if (details.chat !== undefined) {
-      await vscode.commands.executeCommand(CommandId.OpenChat, next.session);
-      return next.session;
-    }
-    const folder = store.folderOf(next.session);
-    const terminal = terminalIn(folder);
-    if (terminal) {
-      terminal.show();
-      return next.session;
-    }
-    const event = store.get(next.session);
-    const title = event ? sessionTitle(event, t, details) : next.session.slice(0, 8);
-    const agent = details.agent ? agentName(details.agent) : t('Its agent');
-    const reason = needsYouReason(next.signal, t);
-    const message =
-      folder !== undefined
-        ? t('{0} ({1}): {2} works in {3}; no integrated terminal is open there.', title, reason, agent, folder)
-        : t('{0} ({1}): {2} recorded no working folder.', title, reason, agent);
-    vscode.window.setStatusBarMessage(message, FOLDER_MESSAGE_MS);
+export const NEXT_SESSION_COMMANDS = {
+  [CommandId.GoToNextSessionNeedingYou]: goToNextSession,
+} satisfies CommandTable<NextSessionDeps>;
+
+/** Returns the session gone to, if any. */
+async function goToNextSession({ store, needsYou, display }: NextSessionDeps): Promise<string | undefined> {
+  const next = nextNeedingYou(needsYou.queue(), display.session);
+  if (next === undefined) {
+    void vscode.window.showInformationMessage(t('No session needs you now.'));
+    return undefined;
+  }
+  await vscode.commands.executeCommand(`workbench.view.extension.${VIEW_CONTAINER}`);
+  await vscode.commands.executeCommand(CommandId.SelectSession, next.session);
+  const details = store.details(next.session);
+  if (details.chat !== undefined) {
+    await vscode.commands.executeCommand(CommandId.OpenChat, next.session);
     return next.session;
-  });
+  }
+  const folder = store.folderOf(next.session);
+  const terminal = terminalIn(folder);
+  if (terminal) {
+    terminal.show();
+    return next.session;
+  }
+  const event = store.get(next.session);
+  const title = event ? sessionTitle(event, t, details) : next.session.slice(0, 8);
+  const agent = details.agent ? agentName(details.agent) : t('Its agent');
+  const reason = needsYouReason(next.signal, t);
+  const message =
+    folder !== undefined
+      ? t('{0} ({1}): {2} works in {3}; no integrated terminal is open there.', title, reason, agent, folder)
+      : t('{0} ({1}): {2} recorded no working folder.', title, reason, agent);
+  vscode.window.setStatusBarMessage(message, FOLDER_MESSAGE_MS);
+  return next.session;
 }
 
 /** The integrated terminal whose shell is in `folder` (as shell integration reports it), if any. */

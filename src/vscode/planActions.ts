@@ -12,7 +12,7 @@ import { copilotChatResource, sessionNamedBy } from '../core/log/sessionKey';
 import type { PlanStore } from '../core/plan/store';
 import { sessionName } from '../core/plan/present';
 import { agentName } from './agents';
-import { registerTable, reportFailure, type CommandTable } from './commandTable';
+import { bindTable, reportFailure, type CommandTable } from './commandTable';
 import { CommandId } from './ids';
 import { logError, type Logger } from './log';
 import { noPlan, pickSession } from './sessionPick';
@@ -300,7 +300,7 @@ async function withdrawRequest(actions: PlanActions, arg?: unknown, id?: unknown
 }
 
 /** Acting on a plan: each command takes a session key first, or asks with a picker. */
-const PLAN_ACTIONS: CommandTable<PlanActions> = {
+const PLAN_ACTIONS = {
   [CommandId.ContinueInNewChat]: continueInNewChat,
   [CommandId.AskToContinue]: askToContinue,
   [CommandId.AskToRestore]: askToRestore,
@@ -308,9 +308,10 @@ const PLAN_ACTIONS: CommandTable<PlanActions> = {
   [CommandId.ExportPlan]: exportPlan,
   [CommandId.AddRequest]: addRequest,
   [CommandId.WithdrawRequest]: withdrawRequest,
-};
+} satisfies CommandTable<PlanActions>;
 
-export function registerPlanActions(deps: PlanActionsDeps): vscode.Disposable[] {
+/** The plan actions' commands (extension.ts registers them) and the watch that links a hand-off to the session it started. */
+export function planActions(deps: PlanActionsDeps) {
   const actions = new PlanActions(deps);
   const linkWatch = deps.store.onDidWrite((event) => actions.linkHandoff(event));
   const fail = (id: CommandId, error: unknown): unknown => {
@@ -319,5 +320,5 @@ export function registerPlanActions(deps: PlanActionsDeps): vscode.Disposable[] 
     void vscode.window.showErrorMessage(error.message);
     return { done: 'failed', error: error.code } satisfies ActionOutcome;
   };
-  return [linkWatch, ...registerTable(PLAN_ACTIONS, actions, fail)];
+  return { commands: bindTable(PLAN_ACTIONS, actions, fail), linkWatch };
 }

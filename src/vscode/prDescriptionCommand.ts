@@ -14,6 +14,7 @@ import { buildTimeline } from '../core/timeline/timeline';
 import { readTimelinePage, type TimelineSource } from '../core/timeline/timelineRead';
 import { discoverWorktrees, worktreeOf } from '../core/worktrees/worktrees';
 import { NodeFileSystem } from '../node/nodeFileSystem';
+import type { CommandTable } from './commandTable';
 import { CommandId } from './ids';
 import { noPlan } from './sessionPick';
 import { TIMELINE_PAGE } from './timelinePanel';
@@ -73,28 +74,30 @@ async function pickDestination(): Promise<PrDescriptionDestination | undefined> 
   return picked?.destination;
 }
 
+export const PR_DESCRIPTION_COMMANDS = {
+  [CommandId.CopyAsPullRequestDescription]: copyAsPullRequestDescription,
+} satisfies CommandTable<PrDescriptionDeps>;
+
 /**
  * The command: a session key or a Sessions row first (else the shown session); second
  * (tests, other extensions): 'clipboard' or 'document' instead of the pick. Returns the Markdown.
  */
-export function registerPrDescription(deps: PrDescriptionDeps): vscode.Disposable {
-  return vscode.commands.registerCommand(CommandId.CopyAsPullRequestDescription, async (arg?: unknown, to?: unknown): Promise<string | undefined> => {
-    const session = sessionNamedBy(arg) ?? deps.shownSession();
-    const markdown = session === undefined ? undefined : await describeSession(deps, session);
-    if (markdown === undefined) {
-      await noPlan();
-      return undefined;
-    }
-    const destination = to === 'clipboard' || to === 'document' ? to : await pickDestination();
-    if (destination === 'clipboard') {
-      await vscode.env.clipboard.writeText(markdown);
-      void vscode.window.setStatusBarMessage(t('Pull request description copied'), 3000);
-    } else if (destination === 'document') {
-      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
-      await vscode.window.showTextDocument(document, { preview: false });
-    } else {
-      return undefined;
-    }
-    return markdown;
-  });
+async function copyAsPullRequestDescription(deps: PrDescriptionDeps, arg?: unknown, to?: unknown): Promise<string | undefined> {
+  const session = sessionNamedBy(arg) ?? deps.shownSession();
+  const markdown = session === undefined ? undefined : await describeSession(deps, session);
+  if (markdown === undefined) {
+    await noPlan();
+    return undefined;
+  }
+  const destination = to === 'clipboard' || to === 'document' ? to : await pickDestination();
+  if (destination === 'clipboard') {
+    await vscode.env.clipboard.writeText(markdown);
+    void vscode.window.setStatusBarMessage(t('Pull request description copied'), 3000);
+  } else if (destination === 'document') {
+    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
+    await vscode.window.showTextDocument(document, { preview: false });
+  } else {
+    return undefined;
+  }
+  return markdown;
 }

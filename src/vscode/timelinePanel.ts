@@ -24,6 +24,7 @@ import type { DisplayState } from '../core/plan/display';
 import type { HealthBook } from '../core/derived/healthBook';
 import { versionTime } from './agents';
 import { compareWithPrevious } from './compare';
+import { bindTable, type CommandTable } from './commandTable';
 import { CommandId, TIMELINE_VIEW_TYPE } from './ids';
 import { logError, type Logger } from './log';
 
@@ -205,8 +206,17 @@ export interface TimelineDeps {
   places?: SessionPlaces;
 }
 
-/** The Show Timeline command and the open panels, one per session. */
-export function registerTimeline(deps: TimelineDeps): vscode.Disposable {
+/** What Show Timeline acts on: the open panels. */
+interface Timelines {
+  show(arg?: unknown): Promise<TimelineRendered | undefined>;
+}
+
+const TIMELINE_COMMANDS = {
+  [CommandId.ShowTimeline]: (timelines, arg?: unknown) => timelines.show(arg),
+} satisfies CommandTable<Timelines>;
+
+/** The open panels, one per session, and the Show Timeline command (extension.ts registers it). */
+export function createTimelines(deps: TimelineDeps) {
   const panels = new Map<string, TimelinePanel>();
 
   async function show(arg?: unknown): Promise<TimelineRendered | undefined> {
@@ -257,13 +267,12 @@ export function registerTimeline(deps: TimelineDeps): vscode.Disposable {
     void attach(panel, session).catch((error: unknown) => logError(deps.logger, 'could not restore the timeline', error));
   }
 
-  const command = vscode.commands.registerCommand(CommandId.ShowTimeline, show);
   const serializer = vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, {
     deserializeWebviewPanel: (panel, state) => revive(panel, state),
   });
   return {
+    commands: bindTable(TIMELINE_COMMANDS, { show }),
     dispose() {
-      command.dispose();
       serializer.dispose();
       for (const open of [...panels.values()]) open.panel.dispose();
     },

@@ -20,6 +20,7 @@ import type { RequestBook } from '../core/derived/requests';
 import { linkRows, linkTreeItem, requestRows, requestTreeItem, type LinkElement, type RequestElement } from './requestViews';
 import { droppedTreeItem, healthRows, sessionMark, signalTreeItem, type DroppedElement, type SignalElement } from './healthViews';
 import { TOOL_SESSION_ICON, agentIcon, agentName, dateTimeText, timeText, versionTime } from './agents';
+import { bindTable, type BoundTable, type CommandTable } from './commandTable';
 import { CommandId, ContextKey, ItemContext, ViewId } from './ids';
 import { itemDurations } from './timelineText';
 import { groupByWorktree } from '../core/worktrees/worktreeGroups';
@@ -616,18 +617,28 @@ function updatePlanView(plan: vscode.TreeView<PlanElement>, display: DisplayStat
   if (plan.message !== message) plan.message = message;
 }
 
+/** What the Sessions view's own commands act on. */
+interface SessionsViewControl {
+  showMore(): void;
+  setAttentionOnly(only: boolean): void;
+}
+
 /** The Sessions view's own commands: the next page of older sessions, and the attention toggle. */
-function registerSessionsCommands(sessionsProvider: SessionsTreeProvider, setContext: (key: string, value: boolean) => void): vscode.Disposable[] {
-  const setAttentionOnly = (only: boolean) => {
-    sessionsProvider.attentionOnly = only;
-    setContext(ContextKey.AttentionOnly, only);
-    sessionsProvider.refresh();
-  };
-  return [
-    vscode.commands.registerCommand(CommandId.ShowMoreSessions, () => sessionsProvider.showMore()),
-    vscode.commands.registerCommand(CommandId.ShowSessionsNeedingAttention, () => setAttentionOnly(true)),
-    vscode.commands.registerCommand(CommandId.ShowAllSessions, () => setAttentionOnly(false)),
-  ];
+const SESSIONS_VIEW_COMMANDS = {
+  [CommandId.ShowMoreSessions]: (view) => view.showMore(),
+  [CommandId.ShowSessionsNeedingAttention]: (view) => view.setAttentionOnly(true),
+  [CommandId.ShowAllSessions]: (view) => view.setAttentionOnly(false),
+} satisfies CommandTable<SessionsViewControl>;
+
+function sessionsViewCommands(provider: SessionsTreeProvider, setContext: (key: string, value: boolean) => void) {
+  return bindTable(SESSIONS_VIEW_COMMANDS, {
+    showMore: () => provider.showMore(),
+    setAttentionOnly: (only) => {
+      provider.attentionOnly = only;
+      setContext(ContextKey.AttentionOnly, only);
+      provider.refresh();
+    },
+  });
 }
 
 /**
@@ -644,18 +655,29 @@ function showNeedsYou(needsYou: NeedsYouBook, sessions: vscode.TreeView<Sessions
   return needsYou.onDidChange(update);
 }
 
-/** Creates both views and keeps their badge, description, message and context keys in step. */
-export function createViews(
-  display: DisplayState,
-  store: PlanStore,
-  health: HealthBook,
-  timelines?: TimelineSource,
-  requests?: RequestBook,
-  files?: FileBook,
-  places?: SessionPlaces,
-  ledgers?: LedgerBook,
-  needsYou?: NeedsYouBook,
-): vscode.Disposable & { plan: vscode.TreeView<PlanElement>; update(): void } {
+/** What the views show: the plans and what is derived from their logs. */
+export interface ViewsDeps {
+  display: DisplayState;
+  store: PlanStore;
+  health: HealthBook;
+  /** The logs' lines, for the items' durations. */
+  timelines?: TimelineSource;
+  requests?: RequestBook;
+  files?: FileBook;
+  places?: SessionPlaces;
+  ledgers?: LedgerBook;
+  needsYou?: NeedsYouBook;
+}
+
+/**
+ * Creates both views and keeps their badge, description, message and context keys in step;
+ * `commands` are the Sessions view's own (extension.ts registers them).
+ */
+export function createViews({ display, store, health, timelines, requests, files, places, ledgers, needsYou }: ViewsDeps): vscode.Disposable & {
+  plan: vscode.TreeView<PlanElement>;
+  commands: BoundTable<keyof typeof SESSIONS_VIEW_COMMANDS>;
+  update(): void;
+} {
   const planProvider = new PlanTreeProvider(display, store, health, timelines, requests, files, ledgers);
   const sessionsProvider = new SessionsTreeProvider(display, store, health, places, ledgers, needsYou);
   const placesSubscription = places?.onDidChange(() => sessionsProvider.refresh());
@@ -669,7 +691,7 @@ export function createViews(
     contextValues.set(key, value);
     void vscode.commands.executeCommand('setContext', key, value);
   }
-  const commands = registerSessionsCommands(sessionsProvider, setContext);
+  const commands = sessionsViewCommands(sessionsProvider, setContext);
 
   // One refresh per change, of what changed: the store's, health's, files' and costs' events of
   // one log line come in the same turn and fold into one redraw of each view.
@@ -699,9 +721,10 @@ export function createViews(
   changed(undefined);
   return {
     plan,
+    commands,
     update: () => changed(undefined),
     dispose() {
-      const parts = [...commands, visibility, subscription, healthSubscription, ...bookSubscriptions, needsYouSubscription, placesSubscription];
+      const parts = [visibility, subscription, healthSubscription, ...bookSubscriptions, needsYouSubscription, placesSubscription];
       for (const part of [...parts, plan, sessions, planProvider, sessionsProvider]) part?.dispose();
     },
   };

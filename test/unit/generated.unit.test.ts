@@ -1,6 +1,7 @@
-// The files derived from the agents' descriptors (scripts/generate.mjs: the manifest's agent
-// settings, their strings, the l10n names, the generated ids, the docs' agent tables and lists)
-// are what the descriptors make now: a stale one fails here, naming the command that rewrites it.
+// The files derived from the agents' descriptors and the command manifest (scripts/generate.mjs:
+// the manifest's agent settings, commands, menus and keybindings, their strings, the l10n names,
+// the generated ids, the docs' agent tables and lists) are what those sources make now: a stale
+// one fails here, naming the command that rewrites it.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 
@@ -11,7 +12,7 @@ interface Generator {
   DERIVED_FILES: string[];
 }
 
-describe('the files generated from the agents', () => {
+describe('the files generated from the agents and the commands', () => {
   it('are up to date: none differs from what `npm run generate` writes', async () => {
     const generator = (await import(script)) as Generator;
     assert.ok(generator.DERIVED_FILES.includes('package.json'));
