@@ -34,8 +34,9 @@ import { registerTimeline } from './vscode/timelinePanel';
 import { registerPrDescription } from './vscode/prDescriptionCommand';
 import { watchHealth } from './vscode/healthWatch';
 import { recallShownSession, rememberShownSession } from './vscode/viewMemory';
+import { createReview, registerReviewCommands } from './vscode/review';
 
-export type { AgentPlanApi, ChangedFiles, PlanHealth, PlanSnapshot, PlanViewState } from './vscode/api';
+export type { AgentPlanApi, ChangedFiles, ItemChangesResult, PlanHealth, PlanSnapshot, PlanViewState } from './vscode/api';
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentPlanApi> {
   const logger = createLogger();
@@ -79,7 +80,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   const ledgers = new LedgerBook(log);
   // The sessions waiting on the user, kept from the health book (its requests included) as lines are read.
   const needsYou = new NeedsYouBook(log, health, (error) => logError(logger, 'a needs-you listener failed', error));
-  const views = createViews(display, store, health, log, requests, files, places, ledgers, needsYou);
+  // What each item changed, as a diff: working-tree snapshots in Agent Plan's own git store.
+  const review = createReview(storageFolder, log, sink, store, display, logger);
+  const views = createViews(display, store, health, log, requests, files, places, ledgers, needsYou, review.diffstats);
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);
   const watcher = watchLogFolder(logFolder, {
@@ -127,6 +130,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     sources,
     registerTimeline({ extensionUri: context.extensionUri, store, display, health, source: log, logger, loaded, places }),
     registerPrDescription({ store, source: log, shownSession: () => display.session }),
+    ...review.disposables,
+    ...registerReviewCommands({ store, display, reader: review.reader, logger }),
   );
 
   try {
@@ -142,7 +147,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Followers start once the log is loaded: what they import is read back like any write.
   sources.start();
   logger.info(`Agent Plan active; session logs in ${logFolder}`);
-  return createApi(store, display, health, logFolder, (session) => log.fileFor(session), requests, files, ledgers);
+  return createApi(store, display, health, logFolder, (session) => log.fileFor(session), requests, files, ledgers, review.reader);
 }
 
 export function deactivate(): void {}
