@@ -15,6 +15,7 @@ import type { ItemStatus } from '../../src/core/plan/plan';
 import { GitSnapshots } from '../../src/node/gitSnapshots';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { SnapshotRecorder } from '../../src/node/snapshotRecorder';
+import { ItemChangesReader } from '../../src/node/itemChangesReader';
 import { KEY_A, useTempDir } from './helpers';
 
 const NOW = Date.parse('2026-12-03T10:00:00.000Z');
@@ -95,7 +96,7 @@ describe('SnapshotRecorder (real log, real git)', function () {
       info: (message) => infos.push(message),
       error: (message, error) => assert.fail(`${message}: ${String(error)}`),
     });
-    return { log, store, recorder, infos };
+    return { log, store, recorder, infos, reader: new ItemChangesReader(log, new GitSnapshots(path.join(tmp.path, 'store'))) };
   }
 
   it('todo_write versions: a snapshot at the first and at each change of the in-progress set, each the working tree then', async () => {
@@ -151,5 +152,34 @@ describe('SnapshotRecorder (real log, real git)', function () {
       snapshotLines(a.log.fileFor(KEY_A)).map((line) => line.plan !== undefined),
       [true, true, true],
     );
+  });
+
+  it('log → recorder → reader: each item’s files, its open stretch to now, and the session’s; the same after a reload', async () => {
+    const repo = makeRepo();
+    const { store, recorder, reader } = window(1, repo);
+    await store.load();
+    const plan = (a: 'pending' | 'in_progress' | 'completed', b: 'pending' | 'in_progress' | 'completed') => store.write(KEY_A, [{ content: 'A', status: a }, { content: 'B', status: b }]);
+    await plan('in_progress', 'pending');
+    await recorder.idle();
+    fs.writeFileSync(path.join(repo, 'a.txt'), '1\n2\n3\n');
+    await plan('completed', 'in_progress');
+    await recorder.idle();
+    fs.writeFileSync(path.join(repo, 'b.txt'), 'b\n');
+    const live = await reader.read(KEY_A, ['A', 'B'], { now: true });
+    assert.deepEqual(
+      live.items.map((item) => [item.content, item.recorded, item.files.map((f) => [f.path, f.added, f.removed, f.meanwhile ?? false])]),
+      [
+        ['A', 'all', [['a.txt', 2, 0, true]]],
+        ['B', 'all', [['b.txt', 1, 0, true]]],
+      ],
+      'todo_write names no files: every change is “meanwhile”',
+    );
+    assert.deepEqual(live.session.map((f) => f.path).sort(), ['a.txt', 'b.txt']);
+    // A reload: a new window reads the same log and the same store.
+    const again = window(2, repo);
+    await again.store.load();
+    const reloaded = await again.reader.read(KEY_A, ['A', 'B']);
+    assert.deepEqual(reloaded.items[0]?.files.map((f) => f.path), ['a.txt']);
+    assert.deepEqual(reloaded.items[1]?.files, [], 'without `now`, the open stretch shows up to the newest snapshot');
   });
 });
