@@ -13,7 +13,7 @@ const runs = Number(process.argv[3] ?? 5);
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-bench-snapshot-'));
 const repo = path.join(root, 'repo');
 const env = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' };
-const git = (...args) => execFileSync('git', args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+const git = (...args) => execFileSync('git', ['-c', 'gc.auto=0', ...args], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
 try {
   fs.mkdirSync(repo);
   git('init', '-q');
@@ -42,7 +42,12 @@ try {
   const stat = await store.numstat(first.tree, (await store.snapshot(repo)).tree);
   const diffMs = performance.now() - diffStart;
   times.sort((a, b) => a - b);
-  console.log(JSON.stringify({ files, runs, medianMs: Math.round(times[Math.floor(times.length / 2)]), maxMs: Math.round(times.at(-1)), maxEventLoopDelayMs: Math.round(loop.max / 1e6), snapshotPlusNumstatMs: Math.round(diffMs), changed: stat?.length, storeBytes: await store.size() }));
+  // The same histogram with no snapshot running: what this machine's load alone costs.
+  const idle = monitorEventLoopDelay({ resolution: 2 });
+  idle.enable();
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  idle.disable();
+  console.log(JSON.stringify({ idleMaxEventLoopDelayMs: Math.round(idle.max / 1e6), files, runs, medianMs: Math.round(times[Math.floor(times.length / 2)]), maxMs: Math.round(times.at(-1)), maxEventLoopDelayMs: Math.round(loop.max / 1e6), snapshotPlusNumstatMs: Math.round(diffMs), changed: stat?.length, storeBytes: await store.size() }));
 } finally {
-  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(root, { recursive: true, force: true, maxRetries: 5 });
 }

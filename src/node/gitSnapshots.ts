@@ -16,6 +16,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 export type SnapshotFailure = 'not-git' | 'git-missing' | 'failed';
@@ -47,6 +48,8 @@ const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 /** Object ids: SHA-1 or SHA-256. */
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 const SESSION_KEY = /^[0-9a-f]{32}$/;
+/** How much lower than the host git runs (os.setPriority: 19 is the lowest). */
+const GIT_NICENESS = 10;
 /** Settings that keep a run from writing outside its temporary index and our store. */
 const QUIET_CONFIG = ['-c', 'gc.auto=0', '-c', 'maintenance.auto=false', '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null'];
 
@@ -82,7 +85,7 @@ export class GitSnapshots {
 
   private run(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
     return new Promise((resolve) => {
-      execFile(
+      const child = execFile(
         this.git,
         [...QUIET_CONFIG, ...args],
         { cwd: options.cwd, env: cleanEnv(options.env ?? {}), timeout: this.timeoutMs, maxBuffer: this.maxOutput, encoding: 'buffer', windowsHide: true },
@@ -91,6 +94,7 @@ export class GitSnapshots {
           resolve({ code, stdout, stderr: stderr.toString('utf8').trim() });
         },
       );
+      lowerPriority(child.pid);
     });
   }
 
@@ -250,6 +254,7 @@ export class GitSnapshots {
       const child = execFile(this.git, [...QUIET_CONFIG, ...args], { env: cleanEnv({}), timeout: this.timeoutMs, maxBuffer: this.maxOutput, encoding: 'buffer' }, (error, stdout, stderr) => {
         resolve({ code: error ? ((error as NodeJS.ErrnoException).code ?? 1) : 0, stdout, stderr: stderr.toString('utf8') });
       });
+      lowerPriority(child.pid);
       child.stdin?.end(input);
     });
   }
@@ -274,6 +279,19 @@ export function parseNumstat(text: string): NumstatEntry[] {
     entries.push(entry);
   }
   return entries;
+}
+
+/**
+ * Git runs below the extension host's priority: on a machine of few cores a snapshot of a
+ * large tree (git hashes with several threads) must not take the cores the host's event loop needs.
+ */
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    os.setPriority(pid, GIT_NICENESS);
+  } catch {
+    // not allowed here: git runs at the host's priority
+  }
 }
 
 async function exists(folder: string): Promise<boolean> {

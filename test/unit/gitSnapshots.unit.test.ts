@@ -1,18 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GitSnapshots, parseNumstat } from '../../src/node/gitSnapshots';
-import { useTempDir } from './helpers';
+import { committedRepo, gitIn, useTempDir } from './helpers';
 
 const SESSION = '0123456789abcdef0123456789abcdef';
 
-function git(cwd: string, ...args: string[]): string {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-  for (const key of Object.keys(env)) if (key.startsWith('GIT_') && !key.startsWith('GIT_AUTHOR') && !key.startsWith('GIT_COMMITTER')) delete env[key];
-  return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
+const git = gitIn;
 
 /**
  * Every file under a folder with the hash of its bytes and its mode. Not its time: git
@@ -36,16 +31,12 @@ function fingerprint(root: string): Map<string, string> {
 }
 
 function makeRepo(root: string): string {
-  const repo = path.join(root, 'repo');
-  fs.mkdirSync(repo);
-  git(repo, 'init', '-q', '-b', 'main');
-  fs.writeFileSync(path.join(repo, 'a.txt'), 'one\ntwo\nthree\n');
-  fs.writeFileSync(path.join(repo, 'old.txt'), 'keep\nthese\nlines\nas they\nare\n');
-  fs.writeFileSync(path.join(repo, 'gone.txt'), 'bye\n');
-  fs.writeFileSync(path.join(repo, '.gitignore'), 'ignored/\n');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'first');
-  return repo;
+  return committedRepo(path.join(root, 'repo'), {
+    'a.txt': 'one\ntwo\nthree\n',
+    'old.txt': 'keep\nthese\nlines\nas they\nare\n',
+    'gone.txt': 'bye\n',
+    '.gitignore': 'ignored/\n',
+  });
 }
 
 describe('GitSnapshots (real git, temp folders)', function () {

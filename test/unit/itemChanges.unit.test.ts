@@ -9,7 +9,7 @@ import { fileWriteRecord, planEvent, type LogRecord } from '../../src/core/log/l
 import { snapshotRecord } from '../../src/core/log/snapshotRecord';
 import type { ItemStatus } from '../../src/core/plan/plan';
 import { GitSnapshots } from '../../src/node/gitSnapshots';
-import { KEY_A, useTempDir } from './helpers';
+import { committedRepo, KEY_A, useTempDir } from './helpers';
 
 const TS = '2026-12-03T10:00:00.000Z';
 const W = '/w';
@@ -239,15 +239,7 @@ describe('what each item changed: end to end with real git', function () {
   const tmp = useTempDir();
 
   it('each item’s files and line counts equal git diff --numstat between the states seen', async () => {
-    const repo = path.join(tmp.path, 'repo');
-    fs.mkdirSync(repo);
-    const env: NodeJS.ProcessEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    git('init', '-q');
-    fs.writeFileSync(path.join(repo, 'a.txt'), '1\n2\n');
-    fs.writeFileSync(path.join(repo, 'doomed.txt'), 'x\n');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'x');
+    const repo = committedRepo(path.join(tmp.path, 'repo'), { 'a.txt': '1\n2\n', 'doomed.txt': 'x\n' });
     const store = new GitSnapshots(path.join(tmp.path, 'store'));
     const l = new Lines();
     const snap = async (items: string[]): Promise<string> => {

@@ -1,7 +1,6 @@
 // When snapshots are taken: the trigger's rules, and the recorder with a real log, a real
 // repository and real git.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SnapshotTrigger } from '../../src/core/derived/snapshotTrigger';
@@ -16,7 +15,7 @@ import { GitSnapshots } from '../../src/node/gitSnapshots';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { SnapshotRecorder } from '../../src/node/snapshotRecorder';
 import { ItemChangesReader } from '../../src/node/itemChangesReader';
-import { KEY_A, useTempDir } from './helpers';
+import { committedRepo, KEY_A, useTempDir } from './helpers';
 
 const NOW = Date.parse('2026-12-03T10:00:00.000Z');
 const plan = (ts: string, ...items: Array<[string, ItemStatus]>) => planEvent(KEY_A, ts, items.map(([content, status]) => ({ content, status })));
@@ -63,17 +62,7 @@ describe('SnapshotRecorder (real log, real git)', function () {
   this.timeout(60_000);
   const tmp = useTempDir();
 
-  function makeRepo(): string {
-    const repo = path.join(tmp.path, 'repo');
-    fs.mkdirSync(repo);
-    const env: NodeJS.ProcessEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    git('init', '-q');
-    fs.writeFileSync(path.join(repo, 'a.txt'), '1\n');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'x');
-    return repo;
-  }
+  const makeRepo = (): string => committedRepo(path.join(tmp.path, 'repo'), { 'a.txt': '1\n' });
 
   const snapshotLines = (file: string): SnapshotRecord[] =>
     fs
