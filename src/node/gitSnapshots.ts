@@ -51,7 +51,9 @@ const SESSION_KEY = /^[0-9a-f]{32}$/;
 /** How much lower than the host git runs (os.setPriority: 19 is the lowest). */
 const GIT_NICENESS = 10;
 /** Settings that keep a run from writing outside its temporary index and our store. */
-const QUIET_CONFIG = ['-c', 'gc.auto=0', '-c', 'maintenance.auto=false', '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null'];
+const QUIET_CONFIG = ['-c', 'gc.auto=0', '-c', 'maintenance.auto=false', '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'core.splitIndex=false'];
+/** Objects younger than this stay when the store is pruned: a snapshot being taken holds no ref yet. */
+const PRUNE_EXPIRE = '15.minutes.ago';
 
 interface RunResult {
   code: number | string | undefined;
@@ -139,9 +141,17 @@ export class GitSnapshots {
     if (where.code === 'ENOENT' && !(await exists(folder))) return { ok: false, reason: 'not-git', detail: `${folder} does not exist` };
     if (where.code === 'ENOENT') return { ok: false, reason: 'git-missing', detail: `git was not found (${this.git})` };
     if (where.code !== 0) return { ok: false, reason: 'not-git', detail: where.stderr || `${folder} is not in a git working tree` };
-    const [toplevel, gitDir, commonDir] = where.stdout.toString('utf8').split('\n').map((line) => line.trim());
+    const [toplevel, named, common] = where.stdout.toString('utf8').split('\n').map((line) => line.trim());
+    let gitDir = named;
+    let commonDir = common;
     if (!toplevel || !gitDir || !commonDir) return { ok: false, reason: 'not-git', detail: `${folder} is not in a git working tree (a bare repository or a .git folder)` };
-    const objects = path.resolve(folder, commonDir, 'objects');
+    if (!path.isAbsolute(gitDir) || !path.isAbsolute(commonDir)) {
+      // Relative paths are the top folder's (older git says --git-common-dir relative to it from a subfolder too): asked there.
+      const again = await this.run(['rev-parse', '--git-dir', '--git-common-dir'], { cwd: toplevel });
+      [gitDir, commonDir] = again.stdout.toString('utf8').split('\n').map((line) => path.resolve(toplevel, line.trim()));
+      if (again.code !== 0 || !gitDir || !commonDir) return { ok: false, reason: 'failed', detail: again.stderr || 'git rev-parse failed in the top folder' };
+    }
+    const objects = path.resolve(commonDir, 'objects');
     try {
       await this.open();
       await this.addAlternate(objects);
@@ -152,7 +162,7 @@ export class GitSnapshots {
     try {
       const env = { GIT_INDEX_FILE: index, GIT_OBJECT_DIRECTORY: path.join(this.store, 'objects'), GIT_ALTERNATE_OBJECT_DIRECTORIES: objects };
       // The repository's index holds each file's stat data: with a copy, `add -A` hashes only what changed.
-      const copied = await fs.copyFile(path.resolve(folder, gitDir, 'index'), index).then(
+      const copied = await fs.copyFile(path.resolve(gitDir, 'index'), index).then(
         () => true,
         () => false,
       );
@@ -211,21 +221,27 @@ export class GitSnapshots {
   }
 
   /** Drops every snapshot of a session from our store (objects other sessions still use stay). */
-  async forget(session: string): Promise<void> {
+  async forget(session: string, expire = PRUNE_EXPIRE): Promise<void> {
     if (!SESSION_KEY.test(session)) return;
     await this.open();
     const refs = await this.refs();
-    await this.dropRefs(refs.filter((ref) => ref.session === session).map((ref) => ref.name));
+    await this.dropRefs(
+      refs.filter((ref) => ref.session === session).map((ref) => ref.name),
+      expire,
+    );
   }
 
-  /** Drops the oldest snapshots until the store is at most `maxBytes` (or none is left). Returns how many were dropped. */
-  async prune(maxBytes: number): Promise<number> {
+  /**
+   * Drops the oldest snapshots until the store is at most `maxBytes` (or none is left). Returns
+   * how many were dropped. Objects younger than `expire` stay (a snapshot in flight).
+   */
+  async prune(maxBytes: number, expire = PRUNE_EXPIRE): Promise<number> {
     let dropped = 0;
     for (let round = 0; round < 8 && (await this.size()) > maxBytes; round++) {
       const refs = (await this.refs()).sort((a, b) => a.stamp.localeCompare(b.stamp));
       if (refs.length === 0) break;
       const oldest = refs.slice(0, Math.max(1, Math.ceil(refs.length / 4)));
-      await this.dropRefs(oldest.map((ref) => ref.name));
+      await this.dropRefs(oldest.map((ref) => ref.name), expire);
       dropped += oldest.length;
     }
     return dropped;
@@ -242,11 +258,11 @@ export class GitSnapshots {
       .map((match) => ({ name: match[0], session: match[1] as string, stamp: match[2] as string }));
   }
 
-  private async dropRefs(names: readonly string[]): Promise<void> {
+  private async dropRefs(names: readonly string[], expire: string): Promise<void> {
     if (names.length === 0) return;
     const input = names.map((name) => `delete ${name}\n`).join('');
     await this.runWithInput(['--git-dir', this.store, 'update-ref', '--stdin'], input);
-    await this.run(['--git-dir', this.store, 'prune', '--expire=now']);
+    await this.run(['--git-dir', this.store, 'prune', `--expire=${expire}`]);
   }
 
   private runWithInput(args: readonly string[], input: string): Promise<RunResult> {

@@ -97,6 +97,17 @@ describe('GitSnapshots (real git, temp folders)', function () {
     assert.equal((await snapshots.readFile(result.tree, 'a.txt'))?.toString(), 'changed\n');
   });
 
+  it('a subfolder of a working tree: the whole working tree is snapshotted', async () => {
+    const repo = makeRepo(tmp.path);
+    fs.mkdirSync(path.join(repo, 'sub'));
+    fs.writeFileSync(path.join(repo, 'sub', 'x.txt'), 'x\n');
+    const gitBefore = fingerprint(path.join(repo, '.git'));
+    const result = await new GitSnapshots(path.join(tmp.path, 'store')).snapshot(path.join(repo, 'sub'));
+    assert.ok(result.ok, JSON.stringify(result));
+    assert.equal(result.toplevel, fs.realpathSync(repo));
+    assert.deepEqual(fingerprint(path.join(repo, '.git')), gitBefore);
+  });
+
   it('a repository without a commit: seeded empty, new files snapshotted', async () => {
     const repo = path.join(tmp.path, 'empty');
     fs.mkdirSync(repo);
@@ -137,9 +148,12 @@ describe('GitSnapshots (real git, temp folders)', function () {
       trees.push(result.tree);
     }
     assert.ok((await snapshots.size()) > 0);
-    await snapshots.forget('ffffffffffffffffffffffffffffffff');
+    await snapshots.forget('ffffffffffffffffffffffffffffffff', 'now');
     assert.ok(await snapshots.readFile(trees[0] as string, 'big0.txt'), 'another session’s forget drops nothing');
-    const dropped = await snapshots.prune(1);
+    assert.equal(await snapshots.prune(1), 4, 'every ref dropped past the cap');
+    assert.ok(await snapshots.readFile(trees[0] as string, 'big0.txt'), 'by default objects younger than 15 minutes stay (a snapshot in flight holds no ref yet)');
+    for (let i = 0; i < 4; i++) await snapshots.keep(SESSION, trees[i] as string, 2000 + i);
+    const dropped = await snapshots.prune(1, 'now');
     assert.ok(dropped >= 1);
     assert.equal(await snapshots.readFile(trees[0] as string, 'big0.txt'), undefined, 'the oldest went first');
   });
