@@ -51,7 +51,9 @@ const SESSION_KEY = /^[0-9a-f]{32}$/;
 /** How much lower than the host git runs (os.setPriority: 19 is the lowest). */
 const GIT_NICENESS = 10;
 /** Settings that keep a run from writing outside its temporary index and our store. */
-const QUIET_CONFIG = ['-c', 'gc.auto=0', '-c', 'maintenance.auto=false', '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'core.splitIndex=false'];
+const QUIET_CONFIG = ['-c', 'gc.auto=0', '-c', 'maintenance.auto=false', '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'core.splitIndex=false',
+  // Git LFS's filter writes into the repository's .git/lfs: a snapshot stores such files as they are instead.
+  '-c', 'filter.lfs.clean=', '-c', 'filter.lfs.process=', '-c', 'filter.lfs.required=false'];
 /** Objects younger than this stay when the store is pruned: a snapshot being taken holds no ref yet. */
 const PRUNE_EXPIRE = '15.minutes.ago';
 

@@ -108,6 +108,20 @@ describe('GitSnapshots (real git, temp folders)', function () {
     assert.deepEqual(fingerprint(path.join(repo, '.git')), gitBefore);
   });
 
+  it('a Git LFS file: its filter (which writes into .git/lfs) does not run', async () => {
+    const repo = makeRepo(tmp.path);
+    const mark = path.join(repo, '.git', 'lfs-ran');
+    gitIn(repo, 'config', 'filter.lfs.process', `sh -c "touch '${mark}'; exit 1"`);
+    gitIn(repo, 'config', 'filter.lfs.clean', `sh -c "touch '${mark}'; cat"`);
+    fs.writeFileSync(path.join(repo, '.gitattributes'), '*.psd filter=lfs diff=lfs merge=lfs -text\n');
+    fs.writeFileSync(path.join(repo, 'art.psd'), 'layers\n');
+    const gitBefore = fingerprint(path.join(repo, '.git'));
+    const result = await new GitSnapshots(path.join(tmp.path, 'store')).snapshot(repo);
+    assert.ok(result.ok, JSON.stringify(result));
+    assert.equal(fs.existsSync(mark), false);
+    assert.deepEqual(fingerprint(path.join(repo, '.git')), gitBefore);
+  });
+
   it('a repository without a commit: seeded empty, new files snapshotted', async () => {
     const repo = path.join(tmp.path, 'empty');
     fs.mkdirSync(repo);
