@@ -36,8 +36,9 @@ import { createTimelines } from './vscode/timelinePanel';
 import { PR_DESCRIPTION_COMMANDS } from './vscode/prDescriptionCommand';
 import { watchHealth } from './vscode/healthWatch';
 import { recallShownSession, rememberShownSession } from './vscode/viewMemory';
+import { REVIEW_COMMANDS, createReview } from './vscode/review';
 
-export type { AgentPlanApi, ChangedFiles, PlanHealth, PlanSnapshot, PlanViewState } from './vscode/api';
+export type { AgentPlanApi, ChangedFiles, ItemChangesResult, PlanHealth, PlanSnapshot, PlanViewState } from './vscode/api';
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentPlanApi> {
   const logger = createLogger();
@@ -81,7 +82,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   const ledgers = new LedgerBook(log);
   // The sessions waiting on the user, kept from the health book (its requests included) as lines are read.
   const needsYou = new NeedsYouBook(log, health, (error) => logError(logger, 'a needs-you listener failed', error));
-  const views = createViews({ display, store, health, timelines: log, requests, files, places, ledgers, needsYou });
+  // What each item changed, as a diff: working-tree snapshots in Agent Plan's own git store.
+  const review = createReview(storageFolder, log, sink, store, display, logger);
+  const views = createViews({ display, store, health, timelines: log, requests, files, places, ledgers, needsYou, diffstats: review.diffstats });
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);
   const watcher = watchLogFolder(logFolder, {
@@ -127,6 +130,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     actions.linkWatch,
     sources,
     timelines,
+    ...review.disposables,
     // Every command, each from its feature's table (commandManifest.ts declares them).
     ...registerCommands(logger, [
       ...sessionCommands({ store, display, health, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
@@ -136,6 +140,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
       bindTable(FILE_COMMANDS, undefined),
       bindTable(NEXT_SESSION_COMMANDS, { store, needsYou, display }),
       bindTable(PR_DESCRIPTION_COMMANDS, { store, source: log, shownSession: () => display.session }),
+      bindTable(REVIEW_COMMANDS, { store, display, reader: review.reader, logger }),
     ]),
   );
 
@@ -152,7 +157,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Followers start once the log is loaded: what they import is read back like any write.
   sources.start();
   logger.info(`Agent Plan active; session logs in ${logFolder}`);
-  return createApi({ store, display, health, requests, files, ledgers, logFolder, logFile: (session) => log.fileFor(session) });
+  return createApi({ store, display, health, requests, files, ledgers, changes: review.reader, logFolder, logFile: (session) => log.fileFor(session) });
 }
 
 export function deactivate(): void {}

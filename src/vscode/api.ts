@@ -9,6 +9,8 @@ import type { HealthBook } from '../core/derived/healthBook';
 import type { FileBook, ItemFile } from '../core/derived/itemFiles';
 import { emptyFigures, type Ledger } from '../core/derived/ledger';
 import type { LedgerBook } from '../core/derived/ledgerBook';
+import type { FileChange } from '../core/derived/itemChanges';
+import type { ItemChangesReader } from '../node/itemChangesReader';
 export type { Ledger, ItemLedger, LedgerFigures } from '../core/derived/ledger';
 import type { RequestBook, UserRequest } from '../core/derived/requests';
 import type { HealthKind, StopHow } from '../core/derived/health';
@@ -121,6 +123,41 @@ export interface AgentPlanApi {
    * part (no item in progress), the part whose item is not known, and the total (reads its past once).
    */
   getLedger(session: string): Promise<Ledger>;
+  /**
+   * What each item of the session's current plan changed in its working tree while it was in
+   * progress, from the snapshots Agent Plan takes when the in-progress items change (the stretch
+   * still open runs to now): files with lines added and removed as `git diff --numstat` counts
+   * them; `shared` where other items were in progress too, `meanwhile` where the agent's own
+   * records do not name the file for the item (the user, a shell command, another agent).
+   * `session`: the whole session, first snapshot to now. `recorded: 'none'`: no snapshot bounds
+   * the item's work ("changes not recorded": a non-git folder, history from before, git missing).
+   */
+  getItemChanges(session: string): Promise<ItemChangesResult>;
+}
+
+export interface ItemChangeFile {
+  /** Relative to the working tree's top folder, `/`-separated. */
+  path: string;
+  /** Lines added and removed; undefined for a binary file (numstat's `-`). */
+  added: number | undefined;
+  removed: number | undefined;
+  /** The path before a rename. */
+  from?: string;
+  shared?: true;
+  meanwhile?: true;
+}
+
+export interface ItemChangesResult {
+  items: Array<{ content: string; recorded: 'all' | 'part' | 'none'; files: ItemChangeFile[] }>;
+  session: Array<{ path: string; added: number | undefined; removed: number | undefined; from?: string }>;
+}
+
+function changeFile(file: FileChange): ItemChangeFile {
+  const copy: ItemChangeFile = { path: file.path, added: file.added, removed: file.removed };
+  if (file.from !== undefined) copy.from = file.from;
+  if (file.shared) copy.shared = true;
+  if (file.meanwhile) copy.meanwhile = true;
+  return copy;
 }
 
 export interface ChangedFile {
@@ -191,11 +228,13 @@ export interface ApiDeps {
   requests: RequestBook;
   files: FileBook;
   ledgers?: LedgerBook;
+  /** What each item changed, from the working tree's snapshots. */
+  changes?: ItemChangesReader;
   logFolder: string;
   logFile: (session: string) => string;
 }
 
-export function createApi({ store, display, health, requests, files, ledgers, logFolder, logFile }: ApiDeps): AgentPlanApi {
+export function createApi({ store, display, health, requests, files, ledgers, changes, logFolder, logFile }: ApiDeps): AgentPlanApi {
   return {
     onDidWritePlan: (listener) => store.onDidWrite((event) => listener(snapshot(event))),
     listSessions: () => store.list().map(snapshot),
@@ -227,6 +266,18 @@ export function createApi({ store, display, health, requests, files, ledgers, lo
     getLedger: async (session) => {
       const ledger = ledgers ? (await ledgers.get(session)).ledger(Date.now()) : undefined;
       return ledger ?? { items: [], session: emptyFigures(), unknown: emptyFigures(), total: emptyFigures(), elapsedMs: 0 };
+    },
+    getItemChanges: async (session) => {
+      const todos = store.get(session)?.todos ?? [];
+      if (!changes) return { items: todos.map((todo) => ({ content: todo.content, recorded: 'none' as const, files: [] })), session: [] };
+      const read = await changes.read(session, todos.map((todo) => todo.content), { now: true });
+      return {
+        items: read.items.map((item) => ({ content: item.content, recorded: item.recorded, files: item.files.map(changeFile) })),
+        session: read.session.map((file) => {
+          const { path, added, removed, from } = changeFile(file);
+          return from !== undefined ? { path, added, removed, from } : { path, added, removed };
+        }),
+      };
     },
   };
 }

@@ -43,6 +43,7 @@ const CHAT_SESSION_ROW = 'view == agentPlan.sessions && viewItem == agentPlan.se
 const STOPPED_OR_STALLED_ROW = 'view == agentPlan.plan && viewItem =~ /^agentPlan\\.signal\\.(stopped-open|stalled)/';
 const DROPPED_ITEM_ROW = 'view == agentPlan.plan && viewItem == agentPlan.signal.dropped.item';
 const REQUEST_ROW = 'view == agentPlan.plan && viewItem == agentPlan.request.user';
+const TODO_ROW = 'view == agentPlan.plan && viewItem =~ /^agentPlan\\.todo\\./';
 
 /** The commands, by the name the code uses (`CommandId.Refresh`); their order is the manifest's. */
 export const COMMANDS = {
@@ -261,6 +262,24 @@ export const COMMANDS = {
       { when: REQUEST_ROW, group: 'inline@1' },
       { when: REQUEST_ROW, group: '1_act@1' },
     ],
+  },
+  /** What an item changed, in the multi-file diff editor: a session key and the item's text, a Plan view row, or a pick. */
+  ReviewItem: {
+    id: 'agentPlan.reviewItem',
+    title: { en: 'Review Item', zhCn: '审阅条目' },
+    icon: 'diff-multiple',
+    rowMenu: [
+      { when: TODO_ROW, group: 'inline@1' },
+      { when: TODO_ROW, group: '1_review@1' },
+    ],
+  },
+  /** What the whole session changed, in the multi-file diff editor. */
+  ReviewSession: {
+    id: 'agentPlan.reviewSession',
+    title: { en: 'Review Session', zhCn: '审阅会话' },
+    icon: 'diff-multiple',
+    viewTitle: [{ when: PLAN_WITH_PLAN, group: '3_act@9' }],
+    rowMenu: [{ when: SESSION_ROW, group: '2_act@9' }],
   },
 } as const satisfies Record<string, CommandEntry>;
 

@@ -4,6 +4,8 @@ export const TOOL_NAME = 'todo_write';
 export const TOOL_REFERENCE_NAME = 'todos';
 export const VIEW_CONTAINER = 'agentPlan';
 export const SNAPSHOT_SCHEME = 'agent-plan-snapshot';
+/** A file of a working-tree snapshot in Agent Plan's own store (Review Item's diff editor). */
+export const TREE_SCHEME = 'agent-plan-tree';
 export const OUTPUT_CHANNEL = 'Agent Plan';
 /** The Plan Timeline's webview panels. */
 export const TIMELINE_VIEW_TYPE = 'agentPlan.timeline';
@@ -27,6 +29,10 @@ export const SettingId = {
   ExtraFolders: 'agentPlan.extraFolders',
   /** Whether every worktree of the workspace's git repositories is followed. */
   WorktreesEnabled: 'agentPlan.worktrees.enabled',
+  /** Whether the working tree is snapshotted when a session's in-progress items change (Review Item). */
+  ReviewEnabled: 'agentPlan.review.enabled',
+  /** The snapshot store's cap, in megabytes: the oldest snapshots are pruned past it. */
+  ReviewMaxStoreMegabytes: 'agentPlan.review.maxStoreMegabytes',
 } as const;
 
 /**

@@ -36,6 +36,7 @@ import { fileRows, filesCount, filesTooltipLine, fileTreeItem, outsideFilesTreeI
 import type { ItemLedger } from '../core/derived/ledger';
 import type { LedgerBook } from '../core/derived/ledgerBook';
 import { ledgerText } from '../core/derived/ledgerText';
+import { changesTooltip, diffstatText, type ItemDiffstats } from './review';
 
 const t = vscode.l10n.t;
 
@@ -60,12 +61,12 @@ export interface TodoElement {
  * An item that changed files opens to a row per file, and says how many; an item that was in
  * progress says what it cost ("6 min · 14 calls · 52k tokens").
  */
-export function todoTreeItem(element: TodoElement, files = 0, cost?: ItemLedger): vscode.TreeItem {
+export function todoTreeItem(element: TodoElement, files = 0, cost?: ItemLedger, changes?: string): vscode.TreeItem {
   const { todo } = element;
   const label = itemLabel(todo.content, t);
   const item = new vscode.TreeItem(label, files > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   const spent = cost ? ledgerText({ ms: cost.inProgressMs, all: cost.all, shared: cost.shared }, t) : '';
-  const description = [spent, files > 0 ? filesCount(files) : ''].filter((part) => part !== '').join(' · ');
+  const description = [changes ?? '', spent, files > 0 ? filesCount(files) : ''].filter((part) => part !== '').join(' · ');
   if (description !== '') item.description = description;
   // By place: a row whose text or status changed keeps its id, so it is redrawn alone (the
   // new item goes with the refresh, no round trip); foreign plans may repeat an item.
@@ -91,6 +92,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     private readonly requests?: RequestBook,
     private readonly files?: FileBook,
     private readonly ledgers?: LedgerBook,
+    private readonly diffstats?: ItemDiffstats,
   ) {}
 
   /** What each item of the session on screen cost, as of its rows' last listing. */
@@ -156,7 +158,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
         const cost = this.costs.get(element.todo.content);
         shapes.push(`todo\t${element.session}\t${element.index}\t${files.length > 0}`);
         // An item that opens to its files: a redraw of its row fetches them again when it is open.
-        looks.push(JSON.stringify([element.todo.content, element.todo.status, files, cost ? ledgerText({ ms: cost.inProgressMs, all: cost.all, shared: cost.shared }, t) : '']));
+        const changes = diffstatText(this.diffstats?.known(element.session, element.todo.content));
+        looks.push(JSON.stringify([element.todo.content, element.todo.status, files, cost ? ledgerText({ ms: cost.inProgressMs, all: cost.all, shared: cost.shared }, t) : '', changes]));
       } else if (element.kind === 'signal') {
         // A signal's row by its place: a reworded item, a newer stall, is the same row redrawn.
         shapes.push(`signal\t${element.session}\t${element.index}`);
@@ -223,7 +226,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     if (element.kind === 'file') return fileTreeItem(element);
     if (element.kind === 'outside') return outsideFilesTreeItem(element);
     const cost = element.session === this.display.session ? this.costs.get(element.todo.content) : undefined;
-    return todoTreeItem(element, this.filesOf(element.session)?.of(element.todo.content).length ?? 0, cost);
+    const changes = diffstatText(this.diffstats?.known(element.session, element.todo.content));
+    return todoTreeItem(element, this.filesOf(element.session)?.of(element.todo.content).length ?? 0, cost, changes);
   }
 
   async resolveTreeItem(item: vscode.TreeItem, element: PlanElement, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
@@ -258,6 +262,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     if (spent !== '') tooltip.appendMarkdown('\n\n$(pulse) ').appendText(spent);
     const files = this.filesOf(element.session)?.of(element.todo.content) ?? [];
     if (files.length > 0) tooltip.appendMarkdown('\n\n$(files) ').appendText(filesTooltipLine(files));
+    const changed = changesTooltip(this.diffstats?.known(element.session, element.todo.content));
+    if (changed !== undefined) tooltip.appendMarkdown('\n\n$(diff) ').appendText(changed);
     item.tooltip = tooltip;
     return item;
   }
@@ -667,18 +673,20 @@ export interface ViewsDeps {
   places?: SessionPlaces;
   ledgers?: LedgerBook;
   needsYou?: NeedsYouBook;
+  /** Each item's lines added and removed, from the working tree's snapshots. */
+  diffstats?: ItemDiffstats;
 }
 
 /**
  * Creates both views and keeps their badge, description, message and context keys in step;
  * `commands` are the Sessions view's own (extension.ts registers them).
  */
-export function createViews({ display, store, health, timelines, requests, files, places, ledgers, needsYou }: ViewsDeps): vscode.Disposable & {
+export function createViews({ display, store, health, timelines, requests, files, places, ledgers, needsYou, diffstats }: ViewsDeps): vscode.Disposable & {
   plan: vscode.TreeView<PlanElement>;
   commands: BoundTable<keyof typeof SESSIONS_VIEW_COMMANDS>;
   update(): void;
 } {
-  const planProvider = new PlanTreeProvider(display, store, health, timelines, requests, files, ledgers);
+  const planProvider = new PlanTreeProvider(display, store, health, timelines, requests, files, ledgers, diffstats);
   const sessionsProvider = new SessionsTreeProvider(display, store, health, places, ledgers, needsYou);
   const placesSubscription = places?.onDidChange(() => sessionsProvider.refresh());
   const plan = vscode.window.createTreeView(ViewId.Plan, { treeDataProvider: planProvider, showCollapseAll: false });
@@ -714,7 +722,7 @@ export function createViews({ display, store, health, timelines, requests, files
   const subscription = display.onDidChange(changed);
   const healthSubscription = health.onDidChange(({ session }) => changed(session));
   // The files and costs of the session on screen: a file/write or model/usage line folds into the same refresh as its read's other changes.
-  const bookSubscriptions = [files, ledgers].flatMap((book) => (book ? [book.onDidChange((session) => session === display.session && planFold.add(session))] : []));
+  const bookSubscriptions = [files, ledgers, diffstats].flatMap((book) => (book ? [book.onDidChange((session) => session === display.session && planFold.add(session))] : []));
   const needsYouSubscription = needsYou ? showNeedsYou(needsYou, sessions, sessionsProvider) : undefined;
   // "5 min ago" ages: each drawn row is redrawn when its text changes, while the view is on screen.
   const visibility = sessions.onDidChangeVisibility(() => sessionsProvider.visibilityChanged());

@@ -1,4 +1,6 @@
 // Shared test scaffolding: real temp folders, and file systems that count or fail.
+import { execFileSync } from 'node:child_process';
+import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -155,4 +157,22 @@ export function firstChatRequest(lines: readonly string[]): string {
     if (message !== undefined) return message.replace(/\s+/g, ' ').trim();
   }
   throw new Error('no request in the recorded chat');
+}
+
+/** Runs git in a folder for a test (its own author, no inherited GIT_* pointing elsewhere); its output. */
+export function gitIn(cwd: string, ...args: string[]): string {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
+  Object.assign(env, { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' });
+  return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** A git repository at `folder` with these files committed. */
+export function committedRepo(folder: string, files: Record<string, string>): string {
+  fsSync.mkdirSync(folder, { recursive: true });
+  gitIn(folder, 'init', '-q', '-b', 'main');
+  for (const [name, text] of Object.entries(files)) fsSync.writeFileSync(path.join(folder, name), text);
+  gitIn(folder, 'add', '-A');
+  gitIn(folder, 'commit', '-q', '-m', 'first');
+  return folder;
 }

@@ -70,7 +70,7 @@ describe('manifest', () => {
   it('supports untrusted workspaces in a limited way (the settings that widen what is read are the user\'s) and virtual workspaces, with descriptions', () => {
     assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
     const restricted: string[] = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
-    const widening = Object.keys(manifest.contributes.configuration.properties).filter((id) => id === 'agentPlan.extraFolders' || id === 'agentPlan.worktrees.enabled' || /^agentPlan\.sources\.[^.]+\.enabled$/.test(id));
+    const widening = Object.keys(manifest.contributes.configuration.properties).filter((id) => id === 'agentPlan.extraFolders' || id === 'agentPlan.worktrees.enabled' || id === 'agentPlan.review.enabled' || /^agentPlan\.sources\.[^.]+\.enabled$/.test(id));
     assert.ok(widening.length >= 10, widening.join(', '));
     assert.deepEqual([...restricted].sort(), widening.sort());
     for (const [id, setting] of Object.entries<{ scope?: string }>(manifest.contributes.configuration.properties)) {

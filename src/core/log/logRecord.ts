@@ -22,12 +22,17 @@
 // the tool calls it made, the tokens it used where the agent records them, its cost where the
 // agent records one, and the items in progress then (see usageRecord.ts):
 //   {"v":1,"type":"model/usage","ts","session","source":{"agent","session","call"},"items":[...],"calls","tokens"?:{"input","output","cached"},"cost"?,"at"?}
+// A seventh, `tree/snapshot`, records the working tree's content (a git tree in Agent Plan's own
+// object store) when the session's set of in-progress items changed (see snapshotRecord.ts):
+//   {"v":1,"type":"tree/snapshot","ts","session","tree","folder","items":[...],"plan"?}
 import { AGENT_IDS as SOURCE_AGENT_IDS, MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from '../foreign';
 import { isRecord } from '../json';
 import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from '../plan/plan';
 import { validateTodoInput } from '../plan/validate';
 import { parseUsage, USAGE_EVENT, type UsageRecord } from './usageRecord';
+import { parseSnapshot, SNAPSHOT_EVENT, type SnapshotRecord } from './snapshotRecord';
 export type { UsageRecord } from './usageRecord';
+export type { SnapshotRecord } from './snapshotRecord';
 
 export const LOG_FORMAT_VERSION = 1;
 export const TODO_WRITE_EVENT = 'todo/write';
@@ -199,7 +204,7 @@ export interface FileWriteRecord {
   at?: string;
 }
 
-export type LogRecord = PlanRecord | SessionInfoRecord | UserRequestRecord | SessionLinkRecord | FileWriteRecord | UsageRecord;
+export type LogRecord = PlanRecord | SessionInfoRecord | UserRequestRecord | SessionLinkRecord | FileWriteRecord | UsageRecord | SnapshotRecord;
 
 export function sessionLinkRecord(session: string, ts: string, link: { from: string } | { to: string }): SessionLinkRecord {
   return 'from' in link
@@ -326,7 +331,7 @@ export function parseLogRecord(value: unknown, session: string): LogRecord | str
   if (!isRecord(value)) return 'not a JSON object';
   if (value['v'] !== LOG_FORMAT_VERSION) return `unsupported format version ${JSON.stringify(value['v'])}`;
   const type = value['type'];
-  if (type !== TODO_WRITE_EVENT && type !== SESSION_INFO_EVENT && type !== USER_REQUEST_EVENT && type !== SESSION_LINK_EVENT && type !== FILE_WRITE_EVENT && type !== USAGE_EVENT) {
+  if (type !== TODO_WRITE_EVENT && type !== SESSION_INFO_EVENT && type !== USER_REQUEST_EVENT && type !== SESSION_LINK_EVENT && type !== FILE_WRITE_EVENT && type !== USAGE_EVENT && type !== SNAPSHOT_EVENT) {
     return `unknown event type ${JSON.stringify(type)}`;
   }
   const ts = value['ts'];
@@ -335,6 +340,7 @@ export function parseLogRecord(value: unknown, session: string): LogRecord | str
   if (type === USER_REQUEST_EVENT) return parseRequest(value, session, ts);
   if (type === SESSION_LINK_EVENT) return parseLink(value, session, ts);
   if (type === FILE_WRITE_EVENT) return parseFileWrite(value, session, ts);
+  if (type === SNAPSHOT_EVENT) return parseSnapshot(value, session, ts);
   if (type === USAGE_EVENT) return parseUsage(value, session, ts, isWriteSource(value['source']) ? undefined : WRITE_SOURCE_PROBLEM.replace('file/write', USAGE_EVENT));
   return type === TODO_WRITE_EVENT ? parsePlan(value, session, ts) : parseInfo(value, session, ts);
 }

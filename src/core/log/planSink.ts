@@ -29,6 +29,7 @@ import {
   type SessionInfoRecord,
 } from './logRecord';
 import { isUsage, usageProblem } from './usageRecord';
+import { snapshotProblem, type SnapshotFacts } from './snapshotRecord';
 import { nextFacts, sameFacts } from './sessionFacts';
 import { isVscodeChatAgent } from '../plan/participants';
 import { copilotSessionKey, foreignSessionKey } from './sessionKey';
@@ -294,6 +295,27 @@ export class LogPlanSink implements PlanSink, Disposable {
     const byKey = new Map<string, typeof checked>();
     for (const entry of checked) byKey.set(entry.key, [...(byKey.get(entry.key) ?? []), entry]);
     await Promise.all([...byKey].map(([key, list]) => this.step(key, (index) => this.writeStep(key, index, list))));
+  }
+
+  /**
+   * Appends a tree/snapshot line to a session's log in the same step as the imports (the
+   * session's lock, after reading on what other windows appended), unless `present` then says
+   * that one for the same moment is there: two windows that both saw a plan version write
+   * one snapshot line. Resolves true when this call appended it.
+   */
+  async importSnapshot(key: string, facts: SnapshotFacts, present: () => boolean): Promise<boolean> {
+    const problem = snapshotProblem(facts);
+    if (problem) throw new TypeError(`importSnapshot: ${problem}`);
+    let appended = false;
+    await this.step(key, () =>
+      present()
+        ? undefined
+        : async () => {
+            await this.log.appendSnapshot(key, facts);
+            appended = true;
+          },
+    );
+    return appended;
   }
 
   /** The append of the writes not in the log yet; none while the session has no plan (they wait for it). */

@@ -24,6 +24,7 @@ import { LogLines, type Tail } from './logLines';
 import { RecentImports, importKey } from './logRepeats';
 import { fileWriteRecord, infoRecord, isCurrentPlan, isInfoRecord, isPlanEvent, planEvent, sessionLinkRecord, userRequestRecord, type FileWriteRecord, type PlanRecord, type LogRecord, type SessionFacts, type SessionInfoRecord, type UserRequestRecord } from './logRecord';
 import { isUsage, usageRecord, type UsageFacts, type UsageRecord } from './usageRecord';
+import { isSnapshot, snapshotRecord, type SnapshotFacts, type SnapshotRecord } from './snapshotRecord';
 import { LogReports } from './logReports';
 import type { PlanItem, Todo } from '../plan/plan';
 import { isSessionKey } from './sessionKey';
@@ -244,6 +245,13 @@ export class SessionLog {
     const record = usageRecord(session, this.now().toISOString(), source, facts, items, at);
     const read = await this.appendRecord(this.fileFor(session), session, record);
     return isUsage(read) ? read : record;
+  }
+
+  /** Appends a tree/snapshot line (the facts checked with snapshotProblem first). */
+  async appendSnapshot(session: string, facts: SnapshotFacts): Promise<SnapshotRecord> {
+    const record = snapshotRecord(session, this.now().toISOString(), facts);
+    const read = await this.appendRecord(this.fileFor(session), session, record);
+    return isSnapshot(read) ? read : record;
   }
 
   /** Appends a user/request line (the text checked with requestTextProblem first). */

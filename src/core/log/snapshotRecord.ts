@@ -1,0 +1,73 @@
+// The `tree/snapshot` line of the session log: the content of the session's working tree at
+// the moment its set of in-progress items changed, as the id of a git tree object Agent Plan
+// wrote into its own object store (src/node/gitSnapshots.ts), never into the user's repository:
+//
+//   {"v":1,"type":"tree/snapshot","ts","session","tree":"<40 or 64 hex>","folder":"<working tree>","items":[...],"plan"?:<offset>}
+//
+// `items` are the texts of the items in progress from this moment on (in plan order, at most
+// 32; empty: none); `plan` the byte offset of the plan version whose reading took it (one
+// snapshot per version: the key that keeps two windows from both writing one). An item's
+// changes are the differences between the snapshots around its in-progress stretches
+// (core/derived/itemChanges.ts). Readers of plans skip it. No I/O.
+
+export const SNAPSHOT_EVENT = 'tree/snapshot';
+/** Longest working-tree folder kept (as session/info's `cwd`). */
+const MAX_FOLDER_LENGTH = 4096;
+/** The most in-progress items one line names (as file/write). */
+export const MAX_SNAPSHOT_ITEMS = 32;
+/** A git object id: SHA-1 or SHA-256, lowercase hex. */
+export const TREE_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+export interface SnapshotRecord {
+  v: 1;
+  type: 'tree/snapshot';
+  /** When this machine took it. */
+  ts: string;
+  session: string;
+  /** The git tree object of the working tree's content (tracked and untracked files, .gitignore honoured). */
+  tree: string;
+  /** The working tree's top folder, absolute. */
+  folder: string;
+  /** The items in progress from this moment on. */
+  items: string[];
+  /** Byte offset of the plan version that made the in-progress set change (absent: taken for another reason). */
+  plan?: number;
+}
+
+export interface SnapshotFacts {
+  tree: string;
+  folder: string;
+  items: readonly string[];
+  plan?: number | undefined;
+}
+
+export function isSnapshot(record: { type: string }): record is SnapshotRecord {
+  return record.type === SNAPSHOT_EVENT;
+}
+
+/** Why these facts cannot be recorded, or undefined when they can. */
+export function snapshotProblem(facts: SnapshotFacts): string | undefined {
+  if (typeof facts.tree !== 'string' || !TREE_ID.test(facts.tree)) return '`tree` of a tree/snapshot must be a git object id (40 or 64 lowercase hex)';
+  const folder: unknown = facts.folder;
+  if (typeof folder !== 'string' || folder === '' || folder.length > MAX_FOLDER_LENGTH || /[\0\r\n]/.test(folder)) {
+    return `\`folder\` of a tree/snapshot must be a path of 1 to ${MAX_FOLDER_LENGTH} characters without NUL or line break`;
+  }
+  const items: unknown = facts.items;
+  if (!Array.isArray(items) || items.length > MAX_SNAPSHOT_ITEMS || !items.every((item) => typeof item === 'string')) {
+    return `\`items\` of a tree/snapshot must be a list of at most ${MAX_SNAPSHOT_ITEMS} strings`;
+  }
+  if (facts.plan !== undefined && !(Number.isSafeInteger(facts.plan) && facts.plan >= 0)) return '`plan` of a tree/snapshot must be an integer ≥ 0';
+  return undefined;
+}
+
+export function snapshotRecord(session: string, ts: string, facts: SnapshotFacts): SnapshotRecord {
+  const record: SnapshotRecord = { v: 1, type: SNAPSHOT_EVENT, ts, session, tree: facts.tree, folder: facts.folder, items: facts.items.slice(0, MAX_SNAPSHOT_ITEMS) };
+  if (facts.plan !== undefined) record.plan = facts.plan;
+  return record;
+}
+
+/** A parsed tree/snapshot line (v, type, ts and session already checked), or what is wrong with it. */
+export function parseSnapshot(value: Record<string, unknown>, session: string, ts: string): SnapshotRecord | string {
+  const facts = { tree: value['tree'], folder: value['folder'], items: value['items'], plan: value['plan'] } as SnapshotFacts;
+  return snapshotProblem(facts) ?? snapshotRecord(session, ts, facts);
+}

@@ -1,0 +1,100 @@
+// Takes the snapshots the trigger asks for (core/derived/snapshotTrigger.ts): the working tree
+// of the session's folder as a git tree in Agent Plan's own store (gitSnapshots.ts), one
+// `tree/snapshot` line through the sink's per-session lock, then the store held under its size
+// cap. Runs only when a plan version changes a session's in-progress set: no timer, no
+// periodic work. A folder that is not a git working tree (or git missing) takes none, said
+// once per folder; its items say "changes not recorded".
+import type { Disposable } from '../core/emitter';
+import { SnapshotTrigger, type SnapshotDue } from '../core/derived/snapshotTrigger';
+import type { LogPlanSink } from '../core/log/planSink';
+import type { SessionLog } from '../core/log/sessionLog';
+import type { GitSnapshots } from './gitSnapshots';
+
+export interface SnapshotRecorderOptions {
+  /** The working folder of a session (the workspace folder for a VS Code chat, the recorded `cwd` for a terminal agent); undefined: unknown. */
+  folderOf(session: string): string | undefined;
+  /** The store's cap in bytes (a setting); 0 or less: no cap. */
+  maxBytes(): number;
+  /** Whether snapshots are taken at all (a setting). */
+  enabled(): boolean;
+  info(message: string): void;
+  error(message: string, error: unknown): void;
+  /** Called after a snapshot line was appended (tests, views). */
+  onSnapshot?(session: string, ms: number): void;
+}
+
+/** Snapshots between two checks of the store's size against the cap. */
+const SIZE_CHECK_EVERY = 20;
+
+export class SnapshotRecorder implements Disposable {
+  readonly trigger = new SnapshotTrigger();
+  private readonly subscription: Disposable;
+  /** One snapshot at a time per session, in the order their versions were read. */
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly told = new Set<string>();
+  private sinceSizeCheck = 0;
+  private disposed = false;
+
+  constructor(
+    log: SessionLog,
+    private readonly sink: LogPlanSink,
+    private readonly snapshots: GitSnapshots,
+    private readonly options: SnapshotRecorderOptions,
+  ) {
+    this.subscription = log.onDidRead((read) => {
+      const due = this.trigger.take(read);
+      if (due && this.options.enabled()) this.enqueue(due);
+    });
+  }
+
+  /** Settles when every snapshot asked for so far is taken (tests). */
+  async idle(): Promise<void> {
+    while (this.queues.size > 0) await Promise.all([...this.queues.values()]);
+  }
+
+  private enqueue(due: SnapshotDue): void {
+    const before = this.queues.get(due.session) ?? Promise.resolve();
+    const next = before
+      .then(() => this.take(due))
+      .catch((error: unknown) => this.options.error(`could not snapshot the working tree of session ${due.session}`, error))
+      .finally(() => {
+        if (this.queues.get(due.session) === next) this.queues.delete(due.session);
+      });
+    this.queues.set(due.session, next);
+  }
+
+  private async take(due: SnapshotDue): Promise<void> {
+    if (this.disposed) return;
+    const folder = this.options.folderOf(due.session);
+    if (folder === undefined) return;
+    const result = await this.snapshots.snapshot(folder);
+    if (!result.ok) {
+      if (!this.told.has(folder)) {
+        this.told.add(folder);
+        this.options.info(`no snapshots of ${folder} (${result.reason}: ${result.detail}); its items' changes are not recorded`);
+      }
+      return;
+    }
+    if (this.disposed) return;
+    await this.snapshots.keep(due.session, result.tree);
+    const appended = await this.sink.importSnapshot(due.session, { tree: result.tree, folder: result.toplevel, items: due.items, plan: due.plan }, () => this.trigger.has(due.session, due.plan));
+    if (appended) this.options.onSnapshot?.(due.session, result.ms);
+    if (++this.sinceSizeCheck >= SIZE_CHECK_EVERY) {
+      this.sinceSizeCheck = 0;
+      await this.holdCap();
+    }
+  }
+
+  /** Prunes the oldest snapshots while the store is over its cap. */
+  async holdCap(): Promise<void> {
+    const max = this.options.maxBytes();
+    if (max <= 0) return;
+    const dropped = await this.snapshots.prune(max);
+    if (dropped > 0) this.options.info(`the snapshot store was over its cap: dropped the ${dropped} oldest snapshots`);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.subscription.dispose();
+  }
+}

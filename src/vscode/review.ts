@@ -1,0 +1,231 @@
+// Review Item and Review Session: what each plan item changed, in VS Code's multi-file diff
+// editor (`vscode.changes`), each file before → after from Agent Plan's own snapshot store,
+// served read-only under the `agent-plan-tree:` scheme. Also the snapshots' wiring (which
+// folder a session works in, the git VS Code uses, the settings) and the Plan view's diffstats.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Emitter } from '../core/emitter';
+import type { ItemChanges, FileChange } from '../core/derived/itemChanges';
+import { diffstat } from '../core/derived/itemChanges';
+import { isSnapshot } from '../core/log/snapshotRecord';
+import { sessionNamedBy } from '../core/log/sessionKey';
+import type { LogPlanSink } from '../core/log/planSink';
+import type { SessionLog } from '../core/log/sessionLog';
+import type { DisplayState } from '../core/plan/display';
+import { isVscodeChatAgent } from '../core/plan/participants';
+import type { PlanStore } from '../core/plan/store';
+import { GitSnapshots } from '../node/gitSnapshots';
+import { ItemChangesReader } from '../node/itemChangesReader';
+import { SnapshotRecorder } from '../node/snapshotRecorder';
+import type { CommandTable } from './commandTable';
+import { CommandId, SettingId, TREE_SCHEME } from './ids';
+import { logError, type Logger } from './log';
+import { noPlan } from './sessionPick';
+
+const t = vscode.l10n.t;
+
+/** A file of a snapshot: `agent-plan-tree:/<tree>/<path>`. */
+export function treeUri(tree: string, file: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: TREE_SCHEME, path: `/${tree}/${file}` });
+}
+
+/** Serves a snapshot's file, read-only; a file the snapshot does not hold reads empty (added or deleted). */
+class TreeDocuments implements vscode.TextDocumentContentProvider {
+  constructor(private readonly snapshots: GitSnapshots) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const match = /^\/([0-9a-f]{40}(?:[0-9a-f]{24})?)\/(.+)$/.exec(uri.path);
+    if (!match) return '';
+    const content = await this.snapshots.readFile(match[1] as string, match[2] as string);
+    return content?.toString('utf8') ?? '';
+  }
+}
+
+/** The git VS Code's Git extension uses (when it is active), else its `git.path` setting, else `git` on PATH. */
+function gitPath(): string {
+  const extension = vscode.extensions.getExtension<{ getAPI?(version: 1): { git?: { path?: string } } }>('vscode.git');
+  try {
+    const fromApi = extension?.isActive ? extension.exports.getAPI?.(1).git?.path : undefined;
+    if (fromApi) return fromApi;
+  } catch {
+    // its API is not ready: the setting
+  }
+  const setting = vscode.workspace.getConfiguration('git').get<string | string[] | null>('path');
+  const named = Array.isArray(setting) ? setting[0] : setting;
+  return typeof named === 'string' && named.trim() !== '' ? named : 'git';
+}
+
+/** The folder a session works in: the workspace's for a VS Code chat (and todo_write), the recorded `cwd` for a terminal agent. */
+function folderOf(store: PlanStore, session: string): string | undefined {
+  const agent = store.details(session).agent;
+  if (agent === undefined || isVscodeChatAgent(agent)) return vscode.workspace.workspaceFolders?.find((folder) => folder.uri.scheme === 'file')?.uri.fsPath;
+  return store.folderOf(session);
+}
+
+export interface ReviewParts {
+  snapshots: GitSnapshots;
+  reader: ItemChangesReader;
+  diffstats: ItemDiffstats;
+  disposables: vscode.Disposable[];
+}
+
+/** The snapshot store, its recorder, the reader of changes and the Plan view's diffstats. */
+export function createReview(storageFolder: string, log: SessionLog, sink: LogPlanSink, store: PlanStore, display: DisplayState, logger: Logger): ReviewParts {
+  const snapshots = new GitSnapshots(path.join(storageFolder, 'snapshots.git'), { git: gitPath() });
+  const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration();
+  const recorder = new SnapshotRecorder(log, sink, snapshots, {
+    folderOf: (session) => folderOf(store, session),
+    maxBytes: () => Math.max(0, settings().get<number>(SettingId.ReviewMaxStoreMegabytes, 500)) * 1024 * 1024,
+    // A repository's config can name programs git runs (filters): only in a trusted workspace.
+    enabled: () => vscode.workspace.isTrusted && settings().get<boolean>(SettingId.ReviewEnabled, true),
+    info: (message) => logger.info(message),
+    error: (message, error) => logError(logger, message, error),
+  });
+  const reader = new ItemChangesReader(log, snapshots);
+  const diffstats = new ItemDiffstats(log, store, display, reader, logger);
+  const gone = log.onDidRead((read) => {
+    // A deleted session's snapshots go with it (objects other sessions use stay).
+    if (read.gone) void snapshots.forget(read.session).catch((error: unknown) => logError(logger, 'could not drop a session’s snapshots', error));
+  });
+  return {
+    snapshots,
+    reader,
+    diffstats,
+    disposables: [recorder, diffstats, gone, vscode.workspace.registerTextDocumentContentProvider(TREE_SCHEME, new TreeDocuments(snapshots))],
+  };
+}
+
+/**
+ * Each item's changes for the session on screen, for its rows' diffstats: read when the
+ * session is first shown and again when a snapshot line of it is read (no timer). The stretch
+ * still open shows up to the newest snapshot; Review Item shows it up to now.
+ */
+export class ItemDiffstats implements vscode.Disposable {
+  private readonly cache = new Map<string, Map<string, ItemChanges> | 'reading'>();
+  private readonly emitter = new Emitter<string>();
+  readonly onDidChange = this.emitter.event;
+  private readonly subscription: { dispose(): void };
+
+  constructor(
+    log: SessionLog,
+    private readonly store: PlanStore,
+    private readonly display: DisplayState,
+    private readonly reader: ItemChangesReader,
+    private readonly logger: Logger,
+  ) {
+    this.subscription = log.onDidRead((read) => {
+      if (read.gone || read.records.some(isSnapshot)) {
+        this.cache.delete(read.session);
+        if (read.session === this.display.session) this.emitter.fire(read.session);
+      }
+    });
+  }
+
+  /** The item's changes once read (the first ask starts the read; a change event follows). */
+  known(session: string, content: string): ItemChanges | undefined {
+    const cached = this.cache.get(session);
+    if (cached === undefined) {
+      this.cache.set(session, 'reading');
+      for (const other of this.cache.keys()) if (other !== session && this.cache.size > 8) this.cache.delete(other);
+      const items = this.store.get(session)?.todos.map((todo) => todo.content) ?? [];
+      this.reader.read(session, items).then(
+        (changes) => {
+          this.cache.set(session, new Map(changes.items.map((item) => [item.content, item])));
+          this.emitter.fire(session);
+        },
+        (error: unknown) => {
+          this.cache.delete(session);
+          logError(this.logger, `could not read the changes of session ${session}`, error);
+        },
+      );
+      return undefined;
+    }
+    return cached === 'reading' ? undefined : cached.get(content);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+}
+
+/** "+12 −3" for an item's row, or "changes not recorded" for an item worked on without snapshots. */
+export function diffstatText(changes: ItemChanges | undefined): string | undefined {
+  if (!changes) return undefined;
+  if (changes.recorded === 'none') return undefined;
+  return diffstat(changes.files);
+}
+
+/** The tooltip's lines of an item's changes: each file with its counts and marks. */
+export function changesTooltip(changes: ItemChanges | undefined): string | undefined {
+  if (!changes) return undefined;
+  if (changes.recorded === 'none') return t('Changes not recorded');
+  if (changes.files.length === 0) return undefined;
+  const lines = changes.files.slice(0, 20).map((file) => {
+    const counts = file.added === undefined ? t('binary') : `+${file.added} \u2212${file.removed ?? 0}`;
+    const marks = [file.shared ? t('shared') : undefined, file.meanwhile ? t('changed meanwhile') : undefined].filter((mark) => mark !== undefined);
+    return `${file.path} ${counts}${marks.length > 0 ? ` (${marks.join(', ')})` : ''}`;
+  });
+  if (changes.files.length > 20) lines.push(t('{0} more', changes.files.length - 20));
+  if (changes.recorded === 'part') lines.push(t('Partly recorded'));
+  return lines.join('\n');
+}
+
+export interface ReviewDeps {
+  store: PlanStore;
+  display: DisplayState;
+  reader: ItemChangesReader;
+  logger: Logger;
+}
+
+/** Opens VS Code's multi-file diff editor on files, each before → after from the snapshot store. */
+async function openChanges(title: string, files: readonly FileChange[]): Promise<void> {
+  const resources = files.map((file) => [vscode.Uri.file(path.join(file.folder, file.path)), treeUri(file.before.tree, file.before.path), treeUri(file.after.tree, file.after.path)]);
+  await vscode.commands.executeCommand('vscode.changes', title, resources);
+}
+
+/** The item a command names: its text, a Plan view row, or a pick among the plan's items. */
+async function itemFrom(store: PlanStore, session: string, arg: unknown, text: unknown): Promise<string | undefined> {
+  if (typeof text === 'string') return text;
+  const row = (arg as { todo?: { content?: unknown } } | undefined)?.todo?.content;
+  if (typeof row === 'string') return row;
+  const items = store.get(session)?.todos.map((todo) => todo.content) ?? [];
+  return vscode.window.showQuickPick(items, { placeHolder: t('Review the changes of which item?') });
+}
+
+async function reviewItem({ store, display, reader }: ReviewDeps, arg?: unknown, text?: unknown): Promise<unknown> {
+  const session = sessionNamedBy(arg) ?? display.session;
+  if (!session) return noPlan();
+  const item = await itemFrom(store, session, arg, text);
+  if (item === undefined) return undefined;
+  const changes = (await reader.read(session, [item], { now: true })).items[0];
+  if (!changes || changes.recorded === 'none') {
+    void vscode.window.showInformationMessage(t('The changes of “{0}” were not recorded: no snapshot of its working tree bounds its work (history from before snapshots, a folder that is not a git working tree, or git missing).', item));
+    return changes;
+  }
+  if (changes.files.length === 0) {
+    void vscode.window.showInformationMessage(t('No changes recorded for “{0}”.', item));
+    return changes;
+  }
+  await openChanges(t('Review Item: {0}', item), changes.files);
+  return changes;
+}
+
+async function reviewSession({ store, display, reader }: ReviewDeps, arg?: unknown): Promise<unknown> {
+  const session = sessionNamedBy(arg) ?? display.session;
+  if (!session) return noPlan();
+  const changes = await reader.read(session, [], { now: true });
+  if (changes.session.length === 0) {
+    void vscode.window.showInformationMessage(t('No changes recorded for this session.'));
+    return changes.session;
+  }
+  const title = store.get(session) ? t('Review Session: {0}', session.slice(0, 8)) : t('Review Session');
+  await openChanges(title, changes.session);
+  return changes.session;
+}
+
+export const REVIEW_COMMANDS = {
+  // A session key and an item's text (API, tests), a Plan view row, or a pick.
+  [CommandId.ReviewItem]: reviewItem,
+  [CommandId.ReviewSession]: reviewSession,
+} satisfies CommandTable<ReviewDeps>;

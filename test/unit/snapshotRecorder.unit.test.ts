@@ -1,0 +1,174 @@
+// When snapshots are taken: the trigger's rules, and the recorder with a real log, a real
+// repository and real git.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SnapshotTrigger } from '../../src/core/derived/snapshotTrigger';
+import { planEvent, type LogRecord } from '../../src/core/log/logRecord';
+import { LogPlanSink } from '../../src/core/log/planSink';
+import { SessionLocks } from '../../src/core/log/sessionLock';
+import { SessionLog, type LogRead } from '../../src/core/log/sessionLog';
+import { snapshotRecord, type SnapshotRecord } from '../../src/core/log/snapshotRecord';
+import { PlanStore } from '../../src/core/plan/store';
+import type { ItemStatus } from '../../src/core/plan/plan';
+import { GitSnapshots } from '../../src/node/gitSnapshots';
+import { NodeFileSystem } from '../../src/node/nodeFileSystem';
+import { SnapshotRecorder } from '../../src/node/snapshotRecorder';
+import { ItemChangesReader } from '../../src/node/itemChangesReader';
+import { committedRepo, KEY_A, useTempDir } from './helpers';
+
+const NOW = Date.parse('2026-12-03T10:00:00.000Z');
+const plan = (ts: string, ...items: Array<[string, ItemStatus]>) => planEvent(KEY_A, ts, items.map(([content, status]) => ({ content, status })));
+const read = (records: LogRecord[], offsets: number[], extra: Partial<LogRead> = {}): LogRead => ({ session: KEY_A, records, offsets, ...extra });
+const TS = new Date(NOW).toISOString();
+
+describe('SnapshotTrigger', () => {
+  it('the first version met live, then only versions that change the in-progress set', () => {
+    const trigger = new SnapshotTrigger(() => NOW);
+    assert.deepEqual(trigger.take(read([plan(TS, ['a', 'pending'], ['b', 'pending'])], [0])), { session: KEY_A, plan: 0, items: [] }, 'a snapshot before the first item starts');
+    assert.equal(trigger.take(read([plan(TS, ['a', 'pending'], ['b', 'pending'])], [100])), undefined);
+    assert.deepEqual(trigger.take(read([plan(TS, ['a', 'in_progress'], ['b', 'pending'])], [200])), { session: KEY_A, plan: 200, items: ['a'] });
+    let taken = 0;
+    for (let v = 0; v < 500; v++) if (trigger.take(read([plan(TS, ['a', 'in_progress'], ['b', 'pending'], [`note ${v}`, 'pending'])], [300 + v]))) taken++;
+    assert.equal(taken, 0, '500 versions with the same in-progress set take no snapshot');
+    assert.deepEqual(trigger.take(read([plan(TS, ['a', 'in_progress'], ['b', 'in_progress'])], [900])), { session: KEY_A, plan: 900, items: ['a', 'b'] });
+  });
+
+  it('a first look (the past after a reload) takes none; what changes after it does', () => {
+    const trigger = new SnapshotTrigger(() => NOW);
+    const current = plan(TS, ['a', 'in_progress']);
+    const sync = { current, info: undefined, infoAfterPlan: false, modifiedMs: NOW, announce: false, reset: false, end: 10 };
+    assert.equal(trigger.take(read([], [], { sync })), undefined);
+    assert.equal(trigger.take(read([plan(TS, ['a', 'in_progress'])], [10])), undefined);
+    assert.deepEqual(trigger.take(read([plan(TS, ['a', 'completed'])], [20])), { session: KEY_A, plan: 20, items: [] });
+  });
+
+  it('a version the agent wrote long ago (a follower catching up) takes none; of several in one read, only the newest', () => {
+    const trigger = new SnapshotTrigger(() => NOW);
+    const old = planEvent(KEY_A, TS, [{ content: 'a', status: 'in_progress' }], { agent: 'claude-code', tool: 'TodoWrite', session: 's', call: 'c1' }, '2026-12-03T09:00:00.000Z');
+    assert.equal(trigger.take(read([old], [0])), undefined);
+    assert.deepEqual(trigger.take(read([plan(TS, ['a', 'completed'], ['b', 'in_progress']), plan(TS, ['a', 'completed'], ['b', 'in_progress'], ['c', 'pending'])], [50, 90])), { session: KEY_A, plan: 90, items: ['b'] });
+  });
+
+  it('a snapshot line already read for the version (another window) is not taken again', () => {
+    const trigger = new SnapshotTrigger(() => NOW);
+    const line: SnapshotRecord = snapshotRecord(KEY_A, TS, { tree: 'a'.repeat(40), folder: '/w', items: [], plan: 0 });
+    assert.equal(trigger.take(read([plan(TS, ['a', 'pending']), line], [0, 40])), undefined);
+    assert.equal(trigger.has(KEY_A, 0), true);
+  });
+});
+
+describe('SnapshotRecorder (real log, real git)', function () {
+  this.timeout(60_000);
+  const tmp = useTempDir();
+
+  const makeRepo = (): string => committedRepo(path.join(tmp.path, 'repo'), { 'a.txt': '1\n' });
+
+  const snapshotLines = (file: string): SnapshotRecord[] =>
+    fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"tree/snapshot"'))
+      .map((line) => JSON.parse(line) as SnapshotRecord);
+
+  function window(pid: number, folder: string | undefined) {
+    const fileSystem = new NodeFileSystem();
+    const log = new SessionLog(path.join(tmp.path, 'sessions'), fileSystem);
+    const store = new PlanStore(log);
+    const locks = new SessionLocks(fileSystem, path.join(tmp.path, 'sessions', '.locks'), { pid, host: 'here', isAlive: () => true });
+    const sink = new LogPlanSink(log, { locks });
+    const infos: string[] = [];
+    const recorder = new SnapshotRecorder(log, sink, new GitSnapshots(path.join(tmp.path, 'store')), {
+      folderOf: () => folder,
+      maxBytes: () => 0,
+      enabled: () => true,
+      info: (message) => infos.push(message),
+      error: (message, error) => assert.fail(`${message}: ${String(error)}`),
+    });
+    return { log, store, recorder, infos, reader: new ItemChangesReader(log, new GitSnapshots(path.join(tmp.path, 'store'))) };
+  }
+
+  it('todo_write versions: a snapshot at the first and at each change of the in-progress set, each the working tree then', async () => {
+    const repo = makeRepo();
+    const { log, store, recorder } = window(1, repo);
+    await store.load();
+    await store.write(KEY_A, [{ content: 'a', status: 'pending' }]);
+    await recorder.idle();
+    await store.write(KEY_A, [{ content: 'a', status: 'in_progress' }]);
+    await recorder.idle();
+    fs.writeFileSync(path.join(repo, 'a.txt'), '2\n');
+    for (let i = 0; i < 20; i++) await store.write(KEY_A, [{ content: 'a', status: 'in_progress' }, { content: `n${i}`, status: 'pending' }]);
+    await recorder.idle();
+    await store.write(KEY_A, [{ content: 'a', status: 'completed' }]);
+    await recorder.idle();
+    await log.catchUp(KEY_A);
+    const lines = snapshotLines(log.fileFor(KEY_A));
+    assert.deepEqual(
+      lines.map((line) => line.items),
+      [[], ['a'], []],
+    );
+    assert.equal(lines[0]?.tree, lines[1]?.tree, 'nothing changed before the item started');
+    assert.notEqual(lines[1]?.tree, lines[2]?.tree);
+    assert.equal(lines[2]?.folder, fs.realpathSync(repo));
+  });
+
+  it('a folder that is not a git working tree takes none, said once', async () => {
+    const plain = path.join(tmp.path, 'plain');
+    fs.mkdirSync(plain);
+    const { log, store, recorder, infos } = window(1, plain);
+    await store.load();
+    await store.write(KEY_A, [{ content: 'a', status: 'in_progress' }]);
+    await recorder.idle();
+    await store.write(KEY_A, [{ content: 'a', status: 'completed' }]);
+    await recorder.idle();
+    assert.equal(snapshotLines(log.fileFor(KEY_A)).length, 0);
+    assert.equal(infos.length, 1);
+    assert.match(infos[0] ?? '', /not-git/);
+  });
+
+  it('two windows that read the same versions write one snapshot line each', async () => {
+    const repo = makeRepo();
+    const a = window(1, repo);
+    const b = window(2, repo);
+    await Promise.all([a.store.load(), b.store.load()]);
+    for (const status of ['pending', 'in_progress', 'completed'] as const) {
+      await a.store.write(KEY_A, [{ content: 'a', status }]);
+      await b.log.catchUp(KEY_A);
+      await Promise.all([a.recorder.idle(), b.recorder.idle()]);
+    }
+    await Promise.all([a.log.catchUp(KEY_A), b.log.catchUp(KEY_A)]);
+    assert.deepEqual(
+      snapshotLines(a.log.fileFor(KEY_A)).map((line) => line.plan !== undefined),
+      [true, true, true],
+    );
+  });
+
+  it('log → recorder → reader: each item’s files, its open stretch to now, and the session’s; the same after a reload', async () => {
+    const repo = makeRepo();
+    const { store, recorder, reader } = window(1, repo);
+    await store.load();
+    const plan = (a: 'pending' | 'in_progress' | 'completed', b: 'pending' | 'in_progress' | 'completed') => store.write(KEY_A, [{ content: 'A', status: a }, { content: 'B', status: b }]);
+    await plan('in_progress', 'pending');
+    await recorder.idle();
+    fs.writeFileSync(path.join(repo, 'a.txt'), '1\n2\n3\n');
+    await plan('completed', 'in_progress');
+    await recorder.idle();
+    fs.writeFileSync(path.join(repo, 'b.txt'), 'b\n');
+    const live = await reader.read(KEY_A, ['A', 'B'], { now: true });
+    assert.deepEqual(
+      live.items.map((item) => [item.content, item.recorded, item.files.map((f) => [f.path, f.added, f.removed, f.meanwhile ?? false])]),
+      [
+        ['A', 'all', [['a.txt', 2, 0, true]]],
+        ['B', 'all', [['b.txt', 1, 0, true]]],
+      ],
+      'todo_write names no files: every change is “meanwhile”',
+    );
+    assert.deepEqual(live.session.map((f) => f.path).sort(), ['a.txt', 'b.txt']);
+    // A reload: a new window reads the same log and the same store.
+    const again = window(2, repo);
+    await again.store.load();
+    const reloaded = await again.reader.read(KEY_A, ['A', 'B']);
+    assert.deepEqual(reloaded.items[0]?.files.map((f) => f.path), ['a.txt']);
+    assert.deepEqual(reloaded.items[1]?.files, [], 'without `now`, the open stretch shows up to the newest snapshot');
+  });
+});
