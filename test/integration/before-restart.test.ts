@@ -43,8 +43,9 @@ describe('before the restart', () => {
     await waitFor(() => !plan.listSessions().some((s) => s.session === gone), 'the deleted session gone');
     fs.writeFileSync(path.join(runDir(), 'timeline-before-restart.json'), JSON.stringify({ key, gone }));
     // The web workbench saves its editors' state (the pages' state with it) every 5 s: a fixed wait,
-    // as the browser's clock decides it and nothing tells the extension host it is saved.
-    await new Promise((resolve) => setTimeout(resolve, 8000));
+    // as the browser's clock decides it and nothing tells the extension host it is saved (two
+    // periods and a margin: 8 s once missed a save on a loaded machine).
+    await new Promise((resolve) => setTimeout(resolve, 12_000));
   });
 
   it('the API lists exactly the sessions whose logs are on disk, with their last lines', async () => {
