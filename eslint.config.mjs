@@ -25,20 +25,20 @@ export default tseslint.config(
   {
     // One way to register a command: from a feature's table (commandTable.ts); each command is declared in commandManifest.ts.
     files: ['src/**/*.ts'],
-    ignores: ['src/vscode/commandTable.ts'],
+    ignores: ['src/vscode/commands/commandTable.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
           selector: "CallExpression[callee.property.name=/^register(TextEditor)?Command$/]",
-          message: 'register a command from its feature\'s table (src/vscode/commandTable.ts), declared in src/vscode/commandManifest.ts',
+          message: 'register a command from its feature\'s table (src/vscode/commands/commandTable.ts), declared in src/vscode/commands/commandManifest.ts',
         },
       ],
     },
   },
   {
     // The command manifest is plain data: scripts/generate.mjs reads it without VS Code.
-    files: ['src/vscode/commandManifest.ts'],
+    files: ['src/vscode/commands/commandManifest.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['*', '**'], message: 'commandManifest.ts imports nothing: the generator reads it without VS Code' }] }],
     },

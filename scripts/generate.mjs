@@ -1,7 +1,7 @@
 // `npm run generate`: writes every file derived from the agents' descriptors
 // (src/agents/<agent>/index.ts, listed by src/agents/registry.ts), so a descriptor is the one
 // source of what is known about its agent, and from the command manifest
-// (src/vscode/commandManifest.ts), the one declaration of each command:
+// (src/vscode/commands/commandManifest.ts), the one declaration of each command:
 //   - package.json: the agents' settings (`agentPlan.sources.<key>.enabled` / `.folder`) and
 //     their `enabled` switches in the settings Restricted Mode keeps to the user; the commands
 //     (`contributes.commands`), their places in the menus (`contributes.menus`) and their keys
@@ -112,15 +112,15 @@ async function importBundled(root, contents, name, plugins = []) {
 }
 
 /**
- * The commands of src/vscode/commandManifest.ts, in its order, and their category. The module
+ * The commands of src/vscode/commands/commandManifest.ts, in its order, and their category. The module
  * imports nothing (the lint keeps it so), so it is read as it is.
  */
 export async function loadCommands(root = repoRoot) {
-  const module = await importBundled(root, "export { COMMANDS, COMMAND_CATEGORY, titleKey } from './src/vscode/commandManifest';", 'commands');
+  const module = await importBundled(root, "export { COMMANDS, COMMAND_CATEGORY, titleKey } from './src/vscode/commands/commandManifest';", 'commands');
   const commands = Object.entries(module.COMMANDS).map(([name, entry]) => checkedCommand({ ...entry, name, titleKey: module.titleKey(entry.id) }));
   const seen = new Set();
   for (const command of commands) {
-    if (seen.has(command.id)) throw new Error(`generate: src/vscode/commandManifest.ts: two commands have the id ${command.id}`);
+    if (seen.has(command.id)) throw new Error(`generate: src/vscode/commands/commandManifest.ts: two commands have the id ${command.id}`);
     seen.add(command.id);
   }
   return { commands, category: module.COMMAND_CATEGORY };
@@ -131,7 +131,7 @@ const GROUP = /^[A-Za-z0-9_]{1,64}@\d{1,3}$/;
 
 function checkedCommand(command) {
   const fail = (what) => {
-    throw new Error(`generate: src/vscode/commandManifest.ts: ${command.name}: ${what}`);
+    throw new Error(`generate: src/vscode/commands/commandManifest.ts: ${command.name}: ${what}`);
   };
   if (!COMMAND_ID.test(command.id)) fail(`id ${JSON.stringify(command.id)} is not agentPlan.<camelCase>`);
   if (!command.title?.en || !command.title?.zhCn) fail('a title in English (en) and in Simplified Chinese (zhCn)');

@@ -15,7 +15,8 @@ export type { Ledger, ItemLedger, LedgerFigures } from '../core/derived/ledger';
 import type { RequestBook, UserRequest } from '../core/derived/requests';
 import type { HealthKind, StopHow } from '../core/derived/health';
 import type { AgentId, PlanSource } from '../core/foreign';
-import { STATUS_ICONS, planHeader, planMessage } from './views';
+import { STATUS_ICONS } from './plan/planTree';
+import { planHeader, planMessage } from './plan/planHeader';
 
 /**
  * One saved snapshot: the canonical result `{ todos, counts }` with its session and time.

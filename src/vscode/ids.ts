@@ -16,7 +16,7 @@ export const ViewId = {
 } as const;
 
 /** The commands' ids, by name; each command is declared (title, icon, menus) in commandManifest.ts. */
-export { CommandId } from './commandManifest';
+export { CommandId } from './commands/commandManifest';
 
 export const SettingId = {
   FollowLatest: 'agentPlan.followLatest',

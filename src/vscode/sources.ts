@@ -9,7 +9,7 @@ import type { FollowedFolders } from '../node/followedFolders';
 import type { RunningFollower } from '../agents/agent';
 import { AGENTS } from '../agents/registry';
 import type { PlanSink, UnknownShape } from '../core/foreign';
-import { affectsFollowedFolders, createFollowedFolders } from './followedFolders';
+import { affectsFollowedFolders, createFollowedFolders } from './workspaceFolders';
 import { SOURCES_SETTING, sourceSettingId } from './ids';
 import { notificationText } from '../core/text/escape';
 import { logError, type Logger } from './log';

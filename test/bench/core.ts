@@ -722,7 +722,7 @@ export interface TimelineRow {
 
 /**
  * The Plan Timeline at `versions` versions: its first picture (the newest `page` versions,
- * as src/vscode/timelinePanel.ts reads them) next to a timeline of the whole history.
+ * as src/vscode/timeline/timelinePanel.ts reads them) next to a timeline of the whole history.
  */
 export async function benchTimeline(dir: string, versions: number, page: number, budget: Budget, onProgress?: (text: string) => void): Promise<TimelineRow> {
   const folder = path.join(dir, `timeline-${versions}`);

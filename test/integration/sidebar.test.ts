@@ -8,10 +8,10 @@ import type { PlanViewState } from '../../src/extension';
 import { activityBadge, api, badgeCount, bridge, chat, chatSession, isSessionRow, domTexts, logLines, newChatSession, planItemLabels, runDir, sessionName, todos, waitFor } from './helpers';
 
 const LONG_HISTORY = 250;
-/** Rows the Sessions view lists at first (SESSIONS_PAGE in src/vscode/views.ts), and how many sessions the test adds. */
+/** Rows the Sessions view lists at first (SESSIONS_PAGE in src/vscode/sessions/sessionsTree.ts), and how many sessions the test adds. */
 const SESSIONS_PAGE = 200;
 const MANY_SESSIONS = 250;
-/** Versions per page of the history picker (HISTORY_PAGE in src/vscode/historyPick.ts). */
+/** Versions per page of the history picker (HISTORY_PAGE in src/vscode/commands/historyPick.ts). */
 const PAGE = 100;
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';

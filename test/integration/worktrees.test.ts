@@ -49,7 +49,7 @@ async function openOnly(groups: readonly string[]): Promise<void> {
 }
 
 const NEEDS_YOU = /^Needs You \((\d+)\)$/;
-/** Rows the section draws (NEEDS_YOU_ROWS_SHOWN in src/vscode/needsYouViews.ts); its title counts them all. */
+/** Rows the section draws (NEEDS_YOU_ROWS_SHOWN in src/vscode/sessions/needsYouRows.ts); its title counts them all. */
 const NEEDS_YOU_ROWS_SHOWN = 5;
 /** The health kinds that put a session in the queue, most urgent first (NEEDS_YOU_KINDS in src/core/derived/needsYou.ts). */
 const NEEDS_YOU_KINDS = ['waiting', 'stopped-open', 'stalled', 'request-open'];

@@ -1,4 +1,4 @@
-// Every command is declared once, in src/vscode/commandManifest.ts, and handled once, in one
+// Every command is declared once, in src/vscode/commands/commandManifest.ts, and handled once, in one
 // feature's table (`{ [CommandId.X]: handler } satisfies CommandTable<…>`, registered by
 // commandTable.ts). The handler tables import `vscode`, so they are read here as TypeScript
 // syntax trees, not run; extension.ts's call to registerCommands checks the same at compile
@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import ts from 'typescript';
-import { COMMANDS, CommandId, handlerProblems, titleKey } from '../../src/vscode/commandManifest';
+import { COMMANDS, CommandId, handlerProblems, titleKey } from '../../src/vscode/commands/commandManifest';
 import { generator, repoRoot } from './madeUpAgent';
 
 const vscodeDir = path.join(repoRoot, 'src', 'vscode');
@@ -67,7 +67,7 @@ describe('the command manifest', () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-command-'));
     try {
       for (const file of ['src', ...DERIVED_FILES]) fs.cpSync(path.join(repoRoot, file), path.join(tmp, file), { recursive: true });
-      const manifestFile = path.join(tmp, 'src', 'vscode', 'commandManifest.ts');
+      const manifestFile = path.join(tmp, 'src', 'vscode', 'commands', 'commandManifest.ts');
       const text = fs.readFileSync(manifestFile, 'utf8');
       const entry = `  MadeUpCommand: {
     id: 'agentPlan.madeUpCommand',

@@ -7,7 +7,7 @@ const root = path.join(__dirname, '..', '..');
 
 describe('the Plan Timeline page', () => {
   it('is served with a nonce CSP: no inline script or style, no remote source, no inline handler', () => {
-    const source = fs.readFileSync(path.join(root, 'src', 'vscode', 'timelinePanel.ts'), 'utf8');
+    const source = fs.readFileSync(path.join(root, 'src', 'vscode', 'timeline', 'timelinePanel.ts'), 'utf8');
     const csp = /const csp = \[(.*)\]\.join/.exec(source)?.[1] ?? '';
     assert.match(csp, /`default-src 'none'`/);
     assert.match(csp, /`script-src 'nonce-\$\{nonce\}'`/);

@@ -4,10 +4,10 @@
 // and opened, never used to build another file's name.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { notificationText } from '../core/text/escape';
-import type { ItemFile } from '../core/derived/itemFiles';
-import type { CommandTable } from './commandTable';
-import { CommandId, ItemContext } from './ids';
+import { notificationText } from '../../core/text/escape';
+import type { ItemFile } from '../../core/derived/itemFiles';
+import type { CommandTable } from '../commands/commandTable';
+import { CommandId, ItemContext } from '../ids';
 
 const t = vscode.l10n.t;
 

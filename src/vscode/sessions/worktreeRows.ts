@@ -1,9 +1,9 @@
 // The Sessions view's worktree rows: one per worktree when the sessions work in more than one.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { PlanRecord } from '../core/log/sessionLog';
-import type { WorktreeGroup } from '../core/worktrees/worktreeGroups';
-import { worktreeLabel } from '../core/worktrees/worktrees';
+import type { PlanRecord } from '../../core/log/sessionLog';
+import type { WorktreeGroup } from '../../core/worktrees/worktreeGroups';
+import { worktreeLabel } from '../../core/worktrees/worktrees';
 import { worktreeTooltip } from './sessionPlaces';
 
 const t = vscode.l10n.t;

@@ -4,20 +4,20 @@
 // from its git config, read-only; no git process runs.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { githubBlobBase, githubRepository } from '../core/worktrees/gitRemote';
-import { buildLedger } from '../core/derived/ledger';
-import { prDescription } from '../core/plan/prDescription';
-import { sessionTitle } from '../core/plan/present';
-import { sessionNamedBy } from '../core/log/sessionKey';
-import type { PlanStore } from '../core/plan/store';
-import { buildTimeline } from '../core/timeline/timeline';
-import { readTimelinePage, type TimelineSource } from '../core/timeline/timelineRead';
-import { discoverWorktrees, worktreeOf } from '../core/worktrees/worktrees';
-import { NodeFileSystem } from '../node/nodeFileSystem';
+import { githubBlobBase, githubRepository } from '../../core/worktrees/gitRemote';
+import { buildLedger } from '../../core/derived/ledger';
+import { prDescription } from '../../core/plan/prDescription';
+import { sessionTitle } from '../../core/plan/present';
+import { sessionNamedBy } from '../../core/log/sessionKey';
+import type { PlanStore } from '../../core/plan/store';
+import { buildTimeline } from '../../core/timeline/timeline';
+import { readTimelinePage, type TimelineSource } from '../../core/timeline/timelineRead';
+import { discoverWorktrees, worktreeOf } from '../../core/worktrees/worktrees';
+import { NodeFileSystem } from '../../node/nodeFileSystem';
 import type { CommandTable } from './commandTable';
-import { CommandId } from './ids';
-import { noPlan } from './sessionPick';
-import { TIMELINE_PAGE } from './timelinePanel';
+import { CommandId } from '../ids';
+import { noPlan } from '../sessions/sessionPick';
+import { TIMELINE_PAGE } from '../timeline/timelinePanel';
 
 const t = vscode.l10n.t;
 

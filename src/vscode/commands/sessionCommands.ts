@@ -1,19 +1,19 @@
 // The palette and view commands, in typed tables by feature. None of them writes a plan:
 // the model owns it.
 import * as vscode from 'vscode';
-import { notificationText } from '../core/text/escape';
-import type { DisplayState } from '../core/plan/display';
-import { planMarkdown, sessionTitle } from '../core/plan/present';
-import { copilotChatResource, isSessionKey, sessionNamedBy } from '../core/log/sessionKey';
-import type { PlanVersion } from '../core/log/sessionLog';
-import type { PlanStore } from '../core/plan/store';
-import type { HealthBook } from '../core/derived/healthBook';
+import { notificationText } from '../../core/text/escape';
+import type { DisplayState } from '../../core/plan/display';
+import { planMarkdown, sessionTitle } from '../../core/plan/present';
+import { copilotChatResource, isSessionKey, sessionNamedBy } from '../../core/log/sessionKey';
+import type { PlanVersion } from '../../core/log/sessionLog';
+import type { PlanStore } from '../../core/plan/store';
+import type { HealthBook } from '../../core/derived/healthBook';
 import { bindTable, type BoundTable, type CommandTable } from './commandTable';
 import { compareWithPrevious } from './compare';
 import { pickVersion } from './historyPick';
-import { CommandId, ViewId } from './ids';
-import { logError, type Logger } from './log';
-import { noPlan, pickSession } from './sessionPick';
+import { CommandId, ViewId } from '../ids';
+import { logError, type Logger } from '../log';
+import { noPlan, pickSession } from '../sessions/sessionPick';
 
 const t = vscode.l10n.t;
 

@@ -6,30 +6,30 @@
 // session's key in its state; the serializer reads it).
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { openWrittenFile } from './fileViews';
-import { signalText } from '../core/derived/healthText';
-import { sessionTitle } from '../core/plan/present';
-import { sessionNamedBy } from '../core/log/sessionKey';
-import type { PlanStore } from '../core/plan/store';
-import { isFileWrite } from '../core/log/logRecord';
-import { buildLedger } from '../core/derived/ledger';
-import { isUsage } from '../core/log/usageRecord';
-import { buildTimeline, type TimelineLine } from '../core/timeline/timeline';
-import { readTimelinePage, type TimelineSource } from '../core/timeline/timelineRead';
-import type { Event } from '../core/emitter';
-import type { LogRead } from '../core/log/sessionLog';
-import { timelineViewModel } from '../core/timeline/timelineView';
-import type { TimelineHostMessage, TimelinePageMessage } from '../webview/messages';
-import type { DisplayState } from '../core/plan/display';
-import type { HealthBook } from '../core/derived/healthBook';
-import { versionTime } from './agents';
-import { compareWithPrevious } from './compare';
-import { bindTable, type CommandTable } from './commandTable';
-import { CommandId, TIMELINE_VIEW_TYPE } from './ids';
-import { logError, type Logger } from './log';
+import { openWrittenFile } from '../plan/fileRows';
+import { signalText } from '../../core/derived/healthText';
+import { sessionTitle } from '../../core/plan/present';
+import { sessionNamedBy } from '../../core/log/sessionKey';
+import type { PlanStore } from '../../core/plan/store';
+import { isFileWrite } from '../../core/log/logRecord';
+import { buildLedger } from '../../core/derived/ledger';
+import { isUsage } from '../../core/log/usageRecord';
+import { buildTimeline, type TimelineLine } from '../../core/timeline/timeline';
+import { readTimelinePage, type TimelineSource } from '../../core/timeline/timelineRead';
+import type { Event } from '../../core/emitter';
+import type { LogRead } from '../../core/log/sessionLog';
+import { timelineViewModel } from '../../core/timeline/timelineView';
+import type { TimelineHostMessage, TimelinePageMessage } from '../../webview/messages';
+import type { DisplayState } from '../../core/plan/display';
+import type { HealthBook } from '../../core/derived/healthBook';
+import { versionTime } from '../agentLooks';
+import { compareWithPrevious } from '../commands/compare';
+import { bindTable, type CommandTable } from '../commands/commandTable';
+import { CommandId, TIMELINE_VIEW_TYPE } from '../ids';
+import { logError, type Logger } from '../log';
 
-import { worktreeLabel } from '../core/worktrees/worktrees';
-import type { SessionPlaces } from './sessionPlaces';
+import { worktreeLabel } from '../../core/worktrees/worktrees';
+import type { SessionPlaces } from '../sessions/sessionPlaces';
 const t = vscode.l10n.t;
 
 /** Versions a timeline reads at first and per older page. */

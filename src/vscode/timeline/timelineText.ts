@@ -1,8 +1,8 @@
 // Durations as the Plan view's tooltips say them, from the timeline of the session's
 // newest versions (a page, never the whole history).
 import * as vscode from 'vscode';
-import { buildTimeline, laneDurationText } from '../core/timeline/timeline';
-import { readTimelinePage, type TimelineSource } from '../core/timeline/timelineRead';
+import { buildTimeline, laneDurationText } from '../../core/timeline/timeline';
+import { readTimelinePage, type TimelineSource } from '../../core/timeline/timelineRead';
 
 const t = vscode.l10n.t;
 

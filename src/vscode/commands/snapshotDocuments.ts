@@ -3,11 +3,11 @@
 // URI: agent-plan-snapshot:/<session>/<at>.md, where <at> is the version's address (the
 // byte offset of its line in the log): one line is read, however long the history.
 import * as vscode from 'vscode';
-import { planMarkdown } from '../core/plan/present';
-import { isSessionKey } from '../core/log/sessionKey';
-import type { PlanStore } from '../core/plan/store';
-import { dateTimeText } from './agents';
-import { SNAPSHOT_SCHEME } from './ids';
+import { planMarkdown } from '../../core/plan/present';
+import { isSessionKey } from '../../core/log/sessionKey';
+import type { PlanStore } from '../../core/plan/store';
+import { dateTimeText } from '../agentLooks';
+import { SNAPSHOT_SCHEME } from '../ids';
 
 export function snapshotUri(session: string, at: number): vscode.Uri {
   return vscode.Uri.from({ scheme: SNAPSHOT_SCHEME, path: `/${session}/${at}.md` });

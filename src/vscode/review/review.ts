@@ -4,23 +4,23 @@
 // folder a session works in, the git VS Code uses, the settings) and the Plan view's diffstats.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Emitter } from '../core/emitter';
-import type { ItemChanges, FileChange } from '../core/derived/itemChanges';
-import { diffstat } from '../core/derived/itemChanges';
-import { isSnapshot } from '../core/log/snapshotRecord';
-import { sessionNamedBy } from '../core/log/sessionKey';
-import type { LogPlanSink } from '../core/log/planSink';
-import type { SessionLog } from '../core/log/sessionLog';
-import type { DisplayState } from '../core/plan/display';
-import { isVscodeChatAgent } from '../core/plan/participants';
-import type { PlanStore } from '../core/plan/store';
-import { GitSnapshots } from '../node/gitSnapshots';
-import { ItemChangesReader } from '../node/itemChangesReader';
-import { SnapshotRecorder } from '../node/snapshotRecorder';
-import type { CommandTable } from './commandTable';
-import { CommandId, SettingId, TREE_SCHEME } from './ids';
-import { logError, type Logger } from './log';
-import { noPlan } from './sessionPick';
+import { Emitter } from '../../core/emitter';
+import type { ItemChanges, FileChange } from '../../core/derived/itemChanges';
+import { diffstat } from '../../core/derived/itemChanges';
+import { isSnapshot } from '../../core/log/snapshotRecord';
+import { sessionNamedBy } from '../../core/log/sessionKey';
+import type { LogPlanSink } from '../../core/log/planSink';
+import type { SessionLog } from '../../core/log/sessionLog';
+import type { DisplayState } from '../../core/plan/display';
+import { isVscodeChatAgent } from '../../core/plan/participants';
+import type { PlanStore } from '../../core/plan/store';
+import { GitSnapshots } from '../../node/gitSnapshots';
+import { ItemChangesReader } from '../../node/itemChangesReader';
+import { SnapshotRecorder } from '../../node/snapshotRecorder';
+import type { CommandTable } from '../commands/commandTable';
+import { CommandId, SettingId, TREE_SCHEME } from '../ids';
+import { logError, type Logger } from '../log';
+import { noPlan } from '../sessions/sessionPick';
 
 const t = vscode.l10n.t;
 

@@ -1,9 +1,9 @@
 // "Compare with the previous version", the one way: the Plan view's Compare, a health
 // signal's row and the timeline's marks all open the same diff of two saved versions.
 import * as vscode from 'vscode';
-import type { PlanVersion } from '../core/log/sessionLog';
-import type { PlanStore } from '../core/plan/store';
-import { versionTime } from './agents';
+import type { PlanVersion } from '../../core/log/sessionLog';
+import type { PlanStore } from '../../core/plan/store';
+import { versionTime } from '../agentLooks';
 import { snapshotUri } from './snapshotDocuments';
 
 const t = vscode.l10n.t;

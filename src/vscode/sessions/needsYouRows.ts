@@ -2,9 +2,9 @@
 // (src/core/derived/needsYouBook.ts), most urgent first, each with its name, agent and reason. A row
 // shows its session's plan like any session row. Rows come from the data alone.
 import * as vscode from 'vscode';
-import { SIGNAL_ICONS } from '../core/derived/healthText';
-import type { NeedsYouRow } from '../core/derived/needsYouText';
-import { CommandId, ItemContext } from './ids';
+import { SIGNAL_ICONS } from '../../core/derived/healthText';
+import type { NeedsYouRow } from '../../core/derived/needsYouText';
+import { CommandId, ItemContext } from '../ids';
 
 const t = vscode.l10n.t;
 

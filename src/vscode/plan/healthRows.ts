@@ -1,11 +1,11 @@
 // Plan health in the sidebar: a row per signal above the plan, a row per dropped item below
 // it, and the mark a session gets in the Sessions view. Rows come from the data alone.
 import * as vscode from 'vscode';
-import { isWarning, type HealthSignal } from '../core/derived/health';
-import { SIGNAL_ICONS, signalText, signalWord } from '../core/derived/healthText';
-import { itemLabel } from '../core/plan/present';
-import { dateTimeText } from './agents';
-import { ItemContext } from './ids';
+import { isWarning, type HealthSignal } from '../../core/derived/health';
+import { SIGNAL_ICONS, signalText, signalWord } from '../../core/derived/healthText';
+import { itemLabel } from '../../core/plan/present';
+import { dateTimeText } from '../agentLooks';
+import { ItemContext } from '../ids';
 
 const t = vscode.l10n.t;
 

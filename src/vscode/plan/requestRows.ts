@@ -1,10 +1,10 @@
 // The user's own requests in the Plan view: a row each below the plan, with its own icon and
 // "requested 10:42", until a plan takes it in (requests.ts). Rows come from the data alone.
 import * as vscode from 'vscode';
-import type { UserRequest } from '../core/derived/requests';
-import { itemLabel } from '../core/plan/present';
-import { dateTimeText, timeText } from './agents';
-import { CommandId, ItemContext } from './ids';
+import type { UserRequest } from '../../core/derived/requests';
+import { itemLabel } from '../../core/plan/present';
+import { dateTimeText, timeText } from '../agentLooks';
+import { CommandId, ItemContext } from '../ids';
 
 const t = vscode.l10n.t;
 

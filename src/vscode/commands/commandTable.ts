@@ -5,10 +5,10 @@
 // has exactly one handler. One registration, one report of a failure: the log gets the error,
 // the user a localized message.
 import * as vscode from 'vscode';
-import { notificationText } from '../core/text/escape';
+import { notificationText } from '../../core/text/escape';
 import { handlerProblems } from './commandManifest';
-import type { CommandId } from './ids';
-import { logError, type Logger } from './log';
+import type { CommandId } from '../ids';
+import { logError, type Logger } from '../log';
 
 /** A command's behaviour: the feature's context, then the command's own arguments. */
 export type CommandHandler<C> = (context: C, ...args: unknown[]) => unknown;
