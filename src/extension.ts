@@ -139,7 +139,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
       timelines.commands,
       bindTable(FILE_COMMANDS, undefined),
       bindTable(NEXT_SESSION_COMMANDS, { store, needsYou, display }),
-      bindTable(PR_DESCRIPTION_COMMANDS, { store, source: log, shownSession: () => display.session }),
+      bindTable(PR_DESCRIPTION_COMMANDS, { store, source: log, shownSession: () => display.session, changes: review.reader }),
       bindTable(REVIEW_COMMANDS, { store, display, reader: review.reader, logger }),
     ]),
   );

@@ -13,6 +13,7 @@ import type { PlanStore } from '../core/plan/store';
 import { buildTimeline } from '../core/timeline/timeline';
 import { readTimelinePage, type TimelineSource } from '../core/timeline/timelineRead';
 import { discoverWorktrees, worktreeOf } from '../core/worktrees/worktrees';
+import type { ItemChangesReader } from '../node/itemChangesReader';
 import { NodeFileSystem } from '../node/nodeFileSystem';
 import type { CommandTable } from './commandTable';
 import { CommandId } from './ids';
@@ -31,6 +32,8 @@ export interface PrDescriptionDeps {
   source: TimelineSource;
   /** The session the Plan view shows. */
   shownSession: () => string | undefined;
+  /** What each item changed, from the working tree's snapshots: the items' diffstats. */
+  changes?: ItemChangesReader;
 }
 
 /** Where the session's paths are relative to, and the GitHub base of its links (if any). */
@@ -62,7 +65,10 @@ export async function describeSession(deps: PrDescriptionDeps, session: string):
   const folder = deps.store.folderOf(session) ?? vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
   const { root, linkBase } = await repositoryOf(folder);
   const title = sessionTitle(event, t, deps.store.details(session));
-  return prDescription({ title, timeline, ledger, root, linkBase }, t);
+  // Every item the description lists (dropped ones too), up to the working tree now, as Review Item and the API; a failure shows no diffstats.
+  const read = await deps.changes?.read(session, timeline.lanes.map((lane) => lane.content), { now: true }).catch(() => undefined);
+  const changes = read ? new Map(read.items.map((item) => [item.content, item])) : undefined;
+  return prDescription({ title, timeline, ledger, root, linkBase, changes }, t);
 }
 
 async function openDocument(markdown: string): Promise<void> {
