@@ -103,7 +103,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Settles when the first load is done: a timeline panel restored at start waits for it.
   let loadDone = (): void => {};
   const loaded = new Promise<void>((resolve) => (loadDone = resolve));
-  const timelines = createTimelines({ extensionUri: context.extensionUri, store, display, health, source: log, logger, loaded, places });
+  const timelines = createTimelines({ extensionUri: context.extensionUri, store, display, health, source: log, logger, loaded, places, diffstats: review.diffstats });
   const actions = planActions({ store, health, requests, logger, shownSession: () => display.session, places });
 
   context.subscriptions.push(

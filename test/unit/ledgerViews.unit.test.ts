@@ -272,6 +272,33 @@ describe('the plan as a pull request description', () => {
     });
   });
 
+  it('the Plan Timeline: each lane’s note and accessible name add its diffstat where recorded; none where not', async () => {
+    const { lines } = await throughLog(RECORDS);
+    const now = T0 + 480_000;
+    const file = (p: string, added: number | undefined, removed: number | undefined): FileChange => ({ path: p, added, removed, before: { tree: '1'.repeat(40), path: p }, after: { tree: '2'.repeat(40), path: p }, folder: ROOT });
+    const changes = new Map<string, ItemChanges>([
+      ['Add the palette', { content: 'Add the palette', recorded: 'all', files: [file('src/styles.css', 10, 3), file('logo.png', undefined, undefined), file('package.json', 2, 0)] }],
+      ['Add the toggle', { content: 'Add the toggle', recorded: 'part', files: [file('src/app.js', 7, 1)] }],
+      ['Read the code', { content: 'Read the code', recorded: 'all', files: [] }],
+      ['Write the tests', { content: 'Write the tests', recorded: 'none', files: [] }],
+    ]);
+    const ledger = buildLedger(lines.map((l) => l.record), now);
+    const view = timelineViewModel(KEY, buildTimeline(lines, { now }), 'title', false, formatOnly, String, () => '', ledger, changes);
+    const lane = (name: string) => view.lanes.find((candidate) => candidate.name === name)!;
+    assert.equal(lane('Add the palette').diffstat, '+12 \u22123');
+    assert.match(lane('Add the palette').note, / · \+12 \u22123 · 3 calls · 11k tokens · shared with other items$/);
+    assert.match(lane('Add the palette').label, /^Add the palette, completed, in progress 2 min · done after 3 min 20 s · \+12 \u22123 · 3 calls · 11k tokens · shared with other items, 1 file$/);
+    assert.equal(lane('Add the toggle').diffstat, '+7 \u22121 (partly recorded)');
+    assert.match(lane('Add the toggle').label, / · \+7 \u22121 \(partly recorded\) · 4 calls/);
+    for (const name of ['Read the code', 'Write the tests', 'Try a theme library']) assert.equal(lane(name).diffstat, '', `${name}: nothing changed, not recorded or not known: no diffstat`);
+    const without = timelineViewModel(KEY, buildTimeline(lines, { now }), 'title', false, formatOnly, String, () => '', ledger);
+    assert.deepEqual(
+      view.lanes.filter((l) => l.diffstat === '').map((l) => [l.label, l.note]),
+      without.lanes.filter((l) => !['Add the palette', 'Add the toggle'].includes(l.name)).map((l) => [l.label, l.note]),
+      'a lane without recorded changes reads as before',
+    );
+  });
+
   it('its fixed words go through the translator', async () => {
     const { lines } = await throughLog(RECORDS);
     const seen = new Set<string>();

@@ -5,7 +5,7 @@
 // items dropped or cancelled, the files changed while no item was in progress, and the
 // session's totals. Built from the timeline and the ledger of the same
 // log lines. Pure; its fixed words come through the translator. Nothing is posted anywhere.
-import { diffstat, type ItemChanges } from '../derived/itemChanges';
+import { itemDiffstat, type ItemChanges } from '../derived/itemChanges';
 import type { ItemLedger, Ledger } from '../derived/ledger';
 import { ledgerText } from '../derived/ledgerText';
 import { itemLabel, type Translate } from './present';
@@ -74,10 +74,9 @@ function itemLines(lane: Lane, cost: ItemLedger | undefined, input: PrDescriptio
  * Only figures and fixed words, after the item's escaped text: nothing to escape.
  */
 function changesText(changes: ItemChanges | undefined, t: Translate): string {
-  if (!changes || changes.recorded === 'none') return '';
-  const counts = diffstat(changes.files);
-  if (counts === undefined) return '';
-  return changes.recorded === 'part' ? `${counts} *(${t('partly recorded')})*` : counts;
+  const stat = itemDiffstat(changes);
+  if (!stat) return '';
+  return stat.partly ? `${stat.counts} *(${t('partly recorded')})*` : stat.counts;
 }
 
 /** A file as the reviewer reads it: relative to the repository, a link where there is one, marked shared. */
