@@ -103,7 +103,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Settles when the first load is done: a timeline panel restored at start waits for it.
   let loadDone = (): void => {};
   const loaded = new Promise<void>((resolve) => (loadDone = resolve));
-  const timelines = createTimelines({ extensionUri: context.extensionUri, store, display, health, source: log, logger, loaded, places });
+  const timelines = createTimelines({ extensionUri: context.extensionUri, store, display, health, source: log, logger, loaded, places, diffstats: review.diffstats });
   const actions = planActions({ store, health, requests, logger, shownSession: () => display.session, places });
 
   context.subscriptions.push(
@@ -139,7 +139,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
       timelines.commands,
       bindTable(FILE_COMMANDS, undefined),
       bindTable(NEXT_SESSION_COMMANDS, { store, needsYou, display }),
-      bindTable(PR_DESCRIPTION_COMMANDS, { store, source: log, shownSession: () => display.session }),
+      bindTable(PR_DESCRIPTION_COMMANDS, { store, source: log, shownSession: () => display.session, changes: review.reader }),
       bindTable(REVIEW_COMMANDS, { store, display, reader: review.reader, logger }),
     ]),
   );

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { createClaudeCodeParser } from '../../src/agents/claudeCode';
 import { githubBlobBase, githubRepository, parseGitHubUrl } from '../../src/core/worktrees/gitRemote';
 import { buildLedger, emptyFigures, type LedgerFigures } from '../../src/core/derived/ledger';
+import type { FileChange, ItemChanges } from '../../src/core/derived/itemChanges';
 import { ledgerText } from '../../src/core/derived/ledgerText';
 import { fileWriteRecord, planEvent, type LogRecord } from '../../src/core/log/logRecord';
 import { LogPlanSink } from '../../src/core/log/planSink';
@@ -213,6 +214,89 @@ describe('the plan as a pull request description', () => {
     assert.match(view.summary, / · in all 7 calls · 16k tokens$/);
     const without = timelineViewModel(KEY, buildTimeline(lines, { now }), 'title', false, formatOnly, String, () => '');
     assert.equal(without.lanes[0]!.cost, '', 'no ledger given: no cost');
+  });
+
+  describe('each item’s diffstat, where the working tree’s snapshots recorded it', () => {
+    const change = (file: string, added: number | undefined, removed: number | undefined, marks: { shared?: true; meanwhile?: true } = {}): FileChange => ({
+      path: file,
+      added,
+      removed,
+      ...marks,
+      before: { tree: '1'.repeat(40), path: file },
+      after: { tree: '2'.repeat(40), path: file },
+      folder: ROOT,
+    });
+    const changes = (entries: ItemChanges[]) => new Map(entries.map((entry) => [entry.content, entry]));
+    const describeWith = async (records: readonly LogRecord[], map: ReadonlyMap<string, ItemChanges> | undefined, title = 'T') => {
+      const { lines } = await throughLog(records);
+      const now = T0 + 480_000;
+      return prDescription({ title, timeline: buildTimeline(lines, { now }), ledger: buildLedger(lines.map((l) => l.record), now), root: ROOT, changes: map }, formatOnly);
+    };
+
+    it('"+12 −3" before the cost: binary files count no lines, changed-meanwhile files count, a partly recorded item says so; not recorded or no change: nothing', async () => {
+      const markdown = await describeWith(
+        RECORDS,
+        changes([
+          { content: 'Read the code', recorded: 'all', files: [] },
+          { content: 'Add the palette', recorded: 'all', files: [change('src/styles.css', 10, 3, { shared: true }), change('logo.png', undefined, undefined), change('package-lock.json', 2, 0, { meanwhile: true })] },
+          { content: 'Add the toggle', recorded: 'part', files: [change('src/app.js', 7, 1)] },
+          { content: 'Try a theme library', recorded: 'all', files: [change('package.json', 1, 1)] },
+          { content: 'Write the tests', recorded: 'none', files: [] },
+        ]),
+      );
+      const heads = markdown.split('\n').filter((line) => line.startsWith('- ['));
+      assert.deepEqual(heads, [
+        '- [x] Read the code — 1 min · 2 calls · 5.2k tokens',
+        '- [x] Add the palette — +12 \u22123 · 2 min · 3 calls · 11k tokens · shared with other items',
+        '- [x] Add the toggle — +7 \u22121 *(partly recorded)* · 5 min · 4 calls · 11k tokens · partly shared with other items',
+        '- [ ] Write the tests *(in progress)* — 1 min 40 s',
+      ]);
+      assert.ok(markdown.includes('\n- ~~Try a theme library~~ *(cancelled)* — +1 \u22121\n'), markdown);
+    });
+
+    it('no changes recorded (no snapshot: not a git working tree, git missing, history from before): byte for byte the description without them', async () => {
+      const without = await describeWith(RECORDS, undefined);
+      assert.equal(await describeWith(RECORDS, new Map()), without);
+      const none = changes(['Read the code', 'Add the palette', 'Add the toggle', 'Try a theme library', 'Write the tests'].map((content) => ({ content, recorded: 'none' as const, files: [] })));
+      assert.equal(await describeWith(RECORDS, none), without);
+    });
+
+    it('an item with no cost recorded still shows its diffstat; the item’s text stays escaped', async () => {
+      const hostile = '@team fixes #2 <b>[x](javascript:alert(1))</b>';
+      const records = [plan(0, [[hostile, 'in_progress']]), plan(60, [[hostile, 'completed']])];
+      const markdown = await describeWith(records, changes([{ content: hostile, recorded: 'all', files: [change('a.ts', 4, 0)] }]));
+      const head = markdown.split('\n')[2]!;
+      assert.ok(head.startsWith('- [x] '), head);
+      assert.ok(head.endsWith(' — +4 \u22120 · 1 min'), head);
+      assert.ok(!head.includes('<b>') && !head.includes('[x](') && !head.includes('@team'), head);
+    });
+  });
+
+  it('the Plan Timeline: each lane’s note and accessible name add its diffstat where recorded; none where not', async () => {
+    const { lines } = await throughLog(RECORDS);
+    const now = T0 + 480_000;
+    const file = (p: string, added: number | undefined, removed: number | undefined): FileChange => ({ path: p, added, removed, before: { tree: '1'.repeat(40), path: p }, after: { tree: '2'.repeat(40), path: p }, folder: ROOT });
+    const changes = new Map<string, ItemChanges>([
+      ['Add the palette', { content: 'Add the palette', recorded: 'all', files: [file('src/styles.css', 10, 3), file('logo.png', undefined, undefined), file('package.json', 2, 0)] }],
+      ['Add the toggle', { content: 'Add the toggle', recorded: 'part', files: [file('src/app.js', 7, 1)] }],
+      ['Read the code', { content: 'Read the code', recorded: 'all', files: [] }],
+      ['Write the tests', { content: 'Write the tests', recorded: 'none', files: [] }],
+    ]);
+    const ledger = buildLedger(lines.map((l) => l.record), now);
+    const view = timelineViewModel(KEY, buildTimeline(lines, { now }), 'title', false, formatOnly, String, () => '', ledger, changes);
+    const lane = (name: string) => view.lanes.find((candidate) => candidate.name === name)!;
+    assert.equal(lane('Add the palette').diffstat, '+12 \u22123');
+    assert.match(lane('Add the palette').note, / · \+12 \u22123 · 3 calls · 11k tokens · shared with other items$/);
+    assert.match(lane('Add the palette').label, /^Add the palette, completed, in progress 2 min · done after 3 min 20 s · \+12 \u22123 · 3 calls · 11k tokens · shared with other items, 1 file$/);
+    assert.equal(lane('Add the toggle').diffstat, '+7 \u22121 (partly recorded)');
+    assert.match(lane('Add the toggle').label, / · \+7 \u22121 \(partly recorded\) · 4 calls/);
+    for (const name of ['Read the code', 'Write the tests', 'Try a theme library']) assert.equal(lane(name).diffstat, '', `${name}: nothing changed, not recorded or not known: no diffstat`);
+    const without = timelineViewModel(KEY, buildTimeline(lines, { now }), 'title', false, formatOnly, String, () => '', ledger);
+    assert.deepEqual(
+      view.lanes.filter((l) => l.diffstat === '').map((l) => [l.label, l.note]),
+      without.lanes.filter((l) => !['Add the palette', 'Add the toggle'].includes(l.name)).map((l) => [l.label, l.note]),
+      'a lane without recorded changes reads as before',
+    );
   });
 
   it('its fixed words go through the translator', async () => {

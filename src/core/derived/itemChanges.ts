@@ -274,3 +274,13 @@ export function diffstat(files: readonly FileChange[]): string | undefined {
   }
   return `+${added} \u2212${removed}`;
 }
+
+/**
+ * An item's "+12 −3" where its changes were recorded, and whether only partly; undefined where
+ * none were (no snapshot bounds its work) or nothing changed: never invented.
+ */
+export function itemDiffstat(changes: ItemChanges | undefined): { counts: string; partly: boolean } | undefined {
+  if (!changes || changes.recorded === 'none') return undefined;
+  const counts = diffstat(changes.files);
+  return counts === undefined ? undefined : { counts, partly: changes.recorded === 'part' };
+}

@@ -1,9 +1,11 @@
 // A session's plan as a pull request's description, for a reviewer: a Markdown checklist of
 // the newest plan (an item in progress or blocked is marked), each item with the files it
-// changed (relative to the repository's folder; links where the repository is on GitHub)
-// and what it cost; then the items dropped or cancelled, the files changed while no item was
-// in progress, and the session's totals. Built from the timeline and the ledger of the same
+// changed (relative to the repository's folder; links where the repository is on GitHub),
+// its diffstat where the working tree's snapshots recorded it, and what it cost; then the
+// items dropped or cancelled, the files changed while no item was in progress, and the
+// session's totals. Built from the timeline and the ledger of the same
 // log lines. Pure; its fixed words come through the translator. Nothing is posted anywhere.
+import { itemDiffstat, type ItemChanges } from '../derived/itemChanges';
 import type { ItemLedger, Ledger } from '../derived/ledger';
 import { ledgerText } from '../derived/ledgerText';
 import { itemLabel, type Translate } from './present';
@@ -20,6 +22,8 @@ export interface PrDescriptionInput {
   root?: string | undefined;
   /** Where a file is shown on GitHub ("https://github.com/o/r/blob/main/"); undefined: no links. */
   linkBase?: string | undefined;
+  /** What each item changed, by its text, from the working tree's snapshots; an item without (or 'none') shows no diffstat. */
+  changes?: ReadonlyMap<string, ItemChanges> | undefined;
 }
 
 /** The description, Markdown, ending in a newline. */
@@ -49,7 +53,7 @@ export function prDescription(input: PrDescriptionInput, t: Translate): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** "- [x] text — 2 min · 3 calls · 90 tokens", then a line per file. */
+/** "- [x] text — +12 −3 · 2 min · 3 calls · 90 tokens", then a line per file. */
 function itemLines(lane: Lane, cost: ItemLedger | undefined, input: PrDescriptionInput, t: Translate): string[] {
   const text = markdownText(itemLabel(lane.content, t));
   let head: string;
@@ -60,7 +64,19 @@ function itemLines(lane: Lane, cost: ItemLedger | undefined, input: PrDescriptio
   else if (lane.status === 'blocked') head = `- [ ] ${text} *(${t('blocked')})*`;
   else head = `- [ ] ${text}`;
   const spent = cost ? ledgerText({ ms: cost.inProgressMs, all: cost.all, shared: cost.shared }, t) : ledgerText({ ms: lane.inProgressMs, all: { responses: 0, calls: 0, tokens: undefined, cost: undefined } }, t);
-  return [spent === '' ? head : `${head} — ${spent}`, ...lane.files.map((file) => `  - ${fileText(file, input, t)}`)];
+  const after = [changesText(input.changes?.get(lane.content), t), spent].filter((part) => part !== '').join(' · ');
+  return [after === '' ? head : `${head} — ${after}`, ...lane.files.map((file) => `  - ${fileText(file, input, t)}`)];
+}
+
+/**
+ * "+12 −3" (lines added and removed, as `git diff --numstat` counts them), marked when only
+ * part of the item's work was recorded; '' when none was or nothing changed: never invented.
+ * Only figures and fixed words, after the item's escaped text: nothing to escape.
+ */
+function changesText(changes: ItemChanges | undefined, t: Translate): string {
+  const stat = itemDiffstat(changes);
+  if (!stat) return '';
+  return stat.partly ? `${stat.counts} *(${t('partly recorded')})*` : stat.counts;
 }
 
 /** A file as the reviewer reads it: relative to the repository, a link where there is one, marked shared. */

@@ -7,6 +7,7 @@ import type { ItemStatus } from '../plan/plan';
 import { changeSummary, itemLabel, progressText, statusWord, type Translate } from '../plan/present';
 import { laneDurationText, spanText, type Timeline } from './timeline';
 import type { PageFile } from './timelineFiles';
+import { itemDiffstat, type ItemChanges } from '../derived/itemChanges';
 import type { Ledger } from '../derived/ledger';
 import { ledgerText } from '../derived/ledgerText';
 import { MAX_FOREIGN_CONTENT_LENGTH, cutText } from '../log/foreignBounds';
@@ -29,6 +30,8 @@ export interface ViewLane {
   durations: string;
   /** What it cost while in progress: "14 calls · 52k tokens"; empty when no response was recorded. */
   cost: string;
+  /** What it changed, from the working tree's snapshots: "+12 −3" ("+12 −3 (partly recorded)"); empty where not recorded. */
+  diffstat: string;
   /** The files written while it was in progress, in the order first written. */
   files: ViewFile[];
   /** "3 files"; empty when it has none. */
@@ -141,6 +144,8 @@ export function timelineViewModel(
   clock: (ms: number) => string,
   signalText: (signal: HealthSignal) => string,
   ledger?: Ledger,
+  /** What each item changed, by its text (the Plan view's diffstats); an item without shows none. */
+  changes?: ReadonlyMap<string, ItemChanges>,
 ): TimelineViewModel {
   const start = timeline.start ?? 0;
   const costs = new Map((ledger?.items ?? []).map((item) => [item.content, item]));
@@ -155,6 +160,9 @@ export function timelineViewModel(
     if (durations !== '') notes.push(durations);
     const spent = costs.get(lane.content);
     const cost = spent ? ledgerText({ all: spent.all, shared: spent.shared }, t) : '';
+    const stat = itemDiffstat(changes?.get(lane.content));
+    const diffstat = stat ? (stat.partly ? t('{0} (partly recorded)', stat.counts) : stat.counts) : '';
+    if (diffstat !== '') notes.push(diffstat);
     if (cost !== '') notes.push(cost);
     const note = notes.join(' · ');
     const filesText = filesCount(lane.files.length, t);
@@ -166,6 +174,7 @@ export function timelineViewModel(
       dropped: lane.dropped,
       durations,
       cost,
+      diffstat,
       files: lane.files.map((file) => viewFile(file, t)),
       filesText,
       writes: [...lane.writes],

@@ -135,7 +135,7 @@ export const COMMANDS = {
       { when: 'view == agentPlan.plan && viewItem =~ /^agentPlan\\.todo/', group: '1_plan@1' },
     ],
   },
-  /** Second argument (tests, other extensions): 'clipboard' or 'document', instead of the pick. */
+  /** Copies at once (a message offers a document instead); second argument (tests, other extensions): 'clipboard' or 'document'. */
   CopyAsPullRequestDescription: {
     id: 'agentPlan.copyAsPullRequestDescription',
     title: { en: 'Copy as Pull Request Description', zhCn: '复制为拉取请求描述' },

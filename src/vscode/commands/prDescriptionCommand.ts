@@ -1,6 +1,6 @@
 // Copy as Pull Request Description: a session's plan, files and costs as Markdown for a
-// reviewer (src/core/plan/prDescription.ts), to the clipboard or into an untitled Markdown
-// document, as the user picks. Nothing is posted. The repository's GitHub address comes
+// reviewer (src/core/plan/prDescription.ts), copied to the clipboard at once (the message that
+// says so offers an untitled Markdown document instead). Nothing is posted. The repository's GitHub address comes
 // from its git config, read-only; no git process runs.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -13,6 +13,7 @@ import type { PlanStore } from '../../core/plan/store';
 import { buildTimeline } from '../../core/timeline/timeline';
 import { readTimelinePage, type TimelineSource } from '../../core/timeline/timelineRead';
 import { discoverWorktrees, worktreeOf } from '../../core/worktrees/worktrees';
+import type { ItemChangesReader } from '../../node/itemChangesReader';
 import { NodeFileSystem } from '../../node/nodeFileSystem';
 import type { CommandTable } from './commandTable';
 import { CommandId } from '../ids';
@@ -31,6 +32,8 @@ export interface PrDescriptionDeps {
   source: TimelineSource;
   /** The session the Plan view shows. */
   shownSession: () => string | undefined;
+  /** What each item changed, from the working tree's snapshots: the items' diffstats. */
+  changes?: ItemChangesReader;
 }
 
 /** Where the session's paths are relative to, and the GitHub base of its links (if any). */
@@ -62,16 +65,23 @@ export async function describeSession(deps: PrDescriptionDeps, session: string):
   const folder = deps.store.folderOf(session) ?? vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
   const { root, linkBase } = await repositoryOf(folder);
   const title = sessionTitle(event, t, deps.store.details(session));
-  return prDescription({ title, timeline, ledger, root, linkBase }, t);
+  // Every item the description lists (dropped ones too), up to the working tree now, as Review Item and the API; a failure shows no diffstats.
+  const read = await deps.changes?.read(session, timeline.lanes.map((lane) => lane.content), { now: true }).catch(() => undefined);
+  const changes = read ? new Map(read.items.map((item) => [item.content, item])) : undefined;
+  return prDescription({ title, timeline, ledger, root, linkBase, changes }, t);
 }
 
-async function pickDestination(): Promise<PrDescriptionDestination | undefined> {
-  const items: Array<vscode.QuickPickItem & { destination: PrDescriptionDestination }> = [
-    { label: `$(copy) ${t('Copy to the clipboard')}`, destination: 'clipboard' },
-    { label: `$(new-file) ${t('Open as an untitled Markdown document')}`, destination: 'document' },
-  ];
-  const picked = await vscode.window.showQuickPick(items, { title: t('Copy as Pull Request Description'), placeHolder: t('Where should the description go? Nothing is posted.') });
-  return picked?.destination;
+async function openDocument(markdown: string): Promise<void> {
+  const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
+  await vscode.window.showTextDocument(document, { preview: false });
+}
+
+/** Copied: says so, with a button that opens the text as a document instead (not awaited: the command is done). */
+function offerDocument(markdown: string): void {
+  const open = t('Open as Document');
+  void vscode.window.showInformationMessage(t('Pull request description copied to the clipboard. Nothing is posted.'), open).then(async (picked) => {
+    if (picked === open) await openDocument(markdown);
+  });
 }
 
 export const PR_DESCRIPTION_COMMANDS = {
@@ -80,7 +90,8 @@ export const PR_DESCRIPTION_COMMANDS = {
 
 /**
  * The command: a session key or a Sessions row first (else the shown session); second
- * (tests, other extensions): 'clipboard' or 'document' instead of the pick. Returns the Markdown.
+ * (tests, other extensions): 'clipboard' (copied, a status bar message) or 'document' (opened,
+ * not copied). Without it: copied, and a message offers the document. Returns the Markdown.
  */
 async function copyAsPullRequestDescription(deps: PrDescriptionDeps, arg?: unknown, to?: unknown): Promise<string | undefined> {
   const session = sessionNamedBy(arg) ?? deps.shownSession();
@@ -89,15 +100,12 @@ async function copyAsPullRequestDescription(deps: PrDescriptionDeps, arg?: unkno
     await noPlan();
     return undefined;
   }
-  const destination = to === 'clipboard' || to === 'document' ? to : await pickDestination();
-  if (destination === 'clipboard') {
-    await vscode.env.clipboard.writeText(markdown);
-    void vscode.window.setStatusBarMessage(t('Pull request description copied'), 3000);
-  } else if (destination === 'document') {
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
-    await vscode.window.showTextDocument(document, { preview: false });
-  } else {
-    return undefined;
+  if (to === 'document') {
+    await openDocument(markdown);
+    return markdown;
   }
+  await vscode.env.clipboard.writeText(markdown);
+  if (to === 'clipboard') void vscode.window.setStatusBarMessage(t('Pull request description copied'), 3000);
+  else offerDocument(markdown);
   return markdown;
 }

@@ -96,8 +96,8 @@ export function createReview(storageFolder: string, log: SessionLog, sink: LogPl
 }
 
 /**
- * Each item's changes for the session on screen, for its rows' diffstats: read when the
- * session is first shown and again when a snapshot line of it is read (no timer). The stretch
+ * Each item's changes for the session on screen (and a timeline's), for its rows' diffstats: read
+ * when the session is first shown and again when a snapshot line of it is read (no timer). The stretch
  * still open shows up to the newest snapshot; Review Item shows it up to now.
  */
 export class ItemDiffstats implements vscode.Disposable {
@@ -115,8 +115,9 @@ export class ItemDiffstats implements vscode.Disposable {
   ) {
     this.subscription = log.onDidRead((read) => {
       if (read.gone || read.records.some(isSnapshot)) {
-        this.cache.delete(read.session);
-        if (read.session === this.display.session) this.emitter.fire(read.session);
+        // The session on screen, or one another view asked about (a timeline): read again when asked.
+        const asked = this.cache.delete(read.session);
+        if (asked || read.session === this.display.session) this.emitter.fire(read.session);
       }
     });
   }

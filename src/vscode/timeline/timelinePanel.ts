@@ -22,6 +22,7 @@ import { timelineViewModel } from '../../core/timeline/timelineView';
 import type { TimelineHostMessage, TimelinePageMessage } from '../../webview/messages';
 import type { DisplayState } from '../../core/plan/display';
 import type { HealthBook } from '../../core/derived/healthBook';
+import type { ItemChanges } from '../../core/derived/itemChanges';
 import { versionTime } from '../agentLooks';
 import { compareWithPrevious } from '../commands/compare';
 import { bindTable, type CommandTable } from '../commands/commandTable';
@@ -78,6 +79,14 @@ class TimelinePanel implements vscode.Disposable {
         if (change.session === this.session) this.refreshSoon();
       }),
     );
+    // The items' diffstats, once read (after a snapshot line of the session): drawn again, nothing read.
+    if (deps.diffstats) {
+      this.subscriptions.push(
+        deps.diffstats.onDidChange((session) => {
+          if (session === this.session) this.post();
+        }),
+      );
+    }
   }
 
   /** The next report of what the page drew. */
@@ -144,9 +153,22 @@ class TimelinePanel implements vscode.Disposable {
         this.lines.map((line) => line.record),
         now.getTime(),
       ),
+      this.changesOf(timeline.lanes.map((lane) => lane.content)),
     );
     this.files = new Set([...model.sessionFiles, ...model.lanes.flatMap((lane) => lane.files)].map((file) => file.path));
     void this.panel.webview.postMessage({ type: 'model', model } satisfies TimelineHostMessage);
+  }
+
+  /** Each item's changes the diffstats hold (the first ask starts their read; a change event follows). */
+  private changesOf(items: readonly string[]): Map<string, ItemChanges> | undefined {
+    const diffstats = this.deps.diffstats;
+    if (!diffstats) return undefined;
+    const known = new Map<string, ItemChanges>();
+    for (const item of items) {
+      const changes = diffstats.known(this.session, item);
+      if (changes) known.set(item, changes);
+    }
+    return known;
   }
 
   private receive(message: TimelinePageMessage): void {
@@ -204,6 +226,11 @@ export interface TimelineDeps {
   loaded: Promise<void>;
   /** Where each session works (its worktree), named in the title. */
   places?: SessionPlaces;
+  /** What each item changed (the Plan view's diffstats, review.ts): on each lane. */
+  diffstats?: {
+    known(session: string, content: string): ItemChanges | undefined;
+    readonly onDidChange: Event<string>;
+  };
 }
 
 /** What Show Timeline acts on: the open panels. */
