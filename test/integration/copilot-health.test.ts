@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentPlanApi } from '../../src/extension';
-import { api, bridge, domTexts, isSessionRow, newChatSession, runDir, waitFor } from './helpers';
+import { api, bridge, domTexts, findSessionRow, isSessionRow, newChatSession, runDir, waitFor } from './helpers';
 import { askAgent, copilotReady } from './copilotAgent';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
@@ -133,11 +133,11 @@ describe('plan health with the real Copilot agent', function () {
     // The row is named by the chat's title once Copilot has made one, else its first request, by its first item before.
     const named = (label: string): boolean => label.includes(plan.getSessionInfo(session).title ?? plan.getSessionInfo(session).request ?? 'Survey the health code');
     await vscode.commands.executeCommand('agentPlan.showAllSessions');
-    await waitFor(async () => (await rowLabels(SESSION_ROWS)).some(named), 'the done session listed');
+    await findSessionRow(named, 'the done session listed');
     await vscode.commands.executeCommand('agentPlan.showSessionsNeedingAttention');
     await waitFor(async () => !(await rowLabels(SESSION_ROWS)).some(named), 'the done session filtered out');
     await vscode.commands.executeCommand('agentPlan.showAllSessions');
-    await waitFor(async () => (await rowLabels(SESSION_ROWS)).some(named), 'the done session listed again');
+    await findSessionRow(named, 'the done session listed again');
     // The status bar shows done without the warning background.
     await waitFor(async () => (await domTexts(STATUS_ITEM)).some((text) => text.includes('done')), 'the status bar naming done');
     assert.doesNotMatch((await bridge<string[]>({ op: 'attributes', selector: STATUS_ITEM, name: 'class' }))[0] ?? '', /warning-kind/);

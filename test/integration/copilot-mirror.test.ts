@@ -5,12 +5,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { activityBadge, api, badgeCount, bridge, domTexts, logLines, newChatSession, planItemLabels, waitFor } from './helpers';
+import { activityBadge, api, badgeCount, domTexts, findSessionRow, logLines, newChatSession, planItemLabels, waitFor } from './helpers';
 import { askAgent, copilotReady, scriptTurns, turnIndex } from './copilotAgent';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
 const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
-const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 
 type Items = Array<[string, string]>;
@@ -129,6 +128,6 @@ describe('Copilot\'s own todo list, mirrored', function () {
     assert.ok(sources.includes('copilot'));
     // Chats, not hashes: once Copilot has titled the chat, its Sessions row says so.
     const title = await waitFor(() => (api().then((plan) => plan.getSessionInfo(session.session).title)), 'Copilot to give the chat a title', 20_000);
-    await waitFor(async () => (await bridge<string[]>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' })).some((row) => row?.includes(title)), `a Sessions row titled "${title}"`);
+    await findSessionRow((row) => row.includes(title), `a Sessions row titled "${title}"`, 20_000);
   });
 });

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, newChatSession, planItemLabels, runDir, waitFor } from './helpers';
+import { api, bridge, findSessionRow, newChatSession, planItemLabels, runDir, waitFor } from './helpers';
 
 const DEMO_ID = 'agent-plan-demo.agent-plan-demo';
 const STEP_DELAY = 'agentPlanDemo.stepDelayMs';
@@ -30,7 +30,6 @@ function spanSeconds(text: string): number | undefined {
   return Number(match[1] ?? 0) * 60 + Number(match[2] ?? 0);
 }
 
-const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 
 type Status = PlanSnapshot['todos'][number]['status'];
 interface Todo {
@@ -245,10 +244,7 @@ describe('the npm start demo: @demo and its scripted model drive todo_write', ()
     // The Sessions row, read from the DOM, says what was asked, or the chat's title where
     // Copilot titled the chat (a title names a session before its request does).
     const name = (): string => plan.getSessionInfo(darkModeSession).title ?? asked.trim();
-    const row = await waitFor(async () => {
-      const labels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' });
-      return labels.find((label) => label?.startsWith(`Session ${name()},`));
-    }, 'the Sessions row named by the request');
+    const row = await findSessionRow((label) => label.startsWith(`Session ${name()},`), 'the Sessions row named by the request');
     assert.ok(!row?.includes(first), `not by its first item: ${row}`);
     // So does the Plan Timeline's title.
     await vscode.commands.executeCommand('agentPlan.showTimeline', darkModeSession);

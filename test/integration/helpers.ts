@@ -229,3 +229,28 @@ export function badgeCount(parts: readonly string[], what: 'open items' | 'needs
 export function isSessionRow(label: string | null | undefined): boolean {
   return /^Session /.test(label ?? '');
 }
+
+const SESSIONS_VIEW_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
+
+/**
+ * The label of the Sessions row `matches` picks, wherever it is in the list: the view draws only
+ * the rows on screen (other files' sessions and the Needs You section can push a row below), so
+ * it is looked for from the top, a page at a time, until `what` times out.
+ */
+export async function findSessionRow(matches: (label: string) => boolean, what: string, timeoutMs = 10_000): Promise<string> {
+  await vscode.commands.executeCommand('agentPlan.sessions.focus');
+  return waitFor(
+    async () => {
+      await bridge({ op: 'keys', press: ['Home'] });
+      for (let page = 0; page < 15; page++) {
+        const labels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSIONS_VIEW_ROWS, name: 'aria-label' });
+        const found = labels.find((label): label is string => label !== null && matches(label));
+        if (found !== undefined) return found;
+        await bridge({ op: 'keys', press: ['PageDown'] });
+      }
+      return undefined;
+    },
+    what,
+    timeoutMs,
+  );
+}
