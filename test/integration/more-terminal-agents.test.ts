@@ -7,8 +7,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, waitFor } from './helpers';
-import { SESSION_ROWS, agentsStatus as status, itemsOf, newSessionShowing, runAgent as run, sessionsOf, type Items } from './terminalAgents';
+import { api, findSessionRow, waitFor } from './helpers';
+import { agentsStatus as status, itemsOf, newSessionShowing, runAgent as run, sessionsOf, type Items } from './terminalAgents';
 
 /** Kilo CLI starts slowly on a loaded machine (22 s seen): a run may take up to two minutes. */
 const runAgent = (scenario: string, delayMs = 0) => run(scenario, delayMs, 120_000);
@@ -24,8 +24,7 @@ async function stoppedWithOpen(session: PlanSnapshot, agentName: string, open: s
 }
 
 async function sessionRowsMention(words: string, also?: string): Promise<void> {
-  const labels = () => bridge<string[]>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' });
-  await waitFor(async () => (await labels()).some((label) => label?.includes(words) && (also === undefined || label.includes(also))), `a Sessions row that says "${words}"${also ? ` and "${also}"` : ''}`);
+  await findSessionRow((label) => label.includes(words) && (also === undefined || label.includes(also)), `a Sessions row that says "${words}"${also ? ` and "${also}"` : ''}`);
 }
 
 const FIRST: Items = [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending'], ['Update the changelog', 'pending']];

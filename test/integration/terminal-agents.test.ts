@@ -8,12 +8,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, logLines, planItemLabels, runDir, waitFor } from './helpers';
-import { PLAN_ROWS, SESSION_ROWS, agentsStatus as status, itemsOf, newSessionShowing, runAgent, sessionsOf, startAgent, versionsText } from './terminalAgents';
+import { api, bridge, findSessionRow, logLines, planItemLabels, runDir, waitFor } from './helpers';
+import { PLAN_ROWS, agentsStatus as status, itemsOf, newSessionShowing, runAgent, sessionsOf, startAgent, versionsText } from './terminalAgents';
 
 async function sessionRowsMention(words: string): Promise<void> {
-  const labels = () => bridge<string[]>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' });
-  await waitFor(async () => (await labels()).some((label) => label?.includes(words)), `a Sessions row that says "${words}"`);
+  await findSessionRow((label) => label.includes(words), `a Sessions row that says "${words}"`);
 }
 
 /**
