@@ -21,6 +21,7 @@ import type { CommandTable } from '../commands/commandTable';
 import { CommandId, SettingId, TREE_SCHEME } from '../ids';
 import { logError, type Logger } from '../log';
 import { noPlan } from '../sessions/sessionPick';
+import { notificationText } from '../../core/text/escape';
 
 const t = vscode.l10n.t;
 
@@ -201,11 +202,11 @@ async function reviewItem({ store, display, reader }: ReviewDeps, arg?: unknown,
   if (item === undefined) return undefined;
   const changes = (await reader.read(session, [item], { now: true })).items[0];
   if (!changes || changes.recorded === 'none') {
-    void vscode.window.showInformationMessage(t('The changes of “{0}” were not recorded: no snapshot of its working tree bounds its work (history from before snapshots, a folder that is not a git working tree, or git missing).', item));
+    void vscode.window.showInformationMessage(t('The changes of “{0}” were not recorded: no snapshot of its working tree bounds its work (history from before snapshots, a folder that is not a git working tree, or git missing).', notificationText(item)));
     return changes;
   }
   if (changes.files.length === 0) {
-    void vscode.window.showInformationMessage(t('No changes recorded for “{0}”.', item));
+    void vscode.window.showInformationMessage(t('No changes recorded for “{0}”.', notificationText(item)));
     return changes;
   }
   await openChanges(t('Review Item: {0}', item), changes.files);
