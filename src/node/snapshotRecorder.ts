@@ -47,6 +47,14 @@ export class SnapshotRecorder implements Disposable {
     });
   }
 
+  /**
+   * Settles when the snapshots asked for so far for `session` are taken (or given up): a
+   * `todo_write` call answers after it, so the agent's next edit comes after the snapshot.
+   */
+  settled(session: string): Promise<void> {
+    return this.queues.get(session) ?? Promise.resolve();
+  }
+
   /** Settles when every snapshot asked for so far is taken (tests). */
   async idle(): Promise<void> {
     while (this.queues.size > 0) await Promise.all([...this.queues.values()]);

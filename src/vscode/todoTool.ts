@@ -12,10 +12,15 @@ function textResult(text: string): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
 }
 
+/** How long a call waits for the working tree's snapshot before it answers anyway. */
+const SNAPSHOT_WAIT_MS = 5000;
+
 export class TodoWriteTool implements vscode.LanguageModelTool<unknown> {
   constructor(
     private readonly store: PlanStore,
     private readonly logger: Logger,
+    /** Settles when the snapshot a saved version asked for is taken (Review Item). */
+    private readonly snapshotTaken: (session: string) => Promise<void> = () => Promise.resolve(),
   ) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): vscode.PreparedToolInvocation {
@@ -42,6 +47,9 @@ export class TodoWriteTool implements vscode.LanguageModelTool<unknown> {
     switch (outcome.kind) {
       case 'saved':
         this.logger.trace(`todo_write saved ${outcome.event.todos.length} items for session ${outcome.event.session}`);
+        // The agent's next edit comes after this answer: the snapshot of the working tree as the
+        // new in-progress items start is taken first, so their changes begin there (bounded).
+        await this.afterSnapshot(outcome.event.session);
         break;
       case 'rejected':
         this.logger.info(`todo_write rejected: ${outcome.text}`);
@@ -51,5 +59,13 @@ export class TodoWriteTool implements vscode.LanguageModelTool<unknown> {
         break;
     }
     return textResult(outcome.text);
+  }
+
+  private async afterSnapshot(session: string): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SNAPSHOT_WAIT_MS)));
+    const result = await Promise.race([this.snapshotTaken(session).then(() => 'taken' as const), late]);
+    clearTimeout(timer);
+    if (result === 'late') this.logger.info(`todo_write answered before the working tree's snapshot of session ${session} was taken (over ${SNAPSHOT_WAIT_MS} ms)`);
   }
 }

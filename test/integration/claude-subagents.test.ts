@@ -6,8 +6,8 @@
 // programs cannot run, the launcher says why and these tests are not defined.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, bridge, waitFor } from './helpers';
-import { SESSION_ROWS, agentsStatus as status, itemsOf, sameItems as same, startAgent, type Items } from './terminalAgents';
+import { api, findInSessionRows, waitFor, type SessionsViewRow } from './helpers';
+import { agentsStatus as status, itemsOf, sameItems as same, startAgent, type Items } from './terminalAgents';
 
 const PARENT: Items = [['Hand the fix to a subagent', 'in_progress'], ['Review the fix', 'pending']];
 const CHILD_FIRST: Items = [['Read the tokenizer', 'in_progress'], ['Fix the loop bound', 'pending']];
@@ -48,23 +48,16 @@ if (status.skipped !== undefined) {
       await waitFor(() => plan.getSessionInfo(child.session).parent === parent.session, "the subagent's parent link", 20_000);
       assert.equal(plan.getSessionInfo(parent.session).parent, undefined);
       // The Sessions view: the child under its parent (one level deeper), the parent counting it.
-      const rows = async () => {
-        const labels = await bridge<string[]>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' });
-        const levels = await bridge<string[]>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-level' });
-        return labels.map((label, i) => ({ label: label ?? '', level: Number(levels[i]) }));
-      };
-      let seen: Array<{ label: string; level: number }> = [];
-      await waitFor(
-        async () => {
-          seen = await rows();
-          const at = seen.findIndex((row) => row.label.includes('1 subagent, 0 running'));
-          return at >= 0 && seen[at + 1]?.label.includes('SUBAGENT-TASK-7f3') === true && seen[at + 1]?.level === (seen[at]?.level ?? 0) + 1;
+      let seen: SessionsViewRow[] = [];
+      await findInSessionRows(
+        (rows) => {
+          seen = rows;
+          const at = rows.findIndex((row) => row.label.includes('1 subagent, 0 running'));
+          return at >= 0 && rows[at + 1]?.label.includes('SUBAGENT-TASK-7f3') === true && rows[at + 1]?.level === (rows[at]?.level ?? 0) + 1 ? true : undefined;
         },
-        'a Sessions row counting one subagent, with the subagent listed under it',
+        () => `a Sessions row counting one subagent, with the subagent listed under it; rows of the last page: ${JSON.stringify(seen)}`,
         20_000,
-      ).catch((error: unknown) => {
-        throw new Error(`${String(error)}; rows: ${JSON.stringify(seen)}`);
-      });
+      );
     });
   });
 }

@@ -232,20 +232,31 @@ export function isSessionRow(label: string | null | undefined): boolean {
 
 const SESSIONS_VIEW_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 
+/** A drawn row of the Sessions view: its label and its depth in the tree. */
+export interface SessionsViewRow {
+  label: string;
+  level: number;
+}
+
 /**
- * The label of the Sessions row `matches` picks, wherever it is in the list: the view draws only
- * the rows on screen (other files' sessions and the Needs You section can push a row below), so
- * it is looked for from the top, a page at a time, until `what` times out.
+ * What `probe` finds in the Sessions view's rows, wherever they are in the list: the view draws
+ * only the rows on screen (other files' sessions and the Needs You section can push a row below),
+ * so the rows are read from the top, a page at a time, until `what` times out.
  */
-export async function findSessionRow(matches: (label: string) => boolean, what: string, timeoutMs = 10_000): Promise<string> {
+export async function findInSessionRows<T>(probe: (rows: SessionsViewRow[]) => T | undefined, what: string | (() => string), timeoutMs = 10_000): Promise<T> {
   await vscode.commands.executeCommand('agentPlan.sessions.focus');
   return waitFor(
     async () => {
       await bridge({ op: 'keys', press: ['Home'] });
       for (let page = 0; page < 15; page++) {
         const labels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSIONS_VIEW_ROWS, name: 'aria-label' });
-        const found = labels.find((label): label is string => label !== null && matches(label));
-        if (found !== undefined) return found;
+        const levels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSIONS_VIEW_ROWS, name: 'aria-level' });
+        const found = probe(labels.map((label, i) => ({ label: label ?? '', level: Number(levels[i]) })));
+        if (found !== undefined) {
+          // Back at the top, as the next test expects the list to be.
+          await bridge({ op: 'keys', press: ['Home'] });
+          return found;
+        }
         await bridge({ op: 'keys', press: ['PageDown'] });
       }
       return undefined;
@@ -253,4 +264,9 @@ export async function findSessionRow(matches: (label: string) => boolean, what: 
     what,
     timeoutMs,
   );
+}
+
+/** The label of the Sessions row `matches` picks, wherever it is in the list. */
+export function findSessionRow(matches: (label: string) => boolean, what: string, timeoutMs = 10_000): Promise<string> {
+  return findInSessionRows((rows) => rows.find((row) => row.label !== '' && matches(row.label))?.label, what, timeoutMs);
 }

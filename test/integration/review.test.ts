@@ -10,61 +10,11 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, logLines, runDir, waitFor } from './helpers';
+import { gitBytes, git, numstat, reviewTabFiles, treeState } from './gitState';
+import { askAgent, copilotReady, records, toolResults, turnIndex } from './copilotAgent';
+import { api, logLines, newChatSession, runDir, waitFor } from './helpers';
 
 const SESSION = createHash('sha256').update('review an item').digest('hex').slice(0, 32);
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 'test@example.com' };
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: GIT_ENV });
-}
-
-/** Every file under `.git`, by path, with the hash of its bytes. */
-function gitBytes(repo: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const entry of fs.readdirSync(path.join(repo, '.git'), { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    out[path.relative(repo, file)] = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-  }
-  return out;
-}
-
-/** The working tree's files (not `.git`), by path, with their content. */
-function treeState(repo: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  for (const entry of fs.readdirSync(repo, { recursive: true, withFileTypes: true })) {
-    const file = path.join(entry.parentPath, entry.name);
-    if (!entry.isFile() || path.relative(repo, file).split(path.sep)[0] === '.git') continue;
-    out.set(path.relative(repo, file), fs.readFileSync(file));
-  }
-  return out;
-}
-
-/** `git diff --numstat` from one state to the other, in a scratch repository of the test's own. */
-function numstat(from: Map<string, Buffer>, to: Map<string, Buffer>, scratch: string): Map<string, { added: number; removed: number }> {
-  fs.rmSync(scratch, { recursive: true, force: true });
-  fs.mkdirSync(scratch, { recursive: true });
-  const write = (state: Map<string, Buffer>): void => {
-    for (const name of fs.readdirSync(scratch)) if (name !== '.git') fs.rmSync(path.join(scratch, name), { recursive: true });
-    for (const [file, content] of state) {
-      fs.mkdirSync(path.dirname(path.join(scratch, file)), { recursive: true });
-      fs.writeFileSync(path.join(scratch, file), content);
-    }
-  };
-  git(scratch, 'init', '-q');
-  write(from);
-  git(scratch, 'add', '-A');
-  git(scratch, 'commit', '-qm', 'from', '--allow-empty');
-  write(to);
-  git(scratch, 'add', '-A');
-  const out = new Map<string, { added: number; removed: number }>();
-  for (const line of git(scratch, 'diff', '--cached', '--numstat', '--no-renames').split('\n').filter(Boolean)) {
-    const [added, removed, file] = line.split('\t');
-    out.set(file!, { added: Number(added), removed: Number(removed) });
-  }
-  return out;
-}
 
 describe('Review Item: what each item changed, from snapshots of the working tree', function () {
   this.timeout(90_000);
@@ -151,12 +101,132 @@ describe('Review Item: what each item changed, from snapshots of the working tre
 
     // Review Item opens the multi-file diff editor on those changes.
     const reviewed = await vscode.commands.executeCommand('agentPlan.reviewItem', SESSION, 'Edit the files');
-    const tabs = (): string[] => vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => `${tab.label} (${tab.input?.constructor.name ?? 'no input'})`));
-    await waitFor(() => tabs().some((tab) => tab.startsWith('Review Item: Edit the files')), () => `the Review Item editor (tabs: ${JSON.stringify(tabs())}; the command returned ${JSON.stringify(reviewed)})`);
+    const opened = await waitFor(() => reviewTabFiles('Review Item: Edit the files', repo), () => `the Review Item editor (the command returned ${JSON.stringify(reviewed)})`);
+    // Exactly the item's files, each before → after (a deleted file's "after" is its path too).
+    assert.deepEqual(opened, [...expected.keys()].sort(), 'the Review Item editor shows exactly the item\'s files');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
     // Nothing was written into the repository: its .git holds the same files with the same bytes.
     assert.deepEqual(gitBytes(repo), before, 'the repository\'s .git is byte for byte what it was');
     assert.equal(git(repo, 'status', '--porcelain').split('\n').filter(Boolean).length, 4, 'the working tree keeps the changes, unstaged');
+  });
+});
+
+// The same with the real Copilot agent in a git workspace made here: its own edit tools and a
+// terminal command (`sed -i`, allowed at VS Code's prompt) between its todo_write calls. Each call answers
+// once the working tree's snapshot is taken, so each item's changes begin at its call.
+describe('Review Item with the real Copilot agent: its edit tools and a terminal command', function () {
+  this.timeout(150_000);
+  const MATCH = '[ap:review-edits]';
+  const folder = (): string => {
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!workspace) throw new Error('no workspace folder');
+    return workspace;
+  };
+  let gitWasEnabled: boolean | undefined;
+
+  before(async function () {
+    if (spawnSync('git', ['--version']).status !== 0) {
+      console.log('SKIPPED: Review Item with the Copilot agent needs git on this machine');
+      this.skip();
+    }
+    await copilotReady();
+    // VS Code's Git extension would refresh the repository's index on its own: it is off while
+    // this file's repository exists, so that only Agent Plan could have touched `.git`.
+    const settings = vscode.workspace.getConfiguration('git');
+    gitWasEnabled = settings.inspect<boolean>('enabled')?.globalValue;
+    await settings.update('enabled', false, vscode.ConfigurationTarget.Global);
+    const workspace = folder();
+    fs.mkdirSync(path.join(workspace, 'review-edits'), { recursive: true });
+    fs.writeFileSync(path.join(workspace, 'review-edits', 'greeting.txt'), 'hello\nworld\n');
+    fs.writeFileSync(path.join(workspace, 'review-edits', 'notes.txt'), 'one\ntwo\nthree\n');
+    git(workspace, 'init', '-q');
+    git(workspace, 'add', '-A');
+    git(workspace, 'commit', '-qm', 'start');
+  });
+
+  after(async () => {
+    const workspace = folder();
+    fs.rmSync(path.join(workspace, '.git'), { recursive: true, force: true });
+    fs.rmSync(path.join(workspace, 'review-edits'), { recursive: true, force: true });
+    await vscode.workspace.getConfiguration('git').update('enabled', gitWasEnabled, vscode.ConfigurationTarget.Global);
+  });
+
+  it('gives each item what its tools and its terminal command changed, as git diff --numstat says, and opens exactly those files', async () => {
+    const plan = await api();
+    const workspace = folder();
+    const known = new Set(plan.listSessions().map((session) => session.session));
+    const gitBefore = gitBytes(workspace);
+    const start = treeState(workspace);
+
+    await newChatSession();
+    const turn = turnIndex(MATCH);
+    const since = Math.max(0, ...records().map((record) => record.seq));
+    const reached = (step: number): boolean => records().some((record) => record.seq > since && record.reply?.turn === turn && record.reply.step >= step);
+    const playing = askAgent(MATCH, `${MATCH} Rename the greeting and list the steps`, 90_000);
+    // VS Code asks before it runs the terminal command (step 2) in this host: allowed with the
+    // chat's own Accept, as the user would; the agent's next request (step 3) says it ran.
+    await waitFor(
+      async () => {
+        if (reached(3)) return true;
+        if (reached(2)) await vscode.commands.executeCommand('workbench.action.chat.acceptTool');
+        return undefined;
+      },
+      'the terminal command allowed and run',
+      60_000,
+    );
+    const played = await playing;
+    // Every call ran (Copilot's result of a failed call starts with "ERROR"; the script stops on one).
+    for (const record of played) for (const [id, text] of toolResults(record)) assert.ok(!text.startsWith('ERROR'), `${id}: ${text}`);
+    assert.match(played.find((record) => record.reply?.calls.length === 0)?.reply?.say ?? '', /^\*\*Done\.\*\*/);
+
+    // The states around each item, from the start the test saw and the script's edits, checked
+    // against the working tree at the end.
+    const renamed = new Map(start);
+    renamed.set('review-edits/greeting.txt', Buffer.from('hello there\nworld\n'));
+    renamed.set('review-edits/notes.txt', Buffer.from('one\nTWO\nthree\n'));
+    const listed = new Map(renamed);
+    listed.set('review-edits/steps.txt', Buffer.from('1. rename\n2. list\n3. check\n'));
+    assert.deepEqual(treeState(workspace), listed, 'the working tree holds the script\'s edits, and nothing else changed');
+
+    const session = await waitFor(() => plan.listSessions().find((s) => !known.has(s.session) && s.todos.some((todo) => todo.content === 'List the steps')), 'the review session');
+    const scratch = path.join(runDir(), 'review-copilot-scratch');
+    const expected = new Map([
+      ['Rename the greeting', numstat(start, renamed, scratch)],
+      ['List the steps', numstat(renamed, listed, scratch)],
+    ]);
+    assert.deepEqual([...expected.get('Rename the greeting')!.keys()].sort(), ['review-edits/greeting.txt', 'review-edits/notes.txt']);
+    assert.deepEqual([...expected.get('List the steps')!.keys()], ['review-edits/steps.txt']);
+    // The agent's own edits are named by Copilot's chat file, which VS Code saves a few seconds late.
+    type Changes = Awaited<ReturnType<typeof plan.getItemChanges>>;
+    let changes: Changes | undefined;
+    await waitFor(
+      async () => {
+        changes = await plan.getItemChanges(session.session);
+        const agents = (content: string): string[] => changes!.items.find((item) => item.content === content)?.files.filter((file) => file.meanwhile !== true).map((file) => file.path) ?? [];
+        return agents('Rename the greeting').length === 1 && agents('List the steps').length === 1;
+      },
+      () => `each item's own edit in getItemChanges: ${JSON.stringify(changes)}`,
+      45_000,
+    );
+    for (const [content, counts] of expected) {
+      const item = changes!.items.find((candidate) => candidate.content === content);
+      assert.equal(item?.recorded, 'all', `${content}: recorded`);
+      const actual = new Map(item!.files.map((file) => [file.path, file]));
+      assert.deepEqual([...actual.keys()].sort(), [...counts.keys()].sort(), `${content}: the files changed while it was in progress`);
+      for (const [file, numbers] of counts) {
+        assert.deepEqual({ added: actual.get(file)?.added, removed: actual.get(file)?.removed }, numbers, `${content}, ${file}: as git diff --numstat says`);
+        // The terminal command's change is said to have happened meanwhile: no edit tool named it.
+        assert.equal(actual.get(file)?.meanwhile === true, file === 'review-edits/notes.txt', `${file}: ${file === 'review-edits/notes.txt' ? 'changed meanwhile' : 'the agent\'s'}`);
+      }
+    }
+
+    // Review Item opens exactly the item's files.
+    await vscode.commands.executeCommand('agentPlan.reviewItem', session.session, 'Rename the greeting');
+    const opened = await waitFor(() => reviewTabFiles('Review Item: Rename the greeting', workspace), 'the Review Item editor');
+    assert.deepEqual(opened, ['review-edits/greeting.txt', 'review-edits/notes.txt']);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+    assert.deepEqual(gitBytes(workspace), gitBefore, 'the repository\'s .git is byte for byte what it was');
   });
 });

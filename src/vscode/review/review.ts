@@ -67,6 +67,8 @@ export interface ReviewParts {
   snapshots: GitSnapshots;
   reader: ItemChangesReader;
   diffstats: ItemDiffstats;
+  /** Settles when the snapshots asked for so far for a session are taken. */
+  settled(session: string): Promise<void>;
   disposables: vscode.Disposable[];
 }
 
@@ -92,6 +94,7 @@ export function createReview(storageFolder: string, log: SessionLog, sink: LogPl
     snapshots,
     reader,
     diffstats,
+    settled: (session) => recorder.settled(session),
     disposables: [recorder, diffstats, gone, vscode.workspace.registerTextDocumentContentProvider(TREE_SCHEME, new TreeDocuments(snapshots))],
   };
 }
