@@ -8,6 +8,7 @@
  * @property {string} id The agent's id.
  * @property {string} package Its npm package, pinned in scripts/agents/package.json.
  * @property {string} bin Its command in node_modules/.bin.
+ * @property {Array<{ name: string, prompt: string, env: object, script: object }>} scenarios Its scenarios, in order (scripts/agents/scenarios.mjs gathers them; the vocabulary of their scripts is in scripts/agents/steps.mjs): a name, the prompt, more environment, the scripted model's turns, and what the runner and its recipe read besides (args, tty, server, …).
  * @property {'anthropic' | 'responses' | 'gemini' | 'chat'} server The scripted model server it talks to (scripts/agents/servers/).
  * @property {(scenario: object, shared: { chatModel: string }) => string} model The model it is told to use.
  * @property {(dirs: object) => string} folder Its own folder in a run (or a recording).

@@ -5,6 +5,7 @@
 // OpenAI-compatible provider set by their own `cline auth`. Plain ESM: no build.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { scenarios } from './scenarios.mjs';
 
 const quote = (word) => `'${String(word).split("'").join("'\\''")}'`;
 const data = (home) => path.join(home, '.cline', 'data');
@@ -18,6 +19,7 @@ function authThenRun(auth, run) {
 /** @type {import('../../../scripts/agents/recipes.mjs').Recipe} */
 export const recipe = {
   id: 'cline',
+  scenarios,
   package: 'cline',
   bin: 'cline',
   // Both generations name their command `cline` (and .bin/cline is 3.x's platform binary): each

@@ -4,10 +4,12 @@
 // tests read its calls back. Plain ESM: no build.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { scenarios } from './scenarios.mjs';
 
 /** @type {import('../../../scripts/agents/recipes.mjs').Recipe} */
 export const recipe = {
   id: 'copilot-cli',
+  scenarios,
   package: '@github/copilot',
   bin: 'copilot',
   server: 'chat',
