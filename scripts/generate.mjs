@@ -11,7 +11,7 @@
 //   - l10n/bundle.l10n*.json: each agent's name (kept as it is in Chinese);
 //   - src/core/generated/agentIds.ts: the ids the log accepts, the VS Code chat agents, names and icons;
 //   - docs/agents.md, README.md, docs/ARCHITECTURE.md, docs/log-format.md, docs/api.md: the agents'
-//     tables and lists, between `<!-- generated:<name> -->` and `<!-- /generated -->` (prose
+//     tables (each agent's rows from its `about`) and lists, between `<!-- generated:<name> -->` and `<!-- /generated -->` (prose
 //     stays hand-written), and docs/api.md's `type AgentId = …;` line.
 // The descriptors and the manifest are read by bundling them with esbuild and importing them,
 // never by reading the TypeScript as text. Each file is rewritten only when its text changes; a second run
@@ -156,6 +156,13 @@ function checked(agent) {
   if (agent.participant !== undefined && !PARTICIPANT.test(agent.participant)) fail(`vscodeChat.participant ${JSON.stringify(agent.participant)} is not an extension id`);
   if (agent.about === undefined) fail('no `about` (what the manifest and the docs say of it)');
   if (agent.hasFolder !== (agent.about.settings.folder !== undefined)) fail('about.settings.folder is set exactly when defaultFolder is');
+  const { rows } = agent.about;
+  if (rows === undefined) fail('no `about.rows` (its rows in the tables of docs/agents.md)');
+  for (const [name, head] of Object.entries(ROW_TABLES)) {
+    const list = Array.isArray(rows[name]) ? rows[name] : [rows[name]];
+    if (list.length === 0) fail(`about.rows.${name} has no row`);
+    for (const row of list) if (row.cells?.length !== head.length - 1) fail(`about.rows.${name}: a row of ${head.length - 1} cells (${head.slice(1).join(', ')})`);
+  }
   return agent;
 }
 
@@ -320,17 +327,45 @@ export function withRegion(text, file, name, content) {
   return text.slice(0, from + start.length) + content + text.slice(to);
 }
 
-const table = (head, rows) => `\n\n| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|\n${rows.map((row) => `| ${row.join(' | ')} |\n`).join('')}\n`;
+const tableRow = (cells) => `|${cells.map((cell) => (cell === '' ? ' ' : ` ${cell} `)).join('|')}|\n`;
+const table = (head, rows) => `\n\n${tableRow(head)}|${head.map(() => '---').join('|')}|\n${rows.map(tableRow).join('')}\n`;
 const code = (text) => `\`${text}\``;
 
 function settingCell(agent) {
   return `${code(settingId(agent, 'enabled'))}${agent.hasFolder ? ' / `.folder`' : ''}`;
 }
 
+/** docs/agents.md's tables of each agent's `about.rows` (region `agents-<name>`), with their heads. */
+const ROW_TABLES = {
+  naming: ['agent', 'title', 'first request'],
+  mapping: ['program', 'item text', 'not content', 'statuses'],
+  waiting: ['agent', 'a waiting call', 'approval told apart'],
+  ledger: ['agent', 'unit', 'input', 'output', 'cached', 'cost', 'calls'],
+};
+
+/**
+ * The rows of one of ROW_TABLES: each agent's, in the registry's order; agents whose rows there
+ * are the same share them, named together where the first of them is.
+ */
+function rowTable(agents, name) {
+  const joiner = name === 'mapping' ? ' / ' : ', ';
+  const groups = new Map();
+  for (const agent of agents) {
+    const rows = agent.about.rows[name];
+    const key = JSON.stringify(rows);
+    if (!groups.has(key)) groups.set(key, { rows: Array.isArray(rows) ? rows : [rows], names: [] });
+    groups.get(key).names.push(agent.name);
+  }
+  return [...groups.values()].flatMap(({ rows, names }) => rows.map((row) => [row.label === undefined ? names.join(joiner) : `${names.join(joiner)} ${row.label}`, ...row.cells]));
+}
+
 function agentsPage(text, agents) {
   const file = 'docs/agents.md';
   let out = withRegion(text, file, 'agents-switch-on', table(['agent', 'tested', 'plan tool', 'what the user must switch on'], agents.map((a) => [a.about.docsName ?? a.name, a.about.tested, a.about.planTools, a.about.switchOn])));
   out = withRegion(out, file, 'agents-read', table(['source', 'versions tested', 'what it reads', 'which sessions', 'one session is'], agents.map((a) => [a.about.reads.source, a.about.tested, a.about.reads.files, a.about.reads.sessions, a.about.reads.session])));
+  for (const [region, head] of Object.entries(ROW_TABLES)) {
+    out = withRegion(out, file, `agents-${region}`, table(head, rowTable(agents, region)));
+  }
   out = withRegion(
     out,
     file,
