@@ -1,7 +1,7 @@
 // Kilo CLI (`@kilocode/cli`, built on opencode): the same database schema and plan tool as
-// opencode, in its own file; the opencode folder's parser reads it.
-import { startOpencodeStyle, xdgDataFolder } from '../opencode';
+// opencode, in its own file, read as opencode's (src/agents/follow/opencodeAgent.ts).
 import type { AgentDescriptor } from '../agent';
+import { startOpencodeStyle, xdgDataFolder } from '../follow/opencodeAgent';
 
 export const kilo: AgentDescriptor = {
   id: 'kilo',
