@@ -31,15 +31,17 @@ function opencodeConfig(url, key, model, permission = { '*': 'allow' }) {
 }
 
 /**
- * The recipe of an opencode-style agent: `name` is its command, its data folder's and its
- * database's name; `prefix` its environment variables' prefix; `env` more of them; `asked` the
- * model request that holds the bash call of its approval scenarios (opencodeStyleScenarios).
+ * The recipe of an opencode-style agent: `npmPackage` and `pin` are its package and version;
+ * `name` is its command, its data folder's and its database's name; `prefix` its environment
+ * variables' prefix; `env` more of them; `asked` the model request that holds the bash call of
+ * its approval scenarios (opencodeStyleScenarios).
  * @returns {import('./recipes.mjs').Recipe}
  */
-export function opencodeStyleRecipe({ id, npmPackage, name, prefix, env = {}, asked }) {
+export function opencodeStyleRecipe({ id, npmPackage, pin, name, prefix, env = {}, asked }) {
   return {
     id,
     package: npmPackage,
+    pin,
     bin: name,
     scenarios: opencodeStyleScenarios({ asked }),
     server: 'chat',

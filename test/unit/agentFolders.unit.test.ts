@@ -84,6 +84,8 @@ describe('an agent is one folder', () => {
       assert.ok(read('docs/ARCHITECTURE.md').includes(`\`${MADE_UP.folder}/\``), "the architecture's layout names its folder");
       assert.ok(read('docs/log-format.md').includes(`\`${MADE_UP.id}\``), 'the log format names its id');
       assert.ok(read('docs/api.md').includes(`'${MADE_UP.id}'`), 'the API names its id');
+      assert.ok(read('scripts/agents/recipes.mjs').includes(`from '../../src/agents/${MADE_UP.folder}/recording.mjs'`), 'the scripts gather its recording recipe');
+      assert.equal(json('scripts/agents/package.json')['dependencies']?.[MADE_UP.npmPackage], '0.171.0', "its recipe's package is pinned for the scripts");
       // A second run changes nothing; a stale file is found.
       assert.deepEqual(await generate(tmp), [], 'a second run writes nothing');
       assert.deepEqual(await staleFiles(tmp), []);

@@ -11,6 +11,7 @@ const script = path.join(__dirname, '..', '..', 'scripts', 'generate.mjs');
 
 interface Generator {
   staleFiles(root?: string): Promise<string[]>;
+  SOURCES: string[];
   DERIVED_FILES: string[];
 }
 
@@ -32,7 +33,7 @@ describe("docs/agents.md's tables of the agents' rows (each descriptor's `about.
     const repo = path.join(__dirname, '..', '..');
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-rows-'));
     try {
-      for (const file of ['src', ...generator.DERIVED_FILES]) fs.cpSync(path.join(repo, file), path.join(tmp, file), { recursive: true });
+      for (const file of [...generator.SOURCES, ...generator.DERIVED_FILES]) fs.cpSync(path.join(repo, file), path.join(tmp, file), { recursive: true });
       const page = path.join(tmp, 'docs', 'agents.md');
       const fresh = fs.readFileSync(page, 'utf8');
       for (const region of REGIONS) {

@@ -28,6 +28,7 @@ export const recipe = {
   id: 'claude-code',
   scenarios,
   package: '@anthropic-ai/claude-code',
+  pin: '2.1.332',
   bin: 'claude',
   server: 'anthropic',
   model: () => CLAUDE_MODEL,

@@ -18,6 +18,7 @@ export const recipe = {
   id: 'codex',
   scenarios,
   package: '@openai/codex',
+  pin: '0.171.0',
   bin: 'codex',
   server: 'responses',
   model: codexModel,

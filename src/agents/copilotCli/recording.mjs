@@ -11,6 +11,7 @@ export const recipe = {
   id: 'copilot-cli',
   scenarios,
   package: '@github/copilot',
+  pin: '1.0.102',
   bin: 'copilot',
   server: 'chat',
   model: (_scenario, { chatModel }) => chatModel,

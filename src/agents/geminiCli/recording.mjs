@@ -13,6 +13,7 @@ export const recipe = {
   id: 'gemini-cli',
   scenarios,
   package: '@google/gemini-cli',
+  pin: '0.61.0',
   bin: 'gemini',
   server: 'gemini',
   model: () => GEMINI_MODEL,

@@ -4,4 +4,4 @@
 // Its bash call is its 3rd model request (after its title request). Plain ESM: no build.
 import { opencodeStyleRecipe } from '../../../scripts/agents/opencodeStyle.mjs';
 
-export const recipe = opencodeStyleRecipe({ id: 'opencode', npmPackage: 'opencode-ai', name: 'opencode', prefix: 'OPENCODE', asked: 3 });
+export const recipe = opencodeStyleRecipe({ id: 'opencode', npmPackage: 'opencode-ai', name: 'opencode', prefix: 'OPENCODE', pin: '1.18.33', asked: 3 });

@@ -10,6 +10,7 @@ export const recipe = {
   id: 'qwen-code',
   scenarios,
   package: '@qwen-code/qwen-code',
+  pin: '0.24.4',
   bin: 'qwen',
   server: 'chat',
   model: (_scenario, { chatModel }) => chatModel,
