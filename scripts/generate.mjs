@@ -305,10 +305,21 @@ function nls(text, agents, { commands, category }, language) {
   return json(withEntries(own, isAgentNls, strings));
 }
 
-/** Each agent's name, as it is in both languages (a name is not translated). */
-function l10nBundle(text, agents) {
-  const names = new Set(agents.map((agent) => agent.name));
+/**
+ * Each agent's name, as it is in both languages (a name is not translated). The names the
+ * generated ids module held before (`written`) are the agents' too: an agent taken out of the
+ * registry leaves no name behind.
+ */
+function l10nBundle(text, agents, _commands, { written }) {
+  const names = new Set([...agents.map((agent) => agent.name), ...written.names]);
   return json(withEntries(JSON.parse(text), (key) => names.has(key), Object.fromEntries(agents.map((agent) => [agent.name, agent.name]))));
+}
+
+/** The agents' names in the ids module as it is on disk (this generator wrote it). */
+function writtenNames(root) {
+  const file = path.join(root, 'src', 'core', 'generated', 'agentIds.ts');
+  if (!fs.existsSync(file)) return [];
+  return [...fs.readFileSync(file, 'utf8').matchAll(/^ {2}'[a-z0-9-]+': \{ name: '([^'\\\n]+)', icon: /gm)].map((match) => match[1]);
 }
 
 function agentIds(agents) {
@@ -431,7 +442,7 @@ async function loadRecipes(root, agents) {
 }
 
 /** scripts/agents/package.json: its `dependencies` are the recipes' packages at their pins. */
-function agentsManifest(text, _agents, _commands, recipes) {
+function agentsManifest(text, _agents, _commands, { recipes }) {
   const pins = {};
   const pin = (recipe, name, spec) => {
     if (typeof spec !== 'string' || spec === '') throw new Error(`generate: src/agents/${recipe.folder}/recording.mjs: ${name} has no pin (its version)`);
@@ -469,12 +480,12 @@ const WRITERS = {
 export async function derivedFiles(root = repoRoot) {
   const agents = checkedList(await loadAgents(root));
   const commands = await loadCommands(root);
-  const recipes = await loadRecipes(root, agents);
+  const inputs = { recipes: await loadRecipes(root, agents), written: { names: writtenNames(root) } };
   const out = {};
   for (const file of DERIVED_FILES) {
     const full = path.join(root, file);
     const text = fs.existsSync(full) ? fs.readFileSync(full, 'utf8') : '';
-    out[file] = WRITERS[file](text, agents, commands, recipes);
+    out[file] = WRITERS[file](text, agents, commands, inputs);
   }
   return out;
 }
