@@ -1,6 +1,24 @@
 // Lint for the shipped code: type-aware rules that catch what tsc does not,
 // above all promises nobody awaits (deliberate fire-and-forget is written `void x()`).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import tseslint from 'typescript-eslint';
+
+/** The agents' folders: each folder of src/agents with a descriptor (index.ts). */
+const agentsDir = path.join(import.meta.dirname, 'src', 'agents');
+const AGENT_FOLDERS = fs
+  .readdirSync(agentsDir, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(agentsDir, entry.name, 'index.ts')))
+  .map((entry) => entry.name);
+
+/** What src/agents imports nothing of. */
+const AGENTS_LAYER = {
+  paths: [{ name: 'vscode', message: 'the agents import nothing of VS Code: src/vscode starts them' }],
+  patterns: [
+    { group: ['**/vscode/**'], message: 'the agents import nothing of src/vscode' },
+    { group: ['**/webview/**'], message: 'the agents import nothing of the webview' },
+  ],
+};
 
 export default tseslint.config(
   { ignores: ['src/core/generated/**'] },
@@ -82,19 +100,29 @@ export default tseslint.config(
   },
   {
     // The agents read other programs' files with Node: they import core and src/node, never VS Code.
+    // An agent is one folder: no file of src/agents but the registry imports an agent's folder
+    // (what two agents share goes to src/agents/follow/ or beside agent.ts).
     files: ['src/agents/**/*.ts'],
+    ignores: ['src/agents/registry.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'vscode', message: 'the agents import nothing of VS Code: src/vscode starts them' }],
+          ...AGENTS_LAYER,
           patterns: [
-            { group: ['**/vscode/**'], message: 'the agents import nothing of src/vscode' },
-            { group: ['**/webview/**'], message: 'the agents import nothing of the webview' },
+            ...AGENTS_LAYER.patterns,
+            {
+              group: AGENT_FOLDERS.flatMap((folder) => [`**/${folder}`, `**/${folder}/**`]),
+              message: "an agent's folder is imported only by the registry: what agents share goes to src/agents/follow/ or beside agent.ts",
+            },
           ],
         },
       ],
     },
+  },
+  {
+    files: ['src/agents/registry.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', AGENTS_LAYER] },
   },
   {
     // The Timeline's page runs in the browser: core's types and its own modules (the messages it

@@ -11,8 +11,11 @@
 //   - l10n/bundle.l10n*.json: each agent's name (kept as it is in Chinese);
 //   - src/core/generated/agentIds.ts: the ids the log accepts, the VS Code chat agents, names and icons;
 //   - docs/agents.md, README.md, docs/ARCHITECTURE.md, docs/log-format.md, docs/api.md: the agents'
-//     tables and lists, between `<!-- generated:<name> -->` and `<!-- /generated -->` (prose
-//     stays hand-written), and docs/api.md's `type AgentId = …;` line.
+//     tables (each agent's rows from its `about`) and lists, between `<!-- generated:<name> -->`
+//     and `<!-- /generated -->` (prose stays hand-written), and docs/api.md's `type AgentId = …;` line;
+//   - scripts/agents/recipes.mjs: the import of each agent's recording recipe (its recording.mjs);
+//   - scripts/agents/package.json: the packages the recipes record, at their pins (npm keeps the
+//     lock file, package-lock.json: `npm install --package-lock-only` in that folder).
 // The descriptors and the manifest are read by bundling them with esbuild and importing them,
 // never by reading the TypeScript as text. Each file is rewritten only when its text changes; a second run
 // changes nothing. `--check` writes nothing and exits 1 naming the stale files (the unit test
@@ -27,6 +30,9 @@ import * as esbuild from 'esbuild';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '..');
 
+/** The folders this reads, relative to the root: the agents' descriptors and recipes, the command manifest, and what the recipes import. */
+export const SOURCES = ['src', 'scripts/agents'];
+
 /** The files this writes, relative to the root. */
 export const DERIVED_FILES = [
   'package.json',
@@ -40,12 +46,15 @@ export const DERIVED_FILES = [
   'docs/api.md',
   'docs/ARCHITECTURE.md',
   'README.md',
+  'scripts/agents/recipes.mjs',
+  'scripts/agents/package.json',
 ];
 
 const ID = /^[a-z][a-z0-9-]{0,63}$/;
 const KEY = /^[a-z][A-Za-z0-9]{0,63}$/;
 const NAME = /^[^'\\\n]{1,64}$/;
 const ICON = /^[a-z0-9-]{1,64}$/;
+const FOLDER = /^[a-z][A-Za-z0-9]{0,63}$/;
 const PARTICIPANT = /^[A-Za-z0-9.-]{1,128}$/;
 
 /** What the generated modules are while the descriptors are read (nothing they hold is needed then). */
@@ -83,7 +92,8 @@ export async function loadAgents(root = repoRoot) {
   return module.AGENTS.map((agent) => {
     const owners = folders.filter((folder) => Object.values(module.folders[folder]).includes(agent));
     if (owners.length !== 1) throw new Error(`generate: the agent ${agent.id} is exported by ${owners.length} folders of src/agents (${owners.join(', ')}), not one`);
-    return checked({ ...agent, folder: owners[0], hasFolder: typeof agent.defaultFolder === 'function', participant: agent.vscodeChat?.participant });
+    const hasRecipe = fs.existsSync(path.join(agentsDir, owners[0], 'recording.mjs'));
+    return checked({ ...agent, folder: owners[0], hasFolder: typeof agent.defaultFolder === 'function', participant: agent.vscodeChat?.participant, hasRecipe });
   });
 }
 
@@ -155,7 +165,15 @@ function checked(agent) {
   if (!ICON.test(agent.icon)) fail(`icon ${JSON.stringify(agent.icon)} is not a codicon id`);
   if (agent.participant !== undefined && !PARTICIPANT.test(agent.participant)) fail(`vscodeChat.participant ${JSON.stringify(agent.participant)} is not an extension id`);
   if (agent.about === undefined) fail('no `about` (what the manifest and the docs say of it)');
+  if (agent.hasRecipe && !FOLDER.test(agent.folder)) fail(`its folder's name ${JSON.stringify(agent.folder)} is not one camelCase word (it names its recipe in scripts/agents/recipes.mjs)`);
   if (agent.hasFolder !== (agent.about.settings.folder !== undefined)) fail('about.settings.folder is set exactly when defaultFolder is');
+  const { rows } = agent.about;
+  if (rows === undefined) fail('no `about.rows` (its rows in the tables of docs/agents.md)');
+  for (const [name, head] of Object.entries(ROW_TABLES)) {
+    const list = Array.isArray(rows[name]) ? rows[name] : [rows[name]];
+    if (list.length === 0) fail(`about.rows.${name} has no row`);
+    for (const row of list) if (row.cells?.length !== head.length - 1) fail(`about.rows.${name}: a row of ${head.length - 1} cells (${head.slice(1).join(', ')})`);
+  }
   return agent;
 }
 
@@ -287,10 +305,21 @@ function nls(text, agents, { commands, category }, language) {
   return json(withEntries(own, isAgentNls, strings));
 }
 
-/** Each agent's name, as it is in both languages (a name is not translated). */
-function l10nBundle(text, agents) {
-  const names = new Set(agents.map((agent) => agent.name));
+/**
+ * Each agent's name, as it is in both languages (a name is not translated). The names the
+ * generated ids module held before (`written`) are the agents' too: an agent taken out of the
+ * registry leaves no name behind.
+ */
+function l10nBundle(text, agents, _commands, { written }) {
+  const names = new Set([...agents.map((agent) => agent.name), ...written.names]);
   return json(withEntries(JSON.parse(text), (key) => names.has(key), Object.fromEntries(agents.map((agent) => [agent.name, agent.name]))));
+}
+
+/** The agents' names in the ids module as it is on disk (this generator wrote it). */
+function writtenNames(root) {
+  const file = path.join(root, 'src', 'core', 'generated', 'agentIds.ts');
+  if (!fs.existsSync(file)) return [];
+  return [...fs.readFileSync(file, 'utf8').matchAll(/^ {2}'[a-z0-9-]+': \{ name: '([^'\\\n]+)', icon: /gm)].map((match) => match[1]);
 }
 
 function agentIds(agents) {
@@ -320,17 +349,45 @@ export function withRegion(text, file, name, content) {
   return text.slice(0, from + start.length) + content + text.slice(to);
 }
 
-const table = (head, rows) => `\n\n| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|\n${rows.map((row) => `| ${row.join(' | ')} |\n`).join('')}\n`;
+const tableRow = (cells) => `|${cells.map((cell) => (cell === '' ? ' ' : ` ${cell} `)).join('|')}|\n`;
+const table = (head, rows) => `\n\n${tableRow(head)}|${head.map(() => '---').join('|')}|\n${rows.map(tableRow).join('')}\n`;
 const code = (text) => `\`${text}\``;
 
 function settingCell(agent) {
   return `${code(settingId(agent, 'enabled'))}${agent.hasFolder ? ' / `.folder`' : ''}`;
 }
 
+/** docs/agents.md's tables of each agent's `about.rows` (region `agents-<name>`), with their heads. */
+const ROW_TABLES = {
+  naming: ['agent', 'title', 'first request'],
+  mapping: ['program', 'item text', 'not content', 'statuses'],
+  waiting: ['agent', 'a waiting call', 'approval told apart'],
+  ledger: ['agent', 'unit', 'input', 'output', 'cached', 'cost', 'calls'],
+};
+
+/**
+ * The rows of one of ROW_TABLES: each agent's, in the registry's order; agents whose rows there
+ * are the same share them, named together where the first of them is.
+ */
+function rowTable(agents, name) {
+  const joiner = name === 'mapping' ? ' / ' : ', ';
+  const groups = new Map();
+  for (const agent of agents) {
+    const rows = agent.about.rows[name];
+    const key = JSON.stringify(rows);
+    if (!groups.has(key)) groups.set(key, { rows: Array.isArray(rows) ? rows : [rows], names: [] });
+    groups.get(key).names.push(agent.name);
+  }
+  return [...groups.values()].flatMap(({ rows, names }) => rows.map((row) => [row.label === undefined ? names.join(joiner) : `${names.join(joiner)} ${row.label}`, ...row.cells]));
+}
+
 function agentsPage(text, agents) {
   const file = 'docs/agents.md';
   let out = withRegion(text, file, 'agents-switch-on', table(['agent', 'tested', 'plan tool', 'what the user must switch on'], agents.map((a) => [a.about.docsName ?? a.name, a.about.tested, a.about.planTools, a.about.switchOn])));
   out = withRegion(out, file, 'agents-read', table(['source', 'versions tested', 'what it reads', 'which sessions', 'one session is'], agents.map((a) => [a.about.reads.source, a.about.tested, a.about.reads.files, a.about.reads.sessions, a.about.reads.session])));
+  for (const [region, head] of Object.entries(ROW_TABLES)) {
+    out = withRegion(out, file, `agents-${region}`, table(head, rowTable(agents, region)));
+  }
   out = withRegion(
     out,
     file,
@@ -360,6 +417,47 @@ function api(text, agents) {
   return text.replace(line, `type AgentId = ${agents.map((agent) => `'${agent.id}'`).join(' | ')};`);
 }
 
+// ---- the recording scripts ----
+
+/** scripts/agents/recipes.mjs: the import of each agent's recording recipe (src/agents/<agent>/recording.mjs), in the registry's order. */
+function recipesModule(text, agents) {
+  const recorded = agents.filter((agent) => agent.hasRecipe);
+  return withRegion(
+    text,
+    'scripts/agents/recipes.mjs',
+    'recipes',
+    `\n${recorded.map((agent) => `import { recipe as ${agent.folder} } from '../../src/agents/${agent.folder}/recording.mjs';\n`).join('')}` +
+      `const GATHERED = [${recorded.map((agent) => agent.folder).join(', ')}];\n// `,
+  );
+}
+
+/** The recording recipes of the agents that have one (src/agents/<agent>/recording.mjs under `root`), imported. */
+async function loadRecipes(root, agents) {
+  const recipes = [];
+  for (const agent of agents.filter((a) => a.hasRecipe)) {
+    const file = path.join(root, 'src', 'agents', agent.folder, 'recording.mjs');
+    recipes.push({ folder: agent.folder, ...(await import(pathToFileURL(file).href)).recipe });
+  }
+  return recipes;
+}
+
+/** scripts/agents/package.json: its `dependencies` are the recipes' packages at their pins. */
+function agentsManifest(text, _agents, _commands, { recipes }) {
+  const pins = {};
+  const pin = (recipe, name, spec) => {
+    if (typeof spec !== 'string' || spec === '') throw new Error(`generate: src/agents/${recipe.folder}/recording.mjs: ${name} has no pin (its version)`);
+    if (pins[name] !== undefined && pins[name] !== spec) throw new Error(`generate: ${name} is pinned twice, at ${pins[name]} and ${spec}`);
+    pins[name] = spec;
+  };
+  for (const recipe of recipes) {
+    pin(recipe, recipe.package, recipe.pin);
+    for (const more of Object.values(recipe.morePackages ?? {})) pin(recipe, more.package, more.pin);
+  }
+  const manifest = JSON.parse(text);
+  manifest.dependencies = Object.fromEntries(Object.keys(pins).sort().map((name) => [name, pins[name]]));
+  return json(manifest);
+}
+
 // ---- all of it ----
 
 const WRITERS = {
@@ -374,17 +472,20 @@ const WRITERS = {
   'docs/api.md': api,
   'docs/ARCHITECTURE.md': architecture,
   'README.md': readme,
+  'scripts/agents/recipes.mjs': recipesModule,
+  'scripts/agents/package.json': agentsManifest,
 };
 
 /** Every derived file's text as the descriptors and the command manifest under `root` make it: { relative path: text }. */
 export async function derivedFiles(root = repoRoot) {
   const agents = checkedList(await loadAgents(root));
   const commands = await loadCommands(root);
+  const inputs = { recipes: await loadRecipes(root, agents), written: { names: writtenNames(root) } };
   const out = {};
   for (const file of DERIVED_FILES) {
     const full = path.join(root, file);
     const text = fs.existsSync(full) ? fs.readFileSync(full, 'utf8') : '';
-    out[file] = WRITERS[file](text, agents, commands);
+    out[file] = WRITERS[file](text, agents, commands, inputs);
   }
   return out;
 }

@@ -11,7 +11,7 @@ import { startResponsesServer } from './servers/openai.mjs';
 
 const FAKE_KEY = 'scripted-model-key';
 
-/** The model opencode, Kilo CLI, Qwen Code, Copilot CLI and Cline are told to use, served by the scripted chat server. */
+/** The model the agents on the scripted chat server (their recipe's `server: 'chat'`) are told to use. */
 export const CHAT_MODEL = 'm';
 
 /** The scripted model servers, by the name a recipe gives (`server`). */

@@ -1,6 +1,6 @@
-// The pinned terminal agents (Claude Code, Codex, Gemini CLI, opencode, Kilo CLI,
-// Qwen Code, Copilot CLI, Cline in two generations; their recipes say which), installed once from the
-// npm registry into a cache folder keyed by their versions, like the VS Code host.
+// The pinned terminal agents (each recipe's package, and more where its recipe says so: another
+// generation, say), installed once from the npm registry into a cache folder keyed by their
+// versions, like the VS Code host.
 // The install uses this folder's package.json and committed package-lock.json; their
 // native binaries come as npm optional dependencies.
 import { spawnSync } from 'node:child_process';

@@ -6,8 +6,10 @@
 /**
  * @typedef {object} Recipe
  * @property {string} id The agent's id.
- * @property {string} package Its npm package, pinned in scripts/agents/package.json.
+ * @property {string} package Its npm package.
+ * @property {string} pin Its package's version (`npm run generate` writes it into scripts/agents/package.json; the lock file, package-lock.json, is npm's: `npm install --package-lock-only` there).
  * @property {string} bin Its command in node_modules/.bin.
+ * @property {Array<{ name: string, prompt: string, env: object, script: object }>} scenarios Its scenarios, in order (scripts/agents/scenarios.mjs gathers them; the vocabulary of their scripts is in scripts/agents/steps.mjs): a name, the prompt, more environment, the scripted model's turns, and what the runner and its recipe read besides (args, tty, server, …).
  * @property {'anthropic' | 'responses' | 'gemini' | 'chat'} server The scripted model server it talks to (scripts/agents/servers/).
  * @property {(scenario: object, shared: { chatModel: string }) => string} model The model it is told to use.
  * @property {(dirs: object) => string} folder Its own folder in a run (or a recording).
@@ -15,7 +17,7 @@
  * @property {(dirs: object, listFiles: (dir: string) => string[]) => Record<string, string[]>} files The files of a run this project reads, by role.
  * @property {(dirs: object) => string[]} [extraFiles] More files a recording keeps.
  * @property {string} [binPath] Its command's path under node_modules, when node_modules/.bin cannot tell (two packages with one command name).
- * @property {Record<string, { package: string, bin: string }>} [morePackages] More packages it is recorded with (another generation, say), by a name of its own: the name pinned in scripts/agents/package.json (an npm alias) and its command's path under node_modules.
+ * @property {Record<string, { package: string, pin: string, bin: string }>} [morePackages] More packages it is recorded with (another generation, say), by a name of its own: the name pinned in scripts/agents/package.json, its pin there (`npm:<package>@<version>`, an alias) and its command's path under node_modules.
  * @property {(scenario: object) => string} [packageOf] Which package a scenario runs: its id or a name of `morePackages` (its version is the recording's).
  * @property {(scenario: object, dirs: object) => string | undefined} [snapshots] A folder whose files it rewrites whole: copied as it is at each model request (run/task-snapshots/<NN>/).
  * @property {(sessionFile: string, filesUnder: Function) => string[]} [subagentFiles] A session's subagent transcripts (the terminal-agent tests).
@@ -24,17 +26,22 @@
  * @property {(file: string, lib: object) => Array<{ name: string, input: unknown }>} calls The tool calls a session file records, in order.
  * @property {(file: string, dirs: object, lib: object) => string[]} workspaces The workspace a session file says it ran in.
  */
+// Each agent's recipe, in the registry's order (written by `npm run generate`, scripts/generate.mjs,
+// for each agent whose folder has a recording.mjs).
+// <!-- generated:recipes -->
 import { recipe as claudeCode } from '../../src/agents/claudeCode/recording.mjs';
-import { recipe as cline } from '../../src/agents/cline/recording.mjs';
 import { recipe as codex } from '../../src/agents/codex/recording.mjs';
-import { recipe as copilotCli } from '../../src/agents/copilotCli/recording.mjs';
 import { recipe as geminiCli } from '../../src/agents/geminiCli/recording.mjs';
-import { recipe as kilo } from '../../src/agents/kilo/recording.mjs';
 import { recipe as opencode } from '../../src/agents/opencode/recording.mjs';
+import { recipe as kilo } from '../../src/agents/kilo/recording.mjs';
 import { recipe as qwenCode } from '../../src/agents/qwenCode/recording.mjs';
+import { recipe as copilotCli } from '../../src/agents/copilotCli/recording.mjs';
+import { recipe as cline } from '../../src/agents/cline/recording.mjs';
+const GATHERED = [claudeCode, codex, geminiCli, opencode, kilo, qwenCode, copilotCli, cline];
+// <!-- /generated -->
 
 /** @type {Readonly<Record<string, Recipe>>} */
-export const RECIPES = Object.freeze(Object.fromEntries([claudeCode, codex, geminiCli, opencode, kilo, qwenCode, copilotCli, cline].map((recipe) => [recipe.id, recipe])));
+export const RECIPES = Object.freeze(Object.fromEntries(GATHERED.map((recipe) => [recipe.id, recipe])));
 
 /** The recipe of the agent `id`; throws for an agent without one. */
 export function recipeOf(id) {

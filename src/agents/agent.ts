@@ -71,7 +71,31 @@ export interface AgentAbout {
   reads: { source: string; files: string; sessions: string; session: string };
   /** Its row of the README's table: its name (tested), what is read, what to switch on. */
   readme: { agent: string; reads: string; switchOn: string };
+  /** Its rows in docs/agents.md's tables that set the agents side by side. */
+  rows: AgentRows;
   settings: AgentSettingsText;
+}
+
+/**
+ * A row of a table of docs/agents.md: its first cell is the agent's name, then `label` when there
+ * is one; then `cells`. Agents whose rows of a table are the same share them: one row names them
+ * all (opencode's and Kilo CLI's).
+ */
+export interface AgentRow {
+  label?: string;
+  cells: readonly string[];
+}
+
+/** An agent's rows in docs/agents.md's tables that set the agents side by side. */
+export interface AgentRows {
+  /** "How a session is named": its title, its first request. */
+  naming: AgentRow;
+  /** "Mapping", one row per plan tool (its `label`): the item's text, what is not content, the statuses. */
+  mapping: readonly AgentRow[];
+  /** "Waiting on a tool call": a waiting call, whether an approval is told apart. */
+  waiting: AgentRow;
+  /** "The ledger", one row per kind of record: the unit, input, output, cached, cost, calls. */
+  ledger: readonly AgentRow[];
 }
 
 /** A text in English and Simplified Chinese. */

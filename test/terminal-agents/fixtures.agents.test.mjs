@@ -26,7 +26,7 @@ describe('recorded agent sessions', () => {
       const meta = () => JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8'));
       const homes = () => ({ home: path.join(dir, 'home'), codexHome: path.join(dir, 'codex-home') });
 
-      it('was made by the pinned version, with the script in scenarios.mjs', () => {
+      it("was made by the pinned version, with its scenario's script (its agent's scenarios.mjs)", () => {
         assert.equal(meta().version, versionOf(scenario));
         assert.deepEqual(meta().script, scenario.script);
       });

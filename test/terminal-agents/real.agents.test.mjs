@@ -14,7 +14,7 @@ import { recordedCalls, recordedWorkspaces, scriptedCalls, sessionFiles } from '
 const reason = cannotRunReason();
 
 if (reason) {
-  console.log(`\n  SKIPPED: the real agents (Claude Code, Codex, Gemini CLI) were not run: ${reason}.\n`);
+  console.log(`\n  SKIPPED: the real terminal agents were not run: ${reason}.\n`);
 } else {
   describe('real agents, offline', function () {
     let root = '';

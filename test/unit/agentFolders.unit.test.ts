@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { AGENTS } from '../../src/agents/registry';
@@ -84,6 +85,8 @@ describe('an agent is one folder', () => {
       assert.ok(read('docs/ARCHITECTURE.md').includes(`\`${MADE_UP.folder}/\``), "the architecture's layout names its folder");
       assert.ok(read('docs/log-format.md').includes(`\`${MADE_UP.id}\``), 'the log format names its id');
       assert.ok(read('docs/api.md').includes(`'${MADE_UP.id}'`), 'the API names its id');
+      assert.ok(read('scripts/agents/recipes.mjs').includes(`from '../../src/agents/${MADE_UP.folder}/recording.mjs'`), 'the scripts gather its recording recipe');
+      assert.equal(json('scripts/agents/package.json')['dependencies']?.[MADE_UP.npmPackage], '0.171.0', "its recipe's package is pinned for the scripts");
       // A second run changes nothing; a stale file is found.
       assert.deepEqual(await generate(tmp), [], 'a second run writes nothing');
       assert.deepEqual(await staleFiles(tmp), []);
@@ -104,6 +107,33 @@ describe('an agent is one folder', () => {
       assert.deepEqual(listed.agents, [...AGENTS.map((a) => a.id), MADE_UP.id]);
       assert.deepEqual(listed.ids, listed.agents);
       assert.equal(listed.name, MADE_UP.name);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('an agent taken out', () => {
+  it('leaves nothing of it in the generated files once its registry line is gone and `npm run generate` ran', async function () {
+    this.timeout(30_000);
+    const last = AGENTS[AGENTS.length - 1]!;
+    const folder = path.basename(folderOf(last.id));
+    const { generate, DERIVED_FILES, SOURCES } = await generator();
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-taken-out-'));
+    try {
+      for (const file of [...SOURCES, ...DERIVED_FILES]) fs.cpSync(path.join(root, file), path.join(tmp, file), { recursive: true });
+      fs.rmSync(path.join(tmp, 'src', 'agents', folder), { recursive: true });
+      const registryCopy = path.join(tmp, 'src', 'agents', 'registry.ts');
+      const before = fs.readFileSync(registryCopy, 'utf8');
+      const after = before.replace(new RegExp(`^import \\{ (\\w+) \\} from '\\./${folder}';\\n`, 'm'), '').replace(/, (\w+)\];/, (line, name: string) => (before.includes(`import { ${name} } from './${folder}';`) ? '];' : line));
+      assert.notEqual(after, before);
+      fs.writeFileSync(registryCopy, after);
+      await generate(tmp);
+      const id = new RegExp(`['"\`/]${last.id}['"\`/]`);
+      for (const file of DERIVED_FILES.filter((f) => !f.endsWith('.md'))) {
+        const text = fs.readFileSync(path.join(tmp, file), 'utf8');
+        assert.ok(!id.test(text) && !text.includes(`"${last.name}"`) && !text.includes(`/${folder}/`), `${file} names ${last.name} no more`);
+      }
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }

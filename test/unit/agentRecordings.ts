@@ -2,6 +2,7 @@
 // scripts/agents/record.mjs): where their files are and what each run was told.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { AgentId } from '../../src/core/foreign';
 
 export const RECORDINGS = path.join(__dirname, '..', 'fixtures', 'agents');
 
@@ -28,8 +29,8 @@ interface RecordingRecipe {
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { recipeOf } = require('../../scripts/agents/recipes.mjs') as { recipeOf(id: string): RecordingRecipe };
 
-/** The terminal agents' ids that have recordings. */
-export type RecordedAgent = 'claude-code' | 'codex' | 'gemini-cli' | 'opencode' | 'kilo' | 'qwen-code' | 'copilot-cli' | 'cline';
+/** The id of a terminal agent that has recordings (one without fails the test that asks, loudly). */
+export type RecordedAgent = AgentId;
 
 /** One recorded scenario (test/fixtures/agents/<id>/<scenario>); a missing one fails the test that asks for it, loudly. */
 export function recording(agent: RecordedAgent, scenario: string): Recording {

@@ -63,10 +63,10 @@ describe('the command manifest', () => {
 
   it('a command added to it is in the manifest, its menus, its keybinding and both languages\' strings after `npm run generate`, and a second run writes nothing', async function () {
     this.timeout(30_000);
-    const { generate, staleFiles, DERIVED_FILES } = await generator();
+    const { generate, staleFiles, DERIVED_FILES, SOURCES } = await generator();
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-command-'));
     try {
-      for (const file of ['src', ...DERIVED_FILES]) fs.cpSync(path.join(repoRoot, file), path.join(tmp, file), { recursive: true });
+      for (const file of [...SOURCES, ...DERIVED_FILES]) fs.cpSync(path.join(repoRoot, file), path.join(tmp, file), { recursive: true });
       const manifestFile = path.join(tmp, 'src', 'vscode', 'commands', 'commandManifest.ts');
       const text = fs.readFileSync(manifestFile, 'utf8');
       const entry = `  MadeUpCommand: {

@@ -1,7 +1,7 @@
 // A made-up agent, "Made Up" (`made-up`), added as CONTRIBUTING's "Adding an agent" says: a copy
-// of a JSON-lines agent's folder (Codex's) under its own id, name and settings key, and one line
-// in the registry, in a temp copy of the repository's sources and of the files generated from
-// them. test/unit/agentFolders.unit.test.ts runs the generator over it; test/build/ also
+// of a JSON-lines agent's folder (Codex's) under its own id, name, settings key and npm package
+// (its recording recipe's), and one line in the registry, in a temp copy of the repository's
+// sources and of the files generated from them. test/unit/agentFolders.unit.test.ts runs the generator over it; test/build/ also
 // type-checks it and runs its copied recordings' test.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -9,9 +9,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
-export const MADE_UP = { id: 'made-up', folder: 'madeUp', name: 'Made Up', settingKey: 'madeUp' } as const;
+export const MADE_UP = { id: 'made-up', folder: 'madeUp', name: 'Made Up', settingKey: 'madeUp', npmPackage: 'made-up-cli' } as const;
 
 export interface Generator {
+  SOURCES: string[];
   DERIVED_FILES: string[];
   generate(root?: string): Promise<string[]>;
   staleFiles(root?: string): Promise<string[]>;
@@ -21,11 +22,11 @@ export async function generator(): Promise<Generator> {
   return (await import(path.join(repoRoot, 'scripts', 'generate.mjs'))) as Generator;
 }
 
-/** A temp folder holding src/, the generated files and the given extra paths, with the made-up agent added. */
+/** A temp folder holding what the generator reads (src/, scripts/agents/), the generated files and the given extra paths, with the made-up agent added. */
 export async function madeUpCopy(extra: readonly string[] = []): Promise<string> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-madeup-'));
-  const { DERIVED_FILES } = await generator();
-  for (const file of ['src', ...DERIVED_FILES, ...extra]) fs.cpSync(path.join(repoRoot, file), path.join(tmp, file), { recursive: true });
+  const { DERIVED_FILES, SOURCES } = await generator();
+  for (const file of [...SOURCES, ...DERIVED_FILES, ...extra]) fs.cpSync(path.join(repoRoot, file), path.join(tmp, file), { recursive: true });
   const copy = path.join(tmp, 'src', 'agents', MADE_UP.folder);
   fs.cpSync(path.join(tmp, 'src', 'agents', 'codex'), copy, { recursive: true });
   const index = path.join(copy, 'index.ts');
@@ -36,6 +37,11 @@ export async function madeUpCopy(extra: readonly string[] = []): Promise<string>
     .replace(`id: '${MADE_UP.folder}',`, `id: '${MADE_UP.id}',`);
   assert.ok(text.includes(`id: '${MADE_UP.id}',`) && text.includes(`name: '${MADE_UP.name}',`) && text.includes(`export const ${MADE_UP.folder}`), 'the copy has its own id and name');
   fs.writeFileSync(index, text);
+  // Its recording recipe: its own id and npm package.
+  const recipe = path.join(copy, 'recording.mjs');
+  const recipeText = fs.readFileSync(recipe, 'utf8').replace("id: 'codex',", `id: '${MADE_UP.id}',`).replace("package: '@openai/codex',", `package: '${MADE_UP.npmPackage}',`);
+  assert.ok(recipeText.includes(`id: '${MADE_UP.id}',`) && recipeText.includes(`package: '${MADE_UP.npmPackage}',`), 'the recipe has its own id and package');
+  fs.writeFileSync(recipe, recipeText);
   // Its line in the registry: the import, and its name in the list.
   const registry = path.join(tmp, 'src', 'agents', 'registry.ts');
   const before = fs.readFileSync(registry, 'utf8');

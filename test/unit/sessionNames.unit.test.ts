@@ -11,7 +11,7 @@ import { createCopilotChatParser } from '../../src/agents/copilotChat';
 import { createCopilotCliParser } from '../../src/agents/copilotCli/parser';
 import { createGeminiCliParser } from '../../src/agents/geminiCli';
 import { createQwenCodeParser } from '../../src/agents/qwenCode/parser';
-import { sessionInfo } from '../../src/agents/opencode/parser';
+import { sessionInfo } from '../../src/agents/follow/opencodeParser';
 import type { SessionParser } from '../../src/core/foreign';
 import { MAX_SESSION_REQUEST_LENGTH } from '../../src/core/log/logRecord';
 import { recordedLines, recording, type Recording } from './agentRecordings';

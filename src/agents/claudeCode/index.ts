@@ -28,6 +28,17 @@ export const claudeCode: AgentDescriptor = {
       session: 'one run (session id)',
     },
     readme: { agent: 'Claude Code (2.1.332)', reads: '`TaskCreate`/`TaskUpdate` or `TodoWrite`, and its edits, from `~/.claude/projects/…/<session>.jsonl`', switchOn: 'nothing with a model that offers them (`claude-sonnet-4-6`); `CLAUDE_CODE_ENABLE_TASKS=false` gives `TodoWrite`' },
+    rows: {
+      naming: { cells: ['a `custom-title` (set with `/rename`) over an `ai-title` over a `summary` line', "the first `user` line the user typed: not a tool result, not `isMeta`, not Claude Code's own `<command-name>`, `<local-command-stdout>`, `<task-notification>` or `<system-reminder>` wrappers; a subagent's is what its parent asked of it"] },
+      mapping: [
+        { label: '`TodoWrite`', cells: ['`content`', '`activeForm`', 'pending, in_progress, completed, as sent; a call counts once its result came back without an error'] },
+        { label: '`TaskCreate`/`TaskUpdate`', cells: ['`subject`', '`description`, `activeForm`, owners, `blocks`', 'per task; the whole list is folded from the calls, in task-id order; `deleted` takes the task off the list; an update that changes nothing visible adds no version'] },
+      ],
+      waiting: { cells: ['a `tool_use` of the main transcript whose `tool_result` has not come (until the turn moves on)', '**no**: while it asks for leave the transcript writes nothing (recorded: an interactive run with `--permission-mode default` left at its prompt ends at the `tool_use`), so it reads "waiting on Bash"'] },
+      ledger: [
+        { cells: ['API message (`message.id`)', '`input_tokens`', '`output_tokens`', '`cache_read_` + `cache_creation_input_tokens`', 'not recorded', 'its `tool_use` blocks'] },
+      ],
+    },
     settings: {
       enabled: { planTools: ['TodoWrite', 'TaskCreate/TaskUpdate'] },
       folder: { empty: ['`~/.claude`'] },

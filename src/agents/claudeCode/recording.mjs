@@ -4,6 +4,7 @@
 // import it without a build.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { scenarios } from './scenarios.mjs';
 
 export const CLAUDE_MODEL = 'claude-sonnet-4-6';
 
@@ -25,7 +26,9 @@ function claudeFirstRunDone(dirs, key) {
 /** @type {import('../../../scripts/agents/recipes.mjs').Recipe} */
 export const recipe = {
   id: 'claude-code',
+  scenarios,
   package: '@anthropic-ai/claude-code',
+  pin: '2.1.332',
   bin: 'claude',
   server: 'anthropic',
   model: () => CLAUDE_MODEL,

@@ -40,6 +40,18 @@ export const cline: AgentDescriptor = {
       reads: "3.x: its team task board, edits and usage, from `~/.cline/data/sessions/<sid>/`; 2.x and the extension: the focus chain, from each task's `ui_messages.json`",
       switchOn: '3.x: its default act mode (not `--yolo`); 2.x: nothing',
     },
+    rows: {
+      naming: { cells: ['none read', '3.x: the first user text without its `<user_input>` wrapper; 2.x: the `say: "task"` message'] },
+      mapping: [
+        { label: '2.x focus chain (`say: "task_progress"` of `ui_messages.json`)', cells: ['a `- [ ]` / `- [x]` line', 'prose, headings, comments', '**two states**: `- [ ]` pending, `- [x]` completed; **no item is ever in progress** (the list has no such mark, and none is made up): edits made meanwhile are listed as made while no item was in progress. Any other mark is reported. Each message is one version, written after the tool call that carried it.'] },
+        { label: '3.x team board (`team_task`)', cells: ['the `title` of its `create`', '`description`, `summary`, `assignee`, `dependsOn`', "pending, in_progress (claim), completed, blocked, as each call's result `{taskId, status}` says; the board after each create, claim, complete or block is one version, tasks in id order. The same changes are `team_task_updated` events in `db/teams.db` (not read yet: the messages file holds them live)."] },
+      ],
+      waiting: { cells: ['not read yet', '—'] },
+      ledger: [
+        { label: '3.x', cells: ["each assistant message's `metrics`", '`inputTokens`', '`outputTokens`', '`cacheReadTokens` + `cacheWriteTokens`', 'none (0 unpriced)', 'its `tool_use` blocks'] },
+        { label: '2.x', cells: ['`say: "api_req_started"` (its text is JSON)', '`tokensIn`', '`tokensOut`', '`cacheReads` + `cacheWrites`', '`cost`', 'the tools and commands said after it'] },
+      ],
+    },
     settings: {
       enabled: {
         en: 'Show the plans of Cline tasks and sessions that ran in this workspace: the focus chain of its 2.x CLI and VS Code extension, the team task board of its 3.x CLI.',

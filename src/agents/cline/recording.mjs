@@ -5,6 +5,7 @@
 // OpenAI-compatible provider set by their own `cline auth`. Plain ESM: no build.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { scenarios } from './scenarios.mjs';
 
 const quote = (word) => `'${String(word).split("'").join("'\\''")}'`;
 const data = (home) => path.join(home, '.cline', 'data');
@@ -18,12 +19,14 @@ function authThenRun(auth, run) {
 /** @type {import('../../../scripts/agents/recipes.mjs').Recipe} */
 export const recipe = {
   id: 'cline',
+  scenarios,
   package: 'cline',
+  pin: '3.0.65',
   bin: 'cline',
   // Both generations name their command `cline` (and .bin/cline is 3.x's platform binary): each
   // is started from its own package.
   binPath: path.join('cline', 'bin', 'cline'),
-  morePackages: { cline2: { package: 'cline2', bin: path.join('cline2', 'dist', 'cli.mjs') } },
+  morePackages: { cline2: { package: 'cline2', pin: 'npm:cline@2.18.0', bin: path.join('cline2', 'dist', 'cli.mjs') } },
   packageOf: (scenario) => (isGeneration2(scenario) ? 'cline2' : 'cline'),
   server: 'chat',
   model: (_scenario, { chatModel }) => chatModel,

@@ -32,6 +32,16 @@ export const codex: AgentDescriptor = {
       session: 'one thread',
     },
     readme: { agent: 'Codex CLI (0.171.0)', reads: '`update_plan` and `apply_patch`, from `~/.codex/sessions/…/rollout-*.jsonl`', switchOn: '`[tools.update_plan] enabled = true` in `~/.codex/config.toml`' },
+    rows: {
+      naming: { cells: ['none', "the first user `message` (`response_item`) or `user_message` (`event_msg`), not Codex's own `<environment_context>`, `<user_instructions>` or `# AGENTS.md instructions` messages"] },
+      mapping: [
+        { label: '`update_plan`', cells: ['`step`', '`explanation`', 'pending, in_progress, completed'] },
+      ],
+      waiting: { cells: ['a `function_call` / `custom_tool_call` / `local_shell_call` whose output has not come (until the turn ends)', '**yes, for a command that asks to leave the sandbox**: its arguments say `sandbox_permissions: "require_escalated"` and the turn\'s `turn_context` has `approval_policy` `on-request` or `untrusted` (recorded, interactive, left at its prompt). Codex writes no approval event: any other waiting call reads "waiting on exec_command"'] },
+      ledger: [
+        { cells: ['response (`token_count` event, `last_token_usage`)', '`input_tokens` − `cached_input_tokens`', '`output_tokens`', '`cached_input_tokens`', 'not recorded', 'its function, custom, shell and web-search calls'] },
+      ],
+    },
     settings: {
       enabled: { planTools: ['update_plan'] },
       folder: { empty: ['`$CODEX_HOME`', '`~/.codex`'] },

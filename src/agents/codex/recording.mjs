@@ -3,6 +3,7 @@
 // a run, and how the terminal-agent tests read its calls back. Plain ESM: no build.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { scenarios } from './scenarios.mjs';
 
 /**
  * The model Codex is told it runs: its own catalog decides which tools it offers, and only a
@@ -15,7 +16,9 @@ export function codexModel(scenario) {
 /** @type {import('../../../scripts/agents/recipes.mjs').Recipe} */
 export const recipe = {
   id: 'codex',
+  scenarios,
   package: '@openai/codex',
+  pin: '0.171.0',
   bin: 'codex',
   server: 'responses',
   model: codexModel,

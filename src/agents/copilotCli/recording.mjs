@@ -4,11 +4,14 @@
 // tests read its calls back. Plain ESM: no build.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { scenarios } from './scenarios.mjs';
 
 /** @type {import('../../../scripts/agents/recipes.mjs').Recipe} */
 export const recipe = {
   id: 'copilot-cli',
+  scenarios,
   package: '@github/copilot',
+  pin: '1.0.102',
   bin: 'copilot',
   server: 'chat',
   model: (_scenario, { chatModel }) => chatModel,

@@ -28,6 +28,16 @@ export const geminiCli: AgentDescriptor = {
       session: 'one chat',
     },
     readme: { agent: 'Gemini CLI (0.61.0)', reads: '`write_todos`, `write_file`, `replace`, from `~/.gemini/tmp/<project>/chats/`', switchOn: '`--approval-mode yolo` and a model named with `-m`' },
+    rows: {
+      naming: { cells: ["the session's `summary`, once it has one", "the first `user` message's text parts, not a `functionResponse`, not the `<session_context>` it sends first"] },
+      mapping: [
+        { label: '`write_todos`', cells: ['`description`', '', 'pending, in_progress, completed, and **cancelled** and **blocked**, kept as they are: neither counts as done nor as in progress'] },
+      ],
+      waiting: { cells: ['**none**: its chat file writes a model message first without its calls and again with them only once they completed (`status: "success"`), so a call that waits is not in the record', '— (recorded only with `--approval-mode yolo`, which `write_todos` needs)'] },
+      ledger: [
+        { cells: ['`gemini` message (`id`), `tokens`', '`input` − `cached` + `tool`', '`output` + `thoughts`', '`cached`', 'not recorded', 'its `toolCalls`'] },
+      ],
+    },
     settings: {
       enabled: { planTools: ['write_todos'] },
       folder: { empty: ['`~/.gemini`'] },

@@ -4,13 +4,16 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { scenarios } from './scenarios.mjs';
 
 export const GEMINI_MODEL = 'gemini-2.5-pro';
 
 /** @type {import('../../../scripts/agents/recipes.mjs').Recipe} */
 export const recipe = {
   id: 'gemini-cli',
+  scenarios,
   package: '@google/gemini-cli',
+  pin: '0.61.0',
   bin: 'gemini',
   server: 'gemini',
   model: () => GEMINI_MODEL,

@@ -1,7 +1,7 @@
 // Kilo CLI (`@kilocode/cli`, built on opencode): the same database schema and plan tool as
-// opencode, in its own file; the opencode folder's parser reads it.
-import { startOpencodeStyle, xdgDataFolder } from '../opencode';
+// opencode, in its own file, read as opencode's (src/agents/follow/opencodeAgent.ts).
 import type { AgentDescriptor } from '../agent';
+import { startOpencodeStyle, xdgDataFolder } from '../follow/opencodeAgent';
 
 export const kilo: AgentDescriptor = {
   id: 'kilo',
@@ -21,6 +21,16 @@ export const kilo: AgentDescriptor = {
       session: 'one session',
     },
     readme: { agent: 'Kilo CLI (7.7.7)', reads: '`todowrite` and its edits, from `~/.local/share/kilo/kilo.db`', switchOn: 'nothing' },
+    rows: {
+      naming: { cells: ["the `session` row's `title`; a default `New session - <time>` (`Child session - …`) is none", "the `text` parts (not `synthetic`) of the session's first `message` whose `role` is `user`, read once (Kilo CLI 7.7.7 records a `run` prompt in quotes)"] },
+      mapping: [
+        { label: '`todowrite`', cells: ['`content`', "`priority` (high, medium, low: kept in the line's `source.priorities`, in item order, never in the item)", "pending, in_progress, completed, and **cancelled**, kept as it is; a call counts once its part's `state.status` is `completed`"] },
+      ],
+      waiting: { cells: ["a tool part (`part` row) whose `state.status` is `pending` (the model still writing the call) or `running`, with no `completed` or `error` yet, in the session's newest turn while it runs (until a new prompt, or the turn ends)", '**no**: while the permission prompt is on screen the part is `running` with its input and start time, as any running tool\'s is, and no row holds the question (the `permission` table keeps only "Allow always" answers, and stayed empty). Recorded: interactive runs of both, bash set to `"ask"`, one left at the prompt (ended with SIGKILL: the part stays `running`), one answered. Only after the answer does the part change: bash adds its output so far (`state.metadata.output`), and Kilo CLI first `metadata.approval: {source: "manual"}`. So it reads "waiting on bash"'] },
+      ledger: [
+        { cells: ['completed assistant message', '`tokens.input`', '`output` + `reasoning`', '`cache.read` + `cache.write`', '`cost` (0 with an unpriced provider)', 'its tool parts'] },
+      ],
+    },
     settings: {
       enabled: { planTools: ['todowrite'], fromDatabase: true },
       folder: {

@@ -1,39 +1,6 @@
 // opencode (`opencode-ai`): its plans from its SQLite database, read-only.
-import * as path from 'node:path';
-import { opencodeFollower } from './databaseReader';
-import { followerReports, type AgentDescriptor, type AgentStartOptions, type RunningFollower } from '../agent';
-import type { OpencodeAgent } from './parser';
-
-/** opencode's data folder: `$XDG_DATA_HOME/<name>` or `~/.local/share/<name>` (on every system). */
-export function xdgDataFolder(name: string, env: NodeJS.ProcessEnv, home: string): string {
-  const xdg = env['XDG_DATA_HOME'];
-  return path.join(xdg !== undefined && xdg !== '' && path.isAbsolute(xdg) ? xdg : path.join(home, '.local', 'share'), name);
-}
-
-/**
- * The database in `folder`: `<name>.db`, or the file the agent's `<PREFIX>_DB` variable names
- * (an absolute path as it is, a relative one inside the folder), as the agent itself resolves it.
- */
-export function databaseFile(folder: string, name: string, override: string | undefined): string {
-  if (override === undefined || override === '') return path.join(folder, `${name}.db`);
-  return path.isAbsolute(override) ? override : path.join(folder, override);
-}
-
-/** Starts following one opencode-style database (opencode's, or Kilo CLI's). */
-export function startOpencodeStyle(agent: OpencodeAgent, dbName: string, envVar: string, parserVersion: string, options: AgentStartOptions): RunningFollower | undefined {
-  if (options.workspaceFolders.length === 0) return undefined;
-  const follower = opencodeFollower({
-    agent,
-    dbFile: databaseFile(options.folder, dbName, process.env[envVar]),
-    workspaceFolders: options.workspaceFolders,
-    parserVersion,
-    sink: options.sink,
-    cursorFile: path.join(options.storageDir, 'sources', agent, 'cursor.json'),
-    ...followerReports(options),
-  });
-  follower.start();
-  return follower;
-}
+import type { AgentDescriptor } from '../agent';
+import { startOpencodeStyle, xdgDataFolder } from '../follow/opencodeAgent';
 
 export const opencode: AgentDescriptor = {
   id: 'opencode',
@@ -53,6 +20,16 @@ export const opencode: AgentDescriptor = {
       session: 'one session (`ses_…` id)',
     },
     readme: { agent: 'opencode (1.18.33)', reads: '`todowrite` and its edits, from `~/.local/share/opencode/opencode.db`', switchOn: 'nothing' },
+    rows: {
+      naming: { cells: ["the `session` row's `title`; a default `New session - <time>` (`Child session - …`) is none", "the `text` parts (not `synthetic`) of the session's first `message` whose `role` is `user`, read once (Kilo CLI 7.7.7 records a `run` prompt in quotes)"] },
+      mapping: [
+        { label: '`todowrite`', cells: ['`content`', "`priority` (high, medium, low: kept in the line's `source.priorities`, in item order, never in the item)", "pending, in_progress, completed, and **cancelled**, kept as it is; a call counts once its part's `state.status` is `completed`"] },
+      ],
+      waiting: { cells: ["a tool part (`part` row) whose `state.status` is `pending` (the model still writing the call) or `running`, with no `completed` or `error` yet, in the session's newest turn while it runs (until a new prompt, or the turn ends)", '**no**: while the permission prompt is on screen the part is `running` with its input and start time, as any running tool\'s is, and no row holds the question (the `permission` table keeps only "Allow always" answers, and stayed empty). Recorded: interactive runs of both, bash set to `"ask"`, one left at the prompt (ended with SIGKILL: the part stays `running`), one answered. Only after the answer does the part change: bash adds its output so far (`state.metadata.output`), and Kilo CLI first `metadata.approval: {source: "manual"}`. So it reads "waiting on bash"'] },
+      ledger: [
+        { cells: ['completed assistant message', '`tokens.input`', '`output` + `reasoning`', '`cache.read` + `cache.write`', '`cost` (0 with an unpriced provider)', 'its tool parts'] },
+      ],
+    },
     settings: {
       enabled: { planTools: ['todowrite'], fromDatabase: true },
       folder: {

@@ -70,6 +70,16 @@ export const qwenCode: AgentDescriptor = {
       session: 'one session',
     },
     readme: { agent: 'Qwen Code (0.24.4)', reads: '`todo_write` and its edits, from `~/.qwen/projects/…/chats/<session>.jsonl`', switchOn: '`"tools": {"todoWrite": {"enabled": true}}` in `~/.qwen/settings.json`' },
+    rows: {
+      naming: { cells: ['none', 'the first `user` record\'s `message.parts[].text` (`provenance: "real_user"` where recorded)'] },
+      mapping: [
+        { label: '`todo_write`', cells: ['`content`', '`id`, `blockedBy`', 'pending, in_progress, completed; a call counts once its `tool_result` record says `success`'] },
+      ],
+      waiting: { cells: ["an assistant record's `functionCall` whose `tool_result` has not come (until the turn moves on)", '**no**: while it asks for leave the chat file writes nothing (recorded, interactive, `--approval-mode default`, left at its prompt: the record ends at the `functionCall`), so it reads "waiting on run_shell_command". Its `ui_telemetry` record of the call says `decision: "accept"` (a user\'s answer) or `"auto_accept"`, but only once the call completed'] },
+      ledger: [
+        { cells: ['assistant record, `usageMetadata`', '`promptTokenCount` − `cachedContentTokenCount`', '`candidatesTokenCount` + `thoughtsTokenCount`', '`cachedContentTokenCount`', 'not recorded', 'its function calls'] },
+      ],
+    },
     settings: {
       enabled: { planTools: ['todo_write'] },
       folder: { empty: ['`$QWEN_HOME`', '`~/.qwen`'] },

@@ -3,11 +3,14 @@
 // files land in a run, and how the terminal-agent tests read its calls back. Plain ESM: no build.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { scenarios } from './scenarios.mjs';
 
 /** @type {import('../../../scripts/agents/recipes.mjs').Recipe} */
 export const recipe = {
   id: 'qwen-code',
+  scenarios,
   package: '@qwen-code/qwen-code',
+  pin: '0.24.4',
   bin: 'qwen',
   server: 'chat',
   model: (_scenario, { chatModel }) => chatModel,

@@ -5,7 +5,7 @@
 import { isRecord } from '../lineParser';
 import { toolCallFiles, type WriteTools } from '../toolWrites';
 import type { ForeignWrite } from '../../core/foreign';
-import { OPENCODE_PLAN_TOOL, type OpencodeAgent, type OpencodePartRow } from './parser';
+import { OPENCODE_PLAN_TOOL, type OpencodeAgent, type OpencodePartRow } from './opencodeParser';
 
 /** The write tools of opencode and of Kilo CLI (its fork). */
 const WRITE_TOOLS: WriteTools = {

@@ -4,7 +4,7 @@
 // the tool parts of that message as its calls. Pure: rows in, facts out.
 import { isRecord } from '../lineParser';
 import type { ForeignUsage } from '../../core/foreign';
-import { byIdTime, idTime, type OpencodeAgent, type OpencodeMessageRow } from './parser';
+import { byIdTime, idTime, type OpencodeAgent, type OpencodeMessageRow } from './opencodeParser';
 
 const n = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0);
 

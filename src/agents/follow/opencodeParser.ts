@@ -1,6 +1,6 @@
 // opencode's (and Kilo CLI's, which is built on it) SQLite database: each completed
 // `todowrite` call of a session of this workspace, a whole list. Pure: rows in, plans out;
-// the reading is done in databaseReader.ts.
+// the reading is done in opencodeReader.ts.
 //
 // Observed with the real programs (opencode 1.18.33, Kilo CLI 7.7.7), same schema in both:
 // - `session(id, directory, title, parent_id, time_updated, …)`: `directory` is where the

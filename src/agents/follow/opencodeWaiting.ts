@@ -12,7 +12,7 @@
 import type { ForeignPending } from '../../core/foreign';
 import { isRecord } from '../lineParser';
 import { OpenCalls } from '../openCalls';
-import { byIdTime, idTime, type OpencodePartRow, type OpencodeTurn } from './parser';
+import { byIdTime, idTime, type OpencodePartRow, type OpencodeTurn } from './opencodeParser';
 
 /** What is kept between scans: the turn the open calls belong to, and the calls. */
 export interface WaitingCallsState {

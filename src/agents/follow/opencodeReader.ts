@@ -7,8 +7,8 @@
 // are parsed in runs between the pacer's yields. A message's tool calls are counted from the
 // tool parts read (kept in the cursor), never by a query per message. Queries ask only for what
 // changed (a cursor on `time_updated`).
-import type { ScanPacer, SqliteDatabase } from '../follow/sqlite';
-import { SqliteFollower, type SqliteFollowerOptions, type SqliteReader } from '../follow/sqliteFollower';
+import type { ScanPacer, SqliteDatabase } from './sqlite';
+import { SqliteFollower, type SqliteFollowerOptions, type SqliteReader } from './sqliteFollower';
 import {
   byIdTime,
   followTurn,
@@ -24,11 +24,11 @@ import {
   type OpencodeTurn,
   type OpencodeSessionRow,
   type OpencodeTodoRow,
-} from './parser';
+} from './opencodeParser';
 import type { ForeignPlan, ForeignSessionInfo, ForeignUsage, ForeignWrite, PlanSink, UnknownShape } from '../../core/foreign';
-import { notePlanParts, writesFromParts } from './writes';
-import { usageFromMessages } from './usage';
-import { followWaitingCalls, type WaitingCalls, type WaitingCallsState } from './waitingCalls';
+import { notePlanParts, writesFromParts } from './opencodeWrites';
+import { usageFromMessages } from './opencodeUsage';
+import { followWaitingCalls, type WaitingCalls, type WaitingCallsState } from './opencodeWaiting';
 
 export interface OpencodeFollowerOptions extends Omit<SqliteFollowerOptions<OpencodeCursor, Pass>, 'name' | 'reader'> {
   agent: OpencodeAgent;
