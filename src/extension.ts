@@ -118,7 +118,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     statusBar,
     rememberShownSession(context.workspaceState, display),
     watcher,
-    vscode.lm.registerTool(TOOL_NAME, new TodoWriteTool(store, logger, review.settled)),
+    vscode.lm.registerTool(TOOL_NAME, new TodoWriteTool(store, logger, (session) => review.settled(session))),
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, new SnapshotDocuments(store)),
     requests,
     files,
