@@ -71,9 +71,9 @@ if (status.skipped !== undefined) {
       const before = (await sessionsOf()).map((s) => s.session);
       const result = await startAgent('copilot-cli/no-plan', 0, 120_000);
       assert.equal(result.code, 0);
-      // A fixed wait: the follower reads the run's files and finds no plan, and the API has no
-      // event for a read that found none; a session would show by then.
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      // Refresh resolves once every follower has read every file as it is now: the run's files
+      // are read, and a plan in them would be a session by then.
+      await vscode.commands.executeCommand('agentPlan.refresh');
       assert.deepEqual((await sessionsOf()).map((s) => s.session).filter((s) => !before.includes(s)), [], 'no new Copilot CLI session');
     });
   });

@@ -92,9 +92,9 @@ if (status.skipped !== undefined) {
       const before = await ours();
       await runAgent('opencode/no-plan');
       await runAgent('qwen-code/no-plan');
-      // A fixed wait: the follower reads the run's files and finds no plan, and the API has no
-      // event for a read that found none; a session would show by then.
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      // Refresh resolves once every follower has read every file as it is now: the runs' files
+      // are read, and a plan in them would be a session by then.
+      await vscode.commands.executeCommand('agentPlan.refresh');
       assert.deepEqual((await ours()).filter((s) => !before.includes(s)), [], 'no new opencode or Qwen Code session');
     });
   });

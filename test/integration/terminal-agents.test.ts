@@ -198,9 +198,9 @@ if (status.skipped !== undefined) {
       // What Claude Code does to old transcripts, to every agent's files at once.
       const home = path.join(runDir(), 'home');
       for (const folder of ['.claude/projects', '.codex/sessions', '.gemini/tmp']) fs.rmSync(path.join(home, folder), { recursive: true, force: true });
-      // Give the followers time to notice (they watch and poll); a loss would show by then. A fixed
-      // wait: the deletion is to change nothing, and the API has no event for a pass that read nothing.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Refresh resolves once every follower has scanned its folders as they are now (the files
+      // gone): a loss would show by then.
+      await vscode.commands.executeCommand('agentPlan.refresh');
       for (const [session, versions] of before) {
         assert.equal((await plan.getHistory(session)).length, versions, `every version of ${session} is still there`);
         assert.ok(plan.getPlan(session), `${session} still has its plan`);
@@ -236,9 +236,9 @@ if (status.skipped !== undefined) {
       // Claude Code's sessions only: another file's agent may still add one of its own meanwhile.
       const before = (await sessionsOf('claude-code')).map((s) => s.session);
       await runAgent('claude-code/no-plan');
-      // Give the follower time to read the new transcript: a write would show by now. A fixed wait:
-      // the API has no event for a read that found no plan.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Refresh resolves once every follower has read every file as it is now: the new transcript
+      // is read, and a plan in it would be a session by then.
+      await vscode.commands.executeCommand('agentPlan.refresh');
       assert.deepEqual((await sessionsOf('claude-code')).map((s) => s.session).filter((s) => !before.includes(s)), [], 'no new Claude Code session');
     });
   });

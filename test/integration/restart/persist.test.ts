@@ -39,8 +39,9 @@ describe('after the extension host restarts', () => {
     const plan = await api();
     const mirrored = plan.listSessions().filter((s) => s.source !== undefined);
     assert.ok(mirrored.length > 0, 'the first run left mirrored sessions');
-    // Give the followers their first scan (they start right after activation) before counting.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // The followers' first scan done (Refresh resolves once every follower has read every file)
+    // before counting: a version read twice would show by then.
+    await vscode.commands.executeCommand('agentPlan.refresh');
     for (const { session, versions } of expected) {
       assert.equal((await plan.getHistory(session)).length, versions, `versions of ${session}`);
     }
