@@ -44,9 +44,10 @@ function modelDir(): string {
 export function records(): ModelRecord[] {
   const file = path.join(modelDir(), 'requests.jsonl');
   if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
+  // Whole lines only: the model server may be writing the last one as it is read.
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  return lines
+    .slice(0, -1)
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as ModelRecord);
 }

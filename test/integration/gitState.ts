@@ -75,3 +75,28 @@ export function reviewTabFiles(label: string, root: string): string[] | undefine
   }
   return undefined;
 }
+
+/**
+ * Makes the workspace folder a git repository with its files committed, for the length of
+ * `run`, then removes it. VS Code's Git extension is off meanwhile: it would refresh the
+ * repository's index on its own, and only Agent Plan is to be seen touching `.git` (never).
+ */
+export async function inGitWorkspace<T>(workspace: string, run: () => Promise<T>): Promise<T> {
+  const settings = vscode.workspace.getConfiguration('git');
+  const was = settings.inspect<boolean>('enabled')?.globalValue;
+  await settings.update('enabled', false, vscode.ConfigurationTarget.Global);
+  try {
+    git(workspace, 'init', '-q');
+    git(workspace, 'add', '-A');
+    git(workspace, 'commit', '-qm', 'start');
+    return await run();
+  } finally {
+    fs.rmSync(path.join(workspace, '.git'), { recursive: true, force: true });
+    await vscode.workspace.getConfiguration('git').update('enabled', was, vscode.ConfigurationTarget.Global);
+  }
+}
+
+/** `git diff --numstat` of each item, from the states around it: `states[i]` to `states[i + 1]` for `items[i]`. */
+export function itemNumstats(items: readonly string[], states: ReadonlyArray<Map<string, Buffer>>, scratch: string): Map<string, Map<string, { added: number; removed: number }>> {
+  return new Map(items.map((item, i) => [item, numstat(states[i]!, states[i + 1]!, scratch)]));
+}

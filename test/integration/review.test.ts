@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { gitBytes, git, numstat, reviewTabFiles, treeState } from './gitState';
+import { gitBytes, git, inGitWorkspace, numstat, reviewTabFiles, treeState } from './gitState';
 import { askAgent, copilotReady, records, toolResults, turnIndex } from './copilotAgent';
 import { api, logLines, newChatSession, runDir, waitFor } from './helpers';
 
@@ -123,36 +123,23 @@ describe('Review Item with the real Copilot agent: its edit tools and a terminal
     if (!workspace) throw new Error('no workspace folder');
     return workspace;
   };
-  let gitWasEnabled: boolean | undefined;
-
   before(async function () {
     if (spawnSync('git', ['--version']).status !== 0) {
       console.log('SKIPPED: Review Item with the Copilot agent needs git on this machine');
       this.skip();
     }
     await copilotReady();
-    // VS Code's Git extension would refresh the repository's index on its own: it is off while
-    // this file's repository exists, so that only Agent Plan could have touched `.git`.
-    const settings = vscode.workspace.getConfiguration('git');
-    gitWasEnabled = settings.inspect<boolean>('enabled')?.globalValue;
-    await settings.update('enabled', false, vscode.ConfigurationTarget.Global);
     const workspace = folder();
     fs.mkdirSync(path.join(workspace, 'review-edits'), { recursive: true });
     fs.writeFileSync(path.join(workspace, 'review-edits', 'greeting.txt'), 'hello\nworld\n');
     fs.writeFileSync(path.join(workspace, 'review-edits', 'notes.txt'), 'one\ntwo\nthree\n');
-    git(workspace, 'init', '-q');
-    git(workspace, 'add', '-A');
-    git(workspace, 'commit', '-qm', 'start');
   });
 
-  after(async () => {
-    const workspace = folder();
-    fs.rmSync(path.join(workspace, '.git'), { recursive: true, force: true });
-    fs.rmSync(path.join(workspace, 'review-edits'), { recursive: true, force: true });
-    await vscode.workspace.getConfiguration('git').update('enabled', gitWasEnabled, vscode.ConfigurationTarget.Global);
+  after(() => {
+    fs.rmSync(path.join(folder(), 'review-edits'), { recursive: true, force: true });
   });
 
-  it('gives each item what its tools and its terminal command changed, as git diff --numstat says, and opens exactly those files', async () => {
+  it('gives each item what its tools and its terminal command changed, as git diff --numstat says, and opens exactly those files', () => inGitWorkspace(folder(), async () => {
     const plan = await api();
     const workspace = folder();
     const known = new Set(plan.listSessions().map((session) => session.session));
@@ -228,5 +215,5 @@ describe('Review Item with the real Copilot agent: its edit tools and a terminal
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
     assert.deepEqual(gitBytes(workspace), gitBefore, 'the repository\'s .git is byte for byte what it was');
-  });
+  }));
 });

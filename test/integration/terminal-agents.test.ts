@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
 import { api, bridge, findSessionRow, logLines, planItemLabels, runDir, waitFor } from './helpers';
+import { gitBytes, inGitWorkspace, itemNumstats, treeState } from './gitState';
 import { PLAN_ROWS, agentsStatus as status, itemsOf, newSessionShowing, runAgent, sessionsOf, startAgent, versionsText } from './terminalAgents';
 
 async function sessionRowsMention(words: string): Promise<void> {
@@ -148,26 +149,48 @@ if (status.skipped !== undefined) {
     });
 
     // Each agent's own edit tool writes a new file while item A is in progress and changes
-    // another while item B is: the log names each file with the item in progress then.
+    // another while item B is: the log names each file with the item in progress then. The
+    // workspace is a git repository meanwhile: each item's changes (Review Item) are what
+    // `git diff --numstat` says between the states around it, the agent's own, and `.git` is untouched.
     for (const [scenario, agent] of [
       ['claude-code/edits', 'claude-code'],
       ['codex/edits', 'codex'],
       ['gemini-cli/edits', 'gemini-cli'],
     ] as const) {
-      it(`${scenario}: each file the agent wrote is in the session log, with the item in progress then`, async () => {
+      it(`${scenario}: each file the agent wrote is in the session log with the item in progress then, and each item's changes are git's`, async () => {
+        const workspace = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
         // The file the scripted edit changes, as a scratch run has it (scripts/agents/run.mjs); no tokens.ts yet.
-        const src = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'src');
+        const src = path.join(workspace, 'src');
+        const PARSER = 'export function parse(input: string): string[] {\n  return input.split(/\\s+/).filter(Boolean);\n}\n';
         fs.mkdirSync(src, { recursive: true });
-        fs.writeFileSync(path.join(src, 'parser.ts'), 'export function parse(input: string): string[] {\n  return input.split(/\\s+/).filter(Boolean);\n}\n');
+        fs.writeFileSync(path.join(src, 'parser.ts'), PARSER);
         fs.rmSync(path.join(src, 'tokens.ts'), { force: true });
         const known = (await sessionsOf(agent)).map((s) => s.session);
+        let states: Array<Map<string, Buffer>> = [];
+        let gitBefore: Record<string, string> = {};
+        let gitAfter: Record<string, string> = {};
         try {
-          await runAgent(scenario);
-          assert.match(fs.readFileSync(path.join(src, 'parser.ts'), 'utf8'), /split\(SEPARATOR\)/, 'the agent edited the parser');
+          await inGitWorkspace(workspace, async () => {
+            gitBefore = gitBytes(workspace);
+            const start = treeState(workspace);
+            // Each model answer waits a second: the follower reads each plan line, and the
+            // snapshot is taken, before the agent's next edit.
+            await runAgent(scenario, 1000);
+            assert.match(fs.readFileSync(path.join(src, 'parser.ts'), 'utf8'), /split\(SEPARATOR\)/, 'the agent edited the parser');
+            // The state between the items: the start with the new file as it is at the end (A wrote
+            // it, B wrote only the parser); nothing else in the working tree changed.
+            const used = treeState(workspace);
+            const added = new Map(start).set('src/tokens.ts', used.get('src/tokens.ts') ?? Buffer.alloc(0));
+            assert.match(used.get('src/tokens.ts')?.toString() ?? '', /SEPARATOR/, 'the agent wrote src/tokens.ts');
+            assert.deepEqual(new Map(used).set('src/parser.ts', start.get('src/parser.ts')!), added, 'the agent changed only src/tokens.ts and src/parser.ts');
+            states = [start, added, used];
+            gitAfter = gitBytes(workspace);
+          });
         } finally {
           // The test workspace has no src folder of its own (test/fixtures/workspace): leave it so.
           fs.rmSync(src, { recursive: true, force: true });
         }
+        assert.deepEqual(gitAfter, gitBefore, 'the repository\'s .git is byte for byte what it was');
         const session = await newSessionShowing(agent, known, [
           ['Add the separator constant', 'completed'],
           ['Use it in the parser', 'completed'],
@@ -185,6 +208,16 @@ if (status.skipped !== undefined) {
             [['src/parser.ts'], ['Use it in the parser']],
           ],
         );
+        const expected = itemNumstats(['Add the separator constant', 'Use it in the parser'], states, path.join(runDir(), `review-${agent}`));
+        const changes = await (await api()).getItemChanges(session.session);
+        for (const [item, counts] of expected) {
+          const files = changes.items.find((candidate) => candidate.content === item)?.files ?? [];
+          assert.deepEqual(
+            files.map((f) => ({ path: f.path, added: f.added, removed: f.removed, meanwhile: f.meanwhile === true })),
+            [...counts].map(([name, numbers]) => ({ path: name, ...numbers, meanwhile: false })),
+            `${item}: its changes, as git diff --numstat says, the agent's own (${JSON.stringify(changes)})`,
+          );
+        }
         await ledgerShown(agent, session.session);
       });
     }
