@@ -92,7 +92,7 @@ export function createReview(storageFolder: string, log: SessionLog, sink: LogPl
     snapshots,
     reader,
     diffstats,
-    disposables: [recorder, diffstats, gone, vscode.workspace.registerTextDocumentContentProvider(TREE_SCHEME, new TreeDocuments(snapshots))],
+    disposables: [recorder, diffstats, gone, snapshots, vscode.workspace.registerTextDocumentContentProvider(TREE_SCHEME, new TreeDocuments(snapshots))],
   };
 }
 
