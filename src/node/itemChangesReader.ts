@@ -4,7 +4,9 @@
 // when asked, a snapshot of the working tree now (not recorded in the log) for the stretch
 // still open. Reads the session's log whole, once per ask: asked by a command, the API, or the
 // Plan view when a snapshot line of the session on screen is read, never on a timer.
-import { attributeChanges, changeSegments, neededPairs, type NumstatLine, type SessionChanges, type TreeRef } from '../core/derived/itemChanges';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { attributeChanges, changeSegments, neededPairs, type NumstatLine, type SessionChanges, type SessionSegments, type TreeRef } from '../core/derived/itemChanges';
 import type { LogRecord } from '../core/log/logRecord';
 import type { SessionLog } from '../core/log/sessionLog';
 import type { GitSnapshots } from './gitSnapshots';
@@ -37,8 +39,8 @@ export class ItemChangesReader {
       const result = await this.snapshots.snapshot(segments.open.from.folder);
       if (result.ok) now = { tree: result.tree, folder: result.toplevel };
     }
-    await Promise.all(neededPairs(segments, now).map(({ from, to }) => this.numstat(from, to)));
-    const changes = attributeChanges(segments, items, (from, to) => this.pairs.get(`${from}..${to}`), now);
+    const [named] = await Promise.all([realPaths(segments), ...neededPairs(segments, now).map(({ from, to }) => this.numstat(from, to))]);
+    const changes = attributeChanges(segments, items, (from, to) => this.pairs.get(`${from}..${to}`), now, (file) => named.get(file) ?? file);
     return { ...changes, now };
   }
 
@@ -54,4 +56,37 @@ export class ItemChangesReader {
       this.pairs.delete(old);
     }
   }
+}
+
+/** Most absolute paths of the agent's file/write lines resolved per read. */
+const MAX_RESOLVED = 2000;
+
+/**
+ * The real path of each absolute path the agent named (git names the working tree by its real
+ * path; an agent started under a symbolic link names files under the link). A file gone since
+ * (deleted, renamed) is resolved through the nearest folder that is still there.
+ */
+export async function realPaths(segments: SessionSegments): Promise<Map<string, string>> {
+  const named = new Set<string>();
+  for (const files of segments.writes.values()) for (const file of files) if (path.isAbsolute(file) && named.size < MAX_RESOLVED) named.add(file);
+  const real = new Map<string, string>();
+  await Promise.all(
+    [...named].map(async (file) => {
+      let rest = '';
+      let at = file;
+      for (let up = 0; up < 8; up++) {
+        try {
+          const resolved = await fs.realpath(at);
+          if (resolved !== file) real.set(file, rest === '' ? resolved : path.join(resolved, rest));
+          return;
+        } catch {
+          const parent = path.dirname(at);
+          if (parent === at) return;
+          rest = rest === '' ? path.basename(at) : path.join(path.basename(at), rest);
+          at = parent;
+        }
+      }
+    }),
+  );
+  return real;
 }

@@ -184,12 +184,15 @@ export function relativeTo(folder: string, file: string): string {
  * Each item's changes from the segments and the numstat of their trees (`numstat(from, to)`:
  * undefined when git could not say; that segment is then not recorded for its items).
  * `items` are the plan's items in order; `now` extends the open stretch to the working tree now.
+ * `realPath` gives a path the agent named as the file system resolves it: git names the working
+ * tree by its real path, an agent by the path it was started in (a symbolic link on the way).
  */
 export function attributeChanges(
   segments: SessionSegments,
   items: readonly string[],
   numstat: (from: string, to: string) => readonly NumstatLine[] | undefined,
   now?: TreeRef,
+  realPath: (file: string) => string = (file) => file,
 ): SessionChanges {
   const all = [...segments.segments];
   if (now && segments.open && now.folder === segments.open.from.folder && now.tree !== segments.open.from.tree) {
@@ -208,7 +211,7 @@ export function attributeChanges(
     for (const item of segment.items) {
       let files = byItem.get(item);
       if (!files) byItem.set(item, (files = new Map<string, FileChange>()));
-      const named = new Set([...(segments.writes.get(item) ?? [])].map((file) => relativeTo(segment.to.folder, file)));
+      const named = new Set([...(segments.writes.get(item) ?? [])].map((file) => relativeTo(segment.to.folder, realPath(file))));
       for (const line of lines) addLine(files, line, segment, shared, !named.has(line.path));
     }
   }
