@@ -55,6 +55,9 @@ process.on('message', ({ id, run }) => {
 });
 `;
 
+/** The runner's niceness (os.setPriority: 19 is the lowest): below the host, as git is. */
+const RUNNER_NICENESS = 10;
+
 interface Reply {
   id: number;
   code: number | string | undefined;
@@ -108,6 +111,14 @@ export class GitRunner {
         const stdout = Buffer.from(reply.stdout.buffer, reply.stdout.byteOffset, reply.stdout.byteLength);
         waiting.resolve({ code: reply.code, stdout, stderr: reply.stderr.trim() });
       });
+      if (runner.pid !== undefined) {
+        try {
+          // The runner's own work (starting git) waits for the host too; git inherits its priority.
+          os.setPriority(runner.pid, RUNNER_NICENESS);
+        } catch {
+          // not allowed here: it runs at the host's priority
+        }
+      }
       runner.on('error', () => this.lost(runner));
       runner.on('exit', () => this.lost(runner));
       this.hold(runner, false);
