@@ -6,7 +6,7 @@
 // Plan view when a snapshot line of the session on screen is read, never on a timer.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { attributeChanges, changeSegments, neededPairs, type NumstatLine, type SessionChanges, type SessionSegments, type TreeRef } from '../core/derived/itemChanges';
+import { attributeChanges, changeSegments, changesBetween, neededPairs, sessionSnapshots, snapshotSince, type FileChange, type NumstatLine, type SessionChanges, type SessionSegments, type TreeRef } from '../core/derived/itemChanges';
 import type { LogRecord } from '../core/log/logRecord';
 import type { SessionLog } from '../core/log/sessionLog';
 import type { GitSnapshots } from './gitSnapshots';
@@ -27,21 +27,48 @@ export class ItemChangesReader {
    * stretch still open to the working tree as it is now (one snapshot, not recorded).
    */
   async read(session: string, items: readonly string[], options: { now?: boolean } = {}): Promise<SessionChanges & { now: TreeRef | undefined }> {
+    const segments = changeSegments(await this.records(session));
+    const now = options.now ? await this.now(segments) : undefined;
+    const [named] = await Promise.all([realPaths(segments), ...neededPairs(segments, now).map(({ from, to }) => this.numstat(from, to))]);
+    const changes = attributeChanges(segments, items, (from, to) => this.pairs.get(`${from}..${to}`), now, (file) => named.get(file) ?? file);
+    return { ...changes, now };
+  }
+
+  /**
+   * What changed since the plan version at byte offset `plan`: from the snapshot taken at or
+   * before it (else the first after it: `exact` false) to the newest, or to now while an item
+   * is in progress (`now`). Undefined when the session has no snapshot, or git could not say.
+   */
+  async since(session: string, plan: number, options: { now?: boolean } = {}): Promise<{ files: FileChange[]; exact: boolean } | undefined> {
+    const records = await this.records(session);
+    const start = snapshotSince(sessionSnapshots(records), plan);
+    if (!start) return undefined;
+    const segments = changeSegments(records);
+    const now = options.now ? await this.now(segments) : undefined;
+    // The end is in the working tree the start is of (a session that moved to another stays in the first).
+    const newest = sessionSnapshots(records).filter((snapshot) => snapshot.folder === start.from.folder).at(-1);
+    const end = now && now.folder === start.from.folder ? now : newest ? { tree: newest.tree, folder: newest.folder } : undefined;
+    if (!end) return undefined;
+    if (end.tree === start.from.tree) return { files: [], exact: start.exact };
+    await this.numstat(start.from.tree, end.tree);
+    const lines = this.pairs.get(`${start.from.tree}..${end.tree}`);
+    return lines ? { files: changesBetween(start.from, end, lines), exact: start.exact } : undefined;
+  }
+
+  private async records(session: string): Promise<Array<{ record: LogRecord; at: number }>> {
     const records: Array<{ record: LogRecord; at: number }> = [];
     await this.log.readRecordsBackward(session, (record, at) => {
       records.push({ record, at });
       return false;
     });
-    records.reverse();
-    const segments = changeSegments(records);
-    let now: TreeRef | undefined;
-    if (options.now && segments.open) {
-      const result = await this.snapshots.snapshot(segments.open.from.folder);
-      if (result.ok) now = { tree: result.tree, folder: result.toplevel };
-    }
-    const [named] = await Promise.all([realPaths(segments), ...neededPairs(segments, now).map(({ from, to }) => this.numstat(from, to))]);
-    const changes = attributeChanges(segments, items, (from, to) => this.pairs.get(`${from}..${to}`), now, (file) => named.get(file) ?? file);
-    return { ...changes, now };
+    return records.reverse();
+  }
+
+  /** A snapshot of the working tree now (not recorded), where a stretch is still open. */
+  private async now(segments: SessionSegments): Promise<TreeRef | undefined> {
+    if (!segments.open) return undefined;
+    const result = await this.snapshots.snapshot(segments.open.from.folder);
+    return result.ok ? { tree: result.tree, folder: result.toplevel } : undefined;
   }
 
   private async numstat(from: string, to: string): Promise<void> {

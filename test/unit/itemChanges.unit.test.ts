@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { attributeChanges, changeSegments, diffstat, neededPairs, relativeTo, type FileChange, type NumstatLine } from '../../src/core/derived/itemChanges';
+import { attributeChanges, changeSegments, changesBetween, diffstat, neededPairs, relativeTo, sessionSnapshots, snapshotSince, type FileChange, type NumstatLine } from '../../src/core/derived/itemChanges';
 import { fileWriteRecord, planEvent, type LogRecord } from '../../src/core/log/logRecord';
 import { snapshotRecord } from '../../src/core/log/snapshotRecord';
 import type { ItemStatus } from '../../src/core/plan/plan';
@@ -226,6 +226,30 @@ describe('what each item changed: the rules', () => {
       { tree: tree(1), path: 'old.ts' },
       { tree: tree(3), path: 'new.ts' },
     ]);
+  });
+
+  it('since a version: the snapshot taken at or before it, else the first after it (not exact); nothing without snapshots', () => {
+    const l = new Lines();
+    const v0 = l.plan(['A', 'pending']);
+    const v1 = l.plan(['A', 'in_progress']);
+    l.snap(1, ['A']);
+    const v2 = l.plan(['A', 'in_progress'], ['B', 'pending']);
+    const v3 = l.plan(['A', 'completed'], ['B', 'pending']);
+    l.snap(2, []);
+    const snapshots = sessionSnapshots(l.list);
+    assert.deepEqual(snapshotSince(snapshots, v1), { from: { tree: tree(1), folder: W }, exact: true }, 'the version’s own snapshot');
+    assert.deepEqual(snapshotSince(snapshots, v2), { from: { tree: tree(1), folder: W }, exact: true }, 'a version that changed no in-progress set: the working tree since the last that did');
+    assert.deepEqual(snapshotSince(snapshots, v3)?.from.tree, tree(2));
+    assert.deepEqual(snapshotSince(snapshots, v0), { from: { tree: tree(1), folder: W }, exact: false }, 'before the first snapshot: from it, said');
+    assert.equal(snapshotSince([], v1), undefined);
+    const files = changesBetween({ tree: tree(1), folder: W }, { tree: tree(2), folder: W }, [line('b.ts', 1, 0, 'a.ts'), line('c.png', undefined, undefined)]);
+    assert.deepEqual(
+      files.map((f) => [f.path, f.from, f.added, f.before, f.after, f.meanwhile, f.shared]),
+      [
+        ['b.ts', 'a.ts', 1, { tree: tree(1), path: 'a.ts' }, { tree: tree(2), path: 'b.ts' }, undefined, undefined],
+        ['c.png', undefined, undefined, { tree: tree(1), path: 'c.png' }, { tree: tree(2), path: 'c.png' }, undefined, undefined],
+      ],
+    );
   });
 
   it('relativeTo: absolute paths inside the working tree, relative ones kept', () => {

@@ -212,5 +212,16 @@ describe('SnapshotRecorder (real log, real git)', function () {
     const reloaded = await again.reader.read(KEY_A, ['A', 'B']);
     assert.deepEqual(reloaded.items[0]?.files.map((f) => f.path), ['a.txt']);
     assert.deepEqual(reloaded.items[1]?.files, [], 'without `now`, the open stretch shows up to the newest snapshot');
+    // Since a version: the first (A started), then the second (B started), each to now.
+    const versions = (await again.store.page(KEY_A, 10)).versions;
+    const sinceFirst = await again.reader.since(KEY_A, versions[1]?.at ?? -1, { now: true });
+    assert.deepEqual(sinceFirst?.files.map((f) => [f.path, f.added, f.removed]).sort(), [
+      ['a.txt', 2, 0],
+      ['b.txt', 1, 0],
+    ]);
+    assert.equal(sinceFirst?.exact, true);
+    const sinceSecond = await again.reader.since(KEY_A, versions[0]?.at ?? -1, { now: true });
+    assert.deepEqual(sinceSecond?.files.map((f) => f.path), ['b.txt']);
+    assert.deepEqual((await again.reader.since(KEY_A, versions[0]?.at ?? -1))?.files, [], 'without `now`: up to the newest snapshot, which is that version’s');
   });
 });
