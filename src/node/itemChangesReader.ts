@@ -24,10 +24,13 @@ export class ItemChangesReader {
 
   /**
    * The changes of `items` (the plan's, in order) and of the whole session. `now`: extend the
-   * stretch still open to the working tree as it is now (one snapshot, not recorded).
+   * stretch still open to the working tree as it is now (one snapshot, not recorded); `worked`:
+   * also every other item that was ever in progress.
    */
-  async read(session: string, items: readonly string[], options: { now?: boolean } = {}): Promise<SessionChanges & { now: TreeRef | undefined }> {
+  async read(session: string, items: readonly string[], options: { now?: boolean; worked?: boolean } = {}): Promise<SessionChanges & { now: TreeRef | undefined }> {
     const segments = changeSegments(await this.records(session));
+    // `worked`: every item ever in progress too (a dropped or reworded item's lane in the Plan Timeline), after `items`.
+    if (options.worked) items = [...items, ...[...segments.worked].filter((item) => !items.includes(item))];
     const now = options.now ? await this.now(segments) : undefined;
     const [named] = await Promise.all([realPaths(segments), ...neededPairs(segments, now).map(({ from, to }) => this.numstat(from, to))]);
     const changes = attributeChanges(segments, items, (from, to) => this.pairs.get(`${from}..${to}`), now, (file) => named.get(file) ?? file);

@@ -212,6 +212,15 @@ describe('SnapshotRecorder (real log, real git)', function () {
     const reloaded = await again.reader.read(KEY_A, ['A', 'B']);
     assert.deepEqual(reloaded.items[0]?.files.map((f) => f.path), ['a.txt']);
     assert.deepEqual(reloaded.items[1]?.files, [], 'without `now`, the open stretch shows up to the newest snapshot');
+    const dropped = await again.reader.read(KEY_A, ['B'], { worked: true });
+    assert.deepEqual(
+      dropped.items.map((item) => [item.content, item.files.map((f) => f.path)]),
+      [
+        ['B', []],
+        ['A', ['a.txt']],
+      ],
+      'an item the plan no longer holds (dropped) is read too, after the plan’s',
+    );
     // Since a version: the first (A started), then the second (B started), each to now.
     const versions = (await again.store.page(KEY_A, 10)).versions;
     const sinceFirst = await again.reader.since(KEY_A, versions[1]?.at ?? -1, { now: true });

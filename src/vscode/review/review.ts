@@ -133,7 +133,8 @@ export class ItemDiffstats implements vscode.Disposable {
       this.cache.set(session, 'reading');
       for (const other of this.cache.keys()) if (other !== session && this.cache.size > 8) this.cache.delete(other);
       const items = this.store.get(session)?.todos.map((todo) => todo.content) ?? [];
-      this.reader.read(session, items).then(
+      // Items the plan no longer holds too: a dropped item's lane in the Plan Timeline shows what it changed.
+      this.reader.read(session, items, { worked: true }).then(
         (changes) => {
           this.cache.set(session, new Map(changes.items.map((item) => [item.content, item])));
           this.emitter.fire(session);
