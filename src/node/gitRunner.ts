@@ -69,7 +69,7 @@ export class GitRunner {
   private runner: ChildProcess | undefined;
   private failed = false;
   private nextId = 0;
-  private readonly pending = new Map<number, { run: GitRun; resolve(result: GitRunResult): void }>();
+  private readonly pending = new Map<number, { run: GitRun; resolve(result: GitRunResult): void; guard: NodeJS.Timeout }>();
 
   constructor(private readonly options: { node?: string } = {}) {}
 
@@ -78,7 +78,9 @@ export class GitRunner {
     if (!runner) return runHere(run);
     return new Promise((resolve) => {
       const id = this.nextId++;
-      this.pending.set(id, { run, resolve });
+      // A runner that does not answer in twice git's own bound is taken for lost (a timer only while a run is out).
+      const guard = setTimeout(() => this.lost(runner), 2 * run.timeoutMs + 1000);
+      this.pending.set(id, { run, resolve, guard });
       if (this.pending.size === 1) this.hold(runner, true);
       runner.send({ id, run: { ...run, args: [...run.args] } }, (error) => {
         if (error) this.lost(runner);
@@ -97,8 +99,11 @@ export class GitRunner {
     if (this.runner || this.failed) return this.runner;
     try {
       // In VS Code's desktop host, process.execPath is Electron's: ELECTRON_RUN_AS_NODE makes it Node.
+      // NODE_OPTIONS is the host's (a debugger, a preload): not the runner's.
+      const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
+      delete env['NODE_OPTIONS'];
       const runner = spawn(this.options.node ?? process.execPath, ['-e', RUNNER_SOURCE], {
-        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+        env,
         stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
         serialization: 'advanced',
         windowsHide: true,
@@ -106,6 +111,7 @@ export class GitRunner {
       runner.on('message', (reply: Reply) => {
         const waiting = this.pending.get(reply.id);
         if (!waiting) return;
+        clearTimeout(waiting.guard);
         this.pending.delete(reply.id);
         if (this.pending.size === 0) this.hold(runner, false);
         const stdout = Buffer.from(reply.stdout.buffer, reply.stdout.byteOffset, reply.stdout.byteLength);
@@ -149,7 +155,10 @@ export class GitRunner {
     if (runner.exitCode === null && runner.signalCode === null) runner.kill();
     const waiting = [...this.pending.values()];
     this.pending.clear();
-    for (const waiter of waiting) void runHere(waiter.run).then((result) => waiter.resolve(result));
+    for (const waiter of waiting) {
+      clearTimeout(waiter.guard);
+      void runHere(waiter.run).then((result) => waiter.resolve(result));
+    }
   }
 }
 

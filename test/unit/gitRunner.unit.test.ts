@@ -1,6 +1,7 @@
 // git started by the runner process (src/node/gitRunner.ts): output, input, exit codes, a
 // missing program, and the fallback when the runner is gone or cannot start.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GitRunner, runHere, type GitRun } from '../../src/node/gitRunner';
 import { useTempDir } from './helpers';
@@ -44,5 +45,11 @@ describe('GitRunner', function () {
     assert.deepEqual(results.map((result) => result.code), [0, 0], 'the runs it held were started here');
     assert.equal(results[1]?.stdout.toString('utf8').trim(), 'ce013625030ba8dba906f756967f9e9ca394464a');
     unstartable.dispose();
+    // A runner that starts and goes away (exits at once): the runs it held are started here.
+    const quitter = path.join(tmp.path, 'quitter.sh');
+    fs.writeFileSync(quitter, '#!/bin/sh\nexit 3\n', { mode: 0o755 });
+    const gone = new GitRunner({ node: quitter });
+    assert.equal((await gone.run(run(['hash-object', '--stdin'], { input: 'hello\n' }))).stdout.toString('utf8').trim(), 'ce013625030ba8dba906f756967f9e9ca394464a');
+    gone.dispose();
   });
 });
