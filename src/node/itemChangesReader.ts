@@ -17,9 +17,11 @@ const KEPT_PAIRS = 512;
 export class ItemChangesReader {
   private readonly pairs = new Map<string, readonly NumstatLine[] | undefined>();
 
+  /** @param folderOf the folder a session's agent works in: its file/write lines' relative paths are relative to it */
   constructor(
     private readonly log: SessionLog,
     private readonly snapshots: GitSnapshots,
+    private readonly folderOf: (session: string) => string | undefined = () => undefined,
   ) {}
 
   /**
@@ -32,7 +34,7 @@ export class ItemChangesReader {
     // `worked`: every item ever in progress too (a dropped or reworded item's lane in the Plan Timeline), after `items`.
     if (options.worked) items = [...items, ...[...segments.worked].filter((item) => !items.includes(item))];
     const now = options.now ? await this.now(segments) : undefined;
-    const [named] = await Promise.all([realPaths(segments), ...neededPairs(segments, now).map(({ from, to }) => this.numstat(from, to))]);
+    const [named] = await Promise.all([realPaths(segments, this.folderOf(session)), ...neededPairs(segments, now).map(({ from, to }) => this.numstat(from, to))]);
     const changes = attributeChanges(segments, items, (from, to) => this.pairs.get(`${from}..${to}`), now, (file) => named.get(file) ?? file);
     return { ...changes, now };
   }
@@ -92,18 +94,23 @@ export class ItemChangesReader {
 const MAX_RESOLVED = 2000;
 
 /**
- * The real path of each absolute path the agent named (git names the working tree by its real
- * path; an agent started under a symbolic link names files under the link). A file gone since
- * (deleted, renamed) is resolved through the nearest folder that is still there.
+ * The real path of each path the agent named (git names the working tree by its real path; an
+ * agent started under a symbolic link names files under the link, or relative to the folder it
+ * works in, `base`, which may be below the working tree's top). A file gone since (deleted,
+ * renamed) is resolved through the nearest folder that is still there. A relative path without
+ * a `base` stays as named.
  */
-export async function realPaths(segments: SessionSegments): Promise<Map<string, string>> {
+export async function realPaths(segments: SessionSegments, base?: string): Promise<Map<string, string>> {
   const named = new Set<string>();
-  for (const files of segments.writes.values()) for (const file of files) if (path.isAbsolute(file) && named.size < MAX_RESOLVED) named.add(file);
+  for (const files of segments.writes.values()) {
+    for (const file of files) if ((path.isAbsolute(file) || (base !== undefined && path.isAbsolute(base))) && named.size < MAX_RESOLVED) named.add(file);
+  }
   const real = new Map<string, string>();
   await Promise.all(
     [...named].map(async (file) => {
+      const absolute = path.isAbsolute(file) ? file : path.resolve(base ?? '', file);
       let rest = '';
-      let at = file;
+      let at = absolute;
       for (let up = 0; up < 8; up++) {
         try {
           const resolved = await fs.realpath(at);

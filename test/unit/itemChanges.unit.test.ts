@@ -436,4 +436,30 @@ describe('what each item changed: the rules with real git', function () {
     const changes = attributeChanges(segments, ['A'], (from, to) => stats.get(`${from}..${to}`), undefined, (file) => named.get(file) ?? file);
     assert.deepEqual(rows(changes.items[0]?.files), [['a.txt', undefined, 1, 0, false, false]]);
   });
+
+  it('an agent working in a subfolder names files relative to it: still its own', async () => {
+    const repo = committedRepo(path.join(tmp.path, 'repo'), { 'top.txt': '1\n' });
+    fs.mkdirSync(path.join(repo, 'pkg', 'src'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'pkg', 'src', 'a.ts'), '1\n');
+    const store = new GitSnapshots(path.join(tmp.path, 'store'));
+    const s = session(store, path.join(repo, 'pkg'));
+    s.l.plan(['A', 'in_progress']);
+    await s.snap(['A']);
+    fs.appendFileSync(path.join(repo, 'pkg', 'src', 'a.ts'), '2\n');
+    fs.appendFileSync(path.join(repo, 'top.txt'), '2\n');
+    s.l.write(['A'], 'src/a.ts');
+    s.l.plan(['A', 'completed']);
+    await s.snap([]);
+    const segments = changeSegments(s.l.list);
+    const stats = new Map<string, NumstatLine[] | undefined>();
+    for (const { from, to } of neededPairs(segments)) stats.set(`${from}..${to}`, await store.numstat(from, to));
+    const named = await realPaths(segments, path.join(repo, 'pkg'));
+    const changes = attributeChanges(segments, ['A'], (from, to) => stats.get(`${from}..${to}`), undefined, (file) => named.get(file) ?? file);
+    assert.deepEqual(rows(changes.items[0]?.files), [
+      ['pkg/src/a.ts', undefined, 1, 0, false, false],
+      ['top.txt', undefined, 1, 0, false, true],
+    ]);
+    const unknown = attributeChanges(segments, ['A'], (from, to) => stats.get(`${from}..${to}`));
+    assert.equal(unknown.items[0]?.files[0]?.meanwhile, true, 'without the folder it works in, a relative path cannot be placed: not claimed');
+  });
 });

@@ -85,7 +85,7 @@ export function createReview(storageFolder: string, log: SessionLog, sink: LogPl
     info: (message) => logger.info(message),
     error: (message, error) => logError(logger, message, error),
   });
-  const reader = new ItemChangesReader(log, snapshots);
+  const reader = new ItemChangesReader(log, snapshots, (session) => folderOf(store, session));
   const diffstats = new ItemDiffstats(log, store, display, reader, logger);
   const gone = log.onDidRead((read) => {
     // A deleted session's snapshots go with it (objects other sessions use stay).
