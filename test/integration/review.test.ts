@@ -155,6 +155,16 @@ describe('Review Item: what each item changed, from snapshots of the working tre
     await waitFor(() => tabs().some((tab) => tab.startsWith('Review Item: Edit the files')), () => `the Review Item editor (tabs: ${JSON.stringify(tabs())}; the command returned ${JSON.stringify(reviewed)})`);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
+    // Review Since… the first version (52 versions back from the latest): the same files, opened.
+    const since = (await vscode.commands.executeCommand('agentPlan.reviewSince', SESSION, 52)) as Array<{ path: string; added?: number; removed?: number }> | undefined;
+    assert.deepEqual(
+      (since ?? []).map((file) => relative(file.path)).sort(),
+      [...expected.keys()].sort(),
+      `what changed since the first version: ${JSON.stringify(since)}`,
+    );
+    await waitFor(() => tabs().some((tab) => tab.startsWith('Review Since: ')), () => `the Review Since editor (tabs: ${JSON.stringify(tabs())})`);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
     // Nothing was written into the repository: its .git holds the same files with the same bytes.
     assert.deepEqual(gitBytes(repo), before, 'the repository\'s .git is byte for byte what it was');
     assert.equal(git(repo, 'status', '--porcelain').split('\n').filter(Boolean).length, 4, 'the working tree keeps the changes, unstaged');
