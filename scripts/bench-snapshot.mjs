@@ -1,6 +1,8 @@
 // A plain-Node micro bench of a working-tree snapshot (src/node/gitSnapshots.ts): a repository of
-// N files, committed, a few edited, then snapshots timed. Not a host run.
-//   node --import tsx scripts/bench-snapshot.mjs [files=50000] [runs=5]
+// N files, committed, a few edited, then snapshots timed. Not a host run; `heapMB` holds that
+// much memory first, as a host does (a process start copies the page tables of the process
+// that makes it: the larger the process, the longer).
+//   node --import tsx scripts/bench-snapshot.mjs [files=50000] [runs=5] [heapMB=0]
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -10,6 +12,7 @@ import { GitSnapshots } from '../src/node/gitSnapshots.ts';
 
 const files = Number(process.argv[2] ?? 50_000);
 const runs = Number(process.argv[3] ?? 5);
+const heapMB = Number(process.argv[4] ?? 0);
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-bench-snapshot-'));
 const repo = path.join(root, 'repo');
 const env = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' };
@@ -24,6 +27,7 @@ try {
   }
   git('add', '-A');
   git('commit', '-q', '-m', 'bench');
+  const held = Array.from({ length: heapMB }, () => Buffer.alloc(1 << 20, 1));
   const store = new GitSnapshots(path.join(root, 'store'));
   const first = await store.snapshot(repo);
   if (!first.ok) throw new Error(first.detail);
@@ -47,7 +51,8 @@ try {
   idle.enable();
   await new Promise((resolve) => setTimeout(resolve, 2000));
   idle.disable();
-  console.log(JSON.stringify({ idleMaxEventLoopDelayMs: Math.round(idle.max / 1e6), files, runs, medianMs: Math.round(times[Math.floor(times.length / 2)]), maxMs: Math.round(times.at(-1)), maxEventLoopDelayMs: Math.round(loop.max / 1e6), snapshotPlusNumstatMs: Math.round(diffMs), changed: stat?.length, storeBytes: await store.size() }));
+  store.dispose();
+  console.log(JSON.stringify({ heapMB: held.length, idleMaxEventLoopDelayMs: Math.round(idle.max / 1e6), files, runs, medianMs: Math.round(times[Math.floor(times.length / 2)]), maxMs: Math.round(times.at(-1)), maxEventLoopDelayMs: Math.round(loop.max / 1e6), snapshotPlusNumstatMs: Math.round(diffMs), changed: stat?.length, storeBytes: await store.size() }));
 } finally {
   fs.rmSync(root, { recursive: true, force: true, maxRetries: 5 });
 }

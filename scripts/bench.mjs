@@ -9,10 +9,14 @@
 //   4. in the real VS Code host: activation, write → row in the Plan view's DOM, and the
 //      extension host's CPU while idle, with and without Agent Plan,
 //   5. the model's token cost of the tool definition, its arguments and its results,
+//   2f. the working tree's snapshots for review: their cost at 50,000 files and the event
+//      loop's longest wait, git started by the runner process next to from the host's thread,
+//      and the snapshots a session of 500 versions with one in-progress set takes,
 // prints the tables, and writes docs/benchmarks.md, docs/benchmarks.json and the README's
-// six-line summary (scripts/bench/readme.mjs).
+// seven-line summary (scripts/bench/readme.mjs).
 //
-// Flags: --no-host skips part 4; --quick uses small budgets (for trying the script out).
+// Flags: --no-host skips part 4; --quick uses small budgets (for trying the script out);
+// --snapshots-only runs part 2f alone and puts its table into the files the last run wrote.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -31,6 +35,13 @@ const QUICK = args.has('--quick');
 const HOST = !args.has('--no-host');
 /** Only the host's latency phase, its tables printed and nothing written: for working on the views. */
 const LATENCY_ONLY = args.has('--latency-only');
+/** Only the snapshots' rows (2f), merged into the report the last full run wrote. */
+const SNAPSHOTS_ONLY = args.has('--snapshots-only');
+const SNAPSHOT_FILES = QUICK ? 5_000 : 50_000;
+const SNAPSHOT_RUNS = QUICK ? 3 : 9;
+/** Held while snapshots are measured, as a host holds its heap (a process start copies the starting process's page tables). */
+const SNAPSHOT_HEAP_MB = 300;
+const SNAPSHOT_VERSIONS = 500;
 const WRITE_SIZES = [1, 100, 10_000];
 const READ_SIZES = [1, 1_000, 100_000];
 const ACTIVATION_RUNS = Number(process.env.AGENT_PLAN_BENCH_ACTIVATIONS ?? (QUICK ? 1 : 3));
@@ -59,6 +70,7 @@ async function main() {
   // The core as the extension ships it: bundled by esbuild for Node 20.
   const core = await loadBenchCore(tmp);
   if (LATENCY_ONLY) return latencyOnly(tmp);
+  if (SNAPSHOTS_ONLY) return snapshotsOnly(core, tmp);
 
   const report = {
     generatedAt: startedAt.toISOString(),
@@ -210,6 +222,11 @@ async function main() {
     ],
   });
 
+  // 2f. Snapshots for review.
+  const snapshot = await snapshotRows(core, tmp);
+  report.snapshot = snapshot.figures;
+  tables.push(snapshot.table);
+
   // 2d. Idle.
   const idle = await core.benchIdle(tmp, IDLE_SESSIONS, progress);
   report.idle = idle;
@@ -333,7 +350,7 @@ async function main() {
   report.machine.loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
   report.summary = summaryLine(report);
 
-  const order = ['write', 'read', 'activation', 'scale', 'memory', 'health', 'timeline', 'idle', 'idleHost', 'latency', 'latencyControls', 'bundle', 'tokens'];
+  const order = ['write', 'read', 'activation', 'scale', 'memory', 'health', 'timeline', 'snapshot', 'idle', 'idleHost', 'latency', 'latencyControls', 'bundle', 'tokens'];
   tables.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
   for (const table of tables) process.stdout.write(`\n${renderText(table)}\n`);
   fs.mkdirSync(path.join(repoRoot, 'docs'), { recursive: true });
@@ -344,6 +361,59 @@ async function main() {
   process.stdout.write(`\nwrote docs/benchmarks.md, docs/benchmarks.json and the README's performance summary (${report.durationSeconds} s)\n`);
   process.stdout.write(`${report.summary}\n`);
   return hostError ? 1 : 0;
+}
+
+/** Part 2f: the snapshots' figures and their table. */
+async function snapshotRows(core, tmp) {
+  const figures = await core.benchSnapshots(tmp, { files: SNAPSHOT_FILES, runs: SNAPSHOT_RUNS, heapMB: SNAPSHOT_HEAP_MB, versions: SNAPSHOT_VERSIONS }, progress);
+  const { runner, here } = figures;
+  const table = {
+    key: 'snapshot',
+    title: `Snapshots for review: a working tree of ${count(figures.files)} files, ${figures.changedPerRun} changed per snapshot (plain Node, ${figures.heapMB} MB held)`,
+    headers: ['what', 'git started by the runner', 'from the host\'s thread', 'thread ÷ runner'],
+    align: 'lrrr',
+    rows: [
+      ['one snapshot, median (ms)', ms(runner.medianMs), ms(here.medianMs), ratio(here.medianMs / runner.medianMs)],
+      ['one snapshot, slowest (ms)', ms(runner.maxMs), ms(here.maxMs), ratio(here.maxMs / runner.maxMs)],
+      [`the event loop's longest wait in a snapshot, median of the ${figures.runs} (ms; ${ms(figures.idleMedianGapMs)} with none running)`, ms(runner.medianGapMs), ms(here.medianGapMs), ratio(here.medianGapMs / runner.medianGapMs)],
+      [`the event loop's longest wait in any snapshot (ms; ${ms(figures.idleMaxGapMs)} with none running)`, ms(runner.maxGapMs), ms(here.maxGapMs), ratio(here.maxGapMs / runner.maxGapMs)],
+      [`snapshots taken over ${count(figures.versions)} plan versions with one in-progress set (one per version: ${count(figures.versions)})`, count(figures.snapshotsTaken), '', ratio(figures.versions / Math.max(1, figures.snapshotsTaken))],
+    ],
+    notes: [
+      `GitSnapshots.snapshot (src/node/gitSnapshots.ts): a temporary index copied from the repository's, \`git add -A\` and \`git write-tree\` into Agent Plan's own object store; ${figures.runs} snapshots each way, alternately. The runner (src/node/gitRunner.ts) is a small process that starts git; from the host's thread, each start forks the whole process, which is why ${figures.heapMB} MB are held as a host holds its heap.`,
+      'The longest wait: the lateness of a 1 ms timer while a snapshot runs. The goals: a snapshot in at most 300 ms, the event loop never held more than 20 ms.',
+      'Versions: PlanStore.write through the real log, sink and SnapshotRecorder; one item in progress throughout while another item\'s text changes in every version. The one snapshot is the first version\'s.',
+    ],
+  };
+  return { figures, table };
+}
+
+/** Part 2f alone (`--snapshots-only`): its table put into docs/benchmarks.json, docs/benchmarks.md and the README as the last full run left them. */
+async function snapshotsOnly(core, tmp) {
+  const file = path.join(repoRoot, 'docs', 'benchmarks.json');
+  const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const { figures, table } = await snapshotRows(core, tmp);
+  table.notes.push(`Measured on ${new Date().toISOString().slice(0, 10)} by \`node scripts/bench.mjs --snapshots-only\` (load average ${loadAtStart.map((l) => l.toFixed(2)).join(' / ')} at its start), after the other tables.`);
+  process.stdout.write(`\n${renderText(table)}\n`);
+  report.snapshot = { ...figures, measuredAt: new Date().toISOString(), loadAverageAtStart: loadAtStart.map((l) => Math.round(l * 100) / 100) };
+  const order = ['write', 'read', 'activation', 'scale', 'memory', 'health', 'timeline', 'snapshot', 'idle', 'idleHost', 'latency', 'latencyControls', 'bundle', 'tokens'];
+  const tables = [...report.tables.filter((t) => t.key !== 'snapshot'), { key: table.key, title: table.title, headers: table.headers, rows: table.rows, notes: table.notes }];
+  tables.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+  report.tables = tables;
+  fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+  // docs/benchmarks.md keeps the last full run's text; only the snapshots' section is put in (before idle's).
+  const mdFile = path.join(repoRoot, 'docs', 'benchmarks.md');
+  const md = fs.readFileSync(mdFile, 'utf8');
+  const heading = '### Snapshots for review stay off the event loop';
+  const section = `${heading}\n\n${renderMarkdown(table)}\n\n`;
+  const from = md.indexOf(heading);
+  const next = from === -1 ? -1 : md.indexOf('\n### ', from + heading.length);
+  const idleAt = md.indexOf('### Idle costs nothing');
+  const text = from !== -1 ? `${md.slice(0, from)}${section}${next === -1 ? '' : md.slice(next + 1)}` : idleAt !== -1 ? `${md.slice(0, idleAt)}${section}${md.slice(idleAt)}` : `${md}\n${section}`;
+  fs.writeFileSync(mdFile, text.replace('a six-line summary', 'a seven-line summary'));
+  updateReadme(report);
+  process.stdout.write('\nput the snapshots\' rows into docs/benchmarks.json, docs/benchmarks.md and the README\n');
+  return 0;
 }
 
 /** The latency phase alone (`--latency-only`): its tables on stdout, nothing written. */
@@ -580,7 +650,7 @@ function markdown(report, tables) {
   const m = report.machine;
   const lines = [
     '<!-- Generated by `npm run bench` (scripts/bench.mjs): do not edit by hand. -->',
-    '<!-- The README carries a six-line summary of it (scripts/bench/readme.mjs). -->',
+    '<!-- The README carries a seven-line summary of it (scripts/bench/readme.mjs). -->',
     '',
     `Measured on ${report.generatedAt.slice(0, 10)}: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node} (${m.os}); load average ${m.loadAverageAtStart.join(' / ')} at the start. The whole run took ${report.durationSeconds} s.`,
     ...(report.host?.versions
@@ -606,6 +676,7 @@ function markdown(report, tables) {
     memory: '### Memory follows the screen, not the history',
     health: '### Plan health costs little per line',
     timeline: '### The Plan Timeline opens on its newest page',
+    snapshot: '### Snapshots for review stay off the event loop',
     idle: '### Idle costs nothing',
     idleHost: '### Idle in the real host, beside VS Code alone',
     latency: '### From a tool call to the sidebar',
@@ -633,7 +704,7 @@ main().then(
   },
 );
 
-/** Puts the six-line summary into the README between its performance markers. */
+/** Puts the seven-line summary into the README between its performance markers. */
 function updateReadme(report) {
   const file = path.join(repoRoot, 'README.md');
   const text = withReadmeSummary(fs.readFileSync(file, 'utf8'), report);

@@ -1,4 +1,4 @@
-// The README's six-line performance summary, written by `npm run bench` between the
+// The README's seven-line performance summary, written by `npm run bench` between the
 // README's performance markers from the same report as docs/benchmarks.md. A unit test
 // holds the README's lines to what this writes from docs/benchmarks.json.
 import { bytes, count, ms, ratio } from './report.mjs';
@@ -6,7 +6,7 @@ import { bytes, count, ms, ratio } from './report.mjs';
 export const README_START = '<!-- performance:start -->';
 export const README_END = '<!-- performance:end -->';
 
-/** Six Markdown list lines, then a link to the full tables. */
+/** Seven Markdown list lines, then a link to the full tables. */
 export function readmeSummary(report) {
   const writes = report.writePath.rows;
   const first = writes[0];
@@ -22,6 +22,7 @@ export function readmeSummary(report) {
       : '- **Activation and idle in the real host:** not measured in this run.',
     host ? sidebarLine(host.latency) : '- **A tool call reaches the sidebar:** not measured in this run.',
     memoryLine(report.memory),
+    snapshotLine(report.snapshot),
     `- **Size and model cost:** the bundle is ${bytes(report.bundle.production.bytes)} (${bytes(report.bundle.production.gzipBytes)} gzip); the tool's definition costs the model ${def?.o200k_base ?? '–'} tokens (o200k_base) per request that offers it.`,
     '',
     `Measured on ${report.generatedAt.slice(0, 10)} on ${report.machine.cores} shared cores; every table, the machine and the method: [docs/benchmarks.md](docs/benchmarks.md).`,
@@ -35,6 +36,12 @@ function sidebarLine(latency) {
   const status = latency.statusWithSave;
   if (!bare) return `- **A tool call reaches the sidebar** in ${ms(latency.dom.median)} ms from the chat request (median; ${ms(plan.median)} ms from the saved line to the row).`;
   return `- **A tool call reaches the sidebar** in ${ms(latency.dom.median)} ms from the chat request; from the saved line to the row ${ms(plan.median)} ms median, ${ms(plan.p95)} ms p95 (a bare tree view: ${ms(bare.median)} / ${ms(bare.p95)}, ${ratio(plan.median / bare.median)} / ${ratio(plan.p95 / bare.p95)}; the status bar: ${ms(status.median)} / ${ms(status.p95)}, ${ratio(plan.median / status.median)} / ${ratio(plan.p95 / status.p95)}).`;
+}
+
+function snapshotLine(snapshot) {
+  if (!snapshot) return '- **Snapshots for review:** not measured in this run.';
+  const { runner, here } = snapshot;
+  return `- **Snapshots for review stay off the event loop:** a working tree of ${count(snapshot.files)} files snapshots in ${ms(runner.medianMs)} ms (median); the event loop's longest wait in one was ${ms(runner.medianGapMs)} ms (median), ${ms(runner.maxGapMs)} ms at most (git started from the host's thread: ${ms(here.medianGapMs)} / ${ms(here.maxGapMs)}); ${count(snapshot.versions)} plan versions with one in-progress set took ${count(snapshot.snapshotsTaken)} snapshot${snapshot.snapshotsTaken === 1 ? '' : 's'}.`;
 }
 
 function memoryLine(rows) {

@@ -7,17 +7,17 @@
 // alternate: `git add -A` (which honours .gitignore) writes the blobs of changed and new files
 // into our store only, and `write-tree` writes the trees there. Nothing is written into the
 // user's repository, index, refs, stash or working tree: the repository's index is only
-// read (copied), auto-gc and fsmonitor are switched off for these runs. Every run is async
-// (execFile: off the extension host's thread), bounded in time and output.
+// read (copied), auto-gc and fsmonitor are switched off for these runs. Every run is async,
+// started by a small runner process (gitRunner.ts: a process start stalls the process that
+// makes it), bounded in time and output, and below the host's priority.
 //
 // Our store keeps one ref per snapshot (`refs/snapshots/<session>/<time>-<tree>`), so a
 // session's snapshots can be dropped with it and the oldest pruned past a size cap
 // (`git prune` in our store removes only objects no remaining snapshot reaches).
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { GitRunner, type GitRunResult } from './gitRunner';
 
 export type SnapshotFailure = 'not-git' | 'git-missing' | 'failed';
 
@@ -57,11 +57,7 @@ const QUIET_CONFIG = ['-c', 'gc.auto=0', '-c', 'maintenance.auto=false', '-c', '
 /** Objects younger than this stay when the store is pruned: a snapshot being taken holds no ref yet. */
 const PRUNE_EXPIRE = '15.minutes.ago';
 
-interface RunResult {
-  code: number | string | undefined;
-  stdout: Buffer;
-  stderr: string;
-}
+type RunResult = GitRunResult;
 
 /** Git's environment without anything inherited that would point it at another repository or index. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -76,6 +72,7 @@ export class GitSnapshots {
   private readonly maxOutput: number;
   private ready: Promise<void> | undefined;
   private readonly alternates = new Set<string>();
+  private readonly runner = new GitRunner();
 
   /** @param store our bare repository's folder (created on first use) */
   constructor(
@@ -87,19 +84,23 @@ export class GitSnapshots {
     this.maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
   }
 
-  private run(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
-    return new Promise((resolve) => {
-      const child = execFile(
-        this.git,
-        [...QUIET_CONFIG, ...args],
-        { cwd: options.cwd, env: cleanEnv(options.env ?? {}), timeout: this.timeoutMs, maxBuffer: this.maxOutput, encoding: 'buffer', windowsHide: true },
-        (error, stdout, stderr) => {
-          const code = error ? ((error as NodeJS.ErrnoException).code ?? (error as { status?: number }).status ?? 1) : 0;
-          resolve({ code, stdout, stderr: stderr.toString('utf8').trim() });
-        },
-      );
-      lowerPriority(child.pid);
+  /** One git run, started by the runner process (gitRunner.ts), below the host's priority, bounded in time and output. */
+  private run(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<RunResult> {
+    return this.runner.run({
+      file: this.git,
+      args: [...QUIET_CONFIG, ...args],
+      cwd: options.cwd,
+      env: cleanEnv(options.env ?? {}),
+      timeoutMs: this.timeoutMs,
+      maxBuffer: this.maxOutput,
+      input: options.input,
+      niceness: GIT_NICENESS,
     });
+  }
+
+  /** Ends the runner process (a run after this starts git from the calling thread). */
+  dispose(): void {
+    this.runner.dispose();
   }
 
   /** Our store: a bare repository, made once. */
@@ -263,18 +264,8 @@ export class GitSnapshots {
   private async dropRefs(names: readonly string[], expire: string): Promise<void> {
     if (names.length === 0) return;
     const input = names.map((name) => `delete ${name}\n`).join('');
-    await this.runWithInput(['--git-dir', this.store, 'update-ref', '--stdin'], input);
+    await this.run(['--git-dir', this.store, 'update-ref', '--stdin'], { input });
     await this.run(['--git-dir', this.store, 'prune', `--expire=${expire}`]);
-  }
-
-  private runWithInput(args: readonly string[], input: string): Promise<RunResult> {
-    return new Promise((resolve) => {
-      const child = execFile(this.git, [...QUIET_CONFIG, ...args], { env: cleanEnv({}), timeout: this.timeoutMs, maxBuffer: this.maxOutput, encoding: 'buffer' }, (error, stdout, stderr) => {
-        resolve({ code: error ? ((error as NodeJS.ErrnoException).code ?? 1) : 0, stdout, stderr: stderr.toString('utf8') });
-      });
-      lowerPriority(child.pid);
-      child.stdin?.end(input);
-    });
   }
 }
 
@@ -297,19 +288,6 @@ export function parseNumstat(text: string): NumstatEntry[] {
     entries.push(entry);
   }
   return entries;
-}
-
-/**
- * Git runs below the extension host's priority: on a machine of few cores a snapshot of a
- * large tree (git hashes with several threads) must not take the cores the host's event loop needs.
- */
-function lowerPriority(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    os.setPriority(pid, GIT_NICENESS);
-  } catch {
-    // not allowed here: git runs at the host's priority
-  }
 }
 
 async function exists(folder: string): Promise<boolean> {

@@ -3,6 +3,7 @@
 // grows, next to the two usual ways of storing a plan, and the cost of reading the
 // current plan (tail read) next to a full replay. Measures and returns figures; the
 // launcher prints and records them. Nothing here asserts.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
@@ -23,6 +24,9 @@ import { timelineViewModel } from '../../src/core/timeline/timelineView';
 import { formatOnly } from '../../src/core/plan/present';
 import { watchLogFolder } from '../../src/node/logWatcher';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
+import { GitSnapshots } from '../../src/node/gitSnapshots';
+import { SnapshotRecorder } from '../../src/node/snapshotRecorder';
+import { LogPlanSink } from '../../src/core/log/planSink';
 
 export { ERRORS, successText };
 
@@ -745,4 +749,151 @@ export async function benchTimeline(dir: string, versions: number, page: number,
   onProgress?.(`timeline, ${versions} versions: whole history ${whole.median.toFixed(1)} ms`);
   fs.rmSync(folder, { recursive: true, force: true });
   return { versions, fileBytes, firstPaint, pageVersions: page, whole };
+}
+
+export interface SnapshotCost {
+  /** Per snapshot, ms. */
+  times: number[];
+  medianMs: number;
+  maxMs: number;
+  /** The event loop's longest wait while snapshots ran, ms. */
+  maxGapMs: number;
+  /** Each snapshot's longest wait, the median of them, ms. */
+  medianGapMs: number;
+}
+
+export interface SnapshotRows {
+  files: number;
+  changedPerRun: number;
+  runs: number;
+  heapMB: number;
+  /** git started by the runner process (src/node/gitRunner.ts), as the extension does. */
+  runner: SnapshotCost;
+  /** git started from the calling thread (as before the runner). */
+  here: SnapshotCost;
+  /** The event loop's longest wait with no snapshot running, over as long: the longest, and the median of each window's. */
+  idleMaxGapMs: number;
+  idleMedianGapMs: number;
+  /** 500 plan versions, one in-progress set: snapshots the recorder took. */
+  versions: number;
+  snapshotsTaken: number;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? -1;
+}
+
+/** The event loop's longest wait while `run` runs (a 1 ms timer's lateness). */
+async function longestGap(run: () => Promise<void>): Promise<number> {
+  let max = 0;
+  let last = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const tick = (): void => {
+    const now = performance.now();
+    max = Math.max(max, now - last - 1);
+    last = now;
+    timer = setTimeout(tick, 1);
+  };
+  timer = setTimeout(tick, 1);
+  try {
+    await run();
+  } finally {
+    clearTimeout(timer);
+  }
+  return Math.max(0, max);
+}
+
+/**
+ * Snapshots of a working tree of `files` files with 5 changed per run (src/node/gitSnapshots.ts),
+ * git started by the runner and, alternately, from this thread, with `heapMB` held as a host
+ * holds its heap (a process start copies the starting process's page tables); then a session
+ * of `versions` plan versions whose in-progress set does not change, through the real log and
+ * recorder, and the snapshots it took.
+ */
+export async function benchSnapshots(dir: string, options: { files: number; runs: number; heapMB: number; versions: number }, onProgress?: (text: string) => void): Promise<SnapshotRows> {
+  const root = path.join(dir, 'snapshots');
+  const repo = path.join(root, 'repo');
+  fs.mkdirSync(repo, { recursive: true });
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
+  Object.assign(env, { GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' });
+  const git = (...args: string[]): void => void execFileSync('git', ['-c', 'gc.auto=0', ...args], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+  git('init', '-q');
+  for (let i = 0; i < options.files; i++) {
+    const folder = path.join(repo, `d${i % 100}`, `e${Math.floor(i / 100) % 50}`);
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, `f${i}.ts`), `export const v${i} = ${i};\n`.repeat(20));
+  }
+  git('add', '-A');
+  git('commit', '-q', '-m', 'bench');
+  onProgress?.(`snapshots: a repository of ${options.files} files`);
+  const held = Array.from({ length: options.heapMB }, () => Buffer.alloc(1 << 20, 1));
+  const runner = new GitSnapshots(path.join(root, 'store-runner'));
+  const here = new GitSnapshots(path.join(root, 'store-here'));
+  here.dispose();
+  for (const store of [runner, here]) await store.snapshot(repo);
+  const costs = { runner: { times: [] as number[], gaps: [] as number[] }, here: { times: [] as number[], gaps: [] as number[] } };
+  const idle: number[] = [];
+  for (let run = 0; run < options.runs; run++) {
+    for (const [name, store] of [['runner', runner], ['here', here]] as const) {
+      for (let k = 0; k < 5; k++) fs.appendFileSync(path.join(repo, `d${k}`, 'e0', `f${k}.ts`), `// ${name} ${run}\n`);
+      let ms = 0;
+      costs[name].gaps.push(
+        await longestGap(async () => {
+          const result = await store.snapshot(repo);
+          if (!result.ok) throw new Error(result.detail);
+          ms = result.ms;
+        }),
+      );
+      costs[name].times.push(ms);
+    }
+    idle.push(await longestGap(() => new Promise((resolve) => setTimeout(resolve, Math.max(50, costs.runner.times.at(-1) ?? 0)))));
+  }
+  runner.dispose();
+  const cost = ({ times, gaps }: { times: number[]; gaps: number[] }): SnapshotCost => {
+    const sorted = [...times].sort((a, b) => a - b);
+    return { times, medianMs: sorted[Math.floor(sorted.length / 2)] ?? -1, maxMs: sorted.at(-1) ?? -1, maxGapMs: Math.max(...gaps), medianGapMs: median(gaps) };
+  };
+  onProgress?.(`snapshots: ${options.runs} runs each, held ${held.length} MB`);
+
+  // A session of many versions whose in-progress set stays the same: the real log, sink and recorder.
+  const fileSystem = new NodeFileSystem();
+  const log = new SessionLog(path.join(root, 'sessions'), fileSystem);
+  const store = new PlanStore(log);
+  const snapshots = new GitSnapshots(path.join(root, 'store-versions'));
+  let taken = 0;
+  const recorder = new SnapshotRecorder(log, new LogPlanSink(log), snapshots, {
+    folderOf: () => repo,
+    maxBytes: () => 0,
+    enabled: () => true,
+    info: () => undefined,
+    error: (message) => {
+      throw new Error(message);
+    },
+    onSnapshot: () => void taken++,
+  });
+  await store.load();
+  for (let version = 0; version < options.versions; version++) {
+    const todos = planAt(0).map((todo, i) => ({ ...todo, status: i === 0 ? ('in_progress' as const) : ('pending' as const) }));
+    if (todos[1]) todos[1] = { ...todos[1], content: `${todos[1].content} (note ${version})` };
+    await store.write(BENCH_SESSION, todos);
+    if (version % 50 === 0) await recorder.idle();
+  }
+  await recorder.idle();
+  recorder.dispose();
+  snapshots.dispose();
+  fs.rmSync(root, { recursive: true, force: true });
+  return {
+    files: options.files,
+    changedPerRun: 5,
+    runs: options.runs,
+    heapMB: held.length,
+    runner: cost(costs.runner),
+    here: cost(costs.here),
+    idleMaxGapMs: Math.max(...idle),
+    idleMedianGapMs: median(idle),
+    versions: options.versions,
+    snapshotsTaken: taken,
+  };
 }

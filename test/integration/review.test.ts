@@ -106,6 +106,17 @@ describe('Review Item: what each item changed, from snapshots of the working tre
     assert.deepEqual(opened, [...expected.keys()].sort(), 'the Review Item editor shows exactly the item\'s files');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
+    // Review Since… the first version (52 versions back from the latest): the same files, opened.
+    const since = (await vscode.commands.executeCommand('agentPlan.reviewSince', SESSION, 52)) as Array<{ path: string; added?: number; removed?: number }> | undefined;
+    assert.deepEqual(
+      (since ?? []).map((file) => relative(file.path)).sort(),
+      [...expected.keys()].sort(),
+      `what changed since the first version: ${JSON.stringify(since)}`,
+    );
+    const sinceOpened = await waitFor(() => reviewTabFiles('Review Since: ', repo), 'the Review Since editor');
+    assert.deepEqual(sinceOpened, [...expected.keys()].sort(), 'the Review Since editor shows exactly those files');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
     // Nothing was written into the repository: its .git holds the same files with the same bytes.
     assert.deepEqual(gitBytes(repo), before, 'the repository\'s .git is byte for byte what it was');
     assert.equal(git(repo, 'status', '--porcelain').split('\n').filter(Boolean).length, 4, 'the working tree keeps the changes, unstaged');

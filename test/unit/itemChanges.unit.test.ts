@@ -4,11 +4,12 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { attributeChanges, changeSegments, diffstat, neededPairs, relativeTo, type NumstatLine } from '../../src/core/derived/itemChanges';
+import { attributeChanges, changeSegments, changesBetween, diffstat, neededPairs, relativeTo, sessionSnapshots, snapshotSince, type FileChange, type NumstatLine } from '../../src/core/derived/itemChanges';
 import { fileWriteRecord, planEvent, type LogRecord } from '../../src/core/log/logRecord';
 import { snapshotRecord } from '../../src/core/log/snapshotRecord';
 import type { ItemStatus } from '../../src/core/plan/plan';
 import { GitSnapshots } from '../../src/node/gitSnapshots';
+import { realPaths } from '../../src/node/itemChangesReader';
 import { committedRepo, KEY_A, useTempDir } from './helpers';
 
 const TS = '2026-12-03T10:00:00.000Z';
@@ -227,6 +228,30 @@ describe('what each item changed: the rules', () => {
     ]);
   });
 
+  it('since a version: the snapshot taken at or before it, else the first after it (not exact); nothing without snapshots', () => {
+    const l = new Lines();
+    const v0 = l.plan(['A', 'pending']);
+    const v1 = l.plan(['A', 'in_progress']);
+    l.snap(1, ['A']);
+    const v2 = l.plan(['A', 'in_progress'], ['B', 'pending']);
+    const v3 = l.plan(['A', 'completed'], ['B', 'pending']);
+    l.snap(2, []);
+    const snapshots = sessionSnapshots(l.list);
+    assert.deepEqual(snapshotSince(snapshots, v1), { from: { tree: tree(1), folder: W }, exact: true }, 'the version’s own snapshot');
+    assert.deepEqual(snapshotSince(snapshots, v2), { from: { tree: tree(1), folder: W }, exact: true }, 'a version that changed no in-progress set: the working tree since the last that did');
+    assert.deepEqual(snapshotSince(snapshots, v3)?.from.tree, tree(2));
+    assert.deepEqual(snapshotSince(snapshots, v0), { from: { tree: tree(1), folder: W }, exact: false }, 'before the first snapshot: from it, said');
+    assert.equal(snapshotSince([], v1), undefined);
+    const files = changesBetween({ tree: tree(1), folder: W }, { tree: tree(2), folder: W }, [line('b.ts', 1, 0, 'a.ts'), line('c.png', undefined, undefined)]);
+    assert.deepEqual(
+      files.map((f) => [f.path, f.from, f.added, f.before, f.after, f.meanwhile, f.shared]),
+      [
+        ['b.ts', 'a.ts', 1, { tree: tree(1), path: 'a.ts' }, { tree: tree(2), path: 'b.ts' }, undefined, undefined],
+        ['c.png', undefined, undefined, { tree: tree(1), path: 'c.png' }, { tree: tree(2), path: 'c.png' }, undefined, undefined],
+      ],
+    );
+  });
+
   it('relativeTo: absolute paths inside the working tree, relative ones kept', () => {
     assert.equal(relativeTo('/w/', '/w/src/a.ts'), 'src/a.ts');
     assert.equal(relativeTo('C:\\w', 'C:\\w\\src\\a.ts'), 'src/a.ts');
@@ -274,5 +299,167 @@ describe('what each item changed: end to end with real git', function () {
     assert.deepEqual(changes.items[0]?.files.map((f) => f.meanwhile ?? false), [false, true], 'a.txt named by the agent; doomed.txt deleted by someone else');
     assert.deepEqual(changes.items[1]?.files.map((f) => [f.path, f.added, f.removed]), expected(t2, t3));
     assert.equal((await store.readFile(changes.items[0]?.files[0]?.before.tree ?? '', 'a.txt'))?.toString(), '1\n2\n');
+  });
+});
+
+describe('what each item changed: the rules with real git', function () {
+  this.timeout(60_000);
+  const tmp = useTempDir();
+
+  /** A session's lines whose snapshots are real ones of `repo`, and the changes read from them. */
+  function session(store: GitSnapshots, repo: string) {
+    const l = new Lines();
+    return {
+      l,
+      snap: async (items: string[]): Promise<string> => {
+        const result = await store.snapshot(repo);
+        assert.ok(result.ok, JSON.stringify(result));
+        l.snap(0, items);
+        Object.assign(l.list.at(-1)?.record ?? {}, { tree: result.tree, folder: result.toplevel });
+        return result.tree;
+      },
+      changes: async (items: string[]) => {
+        const segments = changeSegments(l.list);
+        const stats = new Map<string, NumstatLine[] | undefined>();
+        for (const { from, to } of neededPairs(segments)) stats.set(`${from}..${to}`, await store.numstat(from, to));
+        return attributeChanges(segments, items, (from, to) => stats.get(`${from}..${to}`));
+      },
+    };
+  }
+  const rows = (files: readonly FileChange[] | undefined) => (files ?? []).map((f) => [f.path, f.from, f.added, f.removed, f.shared ?? false, f.meanwhile ?? false]);
+
+  it('a renamed, a deleted and a binary file the agent named: its own, with git’s counts (binary: none)', async () => {
+    const repo = committedRepo(path.join(tmp.path, 'repo'), { 'old.txt': 'a\nb\nc\nd\ne\n', 'gone.txt': 'x\ny\n', 'logo.png': 'v1' });
+    const store = new GitSnapshots(path.join(tmp.path, 'store'));
+    const s = session(store, repo);
+    s.l.plan(['A', 'in_progress']);
+    await s.snap(['A']);
+    fs.renameSync(path.join(repo, 'old.txt'), path.join(repo, 'new.txt'));
+    fs.appendFileSync(path.join(repo, 'new.txt'), 'f\n');
+    fs.rmSync(path.join(repo, 'gone.txt'));
+    fs.writeFileSync(path.join(repo, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1, 0]));
+    const real = fs.realpathSync(repo);
+    s.l.write(['A'], path.join(real, 'new.txt'), path.join(real, 'gone.txt'), 'logo.png');
+    s.l.plan(['A', 'completed']);
+    await s.snap([]);
+    const [a] = (await s.changes(['A'])).items;
+    assert.equal(a?.recorded, 'all');
+    assert.deepEqual(
+      rows(a?.files).sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
+      [
+        ['gone.txt', undefined, 0, 2, false, false],
+        ['logo.png', undefined, undefined, undefined, false, false],
+        ['new.txt', 'old.txt', 1, 0, false, false],
+      ],
+    );
+    const renamed = a?.files.find((f) => f.path === 'new.txt');
+    assert.equal((await store.readFile(renamed?.before.tree ?? '', renamed?.before.path ?? ''))?.toString(), 'a\nb\nc\nd\ne\n', 'the diff editor’s left side is the old path in the snapshot before');
+    assert.equal(diffstat(a?.files ?? []), '+1 \u22122', 'a binary file counts no lines');
+  });
+
+  it('overlapping items with real git: the shared stretch is in both, shared; the rest each one’s own', async () => {
+    const repo = committedRepo(path.join(tmp.path, 'repo'), { 'a.txt': '1\n', 'b.txt': '1\n' });
+    const s = session(new GitSnapshots(path.join(tmp.path, 'store')), repo);
+    s.l.plan(['A', 'in_progress'], ['B', 'pending']);
+    await s.snap(['A']);
+    fs.appendFileSync(path.join(repo, 'a.txt'), '2\n');
+    s.l.plan(['A', 'in_progress'], ['B', 'in_progress']);
+    await s.snap(['A', 'B']);
+    fs.appendFileSync(path.join(repo, 'a.txt'), '3\n');
+    fs.appendFileSync(path.join(repo, 'b.txt'), '2\n');
+    s.l.plan(['A', 'completed'], ['B', 'in_progress']);
+    await s.snap(['B']);
+    fs.appendFileSync(path.join(repo, 'b.txt'), '3\n');
+    s.l.plan(['A', 'completed'], ['B', 'completed']);
+    await s.snap([]);
+    const [a, b] = (await s.changes(['A', 'B'])).items;
+    assert.deepEqual(rows(a?.files), [
+      ['a.txt', undefined, 2, 0, true, true],
+      ['b.txt', undefined, 1, 0, true, true],
+    ]);
+    assert.deepEqual(rows(b?.files), [
+      ['a.txt', undefined, 1, 0, true, true],
+      ['b.txt', undefined, 2, 0, true, true],
+    ]);
+  });
+
+  it('another agent in the same working tree: its file is “changed meanwhile” in this session and its own in the other', async () => {
+    const repo = committedRepo(path.join(tmp.path, 'repo'), { 'mine.txt': '1\n', 'theirs.txt': '1\n' });
+    const store = new GitSnapshots(path.join(tmp.path, 'store'));
+    const one = session(store, repo);
+    const two = session(store, repo);
+    one.l.plan(['mine', 'in_progress']);
+    await one.snap(['mine']);
+    two.l.plan(['theirs', 'in_progress']);
+    await two.snap(['theirs']);
+    fs.appendFileSync(path.join(repo, 'mine.txt'), '2\n');
+    one.l.write(['mine'], 'mine.txt');
+    fs.appendFileSync(path.join(repo, 'theirs.txt'), '2\n3\n');
+    two.l.write(['theirs'], 'theirs.txt');
+    one.l.plan(['mine', 'completed']);
+    await one.snap([]);
+    two.l.plan(['theirs', 'completed']);
+    await two.snap([]);
+    assert.deepEqual(rows((await one.changes(['mine'])).items[0]?.files), [
+      ['mine.txt', undefined, 1, 0, false, false],
+      ['theirs.txt', undefined, 2, 0, false, true],
+    ]);
+    assert.deepEqual(rows((await two.changes(['theirs'])).items[0]?.files), [
+      ['mine.txt', undefined, 1, 0, false, true],
+      ['theirs.txt', undefined, 2, 0, false, false],
+    ]);
+  });
+
+  it('a working tree reached through a symbolic link: the files the agent named under the link are still its own', async function () {
+    const real = committedRepo(path.join(tmp.path, 'real', 'repo'), { 'a.txt': '1\n' });
+    const link = path.join(tmp.path, 'link');
+    try {
+      fs.symlinkSync(path.join(tmp.path, 'real'), link, 'dir');
+    } catch (error) {
+      console.log(`      SKIPPED: no symbolic links here (${String(error)})`);
+      this.skip();
+    }
+    const repo = path.join(link, 'repo');
+    const store = new GitSnapshots(path.join(tmp.path, 'store'));
+    const s = session(store, repo);
+    s.l.plan(['A', 'in_progress']);
+    await s.snap(['A']);
+    assert.equal((s.l.list.at(-1)?.record as { folder?: string }).folder, fs.realpathSync(real), 'git names the real top folder');
+    fs.appendFileSync(path.join(repo, 'a.txt'), '2\n');
+    s.l.write(['A'], path.join(repo, 'a.txt'));
+    s.l.plan(['A', 'completed']);
+    await s.snap([]);
+    const segments = changeSegments(s.l.list);
+    const stats = new Map<string, NumstatLine[] | undefined>();
+    for (const { from, to } of neededPairs(segments)) stats.set(`${from}..${to}`, await store.numstat(from, to));
+    const named = await realPaths(segments);
+    const changes = attributeChanges(segments, ['A'], (from, to) => stats.get(`${from}..${to}`), undefined, (file) => named.get(file) ?? file);
+    assert.deepEqual(rows(changes.items[0]?.files), [['a.txt', undefined, 1, 0, false, false]]);
+  });
+
+  it('an agent working in a subfolder names files relative to it: still its own', async () => {
+    const repo = committedRepo(path.join(tmp.path, 'repo'), { 'top.txt': '1\n' });
+    fs.mkdirSync(path.join(repo, 'pkg', 'src'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'pkg', 'src', 'a.ts'), '1\n');
+    const store = new GitSnapshots(path.join(tmp.path, 'store'));
+    const s = session(store, path.join(repo, 'pkg'));
+    s.l.plan(['A', 'in_progress']);
+    await s.snap(['A']);
+    fs.appendFileSync(path.join(repo, 'pkg', 'src', 'a.ts'), '2\n');
+    fs.appendFileSync(path.join(repo, 'top.txt'), '2\n');
+    s.l.write(['A'], 'src/a.ts');
+    s.l.plan(['A', 'completed']);
+    await s.snap([]);
+    const segments = changeSegments(s.l.list);
+    const stats = new Map<string, NumstatLine[] | undefined>();
+    for (const { from, to } of neededPairs(segments)) stats.set(`${from}..${to}`, await store.numstat(from, to));
+    const named = await realPaths(segments, path.join(repo, 'pkg'));
+    const changes = attributeChanges(segments, ['A'], (from, to) => stats.get(`${from}..${to}`), undefined, (file) => named.get(file) ?? file);
+    assert.deepEqual(rows(changes.items[0]?.files), [
+      ['pkg/src/a.ts', undefined, 1, 0, false, false],
+      ['top.txt', undefined, 1, 0, false, true],
+    ]);
+    const unknown = attributeChanges(segments, ['A'], (from, to) => stats.get(`${from}..${to}`));
+    assert.equal(unknown.items[0]?.files[0]?.meanwhile, true, 'without the folder it works in, a relative path cannot be placed: not claimed');
   });
 });

@@ -71,7 +71,7 @@ describe('SnapshotRecorder (real log, real git)', function () {
       .filter((line) => line.includes('"tree/snapshot"'))
       .map((line) => JSON.parse(line) as SnapshotRecord);
 
-  function window(pid: number, folder: string | undefined) {
+  function window(pid: number, folder: string | undefined, enabled = true) {
     const fileSystem = new NodeFileSystem();
     const log = new SessionLog(path.join(tmp.path, 'sessions'), fileSystem);
     const store = new PlanStore(log);
@@ -81,7 +81,7 @@ describe('SnapshotRecorder (real log, real git)', function () {
     const recorder = new SnapshotRecorder(log, sink, new GitSnapshots(path.join(tmp.path, 'store')), {
       folderOf: () => folder,
       maxBytes: () => 0,
-      enabled: () => true,
+      enabled: () => enabled,
       info: (message) => infos.push(message),
       error: (message, error) => assert.fail(`${message}: ${String(error)}`),
     });
@@ -115,15 +115,57 @@ describe('SnapshotRecorder (real log, real git)', function () {
   it('a folder that is not a git working tree takes none, said once', async () => {
     const plain = path.join(tmp.path, 'plain');
     fs.mkdirSync(plain);
-    const { log, store, recorder, infos } = window(1, plain);
+    const { log, store, recorder, infos, reader } = window(1, plain);
     await store.load();
-    await store.write(KEY_A, [{ content: 'a', status: 'in_progress' }]);
+    await store.write(KEY_A, [{ content: 'a', status: 'in_progress' }, { content: 'b', status: 'pending' }]);
     await recorder.idle();
-    await store.write(KEY_A, [{ content: 'a', status: 'completed' }]);
+    await store.write(KEY_A, [{ content: 'a', status: 'completed' }, { content: 'b', status: 'pending' }]);
     await recorder.idle();
     assert.equal(snapshotLines(log.fileFor(KEY_A)).length, 0);
     assert.equal(infos.length, 1);
     assert.match(infos[0] ?? '', /not-git/);
+    const changes = await reader.read(KEY_A, ['a', 'b'], { now: true });
+    assert.deepEqual(
+      changes.items.map((item) => [item.content, item.recorded, item.files]),
+      [
+        ['a', 'none', []],
+        ['b', 'all', []],
+      ],
+      'the item worked on says not recorded; nothing invented',
+    );
+    assert.deepEqual(changes.session, []);
+  });
+
+  it('a restart: versions from before it have no snapshot and say not recorded; what changes after it is recorded', async () => {
+    const repo = makeRepo();
+    const before = window(1, repo, false);
+    await before.store.load();
+    await before.store.write(KEY_A, [{ content: 'A', status: 'in_progress' }, { content: 'B', status: 'pending' }, { content: 'C', status: 'pending' }]);
+    fs.writeFileSync(path.join(repo, 'a.txt'), 'by A\n');
+    await before.store.write(KEY_A, [{ content: 'A', status: 'completed' }, { content: 'B', status: 'in_progress' }, { content: 'C', status: 'pending' }]);
+    fs.writeFileSync(path.join(repo, 'b.txt'), 'by B\n');
+    await before.recorder.idle();
+    before.recorder.dispose();
+    // The window reloads: the session's past is read at a first look, and the working tree is no longer what it was then.
+    const after = window(2, repo);
+    await after.store.load();
+    await after.recorder.idle();
+    assert.equal(snapshotLines(after.log.fileFor(KEY_A)).length, 0, 'no snapshot of the past');
+    await after.store.write(KEY_A, [{ content: 'A', status: 'completed' }, { content: 'B', status: 'completed' }, { content: 'C', status: 'in_progress' }]);
+    await after.recorder.idle();
+    fs.writeFileSync(path.join(repo, 'c.txt'), 'by C\n');
+    await after.store.write(KEY_A, [{ content: 'A', status: 'completed' }, { content: 'B', status: 'completed' }, { content: 'C', status: 'completed' }]);
+    await after.recorder.idle();
+    const changes = await after.reader.read(KEY_A, ['A', 'B', 'C']);
+    assert.deepEqual(
+      changes.items.map((item) => [item.content, item.recorded, item.files.map((f) => f.path)]),
+      [
+        ['A', 'none', []],
+        ['B', 'none', []],
+        ['C', 'all', ['c.txt']],
+      ],
+    );
+    assert.deepEqual(changes.session.map((f) => f.path), ['c.txt'], 'the session’s diff starts at its first snapshot');
   });
 
   it('two windows that read the same versions write one snapshot line each', async () => {
@@ -170,5 +212,25 @@ describe('SnapshotRecorder (real log, real git)', function () {
     const reloaded = await again.reader.read(KEY_A, ['A', 'B']);
     assert.deepEqual(reloaded.items[0]?.files.map((f) => f.path), ['a.txt']);
     assert.deepEqual(reloaded.items[1]?.files, [], 'without `now`, the open stretch shows up to the newest snapshot');
+    const dropped = await again.reader.read(KEY_A, ['B'], { worked: true });
+    assert.deepEqual(
+      dropped.items.map((item) => [item.content, item.files.map((f) => f.path)]),
+      [
+        ['B', []],
+        ['A', ['a.txt']],
+      ],
+      'an item the plan no longer holds (dropped) is read too, after the plan’s',
+    );
+    // Since a version: the first (A started), then the second (B started), each to now.
+    const versions = (await again.store.page(KEY_A, 10)).versions;
+    const sinceFirst = await again.reader.since(KEY_A, versions[1]?.at ?? -1, { now: true });
+    assert.deepEqual(sinceFirst?.files.map((f) => [f.path, f.added, f.removed]).sort(), [
+      ['a.txt', 2, 0],
+      ['b.txt', 1, 0],
+    ]);
+    assert.equal(sinceFirst?.exact, true);
+    const sinceSecond = await again.reader.since(KEY_A, versions[0]?.at ?? -1, { now: true });
+    assert.deepEqual(sinceSecond?.files.map((f) => f.path), ['b.txt']);
+    assert.deepEqual((await again.reader.since(KEY_A, versions[0]?.at ?? -1))?.files, [], 'without `now`: up to the newest snapshot, which is that version’s');
   });
 });

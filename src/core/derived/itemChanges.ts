@@ -184,12 +184,15 @@ export function relativeTo(folder: string, file: string): string {
  * Each item's changes from the segments and the numstat of their trees (`numstat(from, to)`:
  * undefined when git could not say; that segment is then not recorded for its items).
  * `items` are the plan's items in order; `now` extends the open stretch to the working tree now.
+ * `realPath` gives a path the agent named as the file system resolves it: git names the working
+ * tree by its real path, an agent by the path it was started in (a symbolic link on the way).
  */
 export function attributeChanges(
   segments: SessionSegments,
   items: readonly string[],
   numstat: (from: string, to: string) => readonly NumstatLine[] | undefined,
   now?: TreeRef,
+  realPath: (file: string) => string = (file) => file,
 ): SessionChanges {
   const all = [...segments.segments];
   if (now && segments.open && now.folder === segments.open.from.folder && now.tree !== segments.open.from.tree) {
@@ -208,7 +211,7 @@ export function attributeChanges(
     for (const item of segment.items) {
       let files = byItem.get(item);
       if (!files) byItem.set(item, (files = new Map<string, FileChange>()));
-      const named = new Set([...(segments.writes.get(item) ?? [])].map((file) => relativeTo(segment.to.folder, file)));
+      const named = new Set([...(segments.writes.get(item) ?? [])].map((file) => relativeTo(segment.to.folder, realPath(file))));
       for (const line of lines) addLine(files, line, segment, shared, !named.has(line.path));
     }
   }
@@ -223,10 +226,7 @@ export function attributeChanges(
   const end = now && segments.open && now.folder === segments.open.from.folder ? now : segments.last;
   const session: FileChange[] = [];
   if (segments.first && end && segments.first.tree !== end.tree) {
-    const lines = numstat(segments.first.tree, end.tree) ?? [];
-    const whole = new Map<string, FileChange>();
-    for (const line of lines) addLine(whole, line, { from: segments.first, to: end, items: [] }, false, false);
-    session.push(...whole.values());
+    session.push(...changesBetween(segments.first, end, numstat(segments.first.tree, end.tree) ?? []));
   }
   return { items: result, session };
 }
@@ -261,6 +261,34 @@ function addLine(files: Map<string, FileChange>, line: NumstatLine, segment: Seg
   if (shared) change.shared = true;
   if (meanwhile) change.meanwhile = true;
   files.set(line.path, change);
+}
+
+/** The snapshots of a session, in log order: each with the plan version it was taken for (its offset). */
+export function sessionSnapshots(records: Iterable<{ record: LogRecord; at: number }>): Array<TreeRef & { plan: number }> {
+  const snapshots: Array<TreeRef & { plan: number }> = [];
+  for (const { record, at } of records) if (isSnapshot(record)) snapshots.push({ tree: record.tree, folder: record.folder, plan: record.plan ?? at });
+  return snapshots;
+}
+
+/**
+ * The snapshot a review since the plan version at `at` starts from: the newest taken at or
+ * before that version (the working tree as it stood then; the in-progress set last changed
+ * there), else the first after it (`exact: false`: what changed before it is not recorded).
+ * Undefined when the session has no snapshot.
+ */
+export function snapshotSince(snapshots: ReadonlyArray<TreeRef & { plan: number }>, at: number): { from: TreeRef; exact: boolean } | undefined {
+  let before: (TreeRef & { plan: number }) | undefined;
+  for (const snapshot of snapshots) if (snapshot.plan <= at && (!before || snapshot.plan >= before.plan)) before = snapshot;
+  if (before) return { from: { tree: before.tree, folder: before.folder }, exact: true };
+  const after = snapshots.find((snapshot) => snapshot.plan > at);
+  return after ? { from: { tree: after.tree, folder: after.folder }, exact: false } : undefined;
+}
+
+/** The files of one diff between two snapshots (the session's, or since a version), for the diff editor. */
+export function changesBetween(from: TreeRef, to: TreeRef, lines: readonly NumstatLine[]): FileChange[] {
+  const files = new Map<string, FileChange>();
+  for (const line of lines) addLine(files, line, { from, to, items: [] }, false, false);
+  return [...files.values()];
 }
 
 /** "+12 −3" for files (binary files count no lines); undefined when there are none. */

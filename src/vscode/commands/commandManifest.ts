@@ -281,6 +281,14 @@ export const COMMANDS = {
     viewTitle: [{ when: PLAN_WITH_PLAN, group: '3_act@9' }],
     rowMenu: [{ when: SESSION_ROW, group: '2_act@9' }],
   },
+  /** What changed since a plan version the user picks (or one named by its byte offset), in the multi-file diff editor. */
+  ReviewSince: {
+    id: 'agentPlan.reviewSince',
+    title: { en: 'Review Since…', zhCn: '审阅自某版本以来的更改…' },
+    icon: 'diff-multiple',
+    viewTitle: [{ when: PLAN_WITH_PLAN, group: '3_act@10' }],
+    rowMenu: [{ when: SESSION_ROW, group: '2_act@10' }],
+  },
 } as const satisfies Record<string, CommandEntry>;
 
 export type CommandName = keyof typeof COMMANDS;

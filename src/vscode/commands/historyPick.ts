@@ -23,6 +23,7 @@ export async function pickVersion(
   store: PlanStore,
   display: DisplayState,
   session: string,
+  words: { title?: string; placeholder?: string; note?: (version: PlanVersion) => string | undefined } = {},
 ): Promise<{ version: PlanVersion; behind: number } | 'empty' | undefined> {
   const first = await store.page(session, HISTORY_PAGE);
   if (first.versions.length === 0) return 'empty';
@@ -32,10 +33,11 @@ export async function pickVersion(
     onScreen: display.session === session,
     shownAt: display.session === session ? display.shownVersion?.at : undefined,
     now: new Date(),
+    note: words.note,
   };
   const quickPick = vscode.window.createQuickPick<VersionItem>();
-  quickPick.title = t('Plan History');
-  quickPick.placeholder = t('Pick a version to show in the Plan view');
+  quickPick.title = words.title ?? t('Plan History');
+  quickPick.placeholder = words.placeholder ?? t('Pick a version to show in the Plan view');
   quickPick.matchOnDescription = true;
   quickPick.matchOnDetail = true;
   const show = (start: number): VersionItem[] => {
@@ -64,9 +66,11 @@ interface VersionList {
   onScreen: boolean;
   shownAt: number | undefined;
   now: Date;
+  /** More to say of a version (its detail's end): already escaped for a quick pick. */
+  note?: ((version: PlanVersion) => string | undefined) | undefined;
 }
 
-function versionItems({ loaded, more, onScreen, shownAt, now }: VersionList): VersionItem[] {
+function versionItems({ loaded, more, onScreen, shownAt, now, note }: VersionList): VersionItem[] {
   // The oldest version read waits for the next page, which holds what it changed from.
   const ready = more ? loaded.length - 1 : loaded.length;
   const items = loaded.slice(0, ready).map((version, behind): VersionItem => {
@@ -77,7 +81,7 @@ function versionItems({ loaded, more, onScreen, shownAt, now }: VersionList): Ve
       description: [progressText(version.event.counts, t), behind === 0 ? t('latest') : undefined, shown ? t('shown now') : undefined]
         .filter((part) => part !== undefined)
         .join(' · '),
-      detail: previous ? changeSummary(diffPlans(previous.event.todos, version.event.todos), t) : t('first version'),
+      detail: [previous ? changeSummary(diffPlans(previous.event.todos, version.event.todos), t) : t('first version'), note?.(version)].filter((part) => part !== undefined).join(' · '),
       choice: { version, behind },
     };
   });

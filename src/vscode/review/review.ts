@@ -10,7 +10,7 @@ import { diffstat } from '../../core/derived/itemChanges';
 import { isSnapshot } from '../../core/log/snapshotRecord';
 import { sessionNamedBy } from '../../core/log/sessionKey';
 import type { LogPlanSink } from '../../core/log/planSink';
-import type { SessionLog } from '../../core/log/sessionLog';
+import type { PlanVersion, SessionLog } from '../../core/log/sessionLog';
 import type { DisplayState } from '../../core/plan/display';
 import { isVscodeChatAgent } from '../../core/plan/participants';
 import type { PlanStore } from '../../core/plan/store';
@@ -21,7 +21,10 @@ import type { CommandTable } from '../commands/commandTable';
 import { CommandId, SettingId, TREE_SCHEME } from '../ids';
 import { logError, type Logger } from '../log';
 import { noPlan } from '../sessions/sessionPick';
-import { notificationText } from '../../core/text/escape';
+import { iconText, notificationText } from '../../core/text/escape';
+import { inProgressItems } from '../../core/derived/snapshotTrigger';
+import { versionTime } from '../agentLooks';
+import { pickVersion } from '../commands/historyPick';
 
 const t = vscode.l10n.t;
 
@@ -84,7 +87,7 @@ export function createReview(storageFolder: string, log: SessionLog, sink: LogPl
     info: (message) => logger.info(message),
     error: (message, error) => logError(logger, message, error),
   });
-  const reader = new ItemChangesReader(log, snapshots);
+  const reader = new ItemChangesReader(log, snapshots, (session) => folderOf(store, session));
   const diffstats = new ItemDiffstats(log, store, display, reader, logger);
   const gone = log.onDidRead((read) => {
     // A deleted session's snapshots go with it (objects other sessions use stay).
@@ -95,7 +98,7 @@ export function createReview(storageFolder: string, log: SessionLog, sink: LogPl
     reader,
     diffstats,
     settled: (session) => recorder.settled(session),
-    disposables: [recorder, diffstats, gone, vscode.workspace.registerTextDocumentContentProvider(TREE_SCHEME, new TreeDocuments(snapshots))],
+    disposables: [recorder, diffstats, gone, snapshots, vscode.workspace.registerTextDocumentContentProvider(TREE_SCHEME, new TreeDocuments(snapshots))],
   };
 }
 
@@ -133,7 +136,8 @@ export class ItemDiffstats implements vscode.Disposable {
       this.cache.set(session, 'reading');
       for (const other of this.cache.keys()) if (other !== session && this.cache.size > 8) this.cache.delete(other);
       const items = this.store.get(session)?.todos.map((todo) => todo.content) ?? [];
-      this.reader.read(session, items).then(
+      // Items the plan no longer holds too: a dropped item's lane in the Plan Timeline shows what it changed.
+      this.reader.read(session, items, { worked: true }).then(
         (changes) => {
           this.cache.set(session, new Map(changes.items.map((item) => [item.content, item])));
           this.emitter.fire(session);
@@ -194,8 +198,8 @@ async function itemFrom(store: PlanStore, session: string, arg: unknown, text: u
   if (typeof text === 'string') return text;
   const row = (arg as { todo?: { content?: unknown } } | undefined)?.todo?.content;
   if (typeof row === 'string') return row;
-  const items = store.get(session)?.todos.map((todo) => todo.content) ?? [];
-  return vscode.window.showQuickPick(items, { placeHolder: t('Review the changes of which item?') });
+  const items = store.get(session)?.todos.map((todo) => ({ label: iconText(todo.content), content: todo.content })) ?? [];
+  return (await vscode.window.showQuickPick(items, { placeHolder: t('Review the changes of which item?') }))?.content;
 }
 
 async function reviewItem({ store, display, reader }: ReviewDeps, arg?: unknown, text?: unknown): Promise<unknown> {
@@ -229,8 +233,48 @@ async function reviewSession({ store, display, reader }: ReviewDeps, arg?: unkno
   return changes.session;
 }
 
+/**
+ * What changed since a plan version: the user picks one (as in Plan History), or `behind`
+ * names it (versions back from the latest: API, tests). From the snapshot taken at or before
+ * that version to the newest, or to now while an item is in progress.
+ */
+async function reviewSince({ store, display, reader }: ReviewDeps, arg?: unknown, behind?: unknown): Promise<unknown> {
+  const session = sessionNamedBy(arg) ?? display.session;
+  if (!session) return noPlan();
+  let version: PlanVersion | undefined;
+  if (typeof behind === 'number' && Number.isSafeInteger(behind) && behind >= 0) {
+    version = (await store.page(session, behind + 1)).versions[behind];
+  } else {
+    const picked = await pickVersion(store, display, session, {
+      title: t('Review Since…'),
+      placeholder: t('Pick a plan version: what changed since then opens in the diff editor'),
+      note: (picked) => {
+        const working = inProgressItems(picked.event);
+        return working.length > 0 ? t('in progress: {0}', working.map((item) => iconText(item, 60)).join(', ')) : undefined;
+      },
+    });
+    if (picked === 'empty') return noPlan();
+    version = picked?.version;
+  }
+  if (!version) return undefined;
+  const changes = await reader.since(session, version.at, { now: true });
+  if (!changes) {
+    void vscode.window.showInformationMessage(t('The changes since that version were not recorded: no snapshot of this session’s working tree (history from before snapshots, a folder that is not a git working tree, or git missing).'));
+    return [];
+  }
+  if (changes.files.length === 0) {
+    void vscode.window.showInformationMessage(t('No changes recorded since that version.'));
+    return changes.files;
+  }
+  if (!changes.exact) void vscode.window.showInformationMessage(t('No snapshot was taken at or before that version: the changes shown start at the first snapshot after it.'));
+  await openChanges(t('Review Since: {0}', versionTime(version.event.ts)), changes.files);
+  return changes.files;
+}
+
 export const REVIEW_COMMANDS = {
   // A session key and an item's text (API, tests), a Plan view row, or a pick.
   [CommandId.ReviewItem]: reviewItem,
   [CommandId.ReviewSession]: reviewSession,
+  // A session key (or a Sessions row) and how many versions back from the latest (API, tests), or a pick.
+  [CommandId.ReviewSince]: reviewSince,
 } satisfies CommandTable<ReviewDeps>;
