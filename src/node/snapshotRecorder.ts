@@ -32,6 +32,12 @@ export class SnapshotRecorder implements Disposable {
   /** One snapshot at a time per session, in the order their versions were read. */
   private readonly queues = new Map<string, Promise<void>>();
   private readonly told = new Set<string>();
+  /**
+   * A snapshot due before its session's folder was known, by session: a follower may append an
+   * agent's first plan line before the session/info line that says where it works. Taken
+   * once that line is read (a newer due replaces it).
+   */
+  private readonly waiting = new Map<string, SnapshotDue>();
   private sinceSizeCheck = 0;
   private disposed = false;
 
@@ -43,7 +49,18 @@ export class SnapshotRecorder implements Disposable {
   ) {
     this.subscription = log.onDidRead((read) => {
       const due = this.trigger.take(read);
-      if (due && this.options.enabled()) this.enqueue(due);
+      if (due) {
+        this.waiting.delete(due.session);
+        if (this.options.enabled()) this.enqueue(due);
+        return;
+      }
+      // Asked again after every listener has seen this read (take() runs later): still no
+      // folder, and it waits for the next read.
+      const waiting = this.waiting.get(read.session);
+      if (waiting !== undefined && this.options.enabled()) {
+        this.waiting.delete(read.session);
+        this.enqueue(waiting);
+      }
     });
   }
 
@@ -74,7 +91,10 @@ export class SnapshotRecorder implements Disposable {
   private async take(due: SnapshotDue): Promise<void> {
     if (this.disposed) return;
     const folder = this.options.folderOf(due.session);
-    if (folder === undefined) return;
+    if (folder === undefined) {
+      this.waiting.set(due.session, due);
+      return;
+    }
     const result = await this.snapshots.snapshot(folder);
     if (!result.ok) {
       if (!this.told.has(folder)) {

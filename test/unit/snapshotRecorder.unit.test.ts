@@ -71,7 +71,7 @@ describe('SnapshotRecorder (real log, real git)', function () {
       .filter((line) => line.includes('"tree/snapshot"'))
       .map((line) => JSON.parse(line) as SnapshotRecord);
 
-  function window(pid: number, folder: string | undefined, enabled = true) {
+  function window(pid: number, folder: string | undefined | (() => string | undefined), enabled = true) {
     const fileSystem = new NodeFileSystem();
     const log = new SessionLog(path.join(tmp.path, 'sessions'), fileSystem);
     const store = new PlanStore(log);
@@ -79,7 +79,7 @@ describe('SnapshotRecorder (real log, real git)', function () {
     const sink = new LogPlanSink(log, { locks });
     const infos: string[] = [];
     const recorder = new SnapshotRecorder(log, sink, new GitSnapshots(path.join(tmp.path, 'store')), {
-      folderOf: () => folder,
+      folderOf: () => (typeof folder === 'function' ? folder() : folder),
       maxBytes: () => 0,
       enabled: () => enabled,
       info: (message) => infos.push(message),
@@ -110,6 +110,27 @@ describe('SnapshotRecorder (real log, real git)', function () {
     assert.equal(lines[0]?.tree, lines[1]?.tree, 'nothing changed before the item started');
     assert.notEqual(lines[1]?.tree, lines[2]?.tree);
     assert.equal(lines[2]?.folder, fs.realpathSync(repo));
+  });
+
+  it('a version read before its session says where it works (a follower\'s first plan line) is snapshotted once the folder is known', async () => {
+    const repo = makeRepo();
+    let known: string | undefined;
+    const { log, store, recorder } = window(1, () => known);
+    await store.load();
+    await store.write(KEY_A, [{ content: 'a', status: 'in_progress' }, { content: 'b', status: 'pending' }]);
+    await recorder.idle();
+    assert.equal(snapshotLines(log.fileFor(KEY_A)).length, 0, 'no folder yet: nothing taken');
+    // The session's folder becomes known (its session/info line); the next line read of it takes the snapshot due.
+    known = repo;
+    await store.write(KEY_A, [{ content: 'a', status: 'in_progress' }, { content: 'b', status: 'pending' }, { content: 'c', status: 'pending' }]);
+    await recorder.idle();
+    await log.catchUp(KEY_A);
+    const lines = snapshotLines(log.fileFor(KEY_A));
+    assert.deepEqual(lines.map((line) => [line.items, line.plan]), [[['a'], 0]], 'the first version\'s snapshot, taken late, once');
+    fs.writeFileSync(path.join(repo, 'a.txt'), '2\n');
+    await store.write(KEY_A, [{ content: 'a', status: 'completed' }, { content: 'b', status: 'in_progress' }]);
+    await recorder.idle();
+    assert.equal(snapshotLines(log.fileFor(KEY_A)).length, 2);
   });
 
   it('a folder that is not a git working tree takes none, said once', async () => {
