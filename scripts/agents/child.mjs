@@ -100,6 +100,13 @@ async function typeKeys(tty) {
   ended = tty.endSignal ?? 'SIGTERM';
   agentProcesses = descendants(child.pid);
   if (tty.endSignal !== undefined) {
+    // `script` is stopped first: it cannot see the agent die and exit 0 before the signal
+    // meant for it arrives (a race a busy machine lost); a stopped process still dies of SIGKILL.
+    try {
+      process.kill(child.pid, 'SIGSTOP');
+    } catch {
+      // already gone
+    }
     for (const pid of agentProcesses) {
       try {
         process.kill(pid, tty.endSignal);
