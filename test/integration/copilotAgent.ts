@@ -103,6 +103,9 @@ export function copilotReady(): Promise<void> {
     await waitFor(async () => (await vscode.lm.selectChatModels(MODEL)).length > 0, `Copilot to list the scripted model ${MODEL.vendor}/${MODEL.id}`, 30_000).catch(() => {
       throw new Error(`Copilot ${version} does not list the bring-your-own model ${MODEL.vendor}/${MODEL.id} from User/chatLanguageModels.json`);
     });
+    // The demo's script (the screenshot phase) has no warm-up turn: its first request, the
+    // demo itself, is the one that waits while Copilot loads.
+    if (!scriptTurns().some((turn) => turn.match === WARM_UP)) return;
     const turn = turnIndex(WARM_UP);
     const steps = scriptTurns()[turn]!.steps.length;
     const since = Math.max(0, ...records().map((record) => record.seq));

@@ -4,10 +4,11 @@
 // copy of the workspace, into which Brewlog's files are copied and committed first (a git
 // working tree, as a user's usually is, so each item shows what it changed).
 import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, api, bridge, chat, domTexts, newChatSession, todos, waitFor } from '../helpers';
+import { EXTENSION_ID, api, bridge, domTexts, newChatSession, planLine, waitFor } from '../helpers';
 import { MODEL, copilotReady } from '../copilotAgent';
 import { inGitWorkspace } from '../gitState';
 
@@ -22,9 +23,11 @@ describe('pictures for the README', function () {
     await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
     await bridge({ op: 'drag', selector: '#workbench\\.parts\\.sidebar', edge: 'right', dx: 140 });
 
-    // An earlier session, so the Sessions view has two.
-    await newChatSession();
-    await chat(todos(['Reproduce the login timeout', 'completed'], ['Write a failing test', 'in_progress'], ['Fix the session refresh', 'pending']));
+    // An earlier session, so the Sessions view has two: written by another program, in the
+    // documented format, an hour ago.
+    const earlier = randomBytes(16).toString('hex');
+    fs.writeFileSync(plan.logFile(earlier), planLine(earlier, Date.now() - 3_600_000, [['Reproduce the login timeout', 'completed'], ['Write a failing test', 'in_progress'], ['Fix the session refresh', 'pending']]) + '\n');
+    await waitFor(() => plan.listSessions().some((snapshot) => snapshot.session === earlier), 'the earlier session');
 
     await copilotReady();
     // The demo's plan edits Brewlog's files, as in `npm start`: they go into this run's workspace.
