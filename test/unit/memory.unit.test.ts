@@ -178,4 +178,37 @@ describe('memory follows the screen', () => {
       dispose();
     }
   });
+
+  it('rows read as summaries leave the plan on screen whole, even when its file cannot be read back', async function () {
+    this.timeout(60_000);
+    const dir = path.join(tmp.path, 'sessions');
+    const keys = writeSessions(dir, FULL_PLANS_KEPT * 3);
+    const { store, dispose } = build(dir);
+    try {
+      await store.load();
+      // The plan on screen, opened: whole, in memory.
+      const shown = keys[0] as string;
+      const whole = store.get(shown);
+      assert.ok(whole && !(whole instanceof SummaryEvent));
+      // Its file becomes unreadable (a directory of the same name).
+      const file = path.join(dir, `${shown}.jsonl`);
+      fs.rmSync(file);
+      fs.mkdirSync(file);
+      // Every session's row is drawn, more of them than the store keeps whole.
+      const fullBefore = store.fullPlans;
+      for (const key of keys) {
+        const row = store.summary(key);
+        assert.ok(row, key);
+        assert.equal(row.counts.completed, 1);
+      }
+      assert.equal(store.fullPlans, fullBefore, 'drawing rows keeps no more and no fewer whole plans');
+      assert.equal(store.get(shown), whole, 'the plan on screen is still the whole one in memory');
+      assert.deepEqual(store.get(shown)?.todos, items(0, 1));
+      // Opening every session instead (`get`, which reads items back) pushes it out of memory.
+      for (const key of keys.slice(1)) store.get(key);
+      assert.notEqual(store.get(shown), whole);
+    } finally {
+      dispose();
+    }
+  });
 });

@@ -254,6 +254,15 @@ export class PlanStore implements Disposable {
     return read;
   }
 
+  /**
+   * The session's current plan as a row shows it (counts, time, first item): the whole plan
+   * where in memory, else its summary. Reads no file and leaves what stays in memory as it was,
+   * so a list of rows never pushes out the plans on screen (`get` reads the items back).
+   */
+  summary(session: string): PlanRecord | undefined {
+    return this.full.get(session) ?? this.current.get(session);
+  }
+
   /** How many sessions' whole plans are in memory (the rest are summaries). */
   get fullPlans(): number {
     return this.full.size;

@@ -155,7 +155,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
   }
 
   private nameOf(session: string): { title: string; agent: string | undefined } {
-    const event = this.store.get(session);
+    const event = this.store.summary(session);
     const details = this.store.details(session);
     return { title: event ? sessionTitle(event, t, details) : session.slice(0, 8), agent: details.agent ? agentName(details.agent) : undefined };
   }
@@ -219,7 +219,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
     if (element.kind === 'worktree') return worktreeGroupItem(element);
     if (element.kind === 'needs-you') return needsYouSectionItem(element);
     if (element.kind === 'needs-you-entry') return needsYouEntryItem(element, this.store.details(element.session).chat !== undefined);
-    const event = this.store.get(element.session);
+    const event = this.store.summary(element.session);
     // Gone since it was listed: the root's refresh that drops it follows.
     if (!event) return new vscode.TreeItem(element.session.slice(0, 8));
     const details = this.store.details(event.session);
@@ -270,7 +270,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsRow
 
   /** The tooltip, on hover, with the session's total (the first ask reads the session's past). */
   async resolveTreeItem(item: vscode.TreeItem, element: SessionsRow, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
-    const event = element.kind === 'session' ? this.store.get(element.session) : undefined;
+    const event = element.kind === 'session' ? this.store.summary(element.session) : undefined;
     if (!event) return item;
     const tooltip = this.sessionTooltip(event);
     item.tooltip = tooltip;
