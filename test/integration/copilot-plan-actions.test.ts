@@ -45,6 +45,9 @@ async function chatInputs(): Promise<string[]> {
 
 /** Presses Enter in the focused chat input, as the user would, and waits for the model to play `match`. */
 async function submitAndWait(match: string, since: number): Promise<ModelRecord> {
+  // Enter where the user presses it: in the chat's input (a view the test touched meanwhile,
+  // or an agent's run, may hold the focus).
+  await vscode.commands.executeCommand('workbench.action.chat.focusInput');
   await bridge({ op: 'keys', press: ['Enter'] });
   const turn = turnIndex(match);
   return waitFor(() => turnRecords(turn, since)[0], `the model to receive the request of "${match}"`, 30_000);

@@ -238,17 +238,17 @@ if (status.skipped !== undefined) {
         fs.appendFileSync(plan.logFile(session), planLine(session, Date.now(), items) + '\n');
       }
       // Other sessions of earlier tests may join the queue meanwhile (a call that starts waiting,
-      // a plan that stalls): the count drops by at least the completed ones, and a round of Go to
-      // Next no longer visits them.
+      // a plan that stalls), so the count alone proves nothing: a round of Go to Next visits as
+      // many sessions as the section counts, and none of them is a completed one.
       let seen = await needsYouSection();
       let round: string[] = [];
       const after = await waitFor(async () => {
         seen = await needsYouSection();
-        if (seen.count > before - stopped.length) return undefined;
         round = [];
         for (let i = 0; i < seen.count; i++) round.push((await vscode.commands.executeCommand<string | undefined>('agentPlan.goToNextSessionNeedingYou')) ?? '');
-        return round.some((session) => stopped.includes(session)) ? undefined : seen;
-      }, () => `the section to count at most ${before - stopped.length} sessions, none of them completed (it counts ${seen.count}: ${JSON.stringify(seen.rows)}; a round went to ${JSON.stringify(round)})`, 30_000);
+        const counted = new Set(round).size === seen.count && (await needsYouSection()).count === seen.count;
+        return counted && !round.some((session) => stopped.includes(session)) ? seen : undefined;
+      }, () => `the section to count no completed session (it counts ${seen.count} of ${before} before: ${JSON.stringify(seen.rows)}; a round went to ${JSON.stringify(round)})`, 30_000);
       // Counted 0 only when no row of the view is the section: it is gone with the last session it held.
       await waitFor(async () => badgeCount((await activityBadge()).parts, 'needs you') === after.count, 'the badge to drop the completed sessions', 30_000);
       assert.ok(!round.some((session) => stopped.includes(session)), 'the command no longer goes to a completed session');
