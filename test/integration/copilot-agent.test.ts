@@ -13,6 +13,7 @@ const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-li
 const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 const CHAT_ITEMS = '#workbench\\.parts\\.auxiliarybar .interactive-item-container';
+const PICKER_ROWS = '.quick-input-widget .monaco-list-row';
 
 interface Todo {
   content: string;
@@ -196,12 +197,20 @@ describe('the real Copilot agent with a scripted model', function () {
       const shown = await domTexts(CHAT_ITEMS);
       return shown.some((text) => text.includes('[ap:alpha-1]')) && !shown.some((text) => text.includes('[ap:beta-1]'));
     };
+    // The chat view's list shows the few most recent chats: where other files' chats have pushed
+    // the first one out of it, the user picks it from all of them (Chat: Pick Agent Session).
+    const fromPicker = async (): Promise<void> => {
+      void vscode.commands.executeCommand('workbench.action.chat.pickAgentSession');
+      await waitFor(async () => (await domTexts(PICKER_ROWS)).some((text) => text.includes(item)), 'the first chat among all chats', 5000).catch(() => undefined);
+      await bridge({ op: 'click', selector: PICKER_ROWS, hasText: item, timeoutMs: 5000 }).catch(() => undefined);
+    };
     let opened = false;
     for (let attempt = 0; attempt < 3 && !opened; attempt++) {
       if (!(await domTexts('.agent-session-item')).some((text) => text.includes(item))) {
         await bridge({ op: 'click', selector: '#workbench\\.parts\\.auxiliarybar .codicon-arrow-left', timeoutMs: 5000 }).catch(() => undefined);
       }
-      await bridge({ op: 'click', selector: '.agent-session-item', hasText: item, timeoutMs: 5000 }).catch(() => undefined);
+      if (!(await domTexts('.agent-session-item')).some((text) => text.includes(item))) await fromPicker();
+      else await bridge({ op: 'click', selector: '.agent-session-item', hasText: item, timeoutMs: 5000 }).catch(() => undefined);
       opened = await waitFor(firstChatShown, 'the first chat open in the chat view').then(
         () => true,
         () => false,
