@@ -7,8 +7,8 @@
 // run, the launcher says why and these tests are not defined.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, bridge, waitFor } from './helpers';
-import { SESSION_ROWS, agentsStatus as status, itemsOf, sameItems, sessionsOf as sessionsOfAgent, startAgent, type Items } from './terminalAgents';
+import { api, findSessionRow, waitFor } from './helpers';
+import { agentsStatus as status, itemsOf, sameItems, sessionsOf as sessionsOfAgent, startAgent, type Items } from './terminalAgents';
 
 const sessionsOf = () => sessionsOfAgent('copilot-cli');
 
@@ -59,7 +59,10 @@ if (status.skipped !== undefined) {
       assert.deepEqual(history, [INSERTED, STARTED, FINAL], 'each change of the table, live');
       const latest = await plan.getHistory(session.session);
       assert.equal(latest.at(-1)?.source?.tool, 'sql');
-      await waitFor(async () => (await bridge<string[]>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' })).some((l) => l?.includes('Copilot CLI') && l.includes('stopped with items open')), 'a Sessions row: Copilot CLI, stopped with items open');
+      // The API first (the stop is read from the turn's end in events.jsonl), then the row,
+      // wherever other files' sessions put it in the list.
+      await waitFor(() => plan.getHealth(session.session).signals[0]?.kind === 'stopped-open', 'Copilot CLI: the stop', 20_000);
+      await findSessionRow((l) => l.includes('Copilot CLI') && l.includes('stopped with items open'), 'a Sessions row: Copilot CLI, stopped with items open');
       const [stop] = plan.getHealth(session.session).signals;
       assert.equal(stop?.kind, 'stopped-open');
       assert.equal(stop?.how, 'ended');

@@ -17,6 +17,8 @@ const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row'
 const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 const SESSIONS_HEADER = '.pane-header[aria-label^="Sessions"]';
 const PICKER_ROWS = '.quick-input-widget .monaco-list-row';
+// The item itself takes the click: while a view loads, its progress badge lies over the label.
+const ACTIVITY_ITEM = '.activitybar li.action-item:has(a.action-label[aria-label^="Agent Plan"])';
 
 
 interface LogLine {
@@ -57,7 +59,7 @@ async function showSidebar(window: number): Promise<void> {
       () => false,
     );
     if (shown) return;
-    await bridge({ op: 'click', window, selector: ACTIVITY });
+    await bridge({ op: 'click', window, selector: ACTIVITY_ITEM });
   }
   throw new Error(`window ${window} does not show Agent Plan's sidebar`);
 }
@@ -147,7 +149,8 @@ if (status.skipped !== undefined) {
       await bridge({ op: 'click', window, selector: PLAN_ROWS });
       await bridge({ op: 'keys', window, press: ['F1'] });
       await bridge({ op: 'keys', window, text: 'Agent Plan: Show History' });
-      await waitFor(async () => (await bridge<string[]>({ op: 'texts', window, selector: PICKER_ROWS })).some((row) => row.includes('Show History')), "the second window's palette entry");
+      // Enter runs the focused entry: wait until the filter has put ours there.
+      await waitFor(async () => (await bridge<string[]>({ op: 'texts', window, selector: `${PICKER_ROWS}.focused` })).some((row) => row.includes('Agent Plan: Show History')), "the second window's palette entry, focused");
       await bridge({ op: 'keys', window, press: ['Enter'] });
       const secondRows = await pickerRows(window, calls.length);
       await bridge({ op: 'keys', window, press: ['Escape'] });
