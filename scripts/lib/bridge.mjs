@@ -20,7 +20,7 @@ export function serveBridge(dir, page, ops = {}) {
   fs.mkdirSync(dir, { recursive: true });
   const busy = new Set();
   let stopped = false;
-  const timer = setInterval(() => {
+  const scan = () => {
     if (stopped) return;
     for (const name of fs.readdirSync(dir)) {
       const match = /^req-([\w-]+)\.json$/.exec(name);
@@ -35,7 +35,12 @@ export function serveBridge(dir, page, ops = {}) {
         busy.delete(id);
       });
     }
-  }, 100);
+  };
+  // A request is answered as soon as its file appears (a test makes hundreds of requests); the
+  // interval catches what a watch event may miss.
+  const watcher = fs.watch(dir, () => scan());
+  watcher.on('error', () => {}); // the interval goes on
+  const timer = setInterval(scan, 100);
 
   async function answer(file) {
     try {
@@ -116,5 +121,6 @@ export function serveBridge(dir, page, ops = {}) {
   return () => {
     stopped = true;
     clearInterval(timer);
+    watcher.close();
   };
 }

@@ -153,7 +153,12 @@ export async function bridge<T>(request: Record<string, unknown>, timeoutMs = 20
   fs.writeFileSync(path.join(dir, `req-${id}.json.tmp`), JSON.stringify(request));
   fs.renameSync(path.join(dir, `req-${id}.json.tmp`), path.join(dir, `req-${id}.json`));
   const responseFile = path.join(dir, `res-${id}.json`);
-  await waitFor(() => fs.existsSync(responseFile), `the bridge to answer ${JSON.stringify(request)}`, timeoutMs);
+  // Looked for every 10 ms: the launcher answers within a few, and tests make hundreds of requests.
+  const deadline = Date.now() + timeoutMs;
+  while (!fs.existsSync(responseFile)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for the bridge to answer ${JSON.stringify(request)}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
   const response = JSON.parse(fs.readFileSync(responseFile, 'utf8')) as { ok: boolean; value?: T; error?: string };
   fs.rmSync(responseFile, { force: true });
   if (!response.ok) throw new Error(`bridge: ${response.error}`);
