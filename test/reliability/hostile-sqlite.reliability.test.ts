@@ -5,7 +5,7 @@
 // the test runs again, whole, in the pinned VS Code host's Node (Node 24) and passes or fails
 // with it; with neither, the run says SKIPPED and defines no test.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadSqlite, type SqliteModule } from '../../src/agents/follow/sqlite';
@@ -25,6 +25,68 @@ const GAP_BOUND_MS = 100;
 
 type Statement = { run(...params: Array<string | number>): unknown; all(...params: Array<string | number>): unknown[] };
 type WritableDb = { prepare(sql: string): Statement; exec(sql: string): void; close(): void };
+
+/** What the writer process did, told when it stops. */
+interface WriterReport {
+  commits: number;
+  longestCommitMs: number;
+  commitErrors: string[];
+}
+
+/** The agent's side: commits a row every 20 ms, with no busy timeout, until its stdin closes. */
+const WRITER = `
+const { DatabaseSync } = require('node:sqlite');
+const db = new DatabaseSync(process.argv[1], { readOnly: false, timeout: 0 });
+db.exec('PRAGMA foreign_keys=OFF; PRAGMA journal_mode=WAL');
+const insert = db.prepare("INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, 'msg_other', 'ses_other', 1, 1, '{\\"type\\":\\"step-start\\"}')");
+const report = { commits: 0, longestCommitMs: 0, commitErrors: [] };
+let rows = 0;
+insert.run('prt_writer_' + rows++); // open, with its -wal and -shm, before the scan starts
+const commit = () => {
+  const started = performance.now();
+  try {
+    insert.run('prt_writer_' + rows++);
+    report.commits++;
+  } catch (error) {
+    report.commitErrors.push(String(error));
+  }
+  report.longestCommitMs = Math.max(report.longestCommitMs, performance.now() - started);
+};
+process.stdout.write('ready\\n');
+const timer = setInterval(commit, 20);
+process.stdin.resume();
+process.stdin.on('end', () => {
+  clearInterval(timer);
+  db.close();
+  process.stdout.write(JSON.stringify(report) + '\\n');
+});
+`;
+
+/** Starts the writer process on `dbFile` once it has the database open and has committed once. */
+async function startWriter(dbFile: string): Promise<{ stop(): Promise<WriterReport> }> {
+  const child = spawn(process.execPath, ['-e', WRITER, dbFile], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => (out += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  await Promise.race([
+    new Promise<void>((resolve) => {
+      const check = () => (out.startsWith('ready\n') ? resolve() : setTimeout(check, 10));
+      check();
+    }),
+    exited.then((code) => {
+      throw new Error(`the writer exited ${code} before it was ready: ${out}`);
+    }),
+  ]);
+  return {
+    async stop() {
+      child.stdin.end();
+      const code = await exited;
+      assert.equal(code, 0, `the writer exited ${code}: ${out}`);
+      return JSON.parse(out.slice('ready\n'.length)) as WriterReport;
+    },
+  };
+}
 
 /** A time-ordered id as opencode makes them (`prt_<time part><random part>`). */
 const idOf = (prefix: string, n: number) => `${prefix}_${n.toString(16).padStart(12, '0')}${'k'.repeat(14)}`;
@@ -210,23 +272,10 @@ if (typeof sqlite === 'string') {
       const buildMs = performance.now() - built;
       const dbBytes = fs.statSync(dbFile).size;
       // The agent has it open: -wal and -shm exist, and it commits a row every 20 ms during the
-      // scan, with no busy timeout: a reader that blocked it would make a commit fail.
-      const writer = new db.DatabaseSync(dbFile, { readOnly: false, timeout: 0 }) as unknown as WritableDb;
-      writer.exec('PRAGMA foreign_keys=OFF; PRAGMA journal_mode=WAL');
-      const insert = writer.prepare("INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, 'msg_other', 'ses_other', 1, 1, '{\"type\":\"step-start\"}')");
-      let commits = 0;
-      let longestCommitMs = 0;
-      const commitErrors: unknown[] = [];
-      const writes = setInterval(() => {
-        const started = performance.now();
-        try {
-          insert.run(`prt_writer_${commits}`);
-          commits++;
-        } catch (error) {
-          commitErrors.push(error);
-        }
-        longestCommitMs = Math.max(longestCommitMs, performance.now() - started);
-      }, 20);
+      // scan, with no busy timeout: a reader that blocked it would make a commit fail. It is a
+      // process of its own, as the agent is: a commit slowed by a busy disk must not show as this
+      // process's event loop waiting.
+      const writer = await startWriter(dbFile);
       assert.ok(fs.existsSync(`${dbFile}-wal`) && fs.existsSync(`${dbFile}-shm`));
       // The machine's own noise on the same sampler (another process on a shared 2-core machine
       // deschedules this one): printed beside the scan's gap, to tell the two apart.
@@ -252,10 +301,9 @@ if (typeof sqlite === 'string') {
         // A pass after the agent's newest commit: what every later change costs.
         again = await longestGap(() => follower.refresh());
       } finally {
-        clearInterval(writes);
         follower.dispose();
-        writer.close();
       }
+      const { commits, longestCommitMs, commitErrors } = await writer.stop();
       recordFigures(`hostile sqlite: first scan of a ${SIZE_MB} MB opencode database`, {
         dbMB: Math.round(dbBytes / 1e5) / 10,
         sessions: written.sessions,
