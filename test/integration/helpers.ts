@@ -87,13 +87,13 @@ export async function chatSession(...inputs: unknown[]): Promise<{ call: Fixture
   }
 }
 
-export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string | (() => string), timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string | (() => string), timeoutMs = 10_000, everyMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 
@@ -154,11 +154,7 @@ export async function bridge<T>(request: Record<string, unknown>, timeoutMs = 20
   fs.renameSync(path.join(dir, `req-${id}.json.tmp`), path.join(dir, `req-${id}.json`));
   const responseFile = path.join(dir, `res-${id}.json`);
   // Looked for every 10 ms: the launcher answers within a few, and tests make hundreds of requests.
-  const deadline = Date.now() + timeoutMs;
-  while (!fs.existsSync(responseFile)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for the bridge to answer ${JSON.stringify(request)}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await waitFor(() => fs.existsSync(responseFile), `the bridge to answer ${JSON.stringify(request)}`, timeoutMs, 10);
   const response = JSON.parse(fs.readFileSync(responseFile, 'utf8')) as { ok: boolean; value?: T; error?: string };
   fs.rmSync(responseFile, { force: true });
   if (!response.ok) throw new Error(`bridge: ${response.error}`);

@@ -67,13 +67,15 @@ async function startWriter(dbFile: string): Promise<{ stop(): Promise<WriterRepo
   const child = spawn(process.execPath, ['-e', WRITER, dbFile], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => (out += chunk));
+  const ready = new Promise<void>((resolve) =>
+    child.stdout.on('data', (chunk: string) => {
+      out += chunk;
+      if (out.startsWith('ready\n')) resolve();
+    }),
+  );
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   await Promise.race([
-    new Promise<void>((resolve) => {
-      const check = () => (out.startsWith('ready\n') ? resolve() : setTimeout(check, 10));
-      check();
-    }),
+    ready,
     exited.then((code) => {
       throw new Error(`the writer exited ${code} before it was ready: ${out}`);
     }),
@@ -296,14 +298,16 @@ if (typeof sqlite === 'string') {
       });
       let first: Awaited<ReturnType<typeof longestGap>>;
       let again: Awaited<ReturnType<typeof longestGap>>;
+      let report: WriterReport;
       try {
         first = await longestGap(() => follower.refresh());
         // A pass after the agent's newest commit: what every later change costs.
         again = await longestGap(() => follower.refresh());
       } finally {
         follower.dispose();
+        report = await writer.stop();
       }
-      const { commits, longestCommitMs, commitErrors } = await writer.stop();
+      const { commits, longestCommitMs, commitErrors } = report;
       recordFigures(`hostile sqlite: first scan of a ${SIZE_MB} MB opencode database`, {
         dbMB: Math.round(dbBytes / 1e5) / 10,
         sessions: written.sessions,
