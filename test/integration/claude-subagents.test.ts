@@ -55,7 +55,7 @@ if (status.skipped !== undefined) {
           const at = rows.findIndex((row) => row.label.includes('1 subagent, 0 running'));
           return at >= 0 && rows[at + 1]?.label.includes('SUBAGENT-TASK-7f3') === true && rows[at + 1]?.level === (rows[at]?.level ?? 0) + 1 ? true : undefined;
         },
-        () => `a Sessions row counting one subagent, with the subagent listed under it; rows of the last page: ${JSON.stringify(seen)}`,
+        () => `a Sessions row counting one subagent, with the subagent listed under it; rows: ${JSON.stringify(seen)}`,
         20_000,
       );
     });

@@ -5,11 +5,10 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, domTexts, EXTENSION_ID, isSessionRow, newChatSession, planItemLabels, runDir, waitFor, withoutPlanWrites } from './helpers';
+import { api, bridge, domTexts, EXTENSION_ID, findInSessionRows, isSessionRow, newChatSession, type SessionsViewRow, planItemLabels, runDir, waitFor, withoutPlanWrites } from './helpers';
 import { askAgent, copilotReady, records, scriptTurns, textOf, toolResults, turnIndex, type ModelRecord } from './copilotAgent';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
-const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 const CHAT_ITEMS = '#workbench\\.parts\\.auxiliarybar .interactive-item-container';
@@ -175,12 +174,13 @@ describe('the real Copilot agent with a scripted model', function () {
     assert.equal(beta.todos[0]?.content, 'Beta task');
     // A row names its chat by the title Copilot gave it once the chat file has one, else by its first request, else by its first item.
     const rowName = (session: string, first: string): string => plan.getSessionInfo(session).title ?? plan.getSessionInfo(session).request ?? first;
-    const positions = async (): Promise<[number, number]> => {
-      const rows = (await rowLabels(SESSION_ROWS)).filter(isSessionRow);
+    /** The places of the two chats' rows among all the Sessions rows (-1: not listed). */
+    const positions = (all: SessionsViewRow[]): [number, number] => {
+      const rows = all.map((row) => row.label).filter(isSessionRow);
       return [rows.findIndex((row) => row.includes(rowName(alpha.session, 'Alpha task'))), rows.findIndex((row) => row.includes(rowName(beta.session, 'Beta task')))];
     };
-    await waitFor(async () => {
-      const [a, b] = await positions();
+    await findInSessionRows((all) => {
+      const [a, b] = positions(all);
       return b >= 0 && a > b;
     }, 'Beta above Alpha in the Sessions view');
     // Back to the first chat: the chat view's back arrow shows its session list, where the first
@@ -230,8 +230,8 @@ describe('the real Copilot agent with a scripted model', function () {
       'the first chat writes to its own session again',
     );
     assert.equal(plan.getPlan(beta.session)?.todos[0]?.status, 'in_progress', "the second chat's plan is untouched");
-    await waitFor(async () => {
-      const [a, b] = await positions();
+    await findInSessionRows((all) => {
+      const [a, b] = positions(all);
       return a >= 0 && b > a;
     }, 'Alpha back above Beta in the Sessions view');
   });

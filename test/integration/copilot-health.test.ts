@@ -8,11 +8,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentPlanApi } from '../../src/extension';
-import { api, bridge, domTexts, findSessionRow, isSessionRow, newChatSession, runDir, waitFor } from './helpers';
+import { api, bridge, domTexts, findInSessionRows, findSessionRow, isSessionRow, newChatSession, runDir, waitFor } from './helpers';
 import { askAgent, copilotReady } from './copilotAgent';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
-const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 const MESSAGES = '.notification-list-item-message';
 
@@ -54,17 +53,19 @@ describe('plan health with the real Copilot agent', function () {
       return labels.some((label) => /^Stopped .* with 2 items open$/.test(label)) ? labels : undefined;
     }, 'the stopped row above the plan');
     assert.match(rows[0] ?? '', /^Stopped /, `the signal comes first: ${JSON.stringify(rows)}`);
-    await waitFor(async () => (await rowLabels(SESSION_ROWS)).some((label) => label.includes('stopped with items open')), 'the Sessions row marked stopped');
+    // The row is named by the chat's title once Copilot has made one, else its first request, by its first item before.
+    const named = (label: string): boolean => label.includes(plan.getSessionInfo(session).title ?? plan.getSessionInfo(session).request ?? 'Write the health change');
+    await findSessionRow((label) => named(label) && label.includes('stopped with items open'), 'the Sessions row marked stopped');
     await waitFor(async () => (await domTexts(STATUS_ITEM)).some((text) => text.includes('stopped with items open')), 'the status bar naming the stop');
     // On the warning background.
     await waitFor(async () => /warning-kind/.test((await bridge<string[]>({ op: 'attributes', selector: STATUS_ITEM, name: 'class' }))[0] ?? ''), 'the status bar on the warning background');
     // The filter lists the sessions that need attention: this one.
     await vscode.commands.executeCommand('agentPlan.showSessionsNeedingAttention');
-    await waitFor(async () => {
+    await findInSessionRows((rows) => {
       // The session rows: the Needs You section above them stays whatever the filter.
-      const labels = (await rowLabels(SESSION_ROWS)).filter(isSessionRow);
+      const labels = rows.map((row) => row.label).filter(isSessionRow);
       // Other files' sessions that need attention may be listed too: each row says what it needs.
-      return labels.length > 0 && labels.every((label) => /waiting for your approval|waiting on |(stopped|cancelled|failed) with items open|stalled|items dropped|items reopened|request not taken/.test(label));
+      return labels.some(named) && labels.every((label) => /waiting for your approval|waiting on |(stopped|cancelled|failed) with items open|stalled|items dropped|items reopened|request not taken/.test(label));
     }, 'only sessions needing attention');
     await vscode.commands.executeCommand('agentPlan.showAllSessions');
   });
@@ -135,7 +136,7 @@ describe('plan health with the real Copilot agent', function () {
     await vscode.commands.executeCommand('agentPlan.showAllSessions');
     await findSessionRow(named, 'the done session listed');
     await vscode.commands.executeCommand('agentPlan.showSessionsNeedingAttention');
-    await waitFor(async () => !(await rowLabels(SESSION_ROWS)).some(named), 'the done session filtered out');
+    await findInSessionRows((rows) => rows.length > 0 && !rows.some((row) => named(row.label)), 'the done session filtered out');
     await vscode.commands.executeCommand('agentPlan.showAllSessions');
     await findSessionRow(named, 'the done session listed again');
     // The status bar shows done without the warning background.
@@ -178,7 +179,7 @@ if (agents.skipped !== undefined) {
       const [stop] = plan.getHealth(claude.session).signals;
       assert.equal(stop?.how, 'ended');
       assert.deepEqual(stop?.items, ['Fix the off-by-one', 'Write a regression test']);
-      await waitFor(async () => (await rowLabels(SESSION_ROWS)).some((label) => label.includes('Claude Code') && label.includes('stopped with items open')), 'the Sessions row marked stopped');
+      await findSessionRow((label) => label.includes('Claude Code') && label.includes('stopped with items open'), 'the Sessions row marked stopped');
     });
   });
 }

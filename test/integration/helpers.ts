@@ -231,7 +231,7 @@ export function isSessionRow(label: string | null | undefined): boolean {
   return /^Session /.test(label ?? '');
 }
 
-const SESSIONS_VIEW_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
+export const SESSIONS_VIEW_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 
 /** A drawn row of the Sessions view: its label and its depth in the tree. */
 export interface SessionsViewRow {
@@ -240,31 +240,32 @@ export interface SessionsViewRow {
 }
 
 /**
- * What `probe` finds in the Sessions view's rows, wherever they are in the list: the view draws
- * only the rows on screen (other files' sessions and the Needs You section can push a row below),
- * so the rows are read from the top, a page at a time, until `what` times out.
+ * Every row of the Sessions view, top to bottom. The view draws only the rows on screen (other
+ * files' sessions and the Needs You section can push a row below), so the rows are read from the
+ * top a page at a time, each kept once by its place in the list, until a page brings no new row.
  */
-export async function findInSessionRows<T>(probe: (rows: SessionsViewRow[]) => T | undefined, what: string | (() => string), timeoutMs = 10_000): Promise<T> {
+export async function allSessionRows(): Promise<SessionsViewRow[]> {
   await vscode.commands.executeCommand('agentPlan.sessions.focus');
-  return waitFor(
-    async () => {
-      await bridge({ op: 'keys', press: ['Home'] });
-      for (let page = 0; page < 15; page++) {
-        const labels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSIONS_VIEW_ROWS, name: 'aria-label' });
-        const levels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSIONS_VIEW_ROWS, name: 'aria-level' });
-        const found = probe(labels.map((label, i) => ({ label: label ?? '', level: Number(levels[i]) })));
-        if (found !== undefined) {
-          // Back at the top, as the next test expects the list to be.
-          await bridge({ op: 'keys', press: ['Home'] });
-          return found;
-        }
-        await bridge({ op: 'keys', press: ['PageDown'] });
-      }
-      return undefined;
-    },
-    what,
-    timeoutMs,
-  );
+  await bridge({ op: 'keys', press: ['Home'] });
+  const rows = new Map<number, SessionsViewRow>();
+  for (let page = 0; page < 50; page++) {
+    const read = (name: string): Promise<Array<string | null>> => bridge<Array<string | null>>({ op: 'attributes', selector: SESSIONS_VIEW_ROWS, name });
+    const [indexes, labels, levels] = [await read('data-index'), await read('aria-label'), await read('aria-level')];
+    const before = rows.size;
+    // A row drawn again between two reads would misalign them: such a page is read again.
+    if (indexes.length !== labels.length || labels.length !== levels.length) continue;
+    indexes.forEach((index, i) => rows.set(Number(index), { label: labels[i] ?? '', level: Number(levels[i]) }));
+    if (rows.size === before) break;
+    await bridge({ op: 'keys', press: ['PageDown'] });
+  }
+  // Back at the top, as the next test expects the list to be.
+  await bridge({ op: 'keys', press: ['Home'] });
+  return [...rows.entries()].sort(([a], [b]) => a - b).map(([, row]) => row);
+}
+
+/** What `probe` finds in the Sessions view's rows (all of them, wherever they are in the list), once it finds it, until `what` times out. */
+export function findInSessionRows<T>(probe: (rows: SessionsViewRow[]) => T | undefined | false, what: string | (() => string), timeoutMs = 10_000): Promise<T> {
+  return waitFor(async () => probe(await allSessionRows()), what, timeoutMs);
 }
 
 /** The label of the Sessions row `matches` picks, wherever it is in the list. */

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanViewState } from '../../src/extension';
-import { activityBadge, api, badgeCount, bridge, chat, chatSession, isSessionRow, domTexts, logLines, newChatSession, planItemLabels, runDir, sessionName, todos, waitFor } from './helpers';
+import { activityBadge, api, badgeCount, bridge, chat, chatSession, findInSessionRows, findSessionRow, isSessionRow, domTexts, logLines, newChatSession, planItemLabels, runDir, sessionName, todos, waitFor } from './helpers';
 
 const LONG_HISTORY = 250;
 /** Rows the Sessions view lists at first (SESSIONS_PAGE in src/vscode/sessions/sessionsTree.ts), and how many sessions the test adds. */
@@ -133,10 +133,8 @@ describe('the sidebar, rendered in the workbench', () => {
     const { session: written } = await chatSession(todos(['Set up the theme', 'completed'], ['Add the toggle', 'completed'], ['Persist the choice', 'in_progress'], ['Test both themes', 'pending']));
     assert.equal(written, sessionB);
     // The views have taken the write once session B's Sessions row says 2/4 done: the pinned Plan view stays on A.
-    await waitFor(async () => {
-      const name = await sessionName(sessionB, 'Set up the theme');
-      return (await rowLabels(SESSION_ROWS)).some((label) => isSessionRow(label) && (label.includes(name) || label.includes('Set up the theme')) && label.includes('2/4 done'));
-    }, "session B's Sessions row to take the write");
+    const nameB = await sessionName(sessionB, 'Set up the theme');
+    await findSessionRow((label) => isSessionRow(label) && (label.includes(nameB) || label.includes('Set up the theme')) && label.includes('2/4 done'), "session B's Sessions row to take the write");
     assert.equal(plan.getViewState().session, sessionA);
     await domShows(PLAN_ROWS, ['Survey the code, completed', 'Draft the API, in progress', 'Write docs, pending'], 'session A rows, still');
 
@@ -204,7 +202,7 @@ describe('the sidebar, rendered in the workbench', () => {
     // Named by what was asked of it: the chat's first request, now in the log.
     const name = await sessionName(sessionB, 'Set up the theme');
     assert.ok(plan.getSessionInfo(sessionB).request?.includes('Set up the theme'), 'the request, the JSON the test sent, holds the plan');
-    const row = await waitFor(async () => (await rowLabels(SESSION_ROWS)).find((label) => isSessionRow(label) && label.includes(name)), 'session B in the Sessions view');
+    const row = await findSessionRow((label) => isSessionRow(label) && label.includes(name), 'session B in the Sessions view');
     assert.doesNotMatch(row, /of Copilot/);
   });
 
@@ -351,7 +349,7 @@ describe('the sidebar, rendered in the workbench', () => {
     assert.deepEqual(fs.readdirSync(plan.logFolder).sort(), others);
     assert.equal(fs.statSync(fileB).size, sizeB);
     await waitFor(() => plan.listSessions().every((s) => s.session !== sessionA), 'session A to leave the list');
-    await waitFor(async () => !(await rowLabels(SESSION_ROWS)).some((row) => row.includes('Survey the code') || (nameA !== undefined && row.includes(nameA))), 'session A to leave the Sessions view');
+    await findInSessionRows((rows) => rows.length > 0 && !rows.some(({ label }) => label.includes('Survey the code') || (nameA !== undefined && label.includes(nameA))), 'session A to leave the Sessions view');
   });
 
   it('pages the history picker: the newest versions first, older ones on "Load older versions…"', async () => {
@@ -452,11 +450,20 @@ describe('the sidebar, rendered in the workbench', () => {
       assert.ok(!(await rowLabels(SESSION_ROWS)).some((label) => label.includes(oldestName)), 'the oldest session is not listed yet');
       await bridge({ op: 'click', selector: SESSION_ROWS, hasText: moreRow });
       // Now the whole list: its end is the oldest session, and no row for more.
+      // The last session row of the list's top level (a subagent's row may follow its parent's,
+      // one level deeper), by its place in the list (the DOM keeps drawn rows in any order).
+      let last: string | undefined;
       await waitFor(async () => {
         await bridge({ op: 'keys', press: ['End'] });
         const texts = await domTexts(SESSION_ROWS);
-        return !texts.some((text) => text.includes('older sessions')) && (await rowLabels(SESSION_ROWS)).at(-1)?.includes(oldestName);
-      }, `the oldest session (${oldestName}) at the end of the Sessions view`);
+        const attribute = (name: string): Promise<Array<string | null>> => bridge<Array<string | null>>({ op: 'attributes', selector: SESSION_ROWS, name });
+        const [indexes, labels, levels] = [(await attribute('data-index')).map(Number), await rowLabels(SESSION_ROWS), (await attribute('aria-level')).map(Number)];
+        if (indexes.length !== labels.length || levels.length !== labels.length) return false;
+        const top = Math.min(...levels.filter((_, i) => isSessionRow(labels[i])));
+        const rows = indexes.map((index, i) => ({ index, label: labels[i], level: levels[i] })).filter((row) => isSessionRow(row.label) && row.level === top);
+        last = rows.sort((a, b) => b.index - a.index)[0]?.label;
+        return !texts.some((text) => text.includes('older sessions')) && last?.includes(oldestName);
+      }, () => `the oldest session (${oldestName}) at the end of the Sessions view (the last row: ${last})`);
     } finally {
       for (const file of files) fs.rmSync(file, { force: true });
       await waitFor(() => {
