@@ -242,7 +242,8 @@ export interface SessionsViewRow {
 /**
  * Every row of the Sessions view, top to bottom. The view draws only the rows on screen (other
  * files' sessions and the Needs You section can push a row below), so the rows are read from the
- * top a page at a time, each kept once by its place in the list, until a page brings no new row.
+ * top a page at a time, each kept once by its place in the list, until the list's last row is read.
+ * (The first PageDown only moves the focus to the last row on screen: a page may bring nothing new.)
  */
 export async function allSessionRows(): Promise<SessionsViewRow[]> {
   await vscode.commands.executeCommand('agentPlan.sessions.focus');
@@ -250,12 +251,11 @@ export async function allSessionRows(): Promise<SessionsViewRow[]> {
   const rows = new Map<number, SessionsViewRow>();
   for (let page = 0; page < 50; page++) {
     const read = (name: string): Promise<Array<string | null>> => bridge<Array<string | null>>({ op: 'attributes', selector: SESSIONS_VIEW_ROWS, name });
-    const [indexes, labels, levels] = [await read('data-index'), await read('aria-label'), await read('aria-level')];
-    const before = rows.size;
+    const [indexes, labels, levels, last] = [await read('data-index'), await read('aria-label'), await read('aria-level'), await read('data-last-element')];
     // A row drawn again between two reads would misalign them: such a page is read again.
-    if (indexes.length !== labels.length || labels.length !== levels.length) continue;
+    if (indexes.length !== labels.length || labels.length !== levels.length || levels.length !== last.length) continue;
     indexes.forEach((index, i) => rows.set(Number(index), { label: labels[i] ?? '', level: Number(levels[i]) }));
-    if (rows.size === before) break;
+    if (last.includes('true') || indexes.length === 0) break;
     await bridge({ op: 'keys', press: ['PageDown'] });
   }
   // Back at the top, as the next test expects the list to be.

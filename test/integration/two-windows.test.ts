@@ -32,15 +32,15 @@ interface LogLine {
 }
 
 /** The rows of the history picker a window shows, once it has them all (they arrive with the page). */
-async function pickerRows(window: number, versions: number): Promise<string[]> {
+async function pickerRows(window: number, versions: number, timeoutMs = 20_000): Promise<string[]> {
   let rows: string[] = [];
   await waitFor(
     async () => {
       rows = await bridge<string[]>({ op: 'texts', window, selector: PICKER_ROWS });
       return rows.length >= versions;
     },
-    `window ${window}'s history picker with ${versions} versions (saw ${rows.length})`,
-    20_000,
+    () => `window ${window}'s history picker with ${versions} versions (saw ${rows.length})`,
+    timeoutMs,
   );
   // A moment more: a repeated version would come as an extra row (a fixed wait: nothing is to come).
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -146,13 +146,24 @@ if (status.skipped !== undefined) {
         const rows = (await bridge<string[]>({ op: 'attributes', window, selector: PLAN_ROWS, name: 'aria-label' })).filter(isItemRow);
         return rows.length === 2 && rows.every((row) => /completed/i.test(row ?? ''));
       }, "the second window's Plan view to show the finished Claude Code list", 20_000);
-      await bridge({ op: 'click', window, selector: PLAN_ROWS });
-      await bridge({ op: 'keys', window, press: ['F1'] });
-      await bridge({ op: 'keys', window, text: 'Agent Plan: Show History' });
-      // Enter runs the focused entry: wait until the filter has put ours there.
-      await waitFor(async () => (await bridge<string[]>({ op: 'texts', window, selector: `${PICKER_ROWS}.focused` })).some((row) => row.includes('Agent Plan: Show History')), "the second window's palette entry, focused");
-      await bridge({ op: 'keys', window, press: ['Enter'] });
-      const secondRows = await pickerRows(window, calls.length);
+      let secondRows: string[] = [];
+      // A busy window may drop the palette's Enter (the picker closes as it opens): the user
+      // opens it again, and so does the test, up to three times.
+      for (let attempt = 1; ; attempt++) {
+        await bridge({ op: 'click', window, selector: PLAN_ROWS });
+        await bridge({ op: 'keys', window, press: ['F1'] });
+        await bridge({ op: 'keys', window, text: 'Agent Plan: Show History' });
+        // Enter runs the focused entry: wait until the filter has put ours there.
+        await waitFor(async () => (await bridge<string[]>({ op: 'texts', window, selector: `${PICKER_ROWS}.focused` })).some((row) => row.includes('Agent Plan: Show History')), "the second window's palette entry, focused");
+        await bridge({ op: 'keys', window, press: ['Enter'] });
+        try {
+          secondRows = await pickerRows(window, calls.length, 10_000);
+          break;
+        } catch (error) {
+          if (attempt === 3) throw error;
+          await bridge({ op: 'keys', window, press: ['Escape'] });
+        }
+      }
       await bridge({ op: 'keys', window, press: ['Escape'] });
       assert.equal(secondRows.length, calls.length, `the second window's history lists each version once: ${secondRows.join(' | ')}`);
       // The probe session stays: it is a session like any other (the restart phase finds it again).
