@@ -49,6 +49,12 @@ function userSetting(userDataDir, key, value) {
   fs.writeFileSync(file, JSON.stringify({ ...settings, [key]: value }, null, 2) + '\n');
 }
 
+/**
+ * The headless browser draws every frame in software: settings that stop the workbench's idle
+ * animations (a blinking cursor, moving progress bars, the terminal's WebGL canvas).
+ */
+const QUIET_SCREEN = { 'workbench.reduceMotion': 'on', 'editor.cursorBlinking': 'solid', 'terminal.integrated.gpuAcceleration': 'off' };
+
 async function main() {
   const workbench = await openWorkbench({
     kind: 'integration',
@@ -56,6 +62,7 @@ async function main() {
     locale: LOCALE,
     cjkFont: LOCALE?.startsWith('zh') ?? false,
     workspace: { from: path.join(repoRoot, 'test', 'fixtures', 'workspace') },
+    userFiles: { 'User/settings.json': QUIET_SCREEN },
     extensions: {
       'agent-plan': repoRoot,
       'agent-plan-fixture': path.join(repoRoot, 'test', 'fixtures', 'extension'),
