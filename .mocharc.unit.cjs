@@ -8,6 +8,10 @@ module.exports = {
   extension: ['ts'],
   spec: filesInOrder(__dirname, 'test/unit', '.unit.test.ts', testSeed()),
   timeout: 20000,
+  // Two workers: the files are independent (any order, any file alone), and the level runs
+  // beside the host's install, one compiler at a time, or alone on two cores.
+  parallel: true,
+  jobs: 2,
   reporter: 'spec',
   'forbid-only': true,
   'forbid-pending': true,
