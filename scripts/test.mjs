@@ -37,7 +37,8 @@ let failed = 0;
 /**
  * A script run in the background, its output kept in a file and printed as one block when
  * awaited. The two installs (the VS Code host, the terminal agents) wait mostly on the registry
- * and on one compiler process at a time, so they run beside the build and the plain-Node levels.
+ * and on the host's native build (two compilers, one large C file most of its time), so they run
+ * beside the build and the plain-Node levels.
  */
 function background(name, args, env = {}) {
   const output = path.join(tmp, `${name.replace(/\W+/g, '-')}.log`);
@@ -115,7 +116,7 @@ for (const [name, args] of [
     hostWaited = true;
   }
   // The reliability suite loads both cores on purpose and bounds the event loop's gaps: the
-  // host's native build (one compiler at a time) ends first.
+  // host's native build ends first.
   if (name.startsWith('reliability')) await hostInstall.ended;
   const file = path.join(tmp, `${name.split(' ')[0]}.json`);
   const levelStarted = Date.now();

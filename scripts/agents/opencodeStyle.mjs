@@ -3,6 +3,7 @@
 // database and tools. Each such agent's own recipe (src/agents/<agent>/recording.mjs) gives its
 // package, command, variables and the number of model requests before its first tool call.
 // Plain ESM: no build.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { answer, askPrompt, editPlan, editPrompt, fixPrompt, NEW_LINE, OLD_LINE, TOKENS, WAIT_TTY, waitPrompt, WORKSPACE } from './steps.mjs';
 
@@ -48,6 +49,16 @@ export function opencodeStyleRecipe({ id, npmPackage, pin, name, prefix, env = {
     model: (_scenario, { chatModel }) => chatModel,
     folder: (dirs) => path.join(dirs.xdgData, name),
     prepare(scenario, dirs, url, { bin, baseEnv, key, chatModel }) {
+      if (scenario.tty) {
+        // Its interface's own setting "Disable animations" (kept in its state folder's kv.json):
+        // the screen is drawn when it changes, not many times a second while a spinner turns.
+        const state = path.join(dirs.home, '.local', 'state', name);
+        const kv = path.join(state, 'kv.json');
+        if (!fs.existsSync(kv)) {
+          fs.mkdirSync(state, { recursive: true });
+          fs.writeFileSync(kv, JSON.stringify({ animations_enabled: false }) + '\n');
+        }
+      }
       return {
         command: bin,
         // Interactive: its full-screen interface (TUI), the prompt given to it and sent at start.

@@ -129,7 +129,9 @@ export async function ensureHost(options = {}) {
     const quiet = ['--no-audit', '--no-fund', '--loglevel=error'];
     runNpm(['ci', '--ignore-scripts', ...quiet], { cwd: hostDir });
     fs.writeFileSync(hostNodeMarker, `${hostNode}\n`);
-    const env = { PATH: `${path.dirname(hostNode)}${path.delimiter}${process.env.PATH}`, npm_config_nodedir: nodeDir, NODE_DISABLE_COMPILE_CACHE: '1' };
+    // Two compilers per native module (node-gyp's JOBS): spdlog's sources build side by side, and
+    // sqlite3's binding beside its one large C file, on a core the other levels leave idle by then.
+    const env = { PATH: `${path.dirname(hostNode)}${path.delimiter}${process.env.PATH}`, npm_config_nodedir: nodeDir, NODE_DISABLE_COMPILE_CACHE: '1', JOBS: '2' };
     runNpm(['rebuild', ...quiet], { cwd: hostDir, env, node: hostNode });
     if (!fs.existsSync(codeServerEntry)) throw new Error(`code-server entry not found at ${codeServerEntry}`);
     fs.writeFileSync(hostCompleteMarker, new Date().toISOString() + '\n');
