@@ -265,7 +265,12 @@ export async function allSessionRows(): Promise<SessionsViewRow[]> {
 
 /** What `probe` finds in the Sessions view's rows (all of them, wherever they are in the list), once it finds it, until `what` times out. */
 export function findInSessionRows<T>(probe: (rows: SessionsViewRow[]) => T | undefined | false, what: string | (() => string), timeoutMs = 10_000): Promise<T> {
-  return waitFor(async () => probe(await allSessionRows()), what, timeoutMs);
+  let seen: SessionsViewRow[] = [];
+  return waitFor(
+    async () => probe((seen = await allSessionRows())),
+    () => `${typeof what === 'string' ? what : what()} (the Sessions rows then: ${JSON.stringify(seen.slice(0, 12).map((row) => row.label.slice(0, 100)))})`,
+    timeoutMs,
+  );
 }
 
 /** The label of the Sessions row `matches` picks, wherever it is in the list. */
