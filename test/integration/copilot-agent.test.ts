@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, domTexts, EXTENSION_ID, findInSessionRows, isSessionRow, newChatSession, type SessionsViewRow, planItemLabels, runDir, waitFor, withoutPlanWrites } from './helpers';
+import { api, bridge, domTexts, EXTENSION_ID, findInSessionRows, isSessionRow, newChatSession, type SessionsViewRow, planItemLabels, rowName, runDir, waitFor, withoutPlanWrites } from './helpers';
 import { askAgent, copilotReady, records, scriptTurns, textOf, toolResults, turnIndex, type ModelRecord } from './copilotAgent';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
@@ -173,11 +173,10 @@ describe('the real Copilot agent with a scripted model', function () {
     assert.notEqual(beta.session, alpha.session, 'a new chat is a new session');
     assert.equal(beta.todos[0]?.content, 'Beta task');
     // A row names its chat by the title Copilot gave it once the chat file has one, else by its first request, else by its first item.
-    const rowName = (session: string, first: string): string => plan.getSessionInfo(session).title ?? plan.getSessionInfo(session).request ?? first;
     /** The places of the two chats' rows among all the Sessions rows (-1: not listed). */
     const positions = (all: SessionsViewRow[]): [number, number] => {
       const rows = all.map((row) => row.label).filter(isSessionRow);
-      return [rows.findIndex((row) => row.includes(rowName(alpha.session, 'Alpha task'))), rows.findIndex((row) => row.includes(rowName(beta.session, 'Beta task')))];
+      return [rows.findIndex((row) => row.includes(rowName(plan, alpha.session, 'Alpha task'))), rows.findIndex((row) => row.includes(rowName(plan, beta.session, 'Beta task')))];
     };
     await findInSessionRows((all) => {
       const [a, b] = positions(all);

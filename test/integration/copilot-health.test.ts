@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentPlanApi } from '../../src/extension';
-import { api, bridge, domTexts, findInSessionRows, findSessionRow, isSessionRow, newChatSession, runDir, waitFor } from './helpers';
+import { api, bridge, domTexts, findInSessionRows, findSessionRow, isSessionRow, newChatSession, rowName, runDir, waitFor } from './helpers';
 import { askAgent, copilotReady } from './copilotAgent';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
@@ -54,7 +54,7 @@ describe('plan health with the real Copilot agent', function () {
     }, 'the stopped row above the plan');
     assert.match(rows[0] ?? '', /^Stopped /, `the signal comes first: ${JSON.stringify(rows)}`);
     // The row is named by the chat's title once Copilot has made one, else its first request, by its first item before.
-    const named = (label: string): boolean => label.includes(plan.getSessionInfo(session).title ?? plan.getSessionInfo(session).request ?? 'Write the health change');
+    const named = (label: string): boolean => label.includes(rowName(plan, session, 'Write the health change'));
     await findSessionRow((label) => named(label) && label.includes('stopped with items open'), 'the Sessions row marked stopped');
     await waitFor(async () => (await domTexts(STATUS_ITEM)).some((text) => text.includes('stopped with items open')), 'the status bar naming the stop');
     // On the warning background.
@@ -132,7 +132,7 @@ describe('plan health with the real Copilot agent', function () {
     assert.equal(shown.filter((text) => text.includes('Plan done')).length, 1, `one notification: ${JSON.stringify(shown)}`);
     // Done needs no attention: the filter leaves this session out.
     // The row is named by the chat's title once Copilot has made one, else its first request, by its first item before.
-    const named = (label: string): boolean => label.includes(plan.getSessionInfo(session).title ?? plan.getSessionInfo(session).request ?? 'Survey the health code');
+    const named = (label: string): boolean => label.includes(rowName(plan, session, 'Survey the health code'));
     await vscode.commands.executeCommand('agentPlan.showAllSessions');
     await findSessionRow(named, 'the done session listed');
     await vscode.commands.executeCommand('agentPlan.showSessionsNeedingAttention');

@@ -198,7 +198,12 @@ export function writeLine(session: string, ts: number, call: string, files: stri
  * read from the log by the API), else its first item `first`.
  */
 export async function sessionName(session: string, first: string): Promise<string> {
-  const info = (await api()).getSessionInfo(session);
+  return rowName(await api(), session, first);
+}
+
+/** The name a session's Sessions row shows now: the chat's title once known, else its first request, else `first` (its first item). */
+export function rowName(plan: AgentPlanApi, session: string, first: string): string {
+  const info = plan.getSessionInfo(session);
   return info.title ?? info.request ?? first;
 }
 
@@ -233,6 +238,18 @@ export function isSessionRow(label: string | null | undefined): boolean {
 
 export const SESSIONS_VIEW_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 
+/**
+ * The rows of the Sessions view drawn now, in DOM order: each with its place in the list and
+ * whether it is the list's last row. Undefined when a row was drawn again between two reads (the
+ * attributes would not line up): read again.
+ */
+export async function drawnSessionRows(): Promise<Array<SessionsViewRow & { index: number; last: boolean }> | undefined> {
+  const read = (name: string): Promise<Array<string | null>> => bridge<Array<string | null>>({ op: 'attributes', selector: SESSIONS_VIEW_ROWS, name });
+  const [indexes, labels, levels, last] = [await read('data-index'), await read('aria-label'), await read('aria-level'), await read('data-last-element')];
+  if (indexes.length !== labels.length || labels.length !== levels.length || levels.length !== last.length) return undefined;
+  return indexes.map((index, i) => ({ index: Number(index), label: labels[i] ?? '', level: Number(levels[i]), last: last[i] === 'true' }));
+}
+
 /** A drawn row of the Sessions view: its label and its depth in the tree. */
 export interface SessionsViewRow {
   label: string;
@@ -250,12 +267,10 @@ export async function allSessionRows(): Promise<SessionsViewRow[]> {
   await bridge({ op: 'keys', press: ['Home'] });
   const rows = new Map<number, SessionsViewRow>();
   for (let page = 0; page < 50; page++) {
-    const read = (name: string): Promise<Array<string | null>> => bridge<Array<string | null>>({ op: 'attributes', selector: SESSIONS_VIEW_ROWS, name });
-    const [indexes, labels, levels, last] = [await read('data-index'), await read('aria-label'), await read('aria-level'), await read('data-last-element')];
-    // A row drawn again between two reads would misalign them: such a page is read again.
-    if (indexes.length !== labels.length || labels.length !== levels.length || levels.length !== last.length) continue;
-    indexes.forEach((index, i) => rows.set(Number(index), { label: labels[i] ?? '', level: Number(levels[i]) }));
-    if (last.includes('true') || indexes.length === 0) break;
+    const drawn = await drawnSessionRows();
+    if (drawn === undefined) continue;
+    for (const { index, label, level } of drawn) rows.set(index, { label, level });
+    if (drawn.length === 0 || drawn.some((row) => row.last)) break;
     await bridge({ op: 'keys', press: ['PageDown'] });
   }
   // Back at the top, as the next test expects the list to be.

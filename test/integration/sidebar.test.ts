@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanViewState } from '../../src/extension';
-import { activityBadge, api, badgeCount, bridge, chat, chatSession, findInSessionRows, findSessionRow, isSessionRow, domTexts, logLines, newChatSession, planItemLabels, runDir, sessionName, todos, waitFor } from './helpers';
+import { activityBadge, api, badgeCount, bridge, chat, chatSession, drawnSessionRows, findInSessionRows, findSessionRow, isSessionRow, domTexts, logLines, newChatSession, planItemLabels, rowName, runDir, sessionName, SESSIONS_VIEW_ROWS, todos, waitFor } from './helpers';
 
 const LONG_HISTORY = 250;
 /** Rows the Sessions view lists at first (SESSIONS_PAGE in src/vscode/sessions/sessionsTree.ts), and how many sessions the test adds. */
@@ -15,7 +15,6 @@ const MANY_SESSIONS = 250;
 const PAGE = 100;
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
-const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 const PLAN_HEADER = '.pane-header[aria-label^="Plan"]';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
@@ -115,7 +114,7 @@ describe('the sidebar, rendered in the workbench', () => {
     // A chat of the test's own participant: never "of Copilot", before or after the mirror reads its file.
     // Named by the chat's first request once the mirror reads its file, by its first item before.
     await waitFor(async () => {
-      sessions = (await rowLabels(SESSION_ROWS)).filter(isSessionRow);
+      sessions = (await rowLabels(SESSIONS_VIEW_ROWS)).filter(isSessionRow);
       const starts = [`Session ${await sessionName(sessionB, 'Set up the theme')}, 1/4 done`, 'Session Set up the theme, 1/4 done'];
       return sessions.length >= 2 && starts.some((start) => sessions[0]?.startsWith(start));
     }, () => `session B's row first in the Sessions view (rows: ${JSON.stringify(sessions.slice(0, 3))})`);
@@ -134,8 +133,7 @@ describe('the sidebar, rendered in the workbench', () => {
     assert.equal(written, sessionB);
     // The views have taken the write once session B's Sessions row says 2/4 done: the pinned Plan view stays on A.
     // Its name as it is at each look: the chat's title or first request may arrive meanwhile.
-    const nameB = (): string => plan.getSessionInfo(sessionB).title ?? plan.getSessionInfo(sessionB).request ?? 'Set up the theme';
-    await findSessionRow((label) => isSessionRow(label) && (label.includes(nameB()) || label.includes('Set up the theme')) && label.includes('2/4 done'), "session B's Sessions row to take the write", 20_000);
+    await findSessionRow((label) => isSessionRow(label) && (label.includes(rowName(plan, sessionB, 'Set up the theme')) || label.includes('Set up the theme')) && label.includes('2/4 done'), "session B's Sessions row to take the write", 20_000);
     assert.equal(plan.getViewState().session, sessionA);
     await domShows(PLAN_ROWS, ['Survey the code, completed', 'Draft the API, in progress', 'Write docs, pending'], 'session A rows, still');
 
@@ -201,9 +199,8 @@ describe('the sidebar, rendered in the workbench', () => {
     assert.ok(info.participant !== undefined && !/copilot/i.test(info.participant), `the chat's participant is the test's own (${info.participant})`);
     assert.equal(plan.getSessionInfo(sessionB).agent, undefined);
     // Named by what was asked of it: the chat's first request, now in the log.
-    const name = await sessionName(sessionB, 'Set up the theme');
     assert.ok(plan.getSessionInfo(sessionB).request?.includes('Set up the theme'), 'the request, the JSON the test sent, holds the plan');
-    const row = await findSessionRow((label) => isSessionRow(label) && label.includes(plan.getSessionInfo(sessionB).title ?? name), 'session B in the Sessions view', 20_000);
+    const row = await findSessionRow((label) => isSessionRow(label) && label.includes(rowName(plan, sessionB, 'Set up the theme')), 'session B in the Sessions view', 20_000);
     assert.doesNotMatch(row, /of Copilot/);
   });
 
@@ -446,23 +443,21 @@ describe('the sidebar, rendered in the workbench', () => {
       const moreRow = `Show ${Math.min(SESSIONS_PAGE, total - SESSIONS_PAGE)} older sessions…`;
       await waitFor(async () => {
         await bridge({ op: 'keys', press: ['End'] });
-        return (await domTexts(SESSION_ROWS)).some((text) => text.includes(moreRow));
+        return (await domTexts(SESSIONS_VIEW_ROWS)).some((text) => text.includes(moreRow));
       }, `the "${moreRow}" row at the end of the Sessions view`);
-      assert.ok(!(await rowLabels(SESSION_ROWS)).some((label) => label.includes(oldestName)), 'the oldest session is not listed yet');
-      await bridge({ op: 'click', selector: SESSION_ROWS, hasText: moreRow });
+      assert.ok(!(await rowLabels(SESSIONS_VIEW_ROWS)).some((label) => label.includes(oldestName)), 'the oldest session is not listed yet');
+      await bridge({ op: 'click', selector: SESSIONS_VIEW_ROWS, hasText: moreRow });
       // Now the whole list: its end is the oldest session, and no row for more.
       // The last session row of the list's top level (a subagent's row may follow its parent's,
       // one level deeper), by its place in the list (the DOM keeps drawn rows in any order).
       let last: string | undefined;
       await waitFor(async () => {
         await bridge({ op: 'keys', press: ['End'] });
-        const texts = await domTexts(SESSION_ROWS);
-        const attribute = (name: string): Promise<Array<string | null>> => bridge<Array<string | null>>({ op: 'attributes', selector: SESSION_ROWS, name });
-        const [indexes, labels, levels] = [(await attribute('data-index')).map(Number), await rowLabels(SESSION_ROWS), (await attribute('aria-level')).map(Number)];
-        if (indexes.length !== labels.length || levels.length !== labels.length) return false;
-        const top = Math.min(...levels.filter((_, i) => isSessionRow(labels[i])));
-        const rows = indexes.map((index, i) => ({ index, label: labels[i], level: levels[i] })).filter((row) => isSessionRow(row.label) && row.level === top);
-        last = rows.sort((a, b) => b.index - a.index)[0]?.label;
+        const texts = await domTexts(SESSIONS_VIEW_ROWS);
+        const drawn = (await drawnSessionRows())?.filter((row) => isSessionRow(row.label));
+        if (drawn === undefined) return false;
+        const top = Math.min(...drawn.map((row) => row.level));
+        last = drawn.filter((row) => row.level === top).sort((a, b) => b.index - a.index)[0]?.label;
         return !texts.some((text) => text.includes('older sessions')) && last?.includes(oldestName);
       }, () => `the oldest session (${oldestName}) at the end of the Sessions view (the last row: ${last})`);
     } finally {

@@ -7,7 +7,6 @@ import * as path from 'node:path';
 import type { PlanSnapshot } from '../../src/extension';
 import { api, bridge, runDir, waitFor } from './helpers';
 
-export const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 export const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
 
 /** What the launcher wrote before the tests: why the programs cannot run here, or their versions. */

@@ -9,12 +9,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, isItemRow, logLines, runDir, waitFor } from './helpers';
+import { api, bridge, isItemRow, logLines, runDir, SESSIONS_VIEW_ROWS, waitFor } from './helpers';
 import { agentsStatus as status, startAgent } from './terminalAgents';
 
 const ACTIVITY = '.activitybar li.action-item a.action-label[aria-label^="Agent Plan"]';
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
-const SESSION_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
 const SESSIONS_HEADER = '.pane-header[aria-label^="Sessions"]';
 const PICKER_ROWS = '.quick-input-widget .monaco-list-row';
 // The item itself takes the click: while a view loads, its progress badge lies over the label.
@@ -92,7 +91,7 @@ if (status.skipped !== undefined) {
         plan.logFile(probe),
         JSON.stringify({ v: 1, type: 'todo/write', ts: new Date().toISOString(), session: probe, todos: [{ content: 'Second window is up', status: 'pending' }], counts: { pending: 1, inProgress: 0, completed: 0 } }) + '\n',
       );
-      await waitFor(async () => (await bridge<string[]>({ op: 'texts', window, selector: SESSION_ROWS })).some((row) => row.includes('Second window is up')), "the second window's Sessions view", 60_000).catch(async (error: unknown) => {
+      await waitFor(async () => (await bridge<string[]>({ op: 'texts', window, selector: SESSIONS_VIEW_ROWS })).some((row) => row.includes('Second window is up')), "the second window's Sessions view", 60_000).catch(async (error: unknown) => {
         await bridge({ op: 'screenshot', window, file: path.join(runDir(), 'logs', 'second-window.png') });
         throw error;
       });

@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentPlanApi, PlanHealth } from '../../src/extension';
-import { activityBadge, api, badgeCount, bridge, planLine, waitFor } from './helpers';
-import { SESSION_ROWS, agentsStatus as status, sessionsOf, versionsText, type AgentRun } from './terminalAgents';
+import { activityBadge, api, badgeCount, bridge, planLine, SESSIONS_VIEW_ROWS, waitFor } from './helpers';
+import { agentsStatus as status, sessionsOf, versionsText, type AgentRun } from './terminalAgents';
 
 function git(cwd: string, ...args: string[]): void {
   execFileSync('git', ['-c', 'user.name=Agent Plan tests', '-c', 'user.email=tests@agent-plan.invalid', '-c', 'init.defaultBranch=main', ...args], {
@@ -28,8 +28,8 @@ async function runAgentIn(scenario: string, workspace: string): Promise<void> {
 
 /** The Sessions view's rows, as their accessible labels and tree levels. */
 async function sessionRows(): Promise<Array<{ label: string; level: string }>> {
-  const labels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-label' });
-  const levels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSION_ROWS, name: 'aria-level' });
+  const labels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSIONS_VIEW_ROWS, name: 'aria-label' });
+  const levels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSIONS_VIEW_ROWS, name: 'aria-level' });
   return labels.map((label, i) => ({ label: label ?? '', level: levels[i] ?? '' }));
 }
 
@@ -42,7 +42,7 @@ async function openOnly(groups: readonly string[]): Promise<void> {
   await vscode.commands.executeCommand('agentPlan.sessions.focus');
   await vscode.commands.executeCommand('list.collapseAll');
   for (const group of groups) {
-    const selector = `${SESSION_ROWS}[aria-label^="${group},"]`;
+    const selector = `${SESSIONS_VIEW_ROWS}[aria-label^="${group},"]`;
     const found = await bridge<Array<string | null>>({ op: 'attributes', selector, name: 'aria-expanded' });
     if (found[0] === 'false') await bridge({ op: 'click', selector });
   }
@@ -94,7 +94,7 @@ function rowSays(row: string, entry: QueueEntry, ours: readonly string[]): boole
 /** The Sessions view folded, with only its "Needs You" section open; its rows then, and the count its title says (0: no section). */
 async function needsYouSection(): Promise<{ count: number; first: boolean; rows: string[] }> {
   await openOnly([]);
-  const section = `${SESSION_ROWS}[aria-label^="Needs You ("]`;
+  const section = `${SESSIONS_VIEW_ROWS}[aria-label^="Needs You ("]`;
   const expanded = await bridge<Array<string | null>>({ op: 'attributes', selector: section, name: 'aria-expanded' });
   if (expanded[0] === 'false') await bridge({ op: 'click', selector: section });
   const rows = await sessionRows();
