@@ -110,10 +110,29 @@ async function withLock(lockPath, fn) {
 }
 
 /**
+ * Native modules of VS Code's server that nothing the tests start ever loads, left unbuilt:
+ * SQLite is imported only by VS Code's agent host (a process the workbench here never starts),
+ * Kerberos only to answer a proxy's Negotiate challenge (the host runs offline, without a proxy).
+ * SQLite's one large C file alone took 73 s of a 128 s install on 2 cores.
+ */
+export const UNBUILT_NATIVE_MODULES = new Set(['@vscode/sqlite3', 'kerberos']);
+
+/** The packages of `dir`'s lock file that have install scripts, by name (a nested copy counts once). */
+function packagesWithInstallScripts(dir, lockName) {
+  const lock = JSON.parse(fs.readFileSync(path.join(dir, lockName), 'utf8'));
+  const names = Object.entries(lock.packages ?? {})
+    .filter(([key, entry]) => key !== '' && entry.hasInstallScript)
+    .map(([key]) => key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length));
+  return [...new Set(names)];
+}
+
+/**
  * Installs the host from scripts/host's lock file into the cache folder, once: `npm ci`
- * without scripts (that brings Node 24), then the install scripts on Node 24, so
- * code-server's postinstall compiles its native modules against it. Node 24 comes
- * first on PATH and node-gyp reads its headers, so nothing else is downloaded.
+ * without scripts (that brings Node 24), then what code-server's own postinstall does, on
+ * Node 24 (Node 24 first on PATH and node-gyp reading its headers, so nothing else is
+ * downloaded): VS Code's server dependencies, their native modules built against Node 24
+ * but for UNBUILT_NATIVE_MODULES, the two helper scripts linked, the built-in extensions'
+ * dependencies.
  */
 export async function ensureHost(options = {}) {
   ensureSystemPackages(options);
@@ -129,10 +148,23 @@ export async function ensureHost(options = {}) {
     const quiet = ['--no-audit', '--no-fund', '--loglevel=error'];
     runNpm(['ci', '--ignore-scripts', ...quiet], { cwd: hostDir });
     fs.writeFileSync(hostNodeMarker, `${hostNode}\n`);
-    // Two compilers per native module (node-gyp's JOBS): spdlog's sources build side by side, and
-    // sqlite3's binding beside its one large C file, on a core the other levels leave idle by then.
+    // Two compilers per native module (node-gyp's JOBS): spdlog's sources build side by side.
     const env = { PATH: `${path.dirname(hostNode)}${path.delimiter}${process.env.PATH}`, npm_config_nodedir: nodeDir, NODE_DISABLE_COMPILE_CACHE: '1', JOBS: '2' };
-    runNpm(['rebuild', ...quiet], { cwd: hostDir, env, node: hostNode });
+    const onNode24 = (cwd) => ({ cwd, env, node: hostNode });
+    // code-server's own dependencies with install scripts (argon2, prebuilt), but not
+    // code-server's postinstall: its steps follow, one by one.
+    const own = packagesWithInstallScripts(hostDir, 'package-lock.json').filter((name) => name !== 'code-server');
+    if (own.length > 0) runNpm(['rebuild', ...own, ...quiet], onNode24(hostDir));
+    const vscodeDir = path.join(hostDir, 'node_modules', 'code-server', 'lib', 'vscode');
+    runNpm(['install', '--omit=dev', '--ignore-scripts', ...quiet], onNode24(vscodeDir));
+    const native = packagesWithInstallScripts(vscodeDir, 'npm-shrinkwrap.json').filter((name) => !UNBUILT_NATIVE_MODULES.has(name));
+    runNpm(['rebuild', ...native, ...quiet], onNode24(vscodeDir));
+    for (const [folder, target, link] of [['remote-cli', 'code-linux.sh', 'code-server'], ['helpers', 'browser-linux.sh', 'browser.sh']]) {
+      const at = path.join(vscodeDir, 'bin', folder, link);
+      fs.rmSync(at, { force: true });
+      fs.symlinkSync(target, at);
+    }
+    runNpm(['install', '--omit=dev', ...quiet], onNode24(path.join(vscodeDir, 'extensions')));
     if (!fs.existsSync(codeServerEntry)) throw new Error(`code-server entry not found at ${codeServerEntry}`);
     fs.writeFileSync(hostCompleteMarker, new Date().toISOString() + '\n');
     log(`host installed in ${Math.round((Date.now() - started) / 1000)} s`);
