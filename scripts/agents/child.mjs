@@ -23,22 +23,34 @@ function snapshotTasks() {
   const target = path.join(dirs.run, 'task-snapshots', String(requestNumber).padStart(2, '0'));
   fs.cpSync(tasksDir, target, { recursive: true });
 }
-const server = await serverOf(scenario.agent)(resolveScript(scenario.script, dirs.workspace), {
+/** The script (its turns, played by the server), and its last turn: the answer that ends the turn. */
+const scriptTurns = resolveScript(scenario.script, dirs.workspace);
+const lastTurn = (Array.isArray(scriptTurns) ? scriptTurns : scriptTurns.main).at(-1);
+/** Set once the server has answered the script's last turn. */
+let lastTurnAnswered = false;
+const server = await serverOf(scenario.agent)(scriptTurns, {
   maxRequests: 40,
   lifetimeMs: spec.timeoutMs + 10_000,
   delayMs: spec.delayMs ?? 0,
   onRequest: snapshotTasks,
+  onAnswered: (request) => {
+    if (request.played === lastTurn) lastTurnAnswered = true;
+  },
   // The scenario's own server options (e.g. `textTurns`, for a model that answers in text).
   ...scenario.server,
 });
 const { command, args, env } = prepare(scenario, dirs, server.url);
 
 const started = Date.now();
+/** Whether each key that waited for its prompt saw it on the screen. */
+const promptSeen = [];
+const PROMPT_SETTLE_MS = 1000;
 const out = fs.openSync(path.join(dirs.run, 'stdout.txt'), 'w');
 const err = fs.openSync(path.join(dirs.run, 'stderr.txt'), 'w');
 // An interactive run (`scenario.tty`): the agent's own screen in a pseudo-terminal (util-linux
-// `script`), its keys written to `script`'s stdin; `scenario.tty.keys` are typed at given times
-// ({afterRequests, waitMs, text}), and the run ends `scenario.tty.endMs` after the last one.
+// `script`), its keys written to `script`'s stdin; `scenario.tty.keys` are typed once their
+// moment comes ({afterRequests, screen, waitMs, text}), and the run ends after the last one (see
+// typeKeys).
 const quote = (word) => `'${String(word).split("'").join("'\\''")}'`;
 // `scenario.tty.rows`/`cols` size the terminal first: some agents draw nothing (no prompt to
 // answer) in the 0×0 terminal `script` opens.
@@ -82,7 +94,39 @@ function descendants(pid) {
   return found;
 }
 /**
- * Types each key once the server has seen its requests and `waitMs` more passed, then ends the
+ * Whether the agent's last 64 KB of screen output hold `words`: the output read as it grows,
+ * control sequences and white space taken out (a drawn space is often a cursor move), so that
+ * words drawn in pieces or split between two reads are found.
+ */
+const screen = { read: 0, tail: '' };
+function screenShows(words) {
+  const file = path.join(dirs.run, 'stdout.txt');
+  const size = fs.statSync(file).size;
+  if (size > screen.read) {
+    const fd = fs.openSync(file, 'r');
+    const chunk = Buffer.alloc(size - screen.read);
+    fs.readSync(fd, chunk, 0, chunk.length, screen.read);
+    fs.closeSync(fd);
+    screen.read = size;
+    screen.tail = (screen.tail + chunk.toString('latin1')).slice(-65_536);
+  }
+  const text = Buffer.from(screen.tail.replace(/\x1b\[[0-9;?<>=!]*[ -/]*[@-~]/g, ''), 'latin1').toString('utf8');
+  return text.replace(/\s+/g, '').includes(words.replace(/\s+/g, ''));
+}
+/** Resolves once `done()` holds or `ms` passed (the child's end counts as done); true when it held. */
+async function until(done, ms) {
+  const sleep = (wait) => new Promise((resolve) => setTimeout(resolve, wait));
+  for (const deadline = Date.now() + ms; ; await sleep(100)) {
+    if (done()) return true;
+    if (child.exitCode !== null || Date.now() > deadline) return false;
+  }
+}
+/**
+ * Types each key once the server has seen its requests and the screen shows `screen` (the
+ * agent's own words for its prompt; `waitMs` at most, 15 s when not given) or, without
+ * `screen`, `waitMs` more passed. With `tty.untilAnswered`, the run goes on until the server
+ * has answered the script's last turn (the approved call ran and the model heard its result),
+ * 30 s at most; then `tty.endMs` more. Then it ends the
  * run: by default with SIGTERM to `script`'s group (the agent, in the terminal's own session,
  * then gets a hang-up and closes as it does when its terminal is closed); with
  * `scenario.tty.endSignal`, that signal goes to the agent and every process under `script` first,
@@ -92,9 +136,17 @@ async function typeKeys(tty) {
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   for (const key of tty.keys ?? []) {
     while (server.requests.length < (key.afterRequests ?? 0) && child.exitCode === null) await sleep(100);
-    await sleep(key.waitMs ?? 0);
+    if (key.screen !== undefined) {
+      promptSeen.push(await until(() => screenShows(key.screen), key.waitMs ?? 15_000));
+      // The agent's files, and its key handling, follow the frame that draws the prompt: a
+      // second more, where no event of theirs can be seen from here.
+      await sleep(PROMPT_SETTLE_MS);
+    } else {
+      await sleep(key.waitMs ?? 0);
+    }
     if (key.text !== undefined && child.exitCode === null) child.stdin.write(key.text);
   }
+  if (tty.untilAnswered) await until(() => lastTurnAnswered, 30_000);
   await sleep(tty.endMs ?? 0);
   if (child.exitCode !== null || child.signalCode !== null) return;
   ended = tty.endSignal ?? 'SIGTERM';
@@ -171,7 +223,7 @@ for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) 
   }
 }
 await server.close();
-const result = { command: path.basename(command), args, code, signal, ended, timedOut, ms: Date.now() - started, requests: server.requests.length };
+const result = { command: path.basename(command), args, code, signal, ended, timedOut, ms: Date.now() - started, requests: server.requests.length, promptSeen, lastTurnAnswered };
 fs.writeFileSync(path.join(dirs.run, 'requests.json'), JSON.stringify(server.requests, null, 1) + '\n');
 fs.writeFileSync(path.join(dirs.run, 'result.json'), JSON.stringify(result, null, 2) + '\n');
 process.exit(0);

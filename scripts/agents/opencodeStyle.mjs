@@ -5,7 +5,10 @@
 // Plain ESM: no build.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { answer, askPrompt, editPlan, editPrompt, fixPrompt, NEW_LINE, OLD_LINE, TOKENS, WAIT_TTY, waitPrompt, WORKSPACE } from './steps.mjs';
+import { answer, ANSWER_SETTLE_MS, askPrompt, editPlan, editPrompt, fixPrompt, NEW_LINE, OLD_LINE, TOKENS, WAIT_TTY, waitPrompt, WORKSPACE } from './steps.mjs';
+
+/** What the approval scenarios wait to see on the screen before they answer or end: its permission panel's title. */
+const PROMPT = 'Permission required';
 
 /**
  * opencode's (and Kilo CLI's) whole configuration, given in the environment: one
@@ -154,7 +157,7 @@ export function opencodeStyleScenarios({ asked }) {
     { name: 'todowrite', prompt: fixPrompt, env: {}, script: opencodeTodos },
     { name: 'no-plan', prompt: askPrompt, env: {}, script: [opencodeRead, answer] },
     { name: 'edits', prompt: editPrompt, env: {}, script: opencodeEdits },
-    { name: 'approval-left', prompt: waitPrompt, env: {}, permission: opencodeAsk, script: opencodeWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: asked, waitMs: 8000 }], endMs: 0, endSignal: 'SIGKILL' } },
-    { name: 'approval-given', prompt: waitPrompt, env: {}, permission: opencodeAsk, script: opencodeWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: asked, waitMs: 8000, text: '\r' }], endMs: 8000 } },
+    { name: 'approval-left', prompt: waitPrompt, env: {}, permission: opencodeAsk, script: opencodeWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: asked, screen: PROMPT }], endMs: 0, endSignal: 'SIGKILL' } },
+    { name: 'approval-given', prompt: waitPrompt, env: {}, permission: opencodeAsk, script: opencodeWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: asked, screen: PROMPT, text: '\r' }], untilAnswered: true, endMs: ANSWER_SETTLE_MS } },
   ];
 }

@@ -88,3 +88,8 @@ export const NEW_LINE = '  return input.split(SEPARATOR).filter(Boolean);';
 // the turn ends. A full-screen interface draws no prompt in the 0×0 terminal `script` opens: it
 // is sized first, to WAIT_TTY (smaller, opencode did not draw the prompt).
 export const WAIT_TTY = { rows: 40, cols: 160 };
+// Each waits for the agent's own prompt on its screen (its words in the agent's scenarios), not a
+// fixed time. `approval-given` then runs until the model has answered the approved call's result,
+// and ANSWER_SETTLE_MS more: the agent draws the answer and closes its turn in its files, where no
+// event of theirs can be seen from the run.
+export const ANSWER_SETTLE_MS = 2000;

@@ -43,6 +43,11 @@ if (reason) {
         assert.deepEqual(recordedCalls(scenario.agent, sessions[0]), scriptedCalls(scenario.script, run.dirs.workspace));
         assert.deepEqual(recordedWorkspaces(scenario.agent, sessions[0], run.dirs), [run.dirs.workspace]);
         assert.ok(run.result.requests > 0, 'the agent called the scripted model');
+        // An interactive run waited for the agent's own prompt, and an approved call ran: the
+        // model heard its result and answered the turn's end.
+        const prompts = (scenario.tty?.keys ?? []).filter((key) => key.screen !== undefined);
+        assert.deepEqual(run.result.promptSeen, prompts.map(() => true), `the prompt${prompts.map((key) => ` "${key.screen}"`).join()} on the agent's screen`);
+        if (scenario.tty?.untilAnswered) assert.equal(run.result.lastTurnAnswered, true, 'the model answered the approved call\'s result');
         if (scenario.name === 'edits') {
           // The edit tools really wrote: the new file, and the parser changed to use it.
           assert.equal(fs.readFileSync(path.join(run.dirs.workspace, 'src', 'tokens.ts'), 'utf8'), 'export const SEPARATOR = /\\s+/;\n');

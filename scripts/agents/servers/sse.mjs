@@ -52,11 +52,11 @@ function readBody(req, limit) {
  * Starts a scripted model server on 127.0.0.1. `handle(request, res)` answers one
  * request (`request` = { method, url, headers, body: parsed JSON or null }); it
  * returns false when it does not know the route (answered 404). Every request is
- * kept in `requests`; `onRequest(request)`, when given, runs before each answer, and
- * each answer waits `delayMs` first (so a watcher can see every step of a run).
+ * kept in `requests`; `onRequest(request)`, when given, runs before each answer,
+ * `onAnswered(request)` once its answer has been sent whole, and each answer waits `delayMs` first (so a watcher can see every step of a run).
  * After `maxRequests` requests or `lifetimeMs` the server refuses more and closes.
  */
-export async function startModelServer({ name, handle, onRequest, delayMs = 0, maxRequests = 40, lifetimeMs = 180_000, bodyLimit = 16 * 1024 * 1024 }) {
+export async function startModelServer({ name, handle, onRequest, onAnswered, delayMs = 0, maxRequests = 40, lifetimeMs = 180_000, bodyLimit = 16 * 1024 * 1024 }) {
   const requests = [];
   let closed = false;
   const shutdown = () => {
@@ -87,6 +87,7 @@ export async function startModelServer({ name, handle, onRequest, delayMs = 0, m
     }
     const request = { at: new Date().toISOString(), method: req.method, url: req.url, headers: req.headers, body, raw: body ? undefined : raw };
     requests.push(request);
+    res.on('finish', () => onAnswered?.(request));
     try {
       await onRequest?.(request);
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));

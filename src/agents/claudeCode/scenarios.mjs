@@ -1,7 +1,10 @@
 // Claude Code's scenarios (gathered by scripts/agents/scenarios.mjs): its task tools
 // (TaskCreate, TaskUpdate) and its TodoWrite, its Read, Write and Edit, its `Agent` tool, and a
 // Bash call that waits for the user's leave. Plain ESM: no build.
-import { answer, askPrompt, editPlan, editPrompt, fixPrompt, healthScript, NEW_LINE, OLD_LINE, TOKENS, waitPrompt, WORKSPACE } from '../../../scripts/agents/steps.mjs';
+import { answer, ANSWER_SETTLE_MS, askPrompt, editPlan, editPrompt, fixPrompt, healthScript, NEW_LINE, OLD_LINE, TOKENS, waitPrompt, WORKSPACE } from '../../../scripts/agents/steps.mjs';
+
+/** What the approval scenarios wait to see on the screen before they answer or end: its permission prompt's question. */
+const PROMPT = 'Do you want to proceed?';
 
 const claudeRead = { calls: [{ name: 'Read', input: { file_path: `${WORKSPACE}/src/parser.ts` } }] };
 const claudeReadOf = (i) => ({ name: 'Read', input: { file_path: `${WORKSPACE}/src/parser.ts`, offset: i + 1, limit: 5 } });
@@ -114,6 +117,6 @@ export const scenarios = [
   { name: 'subagent', prompt: 'Hand the parser fix to a subagent.', env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, script: claudeSubagent },
   // Edits need its leave to write: it accepts edits.
   { name: 'edits', prompt: editPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'acceptEdits'], script: claudeEdits },
-  { name: 'approval-left', prompt: waitPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'default'], script: claudeWait, tty: { keys: [{ afterRequests: 3, waitMs: 8000 }], endMs: 0 } },
-  { name: 'approval-given', prompt: waitPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'default'], script: claudeWait, tty: { keys: [{ afterRequests: 3, waitMs: 8000, text: '\r' }], endMs: 8000 } },
+  { name: 'approval-left', prompt: waitPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'default'], script: claudeWait, tty: { keys: [{ afterRequests: 3, screen: PROMPT }], endMs: 0 } },
+  { name: 'approval-given', prompt: waitPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'default'], script: claudeWait, tty: { keys: [{ afterRequests: 3, screen: PROMPT, text: '\r' }], untilAnswered: true, endMs: ANSWER_SETTLE_MS } },
 ];

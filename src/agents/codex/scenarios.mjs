@@ -1,7 +1,10 @@
 // Codex's scenarios (gathered by scripts/agents/scenarios.mjs): its `update_plan`, its
 // `exec_command` reads, its freeform `apply_patch`, and a command that waits for the user's
 // leave. Plain ESM: no build.
-import { answer, askPrompt, editPlan, editPrompt, fixPrompt, healthScript, NEW_LINE, OLD_LINE, TOKENS, waitPrompt } from '../../../scripts/agents/steps.mjs';
+import { answer, ANSWER_SETTLE_MS, askPrompt, editPlan, editPrompt, fixPrompt, healthScript, NEW_LINE, OLD_LINE, TOKENS, waitPrompt } from '../../../scripts/agents/steps.mjs';
+
+/** What the approval scenarios wait to see on the screen before they answer or end: the terminal title it sets while it waits for approval (the 0×0 terminal shows no more). */
+const PROMPT = 'Action Required';
 
 const codexRead = { calls: [{ name: 'exec_command', input: { cmd: 'cat src/parser.ts' } }] };
 const codexReadOf = (i) => ({ name: 'exec_command', input: { cmd: `sed -n ${i + 1}p src/parser.ts` } });
@@ -64,6 +67,6 @@ export const scenarios = [
   // Edits need its leave to write: it cannot ask in exec mode, so it runs with approvals and its
   // sandbox off, as a model its catalog gives apply_patch.
   { name: 'edits', prompt: editPrompt, env: {}, args: ['--dangerously-bypass-approvals-and-sandbox'], codexModel: 'gpt-5.5', script: codexEdits },
-  { name: 'approval-left', prompt: waitPrompt, env: {}, args: ['--ask-for-approval', 'on-request', '--sandbox', 'read-only'], script: codexWait, tty: { keys: [{ afterRequests: 4, waitMs: 8000 }], endMs: 0 } },
-  { name: 'approval-given', prompt: waitPrompt, env: {}, args: ['--ask-for-approval', 'on-request', '--sandbox', 'read-only'], script: codexWait, tty: { keys: [{ afterRequests: 4, waitMs: 8000, text: 'y' }], endMs: 8000 } },
+  { name: 'approval-left', prompt: waitPrompt, env: {}, args: ['--ask-for-approval', 'on-request', '--sandbox', 'read-only'], script: codexWait, tty: { keys: [{ afterRequests: 4, screen: PROMPT }], endMs: 0 } },
+  { name: 'approval-given', prompt: waitPrompt, env: {}, args: ['--ask-for-approval', 'on-request', '--sandbox', 'read-only'], script: codexWait, tty: { keys: [{ afterRequests: 4, screen: PROMPT, text: 'y' }], untilAnswered: true, endMs: ANSWER_SETTLE_MS } },
 ];

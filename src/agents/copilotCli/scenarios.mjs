@@ -3,7 +3,10 @@
 // offers no `update_todo` tool); statuses there: pending, in_progress, done, blocked. Its read tool
 // is `view` (absolute path), its edits create (`path`, `file_text`) then edit (`path`, `old_str`,
 // `new_str`). Plain ESM: no build.
-import { answer, askPrompt, EDIT_A, EDIT_B, editPrompt, fixPrompt, NEW_LINE, OLD_LINE, TOKENS, WAIT_TTY, waitPrompt, WORKSPACE } from '../../../scripts/agents/steps.mjs';
+import { answer, ANSWER_SETTLE_MS, askPrompt, EDIT_A, EDIT_B, editPrompt, fixPrompt, NEW_LINE, OLD_LINE, TOKENS, WAIT_TTY, waitPrompt, WORKSPACE } from '../../../scripts/agents/steps.mjs';
+
+/** What the approval scenarios wait to see on the screen before they answer or end: its permission prompt's question. */
+const PROMPT = 'Do you want to run this command?';
 
 const copilotView = { calls: [{ name: 'view', input: { path: `${WORKSPACE}/src/parser.ts` } }] };
 const copilotSql = (description, query) => ({ calls: [{ name: 'sql', input: { description, query } }] });
@@ -44,6 +47,6 @@ export const scenarios = [
   { name: 'sql-todos', prompt: fixPrompt, env: {}, script: copilotTodos },
   { name: 'no-plan', prompt: askPrompt, env: {}, script: [copilotView, answer] },
   { name: 'edits', prompt: editPrompt, env: {}, script: copilotEdits },
-  { name: 'approval-left', prompt: waitPrompt, env: {}, script: copilotWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000 }], endMs: 0, endSignal: 'SIGKILL' } },
-  { name: 'approval-given', prompt: waitPrompt, env: {}, script: copilotWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000, text: '\r' }], endMs: 8000 } },
+  { name: 'approval-left', prompt: waitPrompt, env: {}, script: copilotWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, screen: PROMPT }], endMs: 0, endSignal: 'SIGKILL' } },
+  { name: 'approval-given', prompt: waitPrompt, env: {}, script: copilotWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, screen: PROMPT, text: '\r' }], untilAnswered: true, endMs: ANSWER_SETTLE_MS } },
 ];

@@ -1,7 +1,10 @@
 // Qwen Code's scenarios (gathered by scripts/agents/scenarios.mjs): its `todo_write` (an id per
 // item, three statuses), its `read_file`, write_file then edit (`file_path`, `old_string`,
 // `new_string`), and a shell command that waits for the user's leave. Plain ESM: no build.
-import { answer, askPrompt, editPlan, editPrompt, fixPrompt, NEW_LINE, OLD_LINE, TOKENS, WAIT_TTY, waitPrompt, WORKSPACE } from '../../../scripts/agents/steps.mjs';
+import { answer, ANSWER_SETTLE_MS, askPrompt, editPlan, editPrompt, fixPrompt, NEW_LINE, OLD_LINE, TOKENS, WAIT_TTY, waitPrompt, WORKSPACE } from '../../../scripts/agents/steps.mjs';
+
+/** What the approval scenarios wait to see on the screen before they answer or end: its permission prompt's question. */
+const PROMPT = 'Allow execution of';
 
 const qwenRead = { calls: [{ name: 'read_file', input: { file_path: `${WORKSPACE}/src/parser.ts` } }] };
 const qwenTodosOf = (items) => ({ calls: [{ name: 'todo_write', input: { todos: items.map(([content, status], i) => ({ id: String(i + 1), content, status })) } }] });
@@ -61,6 +64,6 @@ export const scenarios = [
   { name: 'todo-write', prompt: fixPrompt, env: {}, script: qwenTodos },
   { name: 'no-plan', prompt: askPrompt, env: {}, script: [qwenRead, answer] },
   { name: 'edits', prompt: editPrompt, env: {}, script: qwenEdits },
-  { name: 'approval-left', prompt: waitPrompt, env: {}, args: ['--approval-mode', 'default'], script: qwenWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000 }], endMs: 0, endSignal: 'SIGKILL' } },
-  { name: 'approval-given', prompt: waitPrompt, env: {}, args: ['--approval-mode', 'default'], script: qwenWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, waitMs: 8000, text: '\r' }], endMs: 8000 } },
+  { name: 'approval-left', prompt: waitPrompt, env: {}, args: ['--approval-mode', 'default'], script: qwenWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, screen: PROMPT }], endMs: 0, endSignal: 'SIGKILL' } },
+  { name: 'approval-given', prompt: waitPrompt, env: {}, args: ['--approval-mode', 'default'], script: qwenWait, tty: { ...WAIT_TTY, keys: [{ afterRequests: 2, screen: PROMPT, text: '\r' }], untilAnswered: true, endMs: ANSWER_SETTLE_MS } },
 ];
