@@ -15,7 +15,7 @@ export type { Ledger, ItemLedger, LedgerFigures } from '../core/derived/ledger';
 import type { RequestBook, UserRequest } from '../core/derived/requests';
 import type { HealthKind, StopHow } from '../core/derived/health';
 import type { AgentId, PlanSource } from '../core/foreign';
-import { STATUS_ICONS } from './plan/planTree';
+import { statusIcon } from './plan/planTree';
 import { planHeader, planMessage } from './plan/planHeader';
 
 /**
@@ -216,7 +216,7 @@ function viewState(display: DisplayState, store: PlanStore, requests: RequestBoo
     version: version ? { ts: version.event.ts, behind: version.behind } : undefined,
     ...planHeader(event),
     message: planMessage(display, store),
-    items: (event?.todos ?? []).map((todo) => ({ content: todo.content, status: todo.status, icon: STATUS_ICONS[todo.status].id })),
+    items: (event?.todos ?? []).map((todo) => ({ content: todo.content, status: todo.status, icon: statusIcon(todo.status).id })),
     requests: event && !version ? requests.known(event.session) : [],
   };
 }

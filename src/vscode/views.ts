@@ -102,13 +102,15 @@ export function createViews({ display, store, health, timelines, requests, files
   const needsYouSubscription = needsYou ? showNeedsYou(needsYou, sessions, sessionsProvider) : undefined;
   // "5 min ago" ages: each drawn row is redrawn when its text changes, while the view is on screen.
   const visibility = sessions.onDidChangeVisibility(() => sessionsProvider.visibilityChanged());
+  // The in-progress icon turns, or stands still where the user asked for reduced motion.
+  const motion = vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration('workbench.reduceMotion') && planProvider.redrawAll());
   changed(undefined);
   return {
     plan,
     commands,
     update: () => changed(undefined),
     dispose() {
-      const parts = [visibility, subscription, healthSubscription, ...bookSubscriptions, needsYouSubscription, placesSubscription];
+      const parts = [visibility, motion, subscription, healthSubscription, ...bookSubscriptions, needsYouSubscription, placesSubscription];
       for (const part of [...parts, plan, sessions, planProvider, sessionsProvider]) part?.dispose();
     },
   };

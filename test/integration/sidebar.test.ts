@@ -77,8 +77,9 @@ describe('the sidebar, rendered in the workbench', () => {
       state.items.map((item) => [item.content, item.icon]),
       [
         ['Set up the theme', 'pass-filled'],
-        ['Add the toggle', 'sync~spin'],
-        ['Persist the choice', 'sync~spin'],
+        // The workbench here runs with reduced motion on (scripts/integration.mjs): the in-progress icon stands still.
+        ['Add the toggle', 'sync'],
+        ['Persist the choice', 'sync'],
         ['Test both themes', 'circle-large-outline'],
       ],
     );
@@ -96,7 +97,25 @@ describe('the sidebar, rendered in the workbench', () => {
       (await bridge<string[]>({ op: 'attributes', selector: `${PLAN_ROWS}[aria-label="${label}"] .custom-view-tree-node-item-icon`, name: 'class' }))[0] ?? '';
     assert.match(await iconOf('Set up the theme, completed'), /codicon-pass-filled/);
     assert.match(await iconOf('Add the toggle, in progress'), /codicon-sync/);
+    assert.doesNotMatch(await iconOf('Add the toggle, in progress'), /codicon-modifier-spin/);
     assert.match(await iconOf('Test both themes, pending'), /codicon-circle-large-outline/);
+    // With motion allowed, the in-progress icon turns, on screen and in the API at once; and stands still again.
+    const workbench = vscode.workspace.getConfiguration('workbench');
+    const reduceMotion = workbench.inspect<string>('reduceMotion')?.globalValue;
+    let icons = '';
+    const inProgressIcons = async (wanted: string): Promise<boolean> => {
+      const shown = (await api()).getViewState().items.filter((item) => item.status === 'in_progress').map((item) => item.icon);
+      const drawn = await iconOf('Add the toggle, in progress');
+      icons = `${shown.join()} ${/codicon-modifier-spin/.test(drawn) ? 'turning' : 'still'}`;
+      return icons === wanted;
+    };
+    try {
+      await workbench.update('reduceMotion', 'off', vscode.ConfigurationTarget.Global);
+      await waitFor(() => inProgressIcons('sync~spin,sync~spin turning'), () => `the in-progress icons to turn (now ${icons})`);
+    } finally {
+      await workbench.update('reduceMotion', reduceMotion, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor(() => inProgressIcons('sync,sync still'), () => `the in-progress icons to stand still again (now ${icons})`);
     assert.match((await bridge<string[]>({ op: 'attributes', selector: PLAN_HEADER, name: 'aria-label' }))[0] ?? '', /1\/4 done · 2 in progress/);
     // The badge adds the plan's open items to the sessions that need the user (earlier chats that stopped with items open).
     await waitFor(async () => {

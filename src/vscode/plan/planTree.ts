@@ -23,13 +23,24 @@ import { fileRows, filesCount, filesTooltipLine, fileTreeItem, outsideFilesTreeI
 
 const t = vscode.l10n.t;
 
-export const STATUS_ICONS: Record<ItemStatus, { id: string; color: string }> = {
+const STATUS_ICONS: Record<ItemStatus, { id: string; color: string }> = {
   pending: { id: 'circle-large-outline', color: 'descriptionForeground' },
   in_progress: { id: 'sync~spin', color: 'charts.blue' },
   completed: { id: 'pass-filled', color: 'testing.iconPassed' },
   cancelled: { id: 'circle-slash', color: 'disabledForeground' },
   blocked: { id: 'warning', color: 'list.warningForeground' },
 };
+
+/** Whether the user asked the workbench not to move (`workbench.reduceMotion` "on"): the in-progress icon then stands still. */
+export function motionReduced(): boolean {
+  return vscode.workspace.getConfiguration('workbench').get<string>('reduceMotion') === 'on';
+}
+
+/** A status's icon as the views draw it now: in progress turns, but where the user asked for reduced motion. */
+export function statusIcon(status: ItemStatus): { id: string; color: string } {
+  const icon = STATUS_ICONS[status];
+  return motionReduced() ? { ...icon, id: icon.id.replace('~spin', '') } : icon;
+}
 
 export interface TodoElement {
   readonly kind: 'todo';
@@ -54,7 +65,7 @@ export function todoTreeItem(element: TodoElement, files = 0, cost?: ItemLedger,
   // By place: a row whose text or status changed keeps its id, so it is redrawn alone (the
   // new item goes with the refresh, no round trip); foreign plans may repeat an item.
   item.id = `${element.session}/${element.index}`;
-  const icon = STATUS_ICONS[todo.status];
+  const icon = statusIcon(todo.status);
   item.iconPath = new vscode.ThemeIcon(icon.id, new vscode.ThemeColor(icon.color));
   item.contextValue = `${ItemContext.Todo}.${todo.status}`;
   item.accessibilityInformation = { label: t('{0}, {1}', label, statusWord(todo.status, t)) };
@@ -153,6 +164,12 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
       }
     }
     return { elements, shapes, looks };
+  }
+
+  /** Redraws every row: a change of how every row looks (the workbench's motion setting). */
+  redrawAll(): void {
+    this.fresh = this.topRows();
+    this.changed.fire(undefined);
   }
 
   getChildren(element?: PlanElement): PlanElement[] {
