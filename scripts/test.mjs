@@ -50,7 +50,8 @@ function background(name, args, env = {}) {
   const ended = new Promise((resolve) => {
     child.on('error', () => resolve(false));
     child.on('exit', (code) => {
-      seconds = Math.round((Date.now() - started) / 1000);
+      // Its output's last write: the exit event waits while a level runs in the foreground.
+      seconds = Math.round(((fs.statSync(output, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) - started) / 1000);
       resolve(code === 0);
     });
   });
