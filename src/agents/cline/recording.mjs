@@ -34,12 +34,16 @@ export const recipe = {
   /**
    * 3.x: telemetry and updates off in its global settings, `CLINE_SESSION_BACKEND_MODE=local`
    * (otherwise a run that is not `--yolo` leaves a background hub daemon behind); its team board
-   * tool is offered only without `--yolo`. 2.x: `-y` approves every tool; the model answers with
+   * tool is offered only without `--yolo`. 2.x: telemetry off in its global state; `-y` approves every tool; the model answers with
    * XML tool calls in its text (no `tools` in the request: the scenario's `server.textTurns`).
    */
   prepare(scenario, dirs, url, { bin, baseEnv, key, chatModel }) {
     const env = baseEnv(dirs, { CLINE_NO_AUTO_UPDATE: '1', CLINE_TELEMETRY_DISABLED: '1', ...scenario.env });
     if (isGeneration2(scenario)) {
+      // Telemetry off in its global state, as its settings write it: otherwise each of its two
+      // commands retries its telemetry at exit, offline, for 9 s.
+      fs.mkdirSync(data(dirs.home), { recursive: true });
+      fs.writeFileSync(path.join(data(dirs.home), 'globalState.json'), JSON.stringify({ telemetrySetting: 'disabled' }, null, 2) + '\n');
       const auth = [bin, 'auth', '-p', 'openai', '-k', key, '-m', chatModel, '-b', `${url}/v1`];
       return { command: 'sh', args: authThenRun(auth, [bin, ...(scenario.args ?? ['-y']), scenario.prompt]), env };
     }
