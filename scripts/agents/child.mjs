@@ -182,10 +182,23 @@ function alive(pid) {
     return false;
   }
 }
-/** Waits (10 s at most) for the agent's processes to end as they were told; any still running is killed. */
+/** True when `pid`'s program lies in this run's own folders: a daemon the agent installed there (see below). */
+function runDaemon(pid) {
+  try {
+    const exe = fs.readlinkSync(`/proc/${pid}/exe`);
+    return [dirs.home, dirs.codexHome].some((dir) => dir && exe.startsWith(dir + path.sep));
+  } catch {
+    return false;
+  }
+}
+/**
+ * Waits (10 s at most) for the agent's processes to end as they were told; any still running is
+ * killed. A daemon of the run's own is not waited for: it never ends by itself, and is stopped below.
+ */
 async function settle(pids) {
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  for (let waited = 0; waited < 10_000 && pids.some(alive); waited += 100) await sleep(100);
+  const told = pids.filter((pid) => !runDaemon(pid));
+  for (let waited = 0; waited < 10_000 && told.some(alive); waited += 100) await sleep(100);
   for (const pid of pids.filter(alive)) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -207,21 +220,15 @@ try {
 // Interactive Codex starts a helper daemon of its own session (`codex app-server --managed-daemon`,
 // installed under this run's Codex home) that leaves the process group: stopped here, by the
 // ids of the processes whose program lies in this run's own folders.
-for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-  let exe = '';
+const daemons = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number).filter(runDaemon);
+for (const pid of daemons) {
   try {
-    exe = fs.readlinkSync(`/proc/${pid}/exe`);
+    process.kill(pid, 'SIGKILL');
   } catch {
-    continue;
-  }
-  if ([dirs.home, dirs.codexHome].some((dir) => dir && exe.startsWith(dir + path.sep))) {
-    try {
-      process.kill(Number(pid), 'SIGKILL');
-    } catch {
-      // gone meanwhile
-    }
+    // gone meanwhile
   }
 }
+for (let waited = 0; waited < 5_000 && daemons.some(alive); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
 await server.close();
 const result = { command: path.basename(command), args, code, signal, ended, timedOut, ms: Date.now() - started, requests: server.requests.length, promptSeen, lastTurnAnswered };
 fs.writeFileSync(path.join(dirs.run, 'requests.json'), JSON.stringify(server.requests, null, 1) + '\n');
