@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentPlanApi } from '../../src/extension';
 import { api, bridge, domTexts, findInSessionRows, findSessionRow, isSessionRow, newChatSession, rowName, runDir, waitFor } from './helpers';
-import { askAgent, copilotReady } from './copilotAgent';
+import { askAgent, copilotReady, releaseModel } from './copilotAgent';
 
 const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
@@ -106,10 +106,12 @@ describe('plan health with the real Copilot agent', function () {
     // Wait for the previous request's end to be recorded, so this request starts a new turn.
     await waitFor(() => kinds(plan, session).includes('stopped-open'), 'the previous request ended');
     await askAgent('[ap:health-stall]');
-    // The model holds its last answer 15 s: the turn is still running.
+    // The model holds its last answer (15 s at most): the turn is still running.
     await waitFor(() => kinds(plan, session)[0] === 'stalled', 'stalled, once VS Code saved the chat with its tool calls', 14_000);
     assert.ok(!kinds(plan, session).includes('stopped-open'), 'a running turn is never stopped');
     await waitFor(async () => (await rowLabels(PLAN_ROWS)).some((label) => /^No plan update in \d+ tool calls$/.test(label)), 'the stalled row');
+    // Seen: the model answers now, and the turn ends.
+    releaseModel('health-stall');
     // Once the request completes, it is no longer stalled but stopped with its items open.
     await waitFor(() => kinds(plan, session)[0] === 'stopped-open', 'the end of the request', 40_000);
     assert.ok(!kinds(plan, session).includes('stalled'));

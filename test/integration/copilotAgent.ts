@@ -33,11 +33,16 @@ export interface ModelRecord {
 }
 export interface ScriptTurn {
   match?: string;
-  steps: Array<{ say?: string; tool?: string; arguments?: unknown; delayMs?: number }>;
+  steps: Array<{ say?: string; tool?: string; arguments?: unknown; delayMs?: number; holdUntil?: string }>;
 }
 
 function modelDir(): string {
   return path.join(runDir(), 'model');
+}
+
+/** Lets the scripted model send an answer it holds (a step's `holdUntil: name`) now, instead of at its `delayMs`. */
+export function releaseModel(name: string): void {
+  fs.writeFileSync(path.join(modelDir(), `release-${name}`), '');
 }
 
 /** Every request the scripted model has received so far. */

@@ -21,7 +21,9 @@
 // substring) occurs in the request's user text, else the next turn without `match`
 // not played yet (once all are played, the last of them again). A turn with
 // `stopOnToolError: true` ends, saying so, as soon as a call's result is Copilot's
-// "ERROR while calling tool: …" (its later steps would tell of work not done). A step is `{ say?, calls?: [{ tool, arguments }], delayMs? }`
+// "ERROR while calling tool: …" (its later steps would tell of work not done). A step is `{ say?, calls?: [{ tool, arguments }], delayMs?, holdUntil? }`
+// (`delayMs`: its answer waits that long; with `holdUntil: "<name>"`, only until a file
+// `release-<name>` appears beside the record file, as a test writes it once it has seen what the wait was for)
 // (`tool`/`arguments` directly on the step are one call). A step with calls ends
 // with `finish_reason: "tool_calls"`; the next step is played when Copilot comes
 // back with those calls' `role: "tool"` results. The last step should have no
@@ -39,7 +41,8 @@
 // prints one JSON line `{"port":…,"url":…,"chatUrl":…}` and runs until its bounds
 // or SIGINT/SIGTERM. From code: `const server = await startModelServer({ script,
 // recordFile }); … await server.close();`.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -288,6 +291,7 @@ export async function startModelServer(options = {}) {
         arguments: argumentsJson(call.arguments, workspaceFolderOf(messages)),
       })),
       delayMs: typeof chosen.delayMs === 'number' ? chosen.delayMs : 0,
+      holdUntil: typeof chosen.holdUntil === 'string' ? chosen.holdUntil : undefined,
       results: where.results,
     };
   }
@@ -384,7 +388,12 @@ export async function startModelServer(options = {}) {
       record({ seq: number, time, method: 'POST', path, kind: 'agent', headers, body, reply });
       log(`agent request ${number}: turn ${decision.turn} step ${decision.step}${decision.note ? ` (${decision.note})` : ''}`);
       const send = () => answer(response, body, decision.say, decision.calls, decision.step);
-      if (decision.delayMs > 0) setTimeout(send, decision.delayMs);
+      if (decision.delayMs > 0 && decision.holdUntil !== undefined && recordFile) {
+        const release = join(dirname(recordFile), `release-${decision.holdUntil}`);
+        const deadline = Date.now() + decision.delayMs;
+        const look = () => (existsSync(release) || Date.now() >= deadline ? send() : setTimeout(look, 100));
+        look();
+      } else if (decision.delayMs > 0) setTimeout(send, decision.delayMs);
       else send();
     });
   });
