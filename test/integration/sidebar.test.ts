@@ -399,11 +399,20 @@ describe('the sidebar, rendered in the workbench', () => {
       return first.includes(label(LONG_HISTORY - 1));
     }, 'the history picker of the long session').catch((error: unknown) => assert.fail(`${String(error)}: its first row is ${first}`));
     assert.ok(first.includes('latest'), `the newest version comes first: ${first}`);
-    await bridge({ op: 'keys', text: 'older versions' });
-    await waitFor(async () => {
-      const rows = await domTexts(PICKER_ROWS);
-      return rows.length === 1 && rows[0]?.includes('Load older versions');
-    }, 'the "Load older versions…" row');
+    // Typed into the picker's filter; where the keys did not all land there (a busy window), the
+    // user clicks into the filter and types it again, as the test does, up to three times.
+    let shown: string[] = [];
+    const olderRowAlone = async (): Promise<boolean> => {
+      shown = await domTexts(PICKER_ROWS);
+      return shown.length === 1 && shown[0]?.includes('Load older versions') === true;
+    };
+    for (let attempt = 1; ; attempt++) {
+      if (attempt > 1) await bridge({ op: 'click', selector: '.quick-input-box input', timeoutMs: 5000 });
+      await bridge({ op: 'keys', press: ['ControlOrMeta+a'] });
+      await bridge({ op: 'keys', text: 'older versions' });
+      if (await waitFor(olderRowAlone, 'the "Load older versions…" row', 5000).then(() => true, () => false)) break;
+      if (attempt === 3) assert.fail(`the "Load older versions…" row alone, after three tries; shown: ${JSON.stringify(shown.slice(0, 5))}`);
+    }
     await bridge({ op: 'keys', press: ['Enter'] });
     // The next page is in, and the first version it added has the focus.
     const firstNew = LONG_HISTORY - 1 - (PAGE - 1);

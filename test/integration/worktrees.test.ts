@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentPlanApi, PlanHealth } from '../../src/extension';
-import { activityBadge, api, badgeCount, bridge, planLine, SESSIONS_VIEW_ROWS, waitFor } from './helpers';
+import { activityBadge, allSessionRows, api, badgeCount, bridge, planLine, SESSIONS_VIEW_ROWS, type SessionsViewRow, waitFor } from './helpers';
 import { agentsStatus as status, sessionsOf, versionsText, type AgentRun } from './terminalAgents';
 
 function git(cwd: string, ...args: string[]): void {
@@ -26,12 +26,8 @@ async function runAgentIn(scenario: string, workspace: string): Promise<void> {
   assert.equal(run.code, 0, `${scenario} exited ${run.code}`);
 }
 
-/** The Sessions view's rows, as their accessible labels and tree levels. */
-async function sessionRows(): Promise<Array<{ label: string; level: string }>> {
-  const labels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSIONS_VIEW_ROWS, name: 'aria-label' });
-  const levels = await bridge<Array<string | null>>({ op: 'attributes', selector: SESSIONS_VIEW_ROWS, name: 'aria-level' });
-  return labels.map((label, i) => ({ label: label ?? '', level: levels[i] ?? '' }));
-}
+/** The Sessions view's rows, every one of them (the view draws only those on screen), as their accessible labels and tree levels. */
+const sessionRows = allSessionRows;
 
 /**
  * The Sessions view with only the named worktree rows open: every row folded (the view's
@@ -104,12 +100,12 @@ async function needsYouSection(): Promise<{ count: number; first: boolean; rows:
 }
 
 /** The rows right under the worktree row whose label starts with `group`. */
-function rowsUnder(rows: Array<{ label: string; level: string }>, group: string): string[] {
+function rowsUnder(rows: readonly SessionsViewRow[], group: string): string[] {
   const start = rows.findIndex((row) => row.label.startsWith(group));
   if (start < 0) return [];
   const under: string[] = [];
   for (const row of rows.slice(start + 1)) {
-    if (Number(row.level) <= Number(rows[start]?.level)) break;
+    if (row.level <= (rows[start]?.level ?? 0)) break;
     under.push(row.label);
   }
   return under;
