@@ -203,12 +203,14 @@ describe('the real Copilot agent with a scripted model', function () {
       await waitFor(async () => (await domTexts(PICKER_ROWS)).some((text) => text.includes(item)), 'the first chat among all chats', 5000).catch(() => undefined);
       await bridge({ op: 'click', selector: PICKER_ROWS, hasText: item, timeoutMs: 5000 }).catch(() => undefined);
     };
+    // A click on the list's row that opens nothing (the list drawn again, or hidden behind a chat
+    // shown meanwhile while its rows stay in the page) is followed by the picker, which lists them all.
     let opened = false;
     for (let attempt = 0; attempt < 3 && !opened; attempt++) {
-      if (!(await domTexts('.agent-session-item')).some((text) => text.includes(item))) {
+      if (attempt === 0 && !(await domTexts('.agent-session-item')).some((text) => text.includes(item))) {
         await bridge({ op: 'click', selector: '#workbench\\.parts\\.auxiliarybar .codicon-arrow-left', timeoutMs: 5000 }).catch(() => undefined);
       }
-      if (!(await domTexts('.agent-session-item')).some((text) => text.includes(item))) await fromPicker();
+      if (attempt > 0 || !(await domTexts('.agent-session-item')).some((text) => text.includes(item))) await fromPicker();
       else await bridge({ op: 'click', selector: '.agent-session-item', hasText: item, timeoutMs: 5000 }).catch(() => undefined);
       opened = await waitFor(firstChatShown, 'the first chat open in the chat view').then(
         () => true,
@@ -217,7 +219,7 @@ describe('the real Copilot agent with a scripted model', function () {
     }
     if (!opened) {
       await bridge({ op: 'screenshot', file: path.join(runDir(), 'logs', 'first-chat-not-open.png') }).catch(() => undefined);
-      throw new Error(`timed out waiting for the first chat open in the chat view after 3 clicks; listed: ${JSON.stringify(await domTexts('.agent-session-item'))}; shown: ${JSON.stringify(await domTexts(CHAT_ITEMS))}`);
+      throw new Error(`timed out waiting for the first chat open in the chat view after 3 tries (a click, then the picker twice); listed: ${JSON.stringify(await domTexts('.agent-session-item'))}; shown: ${JSON.stringify(await domTexts(CHAT_ITEMS))}`);
     }
     await askAgent('[ap:alpha-2]');
     // The first chat writes to its own session again: its plan changes, and no new session shows it.
