@@ -42,6 +42,7 @@ const server = await serverOf(scenario.agent)(scriptTurns, {
 const { command, args, env } = prepare(scenario, dirs, server.url);
 
 const started = Date.now();
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Whether each key that waited for its prompt saw it on the screen. */
 const promptSeen = [];
 const PROMPT_SETTLE_MS = 1000;
@@ -115,7 +116,6 @@ function screenShows(words) {
 }
 /** Resolves once `done()` holds or `ms` passed (the child's end counts as done); true when it held. */
 async function until(done, ms) {
-  const sleep = (wait) => new Promise((resolve) => setTimeout(resolve, wait));
   for (const deadline = Date.now() + ms; ; await sleep(100)) {
     if (done()) return true;
     if (child.exitCode !== null || Date.now() > deadline) return false;
@@ -126,14 +126,12 @@ async function until(done, ms) {
  * agent's own words for its prompt; `waitMs` at most, 15 s when not given) or, without
  * `screen`, `waitMs` more passed. With `tty.untilAnswered`, the run goes on until the server
  * has answered the script's last turn (the approved call ran and the model heard its result),
- * 30 s at most; then `tty.endMs` more. Then it ends the
- * run: by default with SIGTERM to `script`'s group (the agent, in the terminal's own session,
+ * 30 s at most; then `tty.endMs` more. Then it ends the run: by default with SIGTERM to `script`'s group (the agent, in the terminal's own session,
  * then gets a hang-up and closes as it does when its terminal is closed); with
  * `scenario.tty.endSignal`, that signal goes to the agent and every process under `script` first,
  * so with SIGKILL the agent writes nothing more (no closing record), as when it is killed.
  */
 async function typeKeys(tty) {
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   for (const key of tty.keys ?? []) {
     while (server.requests.length < (key.afterRequests ?? 0) && child.exitCode === null) await sleep(100);
     if (key.screen !== undefined) {
@@ -196,7 +194,6 @@ function runDaemon(pid) {
  * killed. A daemon of the run's own is not waited for: it never ends by itself, and is stopped below.
  */
 async function settle(pids) {
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const told = pids.filter((pid) => !runDaemon(pid));
   for (let waited = 0; waited < 10_000 && told.some(alive); waited += 100) await sleep(100);
   for (const pid of pids.filter(alive)) {
@@ -228,7 +225,7 @@ for (const pid of daemons) {
     // gone meanwhile
   }
 }
-for (let waited = 0; waited < 5_000 && daemons.some(alive); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+for (let waited = 0; waited < 5_000 && daemons.some(alive); waited += 100) await sleep(100);
 await server.close();
 const result = { command: path.basename(command), args, code, signal, ended, timedOut, ms: Date.now() - started, requests: server.requests.length, promptSeen, lastTurnAnswered };
 fs.writeFileSync(path.join(dirs.run, 'requests.json'), JSON.stringify(server.requests, null, 1) + '\n');

@@ -53,7 +53,8 @@ function readBody(req, limit) {
  * request (`request` = { method, url, headers, body: parsed JSON or null }); it
  * returns false when it does not know the route (answered 404). Every request is
  * kept in `requests`; `onRequest(request)`, when given, runs before each answer,
- * `onAnswered(request)` once its answer has been sent whole, and each answer waits `delayMs` first (so a watcher can see every step of a run).
+ * `onAnswered(request)` once its answer has been sent whole, and each answer waits
+ * `delayMs` first (so a watcher can see every step of a run).
  * After `maxRequests` requests or `lifetimeMs` the server refuses more and closes.
  */
 export async function startModelServer({ name, handle, onRequest, onAnswered, delayMs = 0, maxRequests = 40, lifetimeMs = 180_000, bodyLimit = 16 * 1024 * 1024 }) {

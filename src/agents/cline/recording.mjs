@@ -34,8 +34,9 @@ export const recipe = {
   /**
    * 3.x: telemetry and updates off in its global settings, `CLINE_SESSION_BACKEND_MODE=local`
    * (otherwise a run that is not `--yolo` leaves a background hub daemon behind); its team board
-   * tool is offered only without `--yolo`. 2.x: telemetry off in its global state; `-y` approves every tool; the model answers with
-   * XML tool calls in its text (no `tools` in the request: the scenario's `server.textTurns`).
+   * tool is offered only without `--yolo`. 2.x: telemetry off in its global state; `-y` approves
+   * every tool; the model answers with XML tool calls in its text (no `tools` in the request: the
+   * scenario's `server.textTurns`).
    */
   prepare(scenario, dirs, url, { bin, baseEnv, key, chatModel }) {
     const env = baseEnv(dirs, { CLINE_NO_AUTO_UPDATE: '1', CLINE_TELEMETRY_DISABLED: '1', ...scenario.env });

@@ -32,7 +32,7 @@ const STATUS_ICONS: Record<ItemStatus, { id: string; color: string }> = {
 };
 
 /** Whether the user asked the workbench not to move (`workbench.reduceMotion` "on"): the in-progress icon then stands still. */
-export function motionReduced(): boolean {
+function motionReduced(): boolean {
   return vscode.workspace.getConfiguration('workbench').get<string>('reduceMotion') === 'on';
 }
 
