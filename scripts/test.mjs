@@ -155,8 +155,9 @@ let terminalMs = 0;
 const terminalEnded = new Promise((resolve) => {
   terminal.on('error', () => resolve(false));
   terminal.on('exit', (code) => {
-    // Its own time: it often ends before the integration level, which is awaited first.
-    terminalMs = Date.now() - terminalStarted;
+    // Its own time, to its output's last write: it can end before the integration level, whose
+    // run in the foreground holds the exit event back.
+    terminalMs = (fs.statSync(terminalOutput, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) - terminalStarted;
     resolve(code === 0);
   });
 });
