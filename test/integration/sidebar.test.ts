@@ -19,6 +19,8 @@ const PLAN_HEADER = '.pane-header[aria-label^="Plan"]';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
 const PICKER_ROWS = '.quick-input-widget .monaco-list-row';
+/** Whether the quick input is on screen (a closed one stays in the page, hidden, with its last rows). */
+const pickerShown = async (): Promise<boolean> => !/display:\s*none/.test((await bridge<Array<string | null>>({ op: 'attributes', selector: '.quick-input-widget', name: 'style' }))[0] ?? 'display: none');
 
 /** Where each plan line of a log file starts: the addresses of its versions (session/info lines are not versions). */
 function lineStarts(file: string): number[] {
@@ -391,13 +393,18 @@ describe('the sidebar, rendered in the workbench', () => {
     assert.equal(rest.versions.at(-1)?.todos[1]?.content, 'Step 0');
     const label = (i: number) => new Date(ts(i)).toLocaleTimeString(vscode.env.language);
 
-    const picked = vscode.commands.executeCommand('agentPlan.showHistory', session);
     // The picker's rows replace those of a picker shown before (another session's): wait for this one's.
     let first = '';
-    await waitFor(async () => {
-      first = (await domTexts(PICKER_ROWS))[0] ?? '';
-      return first.includes(label(LONG_HISTORY - 1));
-    }, 'the history picker of the long session').catch((error: unknown) => assert.fail(`${String(error)}: its first row is ${first}`));
+    // The command's promise is handed back in an object: an async function would wait for the pick.
+    const showPicker = async (): Promise<{ picked: Thenable<unknown> }> => {
+      const picked = vscode.commands.executeCommand('agentPlan.showHistory', session);
+      await waitFor(async () => {
+        first = (await domTexts(PICKER_ROWS))[0] ?? '';
+        return (await pickerShown()) && first.includes(label(LONG_HISTORY - 1));
+      }, 'the history picker of the long session').catch((error: unknown) => assert.fail(`${String(error)}: its first row is ${first}`));
+      return { picked };
+    };
+    let { picked } = await showPicker();
     assert.ok(first.includes('latest'), `the newest version comes first: ${first}`);
     // Typed into the picker's filter; where the keys did not all land there (a busy window), the
     // user clicks into the filter and types it again, as the test does, up to three times.
@@ -407,7 +414,11 @@ describe('the sidebar, rendered in the workbench', () => {
       return shown.length === 1 && shown[0]?.includes('Load older versions') === true;
     };
     for (let attempt = 1; ; attempt++) {
-      if (attempt > 1) await bridge({ op: 'click', selector: '.quick-input-box input', timeoutMs: 5000 });
+      if (attempt > 1) {
+        // A picker that lost the focus meanwhile has closed: the user opens it again.
+        if (!(await pickerShown())) ({ picked } = await showPicker());
+        await bridge({ op: 'click', selector: '.quick-input-widget .quick-input-box input', timeoutMs: 5000 });
+      }
       await bridge({ op: 'keys', press: ['ControlOrMeta+a'] });
       await bridge({ op: 'keys', text: 'older versions' });
       if (await waitFor(olderRowAlone, 'the "Load older versions…" row', 5000).then(() => true, () => false)) break;
