@@ -71,7 +71,7 @@ function background(name, args, env = {}) {
 
 // The installs start first. The host's Node (node:sqlite) serves the unit and reliability levels
 // too: the unit level starts once it is unpacked (host.mjs writes hostNodeMarker), while its native
-// modules still build beside it; the reliability level once the host is installed. Without it those tests say SKIPPED and the integration level fails; the other levels still run.
+// modules still build beside it; the reliability suite's quiet part once the host is installed. Without it those tests say SKIPPED and the integration level fails; the other levels still run.
 const hostInstall = background('VS Code host', ['scripts/lib/install-host.mjs']);
 const agentsInstall = background('terminal agents, installed', ['scripts/agents/install.mjs']);
 const built = step('build', ['scripts/build.mjs']) && step('type check', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']) && step('type check of core alone (no vscode types, nothing of the agents)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.core.json']) && step('lint', ['node_modules/eslint/bin/eslint.js', 'src']);
@@ -105,23 +105,24 @@ function account(name, file, stepOk, ms) {
   ok = ok && stepOk;
 }
 
+const RELIABILITY_QUIET = 'reliability suite, its quiet part (plain Node)';
+const RELIABILITY_BESIDE = 'reliability suite, the rest (plain Node, beside the integration tests)';
 let hostWaited = false;
 for (const [name, args] of [
   // Checks of what the build made: the bundles and the package.
   ['build checks (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.build.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs']],
   ['unit tests (plain Node)', ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.unit.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs']],
-  ['reliability suite (plain Node)', ['scripts/reliability.mjs']],
+  [RELIABILITY_QUIET, ['scripts/reliability.mjs']],
 ]) {
   if (!hostWaited && name !== 'build checks (plain Node)') {
     await hostNodeReady();
     hostWaited = true;
   }
-  // The reliability suite loads both cores on purpose and bounds the event loop's gaps: the
-  // host's native build ends first.
-  if (name.startsWith('reliability')) await hostInstall.ended;
+  // Its quiet part bounds the event loop's gaps: the host's native build ends first.
+  if (name === RELIABILITY_QUIET) await hostInstall.ended;
   const file = path.join(tmp, `${name.split(' ')[0]}.json`);
   const levelStarted = Date.now();
-  const stepOk = step(name, args, { AGENT_PLAN_COUNTS: file });
+  const stepOk = step(name, args, { AGENT_PLAN_COUNTS: file, ...(name === RELIABILITY_QUIET ? { AGENT_PLAN_RELIABILITY_PART: 'quiet' } : {}) });
   account(name, file, stepOk, Date.now() - levelStarted);
 }
 
@@ -135,44 +136,53 @@ for (const [index, [name, install]] of [['VS Code host install (beside the build
   }
 }
 
-// The real terminal agents and the VS Code host both spend most of their time waiting on
-// real programs' clocks (a prompt drawn, an answer typed, a process ending, a chat's turn),
-// so they run side by side, after the plain-Node levels, which keep the cores busy (the
-// several-window scenarios load every core on purpose). The agents' output is printed as
-// one block when they end. One extension host still runs at a time.
+// The VS Code host and the real terminal agents both spend much of their time waiting on real
+// programs' clocks (a prompt drawn, an answer typed, a process ending, a chat's turn), so the
+// integration tests run beside one chain in the background: the rest of the reliability suite
+// (fuzzing, crashes, several windows: the integration tests' load is the other work its races
+// need), then the terminal agents. The chain's output is printed as one block per level when the
+// integration tests end. One extension host still runs at a time.
 const TERMINAL = 'terminal agents (real CLIs, plain Node, beside the integration tests)';
-const terminalCounts = path.join(tmp, 'terminal.json');
-const terminalOutput = path.join(tmp, 'terminal.log');
-const terminalStarted = Date.now();
-const terminalFd = fs.openSync(terminalOutput, 'w');
-const terminal = spawn(process.execPath, ['node_modules/mocha/bin/mocha.js', '--config', 'test/terminal-agents/mocharc.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs'], {
-  cwd: repoRoot,
-  stdio: ['ignore', terminalFd, terminalFd],
-  env: cleanEnv({ AGENT_PLAN_COUNTS: terminalCounts }),
-});
-fs.closeSync(terminalFd);
-let terminalMs = 0;
-const terminalEnded = new Promise((resolve) => {
-  terminal.on('error', () => resolve(false));
-  terminal.on('exit', (code) => {
-    // Its own time, to its output's last write: it can end before the integration level, whose
-    // run in the foreground holds the exit event back.
-    terminalMs = (fs.statSync(terminalOutput, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) - terminalStarted;
-    resolve(code === 0);
+
+/** Runs a Node script of this checkout in the background, its output in a file; resolves with whether it passed and its time. */
+function inBackground(label, args, env) {
+  const output = path.join(tmp, `${label}.log`);
+  const fd = fs.openSync(output, 'w');
+  const started = Date.now();
+  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', fd, fd], env: cleanEnv(env) });
+  fs.closeSync(fd);
+  return new Promise((resolve) => {
+    child.on('error', () => resolve({ ok: false, ms: Date.now() - started, output }));
+    child.on('exit', (code) => resolve({ ok: code === 0, ms: Date.now() - started, output }));
   });
-});
+}
+
+const besideCounts = path.join(tmp, 'reliability-beside.json');
+const terminalCounts = path.join(tmp, 'terminal.json');
+const chain = (async () => {
+  const reliability = await inBackground('reliability-beside', ['scripts/reliability.mjs'], { AGENT_PLAN_COUNTS: besideCounts, AGENT_PLAN_RELIABILITY_PART: 'beside' });
+  const terminal = await inBackground('terminal', ['node_modules/mocha/bin/mocha.js', '--config', 'test/terminal-agents/mocharc.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs'], { AGENT_PLAN_COUNTS: terminalCounts });
+  return { reliability, terminal };
+})();
 
 {
   const name = 'integration tests (VS Code extension host)';
   const file = path.join(tmp, 'integration.json');
   const levelStarted = Date.now();
-  const stepOk = step(name, ['scripts/integration.mjs'], { AGENT_PLAN_COUNTS: file });
+  process.stdout.write(`\n== ${name}\n`);
+  // Not spawnSync: the chain beside it goes on through its own events meanwhile.
+  const stepOk = await new Promise((resolve) => {
+    const child = spawn(process.execPath, ['scripts/integration.mjs'], { cwd: repoRoot, stdio: 'inherit', env: cleanEnv({ AGENT_PLAN_COUNTS: file }) });
+    child.on('error', () => resolve(false));
+    child.on('exit', (code) => resolve(code === 0));
+  });
   account(name, file, stepOk, Date.now() - levelStarted);
 }
-// The pinned agents' CLIs against scripted models, offline (root only; says so otherwise).
-const terminalOk = await terminalEnded;
-process.stdout.write(`\n== ${TERMINAL}\n${fs.readFileSync(terminalOutput, 'utf8')}`);
-account(TERMINAL, terminalCounts, terminalOk, terminalMs || Date.now() - terminalStarted);
+const { reliability, terminal } = await chain;
+for (const [name, run, file] of [[RELIABILITY_BESIDE, reliability, besideCounts], [TERMINAL, terminal, terminalCounts]]) {
+  process.stdout.write(`\n== ${name}\n${fs.readFileSync(run.output, 'utf8')}`);
+  account(name, file, run.ok, run.ms);
+}
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log(`\n== where the time went (${Math.round((Date.now() - started) / 1000)} s in all, test order seed ${seed})`);
 for (const line of levels) console.log(`  ${line}`);

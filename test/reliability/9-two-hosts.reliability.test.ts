@@ -70,6 +70,8 @@ interface HostsRun {
   ms: number;
   /** The calls appended to the transcript. */
   calls: number;
+  /** The share of the machine's CPU time that was busy meanwhile (all processes), where it can be read. */
+  busyPercent: number | undefined;
 }
 
 interface RunOptions {
@@ -79,8 +81,25 @@ interface RunOptions {
   killHolderAt?: number;
 }
 
-/** One process per core spinning for the whole run: other work on the machine. */
+// `npm test` runs this file beside the integration tests and the terminal agents
+// (AGENT_PLAN_RELIABILITY_PART=beside, see .mocharc.reliability.cjs): their processes are the
+// other work on the machine, and no busy loop is added. Alone, one busy loop per core stands in.
+const BESIDE_OTHER_LEVELS = process.env.AGENT_PLAN_RELIABILITY_PART === 'beside';
+
+/** The machine's busy and total CPU time so far (Linux /proc/stat), to report how loaded a run was. */
+function cpuTimes(): { busy: number; total: number } | undefined {
+  try {
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
+}
+
+/** One process per core spinning for the whole run: other work on the machine (none beside the other levels: theirs is). */
 async function busyCores(): Promise<ChildProcess[]> {
+  if (BESIDE_OTHER_LEVELS) return [];
   const script = await childScript('busy');
   const children = Array.from({ length: os.cpus().length }, () => startNode(script, ['600']));
   await Promise.all(children.map((child) => waitForOutput(child, 'busy')));
@@ -115,6 +134,7 @@ async function runHostsLoaded(label: string, hosts: number, calls: number, mode:
   const exits = children.map((child) => collect(child));
   await Promise.all(children.map((child) => waitForOutput(child, 'ready')));
   const started = Date.now();
+  const cpuBefore = cpuTimes();
   let next = started;
   const file = path.join(logDir, `${SESSION}.jsonl`);
   let resumedMs: number | undefined;
@@ -151,12 +171,14 @@ async function runHostsLoaded(label: string, hosts: number, calls: number, mode:
     settledUnderLock.push(report.sink?.settledUnderLock ?? 0);
   }
   const ms = Date.now() - started;
+  const cpuAfter = cpuTimes();
+  const busyPercent = cpuBefore && cpuAfter && cpuAfter.total > cpuBefore.total ? Math.round((100 * (cpuAfter.busy - cpuBefore.busy)) / (cpuAfter.total - cpuBefore.total)) : undefined;
   const records = fs
     .readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as LogRecord);
-  return { records, logDir, lockStats, settledUnderLock, ms, resumedMs, calls };
+  return { records, logDir, lockStats, settledUnderLock, ms, resumedMs, calls, busyPercent };
 }
 
 const planCalls = (records: readonly LogRecord[]): string[] => records.flatMap((record) => (record.type === 'todo/write' ? [record.source?.call ?? 'todo_write'] : []));
@@ -165,14 +187,15 @@ const infoTitles = (records: readonly LogRecord[]): string[] => records.flatMap(
 
 /** Every check of a run with the locks: each call, write and title once, in order; figures first. */
 async function checkRun(name: string, run: HostsRun): Promise<void> {
-  const { records, logDir, lockStats, settledUnderLock, ms, resumedMs, calls: appended } = run;
+  const { records, logDir, lockStats, settledUnderLock, ms, resumedMs, calls: appended, busyPercent } = run;
   const calls = planCalls(records);
   const titles = infoTitles(records);
   const sum = (key: keyof Stats): number => lockStats.reduce((total, stats) => total + (stats?.[key] ?? 0), 0);
   recordFigures(name, {
     calls: appended,
     'interval ms': INTERVAL_MS,
-    'busy cores': os.cpus().length,
+    load: BESIDE_OTHER_LEVELS ? 'the levels beside it' : `${os.cpus().length} busy loops, one per core`,
+    ...(busyPercent === undefined ? {} : { 'machine busy %': busyPercent }),
     'plan lines': calls.length,
     'plan lines per call': (calls.length / appended).toFixed(2),
     'file/write lines': writes(records).length,
