@@ -5,10 +5,10 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, domTexts, EXTENSION_ID, findInSessionRows, isSessionRow, newChatSession, type SessionsViewRow, planItemLabels, rowName, runDir, waitFor, withoutPlanWrites } from './helpers';
+import { api, bridge, domTexts, EXTENSION_ID, findInSessionRows, isSessionRow, newChatSession, type SessionsViewRow, planItemLabels, rowName, runDir, waitFor, withoutPlanWrites, PLAN_VIEW_ROWS } from './helpers';
 import { askAgent, copilotReady, records, scriptTurns, textOf, toolResults, turnIndex, type ModelRecord } from './copilotAgent';
 
-const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
+const PLAN_ROWS = PLAN_VIEW_ROWS;
 const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 const CHAT_ITEMS = '#workbench\\.parts\\.auxiliarybar .interactive-item-container';

@@ -8,10 +8,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentPlanApi } from '../../src/extension';
-import { api, bridge, domTexts, findInSessionRows, findSessionRow, isSessionRow, newChatSession, rowName, runDir, waitFor } from './helpers';
+import { api, bridge, domTexts, findInSessionRows, findSessionRow, isSessionRow, newChatSession, rowName, runDir, waitFor, PLAN_VIEW_ROWS } from './helpers';
 import { askAgent, copilotReady, releaseModel } from './copilotAgent';
 
-const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
+const PLAN_ROWS = PLAN_VIEW_ROWS;
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 const MESSAGES = '.notification-list-item-message';
 

@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentPlanApi } from '../../src/extension';
-import { api, bridge, domTexts, newChatSession, runDir, waitFor } from './helpers';
-import { askAgent, copilotReady, records, textOf, turnIndex, turnRecords, type ModelRecord } from './copilotAgent';
+import { api, bridge, domTexts, newChatSession, runDir, waitFor, PLAN_VIEW_ROWS } from './helpers';
+import { askAgent, copilotReady, MODEL, records, textOf, turnIndex, turnRecords, type ModelRecord } from './copilotAgent';
 
 interface Outcome {
   done: string;
@@ -20,7 +20,7 @@ interface Outcome {
 }
 
 const CHAT_INPUT = '.interactive-input-editor .view-lines';
-const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
+const PLAN_ROWS = PLAN_VIEW_ROWS;
 const kinds = (plan: AgentPlanApi, session: string): string[] => plan.getHealth(session).signals.map((signal) => signal.kind);
 const lastSeq = (): number => Math.max(0, ...records().map((record) => record.seq));
 
@@ -47,6 +47,10 @@ async function chatInputs(): Promise<string[]> {
 async function submitAndWait(match: string, since: number): Promise<ModelRecord> {
   const turn = turnIndex(match);
   const received = (timeoutMs: number): Promise<ModelRecord> => waitFor(() => turnRecords(turn, since)[0], `the model to receive the request of "${match}"`, timeoutMs);
+  // The chat typed into sends with the model the user has chosen there: the scripted one, picked
+  // as the user would (a new chat may start on another model of the window: the fixture's, which
+  // answers "ok" without a request reaching the scripted model; a stress run failed so).
+  await vscode.commands.executeCommand('workbench.action.chat.open', { modelSelector: MODEL });
   for (let attempt = 1; ; attempt++) {
     // Enter where the user presses it: in the chat's input (a view the test touched meanwhile,
     // or an agent's run, may hold the focus).

@@ -7,11 +7,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, findSessionRow, newChatSession, planItemLabels, runDir, waitFor } from './helpers';
+import { api, bridge, findSessionRow, newChatSession, planItemLabels, runDir, waitFor, PLAN_VIEW_ROWS } from './helpers';
 
 const DEMO_ID = 'agent-plan-demo.agent-plan-demo';
 const STEP_DELAY = 'agentPlanDemo.stepDelayMs';
-const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
+const PLAN_ROWS = PLAN_VIEW_ROWS;
 /** The exported description of the dark mode session, its times normalized (see timesNormalized). */
 const EXPECTED_DESCRIPTION = path.join(__dirname, '..', '..', '..', 'test', 'integration', 'expected', 'demo-pr-description.md');
 /** A span as the views say it: "under 1 s", "42 s", "4 min 12 s", "1 h 5 min". */

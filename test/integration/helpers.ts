@@ -236,7 +236,13 @@ export function isSessionRow(label: string | null | undefined): boolean {
   return /^Session /.test(label ?? '');
 }
 
-export const SESSIONS_VIEW_ROWS = '.pane:has(.pane-header[aria-label^="Sessions"]) .monaco-list-row';
+/**
+ * A view's tree rows, without the sticky copies of parent rows that the tree draws over the list
+ * while it is scrolled (they carry the same place in the list, and no depth).
+ */
+const TREE_ROWS = '.monaco-list-row:not(.monaco-tree-sticky-row)';
+export const SESSIONS_VIEW_ROWS = `.pane:has(.pane-header[aria-label^="Sessions"]) ${TREE_ROWS}`;
+export const PLAN_VIEW_ROWS = `.pane:has(.pane-header[aria-label^="Plan"]) ${TREE_ROWS}`;
 
 /**
  * The rows of the Sessions view drawn now, in DOM order: each with its place in the list and

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanViewState } from '../../src/extension';
-import { activityBadge, api, badgeCount, bridge, chat, chatSession, drawnSessionRows, findInSessionRows, findSessionRow, isSessionRow, domTexts, logLines, newChatSession, planItemLabels, rowName, runDir, sessionName, SESSIONS_VIEW_ROWS, todos, waitFor } from './helpers';
+import { activityBadge, api, badgeCount, bridge, chat, chatSession, drawnSessionRows, findInSessionRows, findSessionRow, isSessionRow, domTexts, logLines, newChatSession, planItemLabels, rowName, runDir, sessionName, SESSIONS_VIEW_ROWS, todos, waitFor, PLAN_VIEW_ROWS } from './helpers';
 
 const LONG_HISTORY = 250;
 /** Rows the Sessions view lists at first (SESSIONS_PAGE in src/vscode/sessions/sessionsTree.ts), and how many sessions the test adds. */
@@ -14,7 +14,7 @@ const MANY_SESSIONS = 250;
 /** Versions per page of the history picker (HISTORY_PAGE in src/vscode/commands/historyPick.ts). */
 const PAGE = 100;
 
-const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
+const PLAN_ROWS = PLAN_VIEW_ROWS;
 const PLAN_HEADER = '.pane-header[aria-label^="Plan"]';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';

@@ -9,11 +9,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, isItemRow, logLines, runDir, SESSIONS_VIEW_ROWS, waitFor } from './helpers';
+import { api, bridge, isItemRow, logLines, runDir, SESSIONS_VIEW_ROWS, waitFor, PLAN_VIEW_ROWS } from './helpers';
 import { agentsStatus as status, startAgent } from './terminalAgents';
 
 const ACTIVITY = '.activitybar li.action-item a.action-label[aria-label^="Agent Plan"]';
-const PLAN_ROWS = '.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row';
+const PLAN_ROWS = PLAN_VIEW_ROWS;
 const SESSIONS_HEADER = '.pane-header[aria-label^="Sessions"]';
 const PICKER_ROWS = '.quick-input-widget .monaco-list-row';
 // The item itself takes the click: while a view loads, its progress badge lies over the label.
