@@ -29,8 +29,8 @@ import { recordFigures } from './lib/figures';
 const CALLS = Number(process.env.AGENT_PLAN_TWO_HOSTS_CALLS ?? 1000);
 const CALLS_FOUR_HOSTS = Number(process.env.AGENT_PLAN_FOUR_HOSTS_CALLS ?? 125);
 // A window killed while it holds the lock: the hosts meet the held lock for 20 calls, then the
-// kill; 50 calls before it and 30 after show the others go on (16 to 19 locks taken, 11 to 18
-// waits and repeats a run at 100 calls).
+// kill; 50 calls before it and 30 after show the others go on (16 to 25 locks taken, 10 to 20
+// waits and repeats a run at 100 calls, with busy loops and beside the other levels).
 const CALLS_KILLED = Number(process.env.AGENT_PLAN_KILLED_HOST_CALLS ?? 100);
 const INTERVAL_MS = Number(process.env.AGENT_PLAN_TWO_HOSTS_INTERVAL_MS ?? 10);
 const CLAUDE_SESSION = '0b7c2d1e-5f3a-4c69-9e21-7d4b8a6f1c30';
