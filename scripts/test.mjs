@@ -35,36 +35,38 @@ let passed = 0;
 let failed = 0;
 
 /**
- * A script run in the background, its output kept in a file and printed as one block when
- * awaited. The two installs (the VS Code host, the terminal agents) wait mostly on the registry
- * and on the host's native build (two compilers, one large C file most of its time), so they run
- * beside the build and the plain-Node levels.
+ * Runs a Node script of this checkout without blocking this one: the installs beside the build
+ * and the plain-Node levels (they wait mostly on the registry and on the host's native build), the
+ * integration tests, and the chain of levels beside them. Its output goes to a file, printed as one
+ * block under its name when reported, or with `inherit` straight to this run's output.
  */
-function background(name, args, env = {}) {
-  const output = path.join(tmp, `${name.replace(/\W+/g, '-')}.log`);
-  const fd = fs.openSync(output, 'w');
-  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', fd, fd], env: cleanEnv(env) });
-  fs.closeSync(fd);
+function launch(name, args, env = {}, { inherit = false } = {}) {
+  const output = inherit ? undefined : path.join(tmp, `${name.replace(/\W+/g, '-')}.log`);
+  const fd = output === undefined ? undefined : fs.openSync(output, 'w');
+  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: fd === undefined ? 'inherit' : ['ignore', fd, fd], env: cleanEnv(env) });
+  if (fd !== undefined) fs.closeSync(fd);
   const started = Date.now();
-  let seconds = 0;
+  let ms = 0;
   const ended = new Promise((resolve) => {
-    child.on('error', () => resolve(false));
-    child.on('exit', (code) => {
+    const end = (passed) => {
       // Its output's last write: the exit event waits while a level runs in the foreground.
-      seconds = Math.round(((fs.statSync(output, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) - started) / 1000);
-      resolve(code === 0);
-    });
+      const last = output === undefined ? Date.now() : (fs.statSync(output, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      ms = Math.max(0, last - started);
+      resolve(passed);
+    };
+    child.once('error', () => end(false));
+    child.once('exit', (code) => end(code === 0));
   });
   return {
     ended,
     stop: () => child.kill(),
     /** Its wall time once ended. */
-    seconds: () => seconds,
-    /** Waits for the end and prints the output under the step's name. */
+    ms: () => ms,
+    /** Waits for the end and prints the output under its name. */
     async report() {
-      const ok = await ended;
-      process.stdout.write(`\n== ${name}\n${fs.readFileSync(output, 'utf8')}`);
-      return ok;
+      const passed = await ended;
+      if (output !== undefined) process.stdout.write(`\n== ${name}\n${fs.readFileSync(output, 'utf8')}`);
+      return passed;
     },
   };
 }
@@ -72,8 +74,8 @@ function background(name, args, env = {}) {
 // The installs start first. The host's Node (node:sqlite) serves the unit and reliability levels
 // too: the unit level starts once it is unpacked (host.mjs writes hostNodeMarker), while its native
 // modules still build beside it; the reliability suite's quiet part once the host is installed. Without it those tests say SKIPPED and the integration level fails; the other levels still run.
-const hostInstall = background('VS Code host', ['scripts/lib/install-host.mjs']);
-const agentsInstall = background('terminal agents, installed', ['scripts/agents/install.mjs']);
+const hostInstall = launch('VS Code host', ['scripts/lib/install-host.mjs']);
+const agentsInstall = launch('terminal agents, installed', ['scripts/agents/install.mjs']);
 const built = step('build', ['scripts/build.mjs']) && step('type check', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']) && step('type check of core alone (no vscode types, nothing of the agents)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.core.json']) && step('lint', ['node_modules/eslint/bin/eslint.js', 'src']);
 if (!built) {
   hostInstall.stop();
@@ -129,7 +131,7 @@ for (const [name, args] of [
 // Both installs end before the levels that run the host and the agents.
 for (const [index, [name, install]] of [['VS Code host install (beside the build and the plain-Node levels)', hostInstall], ['terminal agents install (beside them too)', agentsInstall]].entries()) {
   const installed = await install.report();
-  levels.splice(index, 0, `${name}: ${install.seconds()} s`);
+  levels.splice(index, 0, `${name}: ${Math.round(install.ms() / 1000)} s`);
   if (!installed) {
     ok = false;
     failed += 1;
@@ -144,45 +146,24 @@ for (const [index, [name, install]] of [['VS Code host install (beside the build
 // integration tests end. One extension host still runs at a time.
 const TERMINAL = 'terminal agents (real CLIs, plain Node, beside the integration tests)';
 
-/** Runs a Node script of this checkout in the background, its output in a file; resolves with whether it passed and its time. */
-function inBackground(label, args, env) {
-  const output = path.join(tmp, `${label}.log`);
-  const fd = fs.openSync(output, 'w');
-  const started = Date.now();
-  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', fd, fd], env: cleanEnv(env) });
-  fs.closeSync(fd);
-  return new Promise((resolve) => {
-    child.on('error', () => resolve({ ok: false, ms: Date.now() - started, output }));
-    child.on('exit', (code) => resolve({ ok: code === 0, ms: Date.now() - started, output }));
-  });
-}
-
 const besideCounts = path.join(tmp, 'reliability-beside.json');
 const terminalCounts = path.join(tmp, 'terminal.json');
 const chain = (async () => {
-  const reliability = await inBackground('reliability-beside', ['scripts/reliability.mjs'], { AGENT_PLAN_COUNTS: besideCounts, AGENT_PLAN_RELIABILITY_PART: 'beside' });
-  const terminal = await inBackground('terminal', ['node_modules/mocha/bin/mocha.js', '--config', 'test/terminal-agents/mocharc.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs'], { AGENT_PLAN_COUNTS: terminalCounts });
-  return { reliability, terminal };
+  const reliability = launch(RELIABILITY_BESIDE, ['scripts/reliability.mjs'], { AGENT_PLAN_COUNTS: besideCounts, AGENT_PLAN_RELIABILITY_PART: 'beside' });
+  await reliability.ended;
+  const terminal = launch(TERMINAL, ['node_modules/mocha/bin/mocha.js', '--config', 'test/terminal-agents/mocharc.cjs', '--reporter', 'scripts/lib/counting-reporter.cjs'], { AGENT_PLAN_COUNTS: terminalCounts });
+  await terminal.ended;
+  return [[RELIABILITY_BESIDE, reliability, besideCounts], [TERMINAL, terminal, terminalCounts]];
 })();
 
 {
   const name = 'integration tests (VS Code extension host)';
   const file = path.join(tmp, 'integration.json');
-  const levelStarted = Date.now();
   process.stdout.write(`\n== ${name}\n`);
-  // Not spawnSync: the chain beside it goes on through its own events meanwhile.
-  const stepOk = await new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/integration.mjs'], { cwd: repoRoot, stdio: 'inherit', env: cleanEnv({ AGENT_PLAN_COUNTS: file }) });
-    child.on('error', () => resolve(false));
-    child.on('exit', (code) => resolve(code === 0));
-  });
-  account(name, file, stepOk, Date.now() - levelStarted);
+  const integration = launch(name, ['scripts/integration.mjs'], { AGENT_PLAN_COUNTS: file }, { inherit: true });
+  account(name, file, await integration.ended, integration.ms());
 }
-const { reliability, terminal } = await chain;
-for (const [name, run, file] of [[RELIABILITY_BESIDE, reliability, besideCounts], [TERMINAL, terminal, terminalCounts]]) {
-  process.stdout.write(`\n== ${name}\n${fs.readFileSync(run.output, 'utf8')}`);
-  account(name, file, run.ok, run.ms);
-}
+for (const [name, run, file] of await chain) account(name, file, await run.report(), run.ms());
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log(`\n== where the time went (${Math.round((Date.now() - started) / 1000)} s in all, test order seed ${seed})`);
 for (const line of levels) console.log(`  ${line}`);
