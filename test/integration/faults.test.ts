@@ -5,9 +5,10 @@ import { api, chat, newChatSession, todos, waitFor } from './helpers';
 import type { PlanSnapshot } from '../../src/extension';
 
 /**
- * Long enough for the log folder watcher (75 ms debounce) to have reacted to a change. A fixed
- * wait: the test checks that nothing happens, and the API has no event for a watcher pass that
- * changed nothing (a marker session would move the view this test holds still).
+ * Long enough for the log folder watcher to have passed a change of the session's file on (at
+ * most one a session per 250 ms) and the store to have read it. A fixed wait: the test checks
+ * that nothing happens, and the API has no event for a read that changed nothing (a marker in
+ * another session's file proves nothing here: each session has its own throttle).
  */
 const SETTLE_MS = 600;
 
