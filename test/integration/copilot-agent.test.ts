@@ -8,7 +8,6 @@ import * as vscode from 'vscode';
 import { api, bridge, domTexts, EXTENSION_ID, findInSessionRows, isSessionRow, newChatSession, type SessionsViewRow, planItemLabels, rowName, runDir, waitFor, withoutPlanWrites, PLAN_VIEW_ROWS } from './helpers';
 import { askAgent, copilotReady, records, scriptTurns, textOf, toolResults, turnIndex, type ModelRecord } from './copilotAgent';
 
-const PLAN_ROWS = PLAN_VIEW_ROWS;
 const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 const CHAT_ITEMS = '#workbench\\.parts\\.auxiliarybar .interactive-item-container';
@@ -76,7 +75,7 @@ describe('the real Copilot agent with a scripted model', function () {
     let watching = true;
     const watch = (async () => {
       while (watching) {
-        const rows = await planItemLabels(PLAN_ROWS).catch(() => []);
+        const rows = await planItemLabels(PLAN_VIEW_ROWS).catch(() => []);
         const shown = rows.join('\n');
         if (shown !== '' && seen[seen.length - 1] !== shown) seen.push(shown);
         // The screen and the API, read together: a turn that writes the plan never shows it as
@@ -93,7 +92,7 @@ describe('the real Copilot agent with a scripted model', function () {
       first = await askAgent('[ap:plan-1]');
       second = await askAgent('[ap:plan-2]');
       const last = scriptedLists('[ap:plan-2]').at(-1)!;
-      await waitFor(async () => contents(await planItemLabels(PLAN_ROWS)) === last.map((todo) => todo.content).join(' | ') && (await planItemLabels(PLAN_ROWS)).every((row) => /completed/i.test(row)), 'the last plan in the sidebar');
+      await waitFor(async () => contents(await planItemLabels(PLAN_VIEW_ROWS)) === last.map((todo) => todo.content).join(' | ') && (await planItemLabels(PLAN_VIEW_ROWS)).every((row) => /completed/i.test(row)), 'the last plan in the sidebar');
     } finally {
       watching = false;
       await watch;

@@ -11,7 +11,6 @@ import type { AgentPlanApi } from '../../src/extension';
 import { api, bridge, domTexts, findInSessionRows, findSessionRow, isSessionRow, newChatSession, rowName, runDir, waitFor, PLAN_VIEW_ROWS } from './helpers';
 import { askAgent, copilotReady, releaseModel } from './copilotAgent';
 
-const PLAN_ROWS = PLAN_VIEW_ROWS;
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 const MESSAGES = '.notification-list-item-message';
 
@@ -51,7 +50,7 @@ describe('plan health with the real Copilot agent', function () {
     assert.deepEqual(stop?.items, ['Write the health change', 'Run the health tests']);
     assert.equal(typeof stop?.at, 'number');
     const rows = await waitFor(async () => {
-      const labels = await rowLabels(PLAN_ROWS);
+      const labels = await rowLabels(PLAN_VIEW_ROWS);
       return labels.some((label) => /^Stopped .* with 2 items open$/.test(label)) ? labels : undefined;
     }, 'the stopped row above the plan');
     assert.match(rows[0] ?? '', /^Stopped /, `the signal comes first: ${JSON.stringify(rows)}`);
@@ -81,7 +80,7 @@ describe('plan health with the real Copilot agent', function () {
     const versions = await plan.getVersions(session, { limit: 1 });
     assert.equal(dropped?.at, versions.versions[0]?.at, 'started by the newest version');
     const rows = await waitFor(async () => {
-      const labels = await rowLabels(PLAN_ROWS);
+      const labels = await rowLabels(PLAN_VIEW_ROWS);
       return labels.includes('Run the health tests, dropped without being done') ? labels : undefined;
     }, 'the dropped item’s row');
     assert.ok(rows.includes('1 item dropped without being done'), `the dropped signal above: ${JSON.stringify(rows)}`);
@@ -97,7 +96,7 @@ describe('plan health with the real Copilot agent', function () {
     // Dismissed, it leaves the view and the API.
     await vscode.commands.executeCommand('agentPlan.dismissDropped', session, ['Run the health tests']);
     assert.ok(!kinds(plan, session).includes('dropped'));
-    await waitFor(async () => !(await rowLabels(PLAN_ROWS)).some((label) => label.includes('dropped')), 'the dropped rows gone');
+    await waitFor(async () => !(await rowLabels(PLAN_VIEW_ROWS)).some((label) => label.includes('dropped')), 'the dropped rows gone');
   });
 
   it('a request of 30 tool calls without a plan update shows as stalled while it runs', async () => {
@@ -109,7 +108,7 @@ describe('plan health with the real Copilot agent', function () {
     // The model holds its last answer (15 s at most): the turn is still running.
     await waitFor(() => kinds(plan, session)[0] === 'stalled', 'stalled, once VS Code saved the chat with its tool calls', 14_000);
     assert.ok(!kinds(plan, session).includes('stopped-open'), 'a running turn is never stopped');
-    await waitFor(async () => (await rowLabels(PLAN_ROWS)).some((label) => /^No plan update in \d+ tool calls$/.test(label)), 'the stalled row');
+    await waitFor(async () => (await rowLabels(PLAN_VIEW_ROWS)).some((label) => /^No plan update in \d+ tool calls$/.test(label)), 'the stalled row');
     // Seen: the model answers now, and the turn ends.
     releaseModel('health-stall');
     // Once the request completes, it is no longer stalled but stopped with its items open.
@@ -122,7 +121,7 @@ describe('plan health with the real Copilot agent', function () {
     await setting('agentPlan.notify', 'always');
     await askAgent('[ap:health-done]');
     await waitFor(() => kinds(plan, session)[0] === 'done', 'done');
-    await waitFor(async () => (await rowLabels(PLAN_ROWS)).some((label) => label.startsWith('Plan done')), 'the done row');
+    await waitFor(async () => (await rowLabels(PLAN_VIEW_ROWS)).some((label) => label.startsWith('Plan done')), 'the done row');
     // A toast, or (when VS Code holds toasts back) an entry in the notification center.
     await vscode.commands.executeCommand('notifications.showList');
     const shown = await waitFor(async () => {

@@ -8,7 +8,6 @@ import type { PlanSnapshot } from '../../src/extension';
 import { activityBadge, api, badgeCount, domTexts, findSessionRow, logLines, newChatSession, planItemLabels, waitFor, PLAN_VIEW_ROWS } from './helpers';
 import { askAgent, copilotReady, scriptTurns, turnIndex } from './copilotAgent';
 
-const PLAN_ROWS = PLAN_VIEW_ROWS;
 const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 
@@ -61,7 +60,7 @@ describe('Copilot\'s own todo list, mirrored', function () {
     assert.equal(mirrored.todos.length, 3);
     const history = await (await api()).getHistory(mirrored.session);
     assert.deepEqual(history.map(itemsOf), lists, 'one version per call, in call order');
-    await waitFor(async () => (await planItemLabels(PLAN_ROWS)).length === 3, 'three Plan item rows');
+    await waitFor(async () => (await planItemLabels(PLAN_VIEW_ROWS)).length === 3, 'three Plan item rows');
     await waitFor(async () => {
       const badge = await activityBadge();
       return badgeCount(badge.parts, 'open items') === 2 && badge.value === 2 + badgeCount(badge.parts, 'needs you');

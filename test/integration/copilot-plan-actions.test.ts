@@ -20,7 +20,6 @@ interface Outcome {
 }
 
 const CHAT_INPUT = '.interactive-input-editor .view-lines';
-const PLAN_ROWS = PLAN_VIEW_ROWS;
 const kinds = (plan: AgentPlanApi, session: string): string[] => plan.getHealth(session).signals.map((signal) => signal.kind);
 const lastSeq = (): number => Math.max(0, ...records().map((record) => record.seq));
 
@@ -120,7 +119,7 @@ describe('acting on a plan with the real Copilot agent', function () {
     await waitFor(() => plan.getSessionInfo(session).continuedIn?.includes(next.session), 'the old session continued in the new one', 20_000);
     assert.ok(fs.readFileSync(plan.logFile(next.session), 'utf8').includes(`"type":"session/link","ts":`));
     await vscode.commands.executeCommand('agentPlan.selectSession', next.session);
-    await waitFor(async () => (await domTexts(PLAN_ROWS)).some((text) => text.startsWith('Continued from')), 'the link row in the Plan view');
+    await waitFor(async () => (await domTexts(PLAN_VIEW_ROWS)).some((text) => text.startsWith('Continued from')), 'the link row in the Plan view');
     fs.writeFileSync(path.join(runDir(), 'handoff-before-restart.json'), JSON.stringify({ from: session, to: next.session }));
   });
 
@@ -196,7 +195,7 @@ describe('acting on a plan with the real Copilot agent', function () {
     await waitFor(() => plan.getHealth(session).signals.find((signal) => signal.kind === 'request-open'), 'request-open, once the turn ended', 30_000);
     assert.deepEqual(plan.getHealth(session).signals.find((signal) => signal.kind === 'request-open')?.items, ['Also update the handoff changelog']);
     await vscode.commands.executeCommand('agentPlan.selectSession', session);
-    await waitFor(async () => (await domTexts(PLAN_ROWS)).some((text) => text.includes('Also update the handoff changelog') && text.includes('not in the plan')), 'the request row, not in the plan');
+    await waitFor(async () => (await domTexts(PLAN_VIEW_ROWS)).some((text) => text.includes('Also update the handoff changelog') && text.includes('not in the plan')), 'the request row, not in the plan');
   });
 
   it('a plan that takes the requests in clears their rows; a withdrawn request goes', async () => {
@@ -211,7 +210,7 @@ describe('acting on a plan with the real Copilot agent', function () {
     await submitAndWait('also bump the handoff version', since);
     await waitFor(async () => (await plan.getRequests(session)).length === 0, 'both requests taken into the plan', 30_000);
     assert.ok(!plan.getHealth(session).signals.some((signal) => signal.kind === 'request-open'));
-    await waitFor(async () => !(await domTexts(PLAN_ROWS)).some((text) => text.includes('requested')), 'the request rows gone');
+    await waitFor(async () => !(await domTexts(PLAN_VIEW_ROWS)).some((text) => text.includes('requested')), 'the request rows gone');
     const bad = await vscode.commands.executeCommand<Outcome>('agentPlan.addRequest', session, 'two\nlines');
     assert.deepEqual(bad, { done: 'failed', error: 'bad-request' });
   });

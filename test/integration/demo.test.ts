@@ -11,7 +11,6 @@ import { api, bridge, findSessionRow, newChatSession, planItemLabels, runDir, wa
 
 const DEMO_ID = 'agent-plan-demo.agent-plan-demo';
 const STEP_DELAY = 'agentPlanDemo.stepDelayMs';
-const PLAN_ROWS = PLAN_VIEW_ROWS;
 /** The exported description of the dark mode session, its times normalized (see timesNormalized). */
 const EXPECTED_DESCRIPTION = path.join(__dirname, '..', '..', '..', 'test', 'integration', 'expected', 'demo-pr-description.md');
 /** A span as the views say it: "under 1 s", "42 s", "4 min 12 s", "1 h 5 min". */
@@ -150,7 +149,7 @@ async function runDemo(query: string): Promise<{ session: string; lists: Todo[][
     let rows: string[] = [];
     try {
       await waitFor(async () => {
-        rows = await planItemLabels(PLAN_ROWS);
+        rows = await planItemLabels(PLAN_VIEW_ROWS);
         return rows.length === last.length && last.every((todo, i) => rows[i]?.startsWith(`${todo.content}, `));
       }, 'the Plan rows in the DOM');
     } catch (error) {
@@ -208,7 +207,7 @@ describe('the npm start demo: @demo and its scripted model drive todo_write', ()
       const item = ledger.items.find((candidate) => candidate.content === todo.content);
       assert.ok(item && item.inProgressMs > 0, `“${todo.content}” was in progress for a while`);
       // Its row's description says that time, as the ledger has it (to the second).
-      const row = `${PLAN_ROWS}[aria-label="${todo.content.replace(/"/g, '\\"')}, completed"] .label-description`;
+      const row = `${PLAN_VIEW_ROWS}[aria-label="${todo.content.replace(/"/g, '\\"')}, completed"] .label-description`;
       const description = await waitFor(async () => (await bridge<string[]>({ op: 'texts', selector: row }))[0], `the description of “${todo.content}”`);
       assert.equal(spanSeconds(description.trim()), Math.round(item.inProgressMs / 1000), `“${todo.content}”: ${description}`);
     }

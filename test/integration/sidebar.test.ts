@@ -14,7 +14,6 @@ const MANY_SESSIONS = 250;
 /** Versions per page of the history picker (HISTORY_PAGE in src/vscode/commands/historyPick.ts). */
 const PAGE = 100;
 
-const PLAN_ROWS = PLAN_VIEW_ROWS;
 const PLAN_HEADER = '.pane-header[aria-label^="Plan"]';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
@@ -48,7 +47,7 @@ async function domShows(selector: string, expected: string[], what: string): Pro
   try {
     await waitFor(async () => {
       // The Plan view's item rows; its health rows (a stopped turn, say) are checked by copilot-health.test.ts.
-      last = selector === PLAN_ROWS ? await planItemLabels(selector) : await rowLabels(selector);
+      last = selector === PLAN_VIEW_ROWS ? await planItemLabels(selector) : await rowLabels(selector);
       return JSON.stringify(last) === JSON.stringify(expected);
     }, what);
   } catch (error) {
@@ -89,14 +88,14 @@ describe('the sidebar, rendered in the workbench', () => {
     assert.equal(state.badge, 3);
 
     await domShows(
-      PLAN_ROWS,
+      PLAN_VIEW_ROWS,
       ['Set up the theme, completed', 'Add the toggle, in progress', 'Persist the choice, in progress', 'Test both themes, pending'],
       'the Plan rows in the DOM',
     );
     // Each row's icon is read by the row's own label, in one look: a health row that appears meanwhile
     // (the chat's turn ended with items open) cannot shift the rows under the assertion.
     const iconOf = async (label: string) =>
-      (await bridge<string[]>({ op: 'attributes', selector: `${PLAN_ROWS}[aria-label="${label}"] .custom-view-tree-node-item-icon`, name: 'class' }))[0] ?? '';
+      (await bridge<string[]>({ op: 'attributes', selector: `${PLAN_VIEW_ROWS}[aria-label="${label}"] .custom-view-tree-node-item-icon`, name: 'class' }))[0] ?? '';
     assert.match(await iconOf('Set up the theme, completed'), /codicon-pass-filled/);
     assert.match(await iconOf('Add the toggle, in progress'), /codicon-sync/);
     assert.doesNotMatch(await iconOf('Add the toggle, in progress'), /codicon-modifier-spin/);
@@ -147,7 +146,7 @@ describe('the sidebar, rendered in the workbench', () => {
     const plan = await api();
     await vscode.commands.executeCommand('agentPlan.selectSession', sessionA);
     await viewShows((s) => s.session === sessionA && !s.followingLatest, 'session A to be shown');
-    await domShows(PLAN_ROWS, ['Survey the code, completed', 'Draft the API, in progress', 'Write docs, pending'], 'session A rows');
+    await domShows(PLAN_VIEW_ROWS, ['Survey the code, completed', 'Draft the API, in progress', 'Write docs, pending'], 'session A rows');
 
     // The chat in front is still session B's: this write lands there, and the pinned view stays on A.
     const { session: written } = await chatSession(todos(['Set up the theme', 'completed'], ['Add the toggle', 'completed'], ['Persist the choice', 'in_progress'], ['Test both themes', 'pending']));
@@ -156,13 +155,13 @@ describe('the sidebar, rendered in the workbench', () => {
     // Its name as it is at each look: the chat's title or first request may arrive meanwhile.
     await findSessionRow((label) => isSessionRow(label) && (label.includes(rowName(plan, sessionB, 'Set up the theme')) || label.includes('Set up the theme')) && label.includes('2/4 done'), "session B's Sessions row to take the write", 20_000);
     assert.equal(plan.getViewState().session, sessionA);
-    await domShows(PLAN_ROWS, ['Survey the code, completed', 'Draft the API, in progress', 'Write docs, pending'], 'session A rows, still');
+    await domShows(PLAN_VIEW_ROWS, ['Survey the code, completed', 'Draft the API, in progress', 'Write docs, pending'], 'session A rows, still');
 
     await vscode.commands.executeCommand('agentPlan.followLatest');
     const state = await viewShows((s) => s.session === sessionB && s.followingLatest, 'session B after Follow Latest');
     assert.equal(state.description, '2/4 done · 1 in progress');
     await domShows(
-      PLAN_ROWS,
+      PLAN_VIEW_ROWS,
       ['Set up the theme, completed', 'Add the toggle, completed', 'Persist the choice, in progress', 'Test both themes, pending'],
       'session B rows after Follow Latest',
     );
@@ -245,7 +244,7 @@ describe('the sidebar, rendered in the workbench', () => {
     assert.equal(result.status, 0, String(result.stderr));
     await viewShows((s) => s.items[3]?.content === 'Written by another process', 'the appended plan in the view');
     await domShows(
-      PLAN_ROWS,
+      PLAN_VIEW_ROWS,
       ['Set up the theme, completed', 'Add the toggle, completed', 'Persist the choice, completed', 'Written by another process, in progress'],
       'the appended plan in the DOM',
     );
@@ -287,13 +286,13 @@ describe('the sidebar, rendered in the workbench', () => {
         ],
       );
       assert.deepEqual(files.session, []);
-      const row = `${PLAN_ROWS}[aria-label="Written by another process, in progress"]`;
+      const row = `${PLAN_VIEW_ROWS}[aria-label="Written by another process, in progress"]`;
       await waitFor(async () => (await domTexts(row))[0]?.includes('1 file'), 'the item row to say it changed 1 file', 10_000);
       assert.deepEqual(await bridge<string[]>({ op: 'attributes', selector: row, name: 'aria-expanded' }), ['false']);
       await bridge({ op: 'click', selector: `${row} .monaco-tl-twistie` });
-      const fileRow = `${PLAN_ROWS}[aria-label="Changed file toggle-from-another-process.ts in src"]`;
+      const fileRow = `${PLAN_VIEW_ROWS}[aria-label="Changed file toggle-from-another-process.ts in src"]`;
       await waitFor(async () => (await domTexts(fileRow)).length === 1, 'the file row under the item').catch(async (error: Error) => {
-        throw new Error(`${error.message}; the rows: ${JSON.stringify(await rowLabels(PLAN_ROWS))}`);
+        throw new Error(`${error.message}; the rows: ${JSON.stringify(await rowLabels(PLAN_VIEW_ROWS))}`);
       });
       await bridge({ op: 'click', selector: fileRow });
       const editor = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.fsPath === changed ? vscode.window.activeTextEditor : undefined), 'the changed file in an editor');

@@ -8,9 +8,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, findSessionRow, logLines, planItemLabels, runDir, waitFor } from './helpers';
+import { api, bridge, findSessionRow, logLines, planItemLabels, PLAN_VIEW_ROWS, runDir, waitFor } from './helpers';
 import { gitBytes, inGitWorkspace, itemNumstats, treeState } from './gitState';
-import { PLAN_ROWS, agentsStatus as status, itemsOf, newSessionShowing, runAgent, sessionsOf, startAgent, versionsText } from './terminalAgents';
+import { agentsStatus as status, itemsOf, newSessionShowing, runAgent, sessionsOf, startAgent, versionsText } from './terminalAgents';
 
 async function sessionRowsMention(words: string): Promise<void> {
   await findSessionRow((label) => label.includes(words), `a Sessions row that says "${words}"`);
@@ -44,7 +44,7 @@ async function ledgerShown(agent: keyof typeof EDITS_LEDGER, session: string): P
   for (const [content, responses, calls] of expected.items) {
     const item = ledger.items.find((candidate) => candidate.content === content);
     assert.deepEqual(item && { ...item.all, cost: undefined }, { responses, calls, tokens: { input: 10 * responses, output: 20 * responses, cached: 0 }, cost: undefined }, content);
-    const row = `${PLAN_ROWS}[aria-label="${content}, completed"] .label-description`;
+    const row = `${PLAN_VIEW_ROWS}[aria-label="${content}, completed"] .label-description`;
     const words = `${calls} calls · ${30 * responses} tokens`;
     await waitFor(async () => (await bridge<string[]>({ op: 'texts', selector: row }))[0]?.includes(words), `the row of “${content}” to say “${words}”`);
   }
@@ -92,7 +92,7 @@ if (status.skipped !== undefined) {
       }
       // Follow Latest puts the agent that wrote last on screen.
       await waitFor(async () => {
-        const rows = await planItemLabels(PLAN_ROWS);
+        const rows = await planItemLabels(PLAN_VIEW_ROWS);
         return rows.length === 2 && rows.every((row) => row?.includes('completed') || row?.includes('Completed'));
       }, 'the Plan view to show the finished Claude Code list');
       const history = (await api()).getHistory(session.session);

@@ -13,7 +13,6 @@ import { api, bridge, isItemRow, logLines, runDir, SESSIONS_VIEW_ROWS, waitFor, 
 import { agentsStatus as status, startAgent } from './terminalAgents';
 
 const ACTIVITY = '.activitybar li.action-item a.action-label[aria-label^="Agent Plan"]';
-const PLAN_ROWS = PLAN_VIEW_ROWS;
 const SESSIONS_HEADER = '.pane-header[aria-label^="Sessions"]';
 const PICKER_ROWS = '.quick-input-widget .monaco-list-row';
 // The item itself takes the click: while a view loads, its progress badge lies over the label.
@@ -142,14 +141,14 @@ if (status.skipped !== undefined) {
       // and its history (Agent Plan: Show History… from the palette) lists each version once.
       await waitFor(async () => {
         // The item rows; the health rows (done, here) are checked by copilot-health.test.ts.
-        const rows = (await bridge<string[]>({ op: 'attributes', window, selector: PLAN_ROWS, name: 'aria-label' })).filter(isItemRow);
+        const rows = (await bridge<string[]>({ op: 'attributes', window, selector: PLAN_VIEW_ROWS, name: 'aria-label' })).filter(isItemRow);
         return rows.length === 2 && rows.every((row) => /completed/i.test(row ?? ''));
       }, "the second window's Plan view to show the finished Claude Code list", 20_000);
       let secondRows: string[] = [];
       // A busy window may drop the palette's Enter (the picker closes as it opens): the user
       // opens it again, and so does the test, up to three times.
       for (let attempt = 1; ; attempt++) {
-        await bridge({ op: 'click', window, selector: PLAN_ROWS });
+        await bridge({ op: 'click', window, selector: PLAN_VIEW_ROWS });
         await bridge({ op: 'keys', window, press: ['F1'] });
         await bridge({ op: 'keys', window, text: 'Agent Plan: Show History' });
         // Enter runs the focused entry: wait until the filter has put ours there.
