@@ -49,6 +49,8 @@ class TimelinePanel implements vscode.Disposable {
   private before: number | undefined;
   private versions = TIMELINE_PAGE;
   private ready = false;
+  /** The first page has been read: until then the page has nothing to draw (not an empty plan). */
+  private read = false;
   private waiting: Array<(rendered: TimelineRendered) => void> = [];
   private pending: NodeJS.Timeout | undefined;
   /** The paths the page shows, as recorded: the only ones it may ask to open. */
@@ -101,6 +103,7 @@ class TimelinePanel implements vscode.Disposable {
     this.lines = page.lines;
     this.more = page.more;
     this.before = page.before;
+    this.read = true;
     this.post();
   }
 
@@ -131,7 +134,8 @@ class TimelinePanel implements vscode.Disposable {
   }
 
   private post(): void {
-    if (!this.ready) return;
+    // The page's `ready` can come before the first read ends: it would draw (and report) no versions.
+    if (!this.ready || !this.read) return;
     const now = new Date();
     const timeline = buildTimeline(this.lines, { now: now.getTime() });
     const current = this.deps.store.get(this.session);
