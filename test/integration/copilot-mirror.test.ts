@@ -34,7 +34,7 @@ async function newSession(known: readonly string[], items: Items): Promise<PlanS
       seen = fresh.map(itemsOf);
       return fresh.find((s) => JSON.stringify(itemsOf(s)) === JSON.stringify(items));
     },
-    `a new session showing ${JSON.stringify(items)} (seen ${JSON.stringify(seen)})`,
+    () => `a new session showing ${JSON.stringify(items)} (seen ${JSON.stringify(seen)})`,
   );
 }
 

@@ -62,7 +62,7 @@ export async function newSessionShowing(agent: string, known: readonly string[],
       last = fresh.map(itemsOf);
       return fresh.find((s) => sameItems(itemsOf(s), items));
     },
-    `a new ${agent} session showing ${JSON.stringify(items)} (seen ${JSON.stringify(last)})`,
+    () => `a new ${agent} session showing ${JSON.stringify(items)} (seen ${JSON.stringify(last)})`,
     timeoutMs,
   );
 }
