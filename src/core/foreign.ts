@@ -58,6 +58,13 @@ export interface ForeignPlan {
   items: ForeignItem[];
   /** The foreign record's own time (ISO 8601), when it has one: shown, never used for ordering. */
   at?: string;
+  /**
+   * A time (ISO 8601, this machine's clock) by which the call had run, where the record tells
+   * one (a VS Code chat: its request's end, or the next request's start). A todo_write line of
+   * the same session saved after it is a later call: read late, this snapshot joins the history
+   * superseded. Not written to the log.
+   */
+  ranBy?: string;
 }
 
 /**

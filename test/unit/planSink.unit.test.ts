@@ -61,6 +61,45 @@ describe('plan sink', () => {
     assert.deepEqual(reloaded.store.get(key)?.todos, [{ content: 'a', status: 'completed' }]);
   });
 
+  it('a mirrored list read after a todo_write saved once its request had run joins the history superseded, in this window, another, and after a reload', async () => {
+    let clock = Date.parse('2026-12-07T10:00:00.000Z');
+    const at = (ms: number) => new Date(ms).toISOString();
+    const opened = () => {
+      const log = new SessionLog(tmp.path, new NodeFileSystem(), { now: () => new Date(clock) });
+      return { log, store: new PlanStore(log), sink: new LogPlanSink(log) };
+    };
+    const { log, store, sink } = opened();
+    const key = copilotSessionKey('chat-1');
+    const sources = () => lines(log.fileFor(key)).map((line) => (line['source'] as { call: string; superseded?: boolean } | undefined) ?? 'own');
+    // Request 0 ends at 10:00:05; request 1's todo_write is saved at 10:00:07, before the file shows request 0's list.
+    await store.write(key, [{ content: 'a', status: 'in_progress' }]);
+    const endOf0 = clock + 5000;
+    clock += 7000;
+    await store.write(key, [{ content: 'a', status: 'completed' }, { content: 'b', status: 'in_progress' }]);
+    await sink.importPlans([{ ...plan('c0', [{ content: 'a', status: 'completed' }], 'chat-1', 'copilot', 0), ranBy: at(endOf0) }]);
+    assert.deepEqual(sources().slice(2), [{ agent: 'copilot', tool: 'manage_todo_list', session: 'chat-1', call: 'c0', turn: 0, superseded: true }]);
+    assert.deepEqual(store.get(key)?.todos, [{ content: 'a', status: 'completed' }, { content: 'b', status: 'in_progress' }], 'the todo_write stays the plan');
+    // A list of request 1, which had run by 10:00:09 (after that todo_write): the plan. A list that says nothing: the plan too.
+    await sink.importPlans([{ ...plan('c1', [{ content: 'b', status: 'completed' }], 'chat-1', 'copilot', 1), ranBy: at(clock + 2000) }]);
+    assert.deepEqual(store.get(key)?.todos, [{ content: 'b', status: 'completed' }]);
+    await sink.importPlans([plan('c2', [{ content: 'c', status: 'pending' }], 'chat-1', 'copilot', 1)]);
+    assert.deepEqual(store.get(key)?.todos, [{ content: 'c', status: 'pending' }]);
+    // Another window's sink, built from the log (backward read), and the first one after a todo_write it did not save itself.
+    const other = opened();
+    clock += 10_000;
+    await other.store.write(key, [{ content: 'd', status: 'in_progress' }]);
+    await other.sink.importPlans([{ ...plan('c3', [{ content: 'c', status: 'completed' }], 'chat-1', 'copilot', 2), ranBy: at(clock - 1) }]);
+    await sink.importPlans([{ ...plan('c4', [{ content: 'c', status: 'completed' }], 'chat-1', 'copilot', 2), ranBy: at(clock - 1) }]);
+    assert.deepEqual(sources().slice(-2).map((source) => typeof source === 'object' && source.superseded === true), [true, true]);
+    const reloaded = opened();
+    await reloaded.store.load();
+    assert.deepEqual(reloaded.store.get(key)?.todos, [{ content: 'd', status: 'in_progress' }], 'after a reload the todo_write is still the plan');
+    // A time the sink cannot read is a follower's bug: a TypeError, nothing written.
+    const count = sources().length;
+    await assert.rejects(reloaded.sink.importPlans([{ ...plan('c5', []), ranBy: 'soon' }]), /`ranBy` must be an ISO 8601 time/);
+    assert.equal(sources().length, count);
+  });
+
   it('recognizes what is already imported from the log itself (a new instance, after a restart)', async () => {
     const first = open();
     await first.sink.importPlans([plan('c1', [{ content: 'a', status: 'pending' }], 'run-1', 'claude-code')]);

@@ -39,7 +39,9 @@
 // - A request's `modelState` says where its response stands: `{value: 0}` pending (running),
 //   4 waiting for the user's input, and once it is over `{value, completedAt}` with 1 complete,
 //   2 cancelled, 3 failed; it comes in the request's push, then as a kind 1 on
-//   `["requests", n, "modelState"]`. Every other tool call of the newest request after its
+//   `["requests", n, "modelState"]`. A request's `timestamp` (ms) is when it was sent, after
+//   the one before it ended: with `completedAt`, a time by which a call had run, which tells a
+//   list read seconds late from the todo_write calls saved since (ForeignPlan.ranBy). Every other tool call of the newest request after its
 //   last todo call counts as activity without a plan update.
 // - Waiting on the user (measured with Copilot Chat 0.67.0, a terminal command with auto-approve
 //   off): when a tool asks before it runs, the request's `modelState` becomes `{value: 4}` and
@@ -97,6 +99,8 @@ const MODEL_STATES: readonly TurnState[] = ['running', 'ended', 'cancelled', 'fa
 const NEEDS_INPUT = 4;
 /** Calls of one request kept as waiting (a response cut short never confirms some). */
 const MAX_OPEN_CALLS = 64;
+/** Requests whose end time is kept (the newest ones): a list is mirrored within a few requests of its call. */
+const MAX_RAN_BY = 16;
 
 const STATUS_MAP: ReadonlyMap<string, ForeignStatus> = new Map([
   ['not-started', 'pending'],
@@ -153,6 +157,8 @@ interface CopilotState {
   planned: number[];
   /** toolCallIds of the todo_write calls seen (the newest ones), to know a later one when it first appears. */
   todoWrites: string[];
+  /** For the newest requests, a time (ms) by which each had run: its end, or the next request's start. */
+  ranBy: Array<{ index: number; at: number }>;
   /** The participant's extension id of the newest request that named one, and that request's index. */
   participant?: { index: number; id: string };
   /** The newest request's response state, with that request's index; `input` when it waits for the user (modelState 4). */
@@ -305,6 +311,7 @@ class CopilotChatParser extends JsonLineParser {
       this.forgetPlanned(index, index + 1);
       if (this.own.participant?.index === index) this.own.participant = undefined;
       if (this.own.open?.index === index) this.own.open = undefined;
+      this.forgetRanBy(index, index + 1);
       if (value !== undefined) {
         this.own.requests = Math.max(this.own.requests, index + 1);
         this.scanRequest(index, value, line, batch);
@@ -312,7 +319,7 @@ class CopilotChatParser extends JsonLineParser {
       return;
     }
     if (field === 'modelState' && path.length === 3) {
-      this.modelState(index, value);
+      this.modelState(index, value, batch);
       return;
     }
     if (field === 'result' && path.length === 3) {
@@ -364,6 +371,7 @@ class CopilotChatParser extends JsonLineParser {
     this.forgetPlanned(start, Infinity);
     if ((this.own.participant?.index ?? -1) >= start) this.own.participant = undefined;
     if ((this.own.open?.index ?? -1) >= start) this.own.open = undefined;
+    this.forgetRanBy(start, Infinity);
     this.own.requests = start + requests.length;
     requests.forEach((request, offset) => this.scanRequest(start + offset, request, line, batch));
   }
@@ -376,7 +384,9 @@ class CopilotChatParser extends JsonLineParser {
     if (index === 0) this.firstRequest(chatRequestText(request['message']));
     const participant = participantOf(request['agent']);
     if (participant !== undefined && index >= (this.own.participant?.index ?? -1)) this.own.participant = { index, id: participant };
-    this.modelState(index, request['modelState']);
+    this.modelState(index, request['modelState'], batch);
+    // A request is sent once the one before it is over.
+    if (index > 0 && typeof request['timestamp'] === 'number') this.ranBy(index - 1, request['timestamp'], batch);
     const response = request['response'];
     if (response !== undefined) this.scanParts(index, response, 0, line, batch);
     // After its parts: the todo calls it made are counted.
@@ -519,7 +529,25 @@ class CopilotChatParser extends JsonLineParser {
     }
     const session = this.base.session;
     if (session === undefined) return; // started implies a session; kept for the type checker
-    batch.emit({ source: { agent: 'copilot', tool: MANAGE_TODO_LIST, session, call, turn: index }, items });
+    const ranBy = this.own.ranBy.find((entry) => entry.index === index)?.at;
+    batch.emit({ source: { agent: 'copilot', tool: MANAGE_TODO_LIST, session, call, turn: index }, items, ...(ranBy !== undefined ? { ranBy: new Date(ranBy).toISOString() } : {}) });
+  }
+
+  /**
+   * Request `index` had run by `at` (ms): its end, or the next request's start. The earliest
+   * such time is kept, and given to the lists of its calls read in this batch without one.
+   */
+  private ranBy(index: number, at: number, batch: Batch): void {
+    if (!Number.isSafeInteger(at) || at <= 0) return;
+    const known = this.own.ranBy.find((entry) => entry.index === index);
+    if (known !== undefined) known.at = Math.min(known.at, at);
+    else {
+      this.own.ranBy.push({ index, at });
+      this.own.ranBy.sort((a, b) => a.index - b.index);
+      if (this.own.ranBy.length > MAX_RAN_BY) this.own.ranBy.shift();
+    }
+    const iso = new Date(Math.min(known?.at ?? at, at)).toISOString();
+    for (const plan of batch.plans) if (plan.source.turn === index && plan.ranBy === undefined) plan.ranBy = iso;
   }
 
   /**
@@ -534,10 +562,11 @@ class CopilotChatParser extends JsonLineParser {
     for (const plan of batch.plans) plan.source.superseded = true;
   }
 
-  /** A request's `modelState`: kept for the newest request only. Once it is over, none of its calls waits. */
-  private modelState(index: number, value: unknown): void {
+  /** A request's `modelState`: kept for the newest request only. Once it is over, none of its calls waits, and its end says when its calls had run. */
+  private modelState(index: number, value: unknown, batch: Batch): void {
     if (!isRecord(value) || typeof value['value'] !== 'number') return;
     const state = MODEL_STATES[value['value']];
+    if (state !== undefined && state !== 'running' && typeof value['completedAt'] === 'number') this.ranBy(index, value['completedAt'], batch);
     if (state === undefined || index < (this.own.turn?.index ?? -1)) return;
     this.own.turn = value['value'] === NEEDS_INPUT ? { index, state, input: true } : { index, state };
     if (state !== 'running' && this.own.open?.index === index) this.own.open = { index, calls: [] };
@@ -574,6 +603,14 @@ class CopilotChatParser extends JsonLineParser {
     const title = typeof value === 'string' ? value.trim() : '';
     if (title === '') delete this.base.title;
     else this.base.title = title;
+  }
+
+  /**
+   * Requests `from` to `to` (excluded) are replaced: their times go. (The time a replaced request
+   * gave the one before it stays true: it was sent after that one had run.)
+   */
+  private forgetRanBy(from: number, to: number): void {
+    this.own.ranBy = this.own.ranBy.filter((entry) => entry.index < from || entry.index >= to);
   }
 
   private markPlanned(index: number): void {
@@ -646,7 +683,7 @@ export function mapTodoList(data: unknown): ForeignItem[] | string {
 }
 
 function readOwnState(state: unknown): CopilotState {
-  const own: CopilotState = { started: false, skipping: false, requests: 0, planned: [], todoWrites: [], plans: 0, counted: [] };
+  const own: CopilotState = { started: false, skipping: false, requests: 0, planned: [], todoWrites: [], ranBy: [], plans: 0, counted: [] };
   if (!isRecord(state)) return own;
   own.started = state['started'] === true;
   own.skipping = state['skipping'] === true;
@@ -682,6 +719,13 @@ function readOwnState(state: unknown): CopilotState {
         isRecord(tool) && isTurnIndex(tool['at']) && typeof tool['call'] === 'string' && Array.isArray(tool['files']) && tool['files'].every((file) => typeof file === 'string'),
     );
     own.response = { index: response['index'], length: response['length'], tools: tools.slice(-MAX_RESPONSE_TOOLS).map((tool) => ({ at: tool.at, call: tool.call, files: [...tool.files] })) };
+  }
+  const ranBy = state['ranBy'];
+  if (Array.isArray(ranBy)) {
+    own.ranBy = ranBy
+      .filter((entry): entry is { index: number; at: number } => isRecord(entry) && isTurnIndex(entry['index']) && Number.isSafeInteger(entry['at']) && (entry['at'] as number) > 0)
+      .slice(-MAX_RAN_BY)
+      .map((entry) => ({ index: entry.index, at: entry.at }));
   }
   const todoWrites = state['todoWrites'];
   if (Array.isArray(todoWrites)) own.todoWrites = todoWrites.filter((id): id is string => typeof id === 'string').slice(-MAX_REMEMBERED_CALLS);

@@ -52,6 +52,8 @@ interface SessionIndex {
   next: number;
   /** The ordinal of the newest foreign plan read. */
   lastPlan: number | undefined;
+  /** When the newest of todo_write's own lines was saved (ms): a foreign call that had run before it is not the current plan. */
+  ownNewest: number | undefined;
   /** The newest session/info line in the log. */
   info: SessionInfoRecord | undefined;
   /** The ordinal of the newest foreign plan before that info line. */
@@ -102,6 +104,13 @@ const usageId = (agent: string, session: string, call: string): string => `${age
 const KEPT_VERSIONS = 512;
 /** Writes kept for a session that has no plan yet (the oldest go first past it). */
 const MAX_PENDING_WRITES = 256;
+
+/** The later of a time in ms and an ISO 8601 time (an unreadable one is none). */
+function newer(ms: number | undefined, iso: string): number | undefined {
+  const parsed = Date.parse(iso);
+  if (Number.isNaN(parsed)) return ms;
+  return ms === undefined || parsed > ms ? parsed : ms;
+}
 
 /** The texts of a version's items in progress, in plan order. */
 const inProgressOf = (plan: PlanRecord): string[] => plan.todos.filter((todo) => todo.status === 'in_progress').map((todo) => todo.content);
@@ -170,18 +179,20 @@ export class LogPlanSink implements PlanSink, Disposable {
       if (typeof source === 'string') throw new TypeError(`importPlans: plan ${index + 1}: ${source}`);
       const items = parseForeignItems(plan.items);
       if (typeof items === 'string') throw new TypeError(`importPlans: plan ${index + 1}: ${items}`);
-      return { plan, source, items };
+      const ranBy = plan.ranBy === undefined ? undefined : Date.parse(plan.ranBy);
+      if (ranBy !== undefined && (typeof plan.ranBy !== 'string' || Number.isNaN(ranBy))) throw new TypeError(`importPlans: plan ${index + 1}: \`ranBy\` must be an ISO 8601 time`);
+      return { plan, source, items, ranBy };
     });
     // Bounded before anything else looks at it: what the log holds, and what a re-read or
     // another window compares with, is the cut plan (the import key, its call id, is kept).
-    const checked = shaped.flatMap(({ plan, source: given, items: all }) => {
+    const checked = shaped.flatMap(({ plan, source: given, items: all, ranBy }) => {
       const bounded = boundForeignPlan(all, given);
       const detail = 'refused' in bounded ? bounded.refused : bounded.cut;
       if (detail !== undefined) this.reportBounded(given.agent, given.session, detail);
       if ('refused' in bounded) return [];
       const { source, items } = bounded;
       const at = plan.at !== undefined && !Number.isNaN(Date.parse(plan.at)) ? plan.at : undefined;
-      return [{ key: sessionKeyForForeign(source.agent, source.session), source, items, at }];
+      return [{ key: sessionKeyForForeign(source.agent, source.session), source, items, at, ranBy }];
     });
     const byKey = new Map<string, typeof checked>();
     for (const plan of checked) {
@@ -207,7 +218,9 @@ export class LogPlanSink implements PlanSink, Disposable {
             for (const [i, plan] of list.entries()) {
               const id = ids[i] as string;
               if (index.calls.has(id)) continue;
-              await this.log.appendForeign(key, plan.items, plan.source, plan.at);
+              // A todo_write saved after the call had run is the newer plan, though this snapshot is read only now.
+              const late = plan.ranBy !== undefined && index.ownNewest !== undefined && index.ownNewest > plan.ranBy;
+              await this.log.appendForeign(key, plan.items, late ? { ...plan.source, superseded: true } : plan.source, plan.at);
               // The reader noted the line with its place; if the read back failed, it is the newest.
               if (!index.calls.has(id)) index.calls.set(id, index.next++);
             }
@@ -382,6 +395,7 @@ export class LogPlanSink implements PlanSink, Disposable {
         calls: new Map(),
         next: 1,
         lastPlan: undefined,
+        ownNewest: undefined,
         info: undefined,
         infoAfter: undefined,
         handed: undefined,
@@ -421,6 +435,7 @@ export class LogPlanSink implements PlanSink, Disposable {
           versionsBack++;
           if (newestFirst.length < KEPT_VERSIONS) newestFirst.push(inProgressOf(record));
           built.planned = true;
+          if (!record.source) built.ownNewest = newer(built.ownNewest, record.ts);
           if (record.source) {
             const at = -++back;
             // Walking back, a repeated call ends at its first line.
@@ -470,6 +485,7 @@ export class LogPlanSink implements PlanSink, Disposable {
       index.planned = true;
       if (index.held) index.held.push({ at: offset, items: inProgressOf(record) });
       else this.countVersion(index, inProgressOf(record), offset);
+      if (!record.source) index.ownNewest = newer(index.ownNewest, record.ts);
       if (record.source) {
         const id = callId(record.source.agent, record.source.session, record.source.call);
         const at = index.next++;

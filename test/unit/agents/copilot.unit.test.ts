@@ -33,13 +33,15 @@ function chat(name: string): { lines: string[]; uuid: string; meta: ManifestChat
 }
 
 /**
- * Plans without `source.superseded`: whether a manage_todo_list call was superseded depends
- * on which lines were read together (a todo_write call later in the same read), not on the file.
+ * Plans without `source.superseded` and `ranBy`: whether a manage_todo_list call was superseded,
+ * and whether its request's end was known, depend on which lines were read together (a todo_write
+ * call or the request's end later in the same read), not on the file.
  */
 function plain(plans: readonly ForeignPlan[]): ForeignPlan[] {
   return plans.map((plan) => {
     const { superseded: _superseded, ...source } = plan.source;
-    return { ...plan, source };
+    const { ranBy: _ranBy, ...rest } = plan;
+    return { ...rest, source };
   });
 }
 
@@ -143,6 +145,40 @@ describe('copilot chat parser, over chat session files of the real host', () => 
     } else {
       assert.equal(before?.source.superseded, undefined);
     }
+  });
+
+  it('each list says by when its request had run: the request’s end, or the next request’s start, the earlier known', () => {
+    const { lines } = chat('both-tools');
+    type Request = { timestamp?: number; modelState?: { value: number; completedAt?: number }; response?: unknown[] };
+    const requests = (replay(lines) as { requests: Request[] }).requests;
+    const ranBy = (turn: number | undefined): string => {
+      const times = [requests[turn ?? -1]?.modelState?.completedAt, requests[(turn ?? -1) + 1]?.timestamp].filter((t): t is number => t !== undefined);
+      assert.ok(times.length > 0, `the recording holds request ${turn}'s end`);
+      return new Date(Math.min(...times)).toISOString();
+    };
+    const out = createCopilotChatParser().push(lines);
+    assert.equal(out.plans.length, 2);
+    assert.deepEqual(out.plans.map((plan) => plan.ranBy), out.plans.map((plan) => ranBy(plan.source.turn)));
+    // Read while its request runs (before the request's end is in the file), a list has no such time.
+    const first = lines.findIndex((_line, i) => createCopilotChatParser().push(lines.slice(0, i + 1)).plans.length > 0);
+    const early = createCopilotChatParser().push(lines.slice(0, first + 1)).plans[0];
+    const endsBy = lines.slice(0, first + 1).some((line) => line.includes('"completedAt"') || /"timestamp":\d+/.test(line.slice(line.indexOf('"requests"'))));
+    if (!endsBy) assert.equal(early?.ranBy, undefined);
+    // VS Code's first save of the chat, as seen in a run: request 0 over with its list, request 1
+    // sent and running with no part yet. The list is known to have run by request 0's end.
+    const saved = replay(lines) as { requests: Request[] };
+    saved.requests = saved.requests.slice(0, 2);
+    saved.requests[1] = { ...saved.requests[1], modelState: { value: 0 }, response: [] };
+    const race = createCopilotChatParser().push([JSON.stringify({ kind: 0, v: saved })]);
+    assert.deepEqual(race.plans.map((plan) => [plan.source.turn, plan.ranBy]), [[0, ranBy(0)]]);
+    // The time comes with a state (a resumed parser) and goes with a request cut away.
+    const parser = createCopilotChatParser();
+    parser.push(lines);
+    const state = parser.state() as { ranBy: Array<{ index: number; at: number }> };
+    assert.deepEqual(state.ranBy.map((entry) => [entry.index, new Date(entry.at).toISOString()]), [[0, ranBy(0)], [1, ranBy(1)]]);
+    assert.deepEqual((resume(state).state() as typeof state).ranBy, state.ranBy);
+    parser.push([JSON.stringify({ kind: 2, k: ['requests'], v: [], i: 1 })]);
+    assert.deepEqual((parser.state() as typeof state).ranBy.map((entry) => [entry.index, new Date(entry.at).toISOString()]), [[0, ranBy(0)]], 'request 1 cut: its own time goes');
   });
 
   it('the title is the chat’s customTitle, once it has one', () => {
