@@ -10,6 +10,31 @@ import { cleanEnv, ensureDependencies, repoRoot, runNode } from './lib/setup.mjs
 import testOrder from './lib/testOrder.cjs';
 import { hostCompleteMarker, hostNodeMarker } from './lib/host.mjs';
 
+/**
+ * CPU seconds used so far by this run's processes that have ended (Linux: /proc/self/stat's
+ * cutime and cstime, in ticks of 1/100 s); undefined where it cannot be read. A process's time
+ * is added once it is reaped, which is before its exit event: taken then, the difference is
+ * what that level used, the processes it started included.
+ */
+function endedCpu() {
+  try {
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[13]) + Number(fields[14]);
+    return Number.isFinite(ticks) ? ticks / 100 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+let cpuSeen = endedCpu();
+/** CPU seconds of the processes that ended since the last call (undefined where not known). */
+function cpuSince() {
+  const now = endedCpu();
+  const since = now === undefined || cpuSeen === undefined ? undefined : now - cpuSeen;
+  cpuSeen = now;
+  return since;
+}
+
 ensureDependencies();
 // One seed orders every level's files (each level's mocha configuration reads it from the environment).
 const seed = testOrder.testSeed();
@@ -47,8 +72,10 @@ function launch(name, args, env = {}, { inherit = false } = {}) {
   if (fd !== undefined) fs.closeSync(fd);
   const started = Date.now();
   let ms = 0;
+  let cpu;
   const ended = new Promise((resolve) => {
     const end = (passed) => {
+      cpu = cpuSince();
       // Its output's last write: the exit event waits while a level runs in the foreground.
       const last = output === undefined ? Date.now() : (fs.statSync(output, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
       ms = Math.max(0, last - started);
@@ -62,6 +89,8 @@ function launch(name, args, env = {}, { inherit = false } = {}) {
     stop: () => child.kill(),
     /** Its wall time once ended. */
     ms: () => ms,
+    /** Its CPU seconds once ended (undefined where not known). */
+    cpu: () => cpu,
     /** Waits for the end and prints the output under its name. */
     async report() {
       const passed = await ended;
@@ -76,7 +105,10 @@ function launch(name, args, env = {}, { inherit = false } = {}) {
 // modules still build beside it; the reliability suite's quiet part once the host is installed. Without it those tests say SKIPPED and the integration level fails; the other levels still run.
 const hostInstall = launch('VS Code host', ['scripts/lib/install-host.mjs']);
 const agentsInstall = launch('terminal agents, installed', ['scripts/agents/install.mjs']);
+const buildStarted = Date.now();
+cpuSince();
 const built = step('build', ['scripts/build.mjs']) && step('type check', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']) && step('type check of core alone (no vscode types, nothing of the agents)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.core.json']) && step('lint', ['node_modules/eslint/bin/eslint.js', 'src']);
+const buildTime = timeOf(Date.now() - buildStarted, cpuSince());
 if (!built) {
   hostInstall.stop();
   agentsInstall.stop();
@@ -92,11 +124,14 @@ async function hostNodeReady() {
 }
 
 const slow = [];
-const levels = [];
+const levels = [`build, type checks and lint: ${buildTime}`];
 
-/** One level's result: its counts and slow tests added to the run's, its time to `levels`. */
-function account(name, file, stepOk, ms) {
-  levels.push(`${name}: ${Math.round(ms / 1000)} s`);
+/** A level's wall time, and its CPU time where known. */
+const timeOf = (ms, cpu) => `${Math.round(ms / 1000)} s${cpu === undefined ? '' : ` (CPU ${Math.round(cpu)} s)`}`;
+
+/** One level's result: its counts and slow tests added to the run's, its times to `levels`. */
+function account(name, file, stepOk, ms, cpu) {
+  levels.push(`${name}: ${timeOf(ms, cpu)}`);
   const result = counts(file);
   if (result) {
     passed += result.passed;
@@ -124,14 +159,15 @@ for (const [name, args] of [
   if (name === RELIABILITY_QUIET) await hostInstall.ended;
   const file = path.join(tmp, `${name.split(' ')[0]}.json`);
   const levelStarted = Date.now();
+  cpuSince();
   const stepOk = step(name, args, { AGENT_PLAN_COUNTS: file, ...(name === RELIABILITY_QUIET ? { AGENT_PLAN_RELIABILITY_PART: 'quiet' } : {}) });
-  account(name, file, stepOk, Date.now() - levelStarted);
+  account(name, file, stepOk, Date.now() - levelStarted, cpuSince());
 }
 
 // Both installs end before the levels that run the host and the agents.
 for (const [index, [name, install]] of [['VS Code host install (beside the build and the plain-Node levels)', hostInstall], ['terminal agents install (beside them too)', agentsInstall]].entries()) {
   const installed = await install.report();
-  levels.splice(index, 0, `${name}: ${Math.round(install.ms() / 1000)} s`);
+  levels.splice(index, 0, `${name}: ${timeOf(install.ms(), install.cpu())}`);
   if (!installed) {
     ok = false;
     failed += 1;
@@ -161,11 +197,13 @@ const chain = (async () => {
   const file = path.join(tmp, 'integration.json');
   process.stdout.write(`\n== ${name}\n`);
   const integration = launch(name, ['scripts/integration.mjs'], { AGENT_PLAN_COUNTS: file }, { inherit: true });
-  account(name, file, await integration.ended, integration.ms());
+  account(name, file, await integration.ended, integration.ms(), integration.cpu());
 }
-for (const [name, run, file] of await chain) account(name, file, await run.report(), run.ms());
+for (const [name, run, file] of await chain) account(name, file, await run.report(), run.ms(), run.cpu());
 fs.rmSync(tmp, { recursive: true, force: true });
-console.log(`\n== where the time went (${Math.round((Date.now() - started) / 1000)} s in all, test order seed ${seed})`);
+const allCpu = endedCpu();
+const cores = os.availableParallelism();
+console.log(`\n== where the time went (${Math.round((Date.now() - started) / 1000)} s in all${allCpu === undefined ? '' : `, CPU ${Math.round(allCpu)} s on ${cores} cores`}, test order seed ${seed})`);
 for (const line of levels) console.log(`  ${line}`);
 console.log('  the ten slowest tests:');
 for (const test of slow.sort((a, b) => b.ms - a.ms).slice(0, 10)) console.log(`  ${String(Math.round(test.ms)).padStart(7)} ms  ${test.level}  ${test.file ? `${test.file}: ` : ''}${test.title}`);
