@@ -35,6 +35,9 @@ function cpuSince() {
   return since;
 }
 
+/** A level's wall time, and its CPU time where known. */
+const timeOf = (ms, cpu) => `${Math.round(ms / 1000)} s${cpu === undefined ? '' : ` (CPU ${Math.round(cpu)} s)`}`;
+
 ensureDependencies();
 // One seed orders every level's files (each level's mocha configuration reads it from the environment).
 const seed = testOrder.testSeed();
@@ -125,9 +128,6 @@ async function hostNodeReady() {
 
 const slow = [];
 const levels = [`build, type checks and lint: ${buildTime}`];
-
-/** A level's wall time, and its CPU time where known. */
-const timeOf = (ms, cpu) => `${Math.round(ms / 1000)} s${cpu === undefined ? '' : ` (CPU ${Math.round(cpu)} s)`}`;
 
 /** One level's result: its counts and slow tests added to the run's, its times to `levels`. */
 function account(name, file, stepOk, ms, cpu) {
