@@ -5,13 +5,11 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, domTexts, EXTENSION_ID, findInSessionRows, isSessionRow, newChatSession, type SessionsViewRow, planItemLabels, rowName, runDir, waitFor, withoutPlanWrites, PLAN_VIEW_ROWS } from './helpers';
+import { api, bridge, domTexts, EXTENSION_ID, findInSessionRows, isSessionRow, newChatSession, type SessionsViewRow, planItemLabels, rowName, runDir, waitFor, withoutPlanWrites, PLAN_VIEW_ROWS, PLAN_MESSAGE, PICKER_ROWS } from './helpers';
 import { askAgent, copilotReady, records, scriptTurns, textOf, toolResults, turnIndex, type ModelRecord } from './copilotAgent';
 
-const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 const CHAT_ITEMS = '#workbench\\.parts\\.auxiliarybar .interactive-item-container';
-const PICKER_ROWS = '.quick-input-widget .monaco-list-row';
 /** The chat view's header: the open chat's title, beside the back arrow. */
 const CHAT_TITLE = '#workbench\\.parts\\.auxiliarybar .chat-view-title-label';
 

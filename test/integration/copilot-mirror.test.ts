@@ -5,10 +5,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { activityBadge, api, badgeCount, domTexts, findSessionRow, logLines, newChatSession, planItemLabels, waitFor, PLAN_VIEW_ROWS } from './helpers';
+import { activityBadge, api, badgeCount, domTexts, findSessionRow, logLines, newChatSession, planItemLabels, waitFor, PLAN_VIEW_ROWS, PLAN_MESSAGE } from './helpers';
 import { askAgent, copilotReady, scriptTurns, turnIndex } from './copilotAgent';
 
-const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 
 type Items = Array<[string, string]>;

@@ -243,6 +243,10 @@ export function isSessionRow(label: string | null | undefined): boolean {
 const TREE_ROWS = '.monaco-list-row:not(.monaco-tree-sticky-row)';
 export const SESSIONS_VIEW_ROWS = `.pane:has(.pane-header[aria-label^="Sessions"]) ${TREE_ROWS}`;
 export const PLAN_VIEW_ROWS = `.pane:has(.pane-header[aria-label^="Plan"]) ${TREE_ROWS}`;
+/** The Plan view's message (above its rows): the earlier-turn banner, a stop, a wait. */
+export const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
+/** The rows of an open quick pick (Chat: Pick Agent Session, Agent Plan's pickers). */
+export const PICKER_ROWS = '.quick-input-widget .monaco-list-row';
 
 /**
  * The rows of the Sessions view drawn now, in DOM order: each with its place in the list and

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanViewState } from '../../src/extension';
-import { activityBadge, api, badgeCount, bridge, chat, chatSession, drawnSessionRows, findInSessionRows, findSessionRow, isSessionRow, domTexts, logLines, newChatSession, planItemLabels, rowName, runDir, sessionName, SESSIONS_VIEW_ROWS, todos, waitFor, PLAN_VIEW_ROWS } from './helpers';
+import { activityBadge, api, badgeCount, bridge, chat, chatSession, drawnSessionRows, findInSessionRows, findSessionRow, isSessionRow, domTexts, logLines, newChatSession, planItemLabels, rowName, runDir, sessionName, SESSIONS_VIEW_ROWS, todos, waitFor, PLAN_VIEW_ROWS, PLAN_MESSAGE, PICKER_ROWS } from './helpers';
 
 const LONG_HISTORY = 250;
 /** Rows the Sessions view lists at first (SESSIONS_PAGE in src/vscode/sessions/sessionsTree.ts), and how many sessions the test adds. */
@@ -16,8 +16,6 @@ const PAGE = 100;
 
 const PLAN_HEADER = '.pane-header[aria-label^="Plan"]';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
-const PLAN_MESSAGE = '.pane:has(.pane-header[aria-label^="Plan"]) .message';
-const PICKER_ROWS = '.quick-input-widget .monaco-list-row';
 /** Whether the quick input is on screen (a closed one stays in the page, hidden, with its last rows). */
 const pickerShown = async (): Promise<boolean> => !/display:\s*none/.test((await bridge<Array<string | null>>({ op: 'attributes', selector: '.quick-input-widget', name: 'style' }))[0] ?? 'display: none');
 

@@ -9,12 +9,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, isItemRow, logLines, runDir, SESSIONS_VIEW_ROWS, waitFor, PLAN_VIEW_ROWS } from './helpers';
+import { api, bridge, isItemRow, logLines, runDir, SESSIONS_VIEW_ROWS, waitFor, PLAN_VIEW_ROWS, PICKER_ROWS } from './helpers';
 import { agentsStatus as status, startAgent } from './terminalAgents';
 
 const ACTIVITY = '.activitybar li.action-item a.action-label[aria-label^="Agent Plan"]';
 const SESSIONS_HEADER = '.pane-header[aria-label^="Sessions"]';
-const PICKER_ROWS = '.quick-input-widget .monaco-list-row';
 // The item itself takes the click: while a view loads, its progress badge lies over the label.
 const ACTIVITY_ITEM = '.activitybar li.action-item:has(a.action-label[aria-label^="Agent Plan"])';
 
