@@ -10,33 +10,18 @@ import { cleanEnv, ensureDependencies, repoRoot, runNode } from './lib/setup.mjs
 import testOrder from './lib/testOrder.cjs';
 import { hostCompleteMarker, hostNodeMarker } from './lib/host.mjs';
 
-/**
- * CPU seconds used so far by this run's processes that have ended (Linux: /proc/self/stat's
- * cutime and cstime, in ticks of 1/100 s); undefined where it cannot be read. A process's time
- * is added once it is reaped, which is before its exit event: taken then, the difference is
- * what that level used, the processes it started included.
- */
-function endedCpu() {
+/** The machine's busy and total CPU time so far (Linux: /proc/stat), or undefined where it cannot be read. */
+function machineCpu() {
   try {
-    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[13]) + Number(fields[14]);
-    return Number.isFinite(ticks) ? ticks / 100 : undefined;
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = fields.reduce((sum, value) => sum + value, 0);
+    // Idle and waiting on I/O are the idle time.
+    return fields.every(Number.isFinite) ? { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total } : undefined;
   } catch {
     return undefined;
   }
 }
-let cpuSeen = endedCpu();
-/** CPU seconds of the processes that ended since the last call (undefined where not known). */
-function cpuSince() {
-  const now = endedCpu();
-  const since = now === undefined || cpuSeen === undefined ? undefined : now - cpuSeen;
-  cpuSeen = now;
-  return since;
-}
-
-/** A level's wall time, and its CPU time where known. */
-const timeOf = (ms, cpu) => `${Math.round(ms / 1000)} s${cpu === undefined ? '' : ` (CPU ${Math.round(cpu)} s)`}`;
+const cpuAtStart = machineCpu();
 
 ensureDependencies();
 // One seed orders every level's files (each level's mocha configuration reads it from the environment).
@@ -75,10 +60,8 @@ function launch(name, args, env = {}, { inherit = false } = {}) {
   if (fd !== undefined) fs.closeSync(fd);
   const started = Date.now();
   let ms = 0;
-  let cpu;
   const ended = new Promise((resolve) => {
     const end = (passed) => {
-      cpu = cpuSince();
       // Its output's last write: the exit event waits while a level runs in the foreground.
       const last = output === undefined ? Date.now() : (fs.statSync(output, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
       ms = Math.max(0, last - started);
@@ -92,8 +75,6 @@ function launch(name, args, env = {}, { inherit = false } = {}) {
     stop: () => child.kill(),
     /** Its wall time once ended. */
     ms: () => ms,
-    /** Its CPU seconds once ended (undefined where not known). */
-    cpu: () => cpu,
     /** Waits for the end and prints the output under its name. */
     async report() {
       const passed = await ended;
@@ -108,10 +89,7 @@ function launch(name, args, env = {}, { inherit = false } = {}) {
 // modules still build beside it; the reliability suite's quiet part once the host is installed. Without it those tests say SKIPPED and the integration level fails; the other levels still run.
 const hostInstall = launch('VS Code host', ['scripts/lib/install-host.mjs']);
 const agentsInstall = launch('terminal agents, installed', ['scripts/agents/install.mjs']);
-const buildStarted = Date.now();
-cpuSince();
 const built = step('build', ['scripts/build.mjs']) && step('type check', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']) && step('type check of core alone (no vscode types, nothing of the agents)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.core.json']) && step('lint', ['node_modules/eslint/bin/eslint.js', 'src']);
-const buildTime = timeOf(Date.now() - buildStarted, cpuSince());
 if (!built) {
   hostInstall.stop();
   agentsInstall.stop();
@@ -127,11 +105,11 @@ async function hostNodeReady() {
 }
 
 const slow = [];
-const levels = [`build, type checks and lint: ${buildTime}`];
+const levels = [];
 
-/** One level's result: its counts and slow tests added to the run's, its times to `levels`. */
-function account(name, file, stepOk, ms, cpu) {
-  levels.push(`${name}: ${timeOf(ms, cpu)}`);
+/** One level's result: its counts and slow tests added to the run's, its time to `levels`. */
+function account(name, file, stepOk, ms) {
+  levels.push(`${name}: ${Math.round(ms / 1000)} s`);
   const result = counts(file);
   if (result) {
     passed += result.passed;
@@ -159,15 +137,14 @@ for (const [name, args] of [
   if (name === RELIABILITY_QUIET) await hostInstall.ended;
   const file = path.join(tmp, `${name.split(' ')[0]}.json`);
   const levelStarted = Date.now();
-  cpuSince();
   const stepOk = step(name, args, { AGENT_PLAN_COUNTS: file, ...(name === RELIABILITY_QUIET ? { AGENT_PLAN_RELIABILITY_PART: 'quiet' } : {}) });
-  account(name, file, stepOk, Date.now() - levelStarted, cpuSince());
+  account(name, file, stepOk, Date.now() - levelStarted);
 }
 
 // Both installs end before the levels that run the host and the agents.
 for (const [index, [name, install]] of [['VS Code host install (beside the build and the plain-Node levels)', hostInstall], ['terminal agents install (beside them too)', agentsInstall]].entries()) {
   const installed = await install.report();
-  levels.splice(index, 0, `${name}: ${timeOf(install.ms(), install.cpu())}`);
+  levels.splice(index, 0, `${name}: ${Math.round(install.ms() / 1000)} s`);
   if (!installed) {
     ok = false;
     failed += 1;
@@ -197,13 +174,14 @@ const chain = (async () => {
   const file = path.join(tmp, 'integration.json');
   process.stdout.write(`\n== ${name}\n`);
   const integration = launch(name, ['scripts/integration.mjs'], { AGENT_PLAN_COUNTS: file }, { inherit: true });
-  account(name, file, await integration.ended, integration.ms(), integration.cpu());
+  account(name, file, await integration.ended, integration.ms());
 }
-for (const [name, run, file] of await chain) account(name, file, await run.report(), run.ms(), run.cpu());
+for (const [name, run, file] of await chain) account(name, file, await run.report(), run.ms());
 fs.rmSync(tmp, { recursive: true, force: true });
-const allCpu = endedCpu();
-const cores = os.availableParallelism();
-console.log(`\n== where the time went (${Math.round((Date.now() - started) / 1000)} s in all${allCpu === undefined ? '' : `, CPU ${Math.round(allCpu)} s on ${cores} cores`}, test order seed ${seed})`);
+// How busy the cores were: near 100 % says the run waits on CPU, not on the programs' clocks.
+const cpuAtEnd = machineCpu();
+const busy = cpuAtStart && cpuAtEnd && cpuAtEnd.total > cpuAtStart.total ? Math.round((100 * (cpuAtEnd.busy - cpuAtStart.busy)) / (cpuAtEnd.total - cpuAtStart.total)) : undefined;
+console.log(`\n== where the time went (${Math.round((Date.now() - started) / 1000)} s in all${busy === undefined ? '' : `, the ${os.availableParallelism()} cores ${busy} % busy`}, test order seed ${seed})`);
 for (const line of levels) console.log(`  ${line}`);
 console.log('  the ten slowest tests:');
 for (const test of slow.sort((a, b) => b.ms - a.ms).slice(0, 10)) console.log(`  ${String(Math.round(test.ms)).padStart(7)} ms  ${test.level}  ${test.file ? `${test.file}: ` : ''}${test.title}`);
