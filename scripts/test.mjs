@@ -8,20 +8,10 @@ import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { cleanEnv, ensureDependencies, repoRoot, runNode } from './lib/setup.mjs';
 import testOrder from './lib/testOrder.cjs';
+import cpu from './lib/cpuTimes.cjs';
 import { hostCompleteMarker, hostNodeMarker } from './lib/host.mjs';
 
-/** The machine's busy and total CPU time so far (Linux: /proc/stat), or undefined where it cannot be read. */
-function machineCpu() {
-  try {
-    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
-    const total = fields.reduce((sum, value) => sum + value, 0);
-    // Idle and waiting on I/O are the idle time.
-    return fields.every(Number.isFinite) ? { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-const cpuAtStart = machineCpu();
+const cpuAtStart = cpu.cpuTimes();
 
 ensureDependencies();
 // One seed orders every level's files (each level's mocha configuration reads it from the environment).
@@ -179,8 +169,7 @@ const chain = (async () => {
 for (const [name, run, file] of await chain) account(name, file, await run.report(), run.ms());
 fs.rmSync(tmp, { recursive: true, force: true });
 // How busy the cores were: near 100 % says the run waits on CPU, not on the programs' clocks.
-const cpuAtEnd = machineCpu();
-const busy = cpuAtStart && cpuAtEnd && cpuAtEnd.total > cpuAtStart.total ? Math.round((100 * (cpuAtEnd.busy - cpuAtStart.busy)) / (cpuAtEnd.total - cpuAtStart.total)) : undefined;
+const busy = cpu.busyPercent(cpuAtStart, cpu.cpuTimes());
 console.log(`\n== where the time went (${Math.round((Date.now() - started) / 1000)} s in all${busy === undefined ? '' : `, the ${os.availableParallelism()} cores ${busy} % busy`}, test order seed ${seed})`);
 for (const line of levels) console.log(`  ${line}`);
 console.log('  the ten slowest tests:');

@@ -86,16 +86,15 @@ interface RunOptions {
 // other work on the machine, and no busy loop is added. Alone, one busy loop per core stands in.
 const BESIDE_OTHER_LEVELS = process.env.AGENT_PLAN_RELIABILITY_PART === 'beside';
 
-/** The machine's busy and total CPU time so far (Linux /proc/stat), to report how loaded a run was. */
-function cpuTimes(): { busy: number; total: number } | undefined {
-  try {
-    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
-    const total = fields.reduce((a, b) => a + b, 0);
-    return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total };
-  } catch {
-    return undefined;
-  }
+interface CpuTimes {
+  busy: number;
+  total: number;
 }
+/** The machine's busy and total CPU time (Linux /proc/stat), to report how loaded a run was: scripts/lib/cpuTimes.cjs, shared with `npm test`'s summary. */
+const { cpuTimes, busyPercent: busyShare } = require('../../scripts/lib/cpuTimes.cjs') as {
+  cpuTimes(): CpuTimes | undefined;
+  busyPercent(before: CpuTimes | undefined, after: CpuTimes | undefined): number | undefined;
+};
 
 /** One process per core spinning for the whole run: other work on the machine (none beside the other levels: theirs is). */
 async function busyCores(): Promise<ChildProcess[]> {
@@ -172,7 +171,7 @@ async function runHostsLoaded(label: string, hosts: number, calls: number, mode:
   }
   const ms = Date.now() - started;
   const cpuAfter = cpuTimes();
-  const busyPercent = cpuBefore && cpuAfter && cpuAfter.total > cpuBefore.total ? Math.round((100 * (cpuAfter.busy - cpuBefore.busy)) / (cpuAfter.total - cpuBefore.total)) : undefined;
+  const busyPercent = busyShare(cpuBefore, cpuAfter);
   const records = fs
     .readFileSync(file, 'utf8')
     .split('\n')
