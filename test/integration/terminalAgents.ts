@@ -7,7 +7,6 @@ import * as path from 'node:path';
 import type { PlanSnapshot } from '../../src/extension';
 import { api, bridge, runDir, waitFor } from './helpers';
 
-
 /** What the launcher wrote before the tests: why the programs cannot run here, or their versions. */
 export interface AgentsStatus {
   skipped?: string;

@@ -39,10 +39,11 @@
 // - A request's `modelState` says where its response stands: `{value: 0}` pending (running),
 //   4 waiting for the user's input, and once it is over `{value, completedAt}` with 1 complete,
 //   2 cancelled, 3 failed; it comes in the request's push, then as a kind 1 on
-//   `["requests", n, "modelState"]`. A request's `timestamp` (ms) is when it was sent, after
-//   the one before it ended: with `completedAt`, a time by which a call had run, which tells a
-//   list read seconds late from the todo_write calls saved since (ForeignPlan.ranBy). Every other tool call of the newest request after its
-//   last todo call counts as activity without a plan update.
+//   `["requests", n, "modelState"]`. Every other tool call of the newest request after its
+//   last todo call counts as activity without a plan update. A request's `timestamp` (ms) is
+//   when it was sent, after the one before it ended: with `completedAt`, a time by which a
+//   call had run, which tells a list read seconds late from the todo_write calls saved since
+//   (ForeignPlan.ranBy).
 // - Waiting on the user (measured with Copilot Chat 0.67.0, a terminal command with auto-approve
 //   off): when a tool asks before it runs, the request's `modelState` becomes `{value: 4}` and
 //   its part comes without `isConfirmed`; once allowed, `modelState` is `{value: 0}` again and the
@@ -546,7 +547,7 @@ class CopilotChatParser extends JsonLineParser {
       this.own.ranBy.sort((a, b) => a.index - b.index);
       if (this.own.ranBy.length > MAX_RAN_BY) this.own.ranBy.shift();
     }
-    const iso = new Date(Math.min(known?.at ?? at, at)).toISOString();
+    const iso = new Date(known?.at ?? at).toISOString();
     for (const plan of batch.plans) if (plan.source.turn === index && plan.ranBy === undefined) plan.ranBy = iso;
   }
 

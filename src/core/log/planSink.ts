@@ -435,13 +435,14 @@ export class LogPlanSink implements PlanSink, Disposable {
           versionsBack++;
           if (newestFirst.length < KEPT_VERSIONS) newestFirst.push(inProgressOf(record));
           built.planned = true;
-          if (!record.source) built.ownNewest = newer(built.ownNewest, record.ts);
           if (record.source) {
             const at = -++back;
             // Walking back, a repeated call ends at its first line.
             built.calls.set(callId(record.source.agent, record.source.session, record.source.call), at);
             newestPlan ??= at;
             if (newestInfo !== undefined) infoAfter ??= at;
+          } else {
+            built.ownNewest = newer(built.ownNewest, record.ts);
           }
         } else if (isInfoRecord(record)) {
           newestInfo ??= record;
@@ -485,12 +486,13 @@ export class LogPlanSink implements PlanSink, Disposable {
       index.planned = true;
       if (index.held) index.held.push({ at: offset, items: inProgressOf(record) });
       else this.countVersion(index, inProgressOf(record), offset);
-      if (!record.source) index.ownNewest = newer(index.ownNewest, record.ts);
       if (record.source) {
         const id = callId(record.source.agent, record.source.session, record.source.call);
         const at = index.next++;
         if (!index.calls.has(id)) index.calls.set(id, at);
         index.lastPlan = at;
+      } else {
+        index.ownNewest = newer(index.ownNewest, record.ts);
       }
       if (index.pendingWrites.length > 0) {
         const waiting = index.pendingWrites.splice(0);
