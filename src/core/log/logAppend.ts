@@ -3,9 +3,16 @@
 import { describeFsError, type LogFileSystem } from './fileSystem';
 import { NEWLINE } from './lineScan';
 
-/** How long an unfinished last line must stay unchanged before it counts as torn. */
-const TORN_SETTLE_MS = 2;
-const TORN_SETTLE_ATTEMPTS = 20;
+/**
+ * How long an unfinished last line must hold still before it counts as torn: longer than
+ * another process's append can stall between two pages on a loaded machine (with 2 ms, four
+ * writers on two busy cores once left an empty line).
+ */
+const TORN_SETTLE_MS = 50;
+/** How often the file's size is looked at meanwhile. */
+const TORN_LOOK_MS = 5;
+/** An unfinished line still growing after this long counts as torn all the same. */
+const TORN_GROWTH_MS = 1000;
 
 /** A write (or delete) that failed; `message` is a short reason such as "no space left on device". */
 export class LogWriteError extends Error {
@@ -31,18 +38,23 @@ export async function appendLine(fs: LogFileSystem, dir: string, file: string, l
 /**
  * Whether the file ends inside a line. Another process's append can be seen half copied
  * in, which looks the same as a crash's torn line; the difference is that it keeps
- * growing. So an unfinished end counts as torn only once the size holds still for a
- * moment (a few short waits; a torn line from a crash never changes).
+ * growing. So an unfinished end counts as torn only once the size holds still for
+ * TORN_SETTLE_MS (a torn line from a crash never changes: the first append after it waits that once).
  */
 async function endsTorn(fs: LogFileSystem, file: string, size: number): Promise<boolean> {
+  const started = Date.now();
   let current = size;
-  for (let attempt = 0; ; attempt++) {
+  let stillSince = started;
+  for (;;) {
     if (current === 0) return false;
     if ((await fs.readRange(file, current - 1, 1))[0] === NEWLINE) return false;
-    if (attempt >= TORN_SETTLE_ATTEMPTS) return true;
-    await new Promise((resolve) => setTimeout(resolve, TORN_SETTLE_MS));
+    const now = Date.now();
+    if (now - stillSince >= TORN_SETTLE_MS || now - started >= TORN_GROWTH_MS) return true;
+    await new Promise((resolve) => setTimeout(resolve, TORN_LOOK_MS));
     const next = (await fs.size(file)) ?? 0;
-    if (next === current && attempt >= 1) return true;
-    current = next;
+    if (next !== current) {
+      current = next;
+      stillSince = Date.now();
+    }
   }
 }
