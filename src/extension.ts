@@ -83,7 +83,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // The sessions waiting on the user, kept from the health book (its requests included) as lines are read.
   const needsYou = new NeedsYouBook(log, health, (error) => logError(logger, 'a needs-you listener failed', error));
   // What each item changed, as a diff: working-tree snapshots in Agent Plan's own git store.
-  const review = createReview(storageFolder, log, sink, store, display, logger);
+  const review = createReview(storageFolder, log, sink, store, display, logger, () => sources.folders?.folders() ?? []);
   const views = createViews({ display, store, health, timelines: log, requests, files, places, ledgers, needsYou, diffstats: review.diffstats });
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);

@@ -40,7 +40,8 @@ process.on('message', ({ id, run }) => {
   let child;
   try {
     child = execFile(run.file, run.args, { cwd: run.cwd, env: run.env, timeout: run.timeoutMs, maxBuffer: run.maxBuffer, encoding: 'buffer', windowsHide: true }, (error, stdout, stderr) => {
-      const code = error ? (error.code ?? error.status ?? 1) : 0;
+      // A run stopped by its time bound (or a signal) has no exit code: it is never taken for one.
+      const code = !error ? 0 : error.code != null ? error.code : error.killed ? 'ETIMEDOUT' : (error.signal || 1);
       process.send({ id, code, stdout, stderr: stderr.toString('utf8') });
     });
   } catch (error) {
@@ -162,6 +163,18 @@ export class GitRunner {
   }
 }
 
+/**
+ * A run's code: 0, git's exit code, an error code (ENOENT), `ETIMEDOUT` for a run stopped by its
+ * time bound, or the signal that ended it. A stopped run has no exit code of its own (Node's
+ * `code` is null): it must never read as git's exit code 1.
+ */
+function runCode(error: (Error & { code?: unknown; killed?: boolean; signal?: NodeJS.Signals | null }) | null): number | string {
+  if (!error) return 0;
+  if (typeof error.code === 'number' || typeof error.code === 'string') return error.code;
+  if (error.killed) return 'ETIMEDOUT';
+  return error.signal ?? 1;
+}
+
 /** git started from the calling thread (where the runner could not start). */
 export function runHere(run: GitRun): Promise<GitRunResult> {
   return new Promise((resolve) => {
@@ -170,7 +183,7 @@ export function runHere(run: GitRun): Promise<GitRunResult> {
       [...run.args],
       { cwd: run.cwd, env: run.env, timeout: run.timeoutMs, maxBuffer: run.maxBuffer, encoding: 'buffer', windowsHide: true },
       (error, stdout, stderr) => {
-        const code = error ? ((error as NodeJS.ErrnoException).code ?? (error as { status?: number }).status ?? 1) : 0;
+        const code = runCode(error);
         resolve({ code, stdout, stderr: stderr.toString('utf8').trim() });
       },
     );

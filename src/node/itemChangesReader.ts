@@ -17,11 +17,16 @@ const KEPT_PAIRS = 512;
 export class ItemChangesReader {
   private readonly pairs = new Map<string, readonly NumstatLine[] | undefined>();
 
-  /** @param folderOf the folder a session's agent works in: its file/write lines' relative paths are relative to it */
+  /**
+   * @param folderOf the folder a session's agent works in: its file/write lines' relative paths are relative to it
+   * @param look how a look at the working tree now may be taken: `git` false (Restricted Mode: a
+   *   repository's config can name programs git runs) shows the recorded snapshots only
+   */
   constructor(
     private readonly log: SessionLog,
     private readonly snapshots: GitSnapshots,
     private readonly folderOf: (session: string) => string | undefined = () => undefined,
+    private readonly look: () => { git: boolean; within?: readonly string[]; maxFileBytes?: number } = () => ({ git: true }),
   ) {}
 
   /**
@@ -33,7 +38,7 @@ export class ItemChangesReader {
     const segments = changeSegments(await this.records(session));
     // `worked`: every item ever in progress too (a dropped or reworded item's lane in the Plan Timeline), after `items`.
     if (options.worked) items = [...items, ...[...segments.worked].filter((item) => !items.includes(item))];
-    const now = options.now ? await this.now(segments) : undefined;
+    const now = options.now ? await this.now(session, segments) : undefined;
     const [named] = await Promise.all([realPaths(segments, this.folderOf(session)), ...neededPairs(segments, now).map(({ from, to }) => this.numstat(from, to))]);
     const changes = attributeChanges(segments, items, (from, to) => this.pairs.get(`${from}..${to}`), now, (file) => named.get(file) ?? file);
     return { ...changes, now };
@@ -49,7 +54,7 @@ export class ItemChangesReader {
     const start = snapshotSince(sessionSnapshots(records), plan);
     if (!start) return undefined;
     const segments = changeSegments(records);
-    const now = options.now ? await this.now(segments) : undefined;
+    const now = options.now ? await this.now(session, segments) : undefined;
     // The end is in the working tree the start is of (a session that moved to another stays in the first).
     const newest = sessionSnapshots(records).filter((snapshot) => snapshot.folder === start.from.folder).at(-1);
     const end = now && now.folder === start.from.folder ? now : newest ? { tree: newest.tree, folder: newest.folder } : undefined;
@@ -69,11 +74,13 @@ export class ItemChangesReader {
     return records.reverse();
   }
 
-  /** A snapshot of the working tree now (not recorded), where a stretch is still open. */
-  private async now(segments: SessionSegments): Promise<TreeRef | undefined> {
+  /** A snapshot of the working tree now (not in the log; kept as the session's look at now for the diff editor), where a stretch is still open. */
+  private async now(session: string, segments: SessionSegments): Promise<TreeRef | undefined> {
     if (!segments.open) return undefined;
-    const result = await this.snapshots.snapshot(segments.open.from.folder);
-    return result.ok ? { tree: result.tree, folder: result.toplevel } : undefined;
+    const look = this.look();
+    if (!look.git) return undefined;
+    const result = await this.snapshots.snapshot(segments.open.from.folder, { session, now: true, ...(look.within ? { within: look.within } : {}), ...(look.maxFileBytes !== undefined ? { maxFileBytes: look.maxFileBytes } : {}) });
+    return result.ok ? { tree: result.tree, folder: result.toplevel, ...(result.skipped.length > 0 ? { skipped: result.skipped } : {}) } : undefined;
   }
 
   private async numstat(from: string, to: string): Promise<void> {

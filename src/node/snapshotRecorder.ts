@@ -1,20 +1,27 @@
 // Takes the snapshots the trigger asks for (core/derived/snapshotTrigger.ts): the working tree
 // of the session's folder as a git tree in Agent Plan's own store (gitSnapshots.ts), one
 // `tree/snapshot` line through the sink's per-session lock, then the store held under its size
-// cap. Runs only when a plan version changes a session's in-progress set: no timer, no
-// periodic work. A folder that is not a git working tree (or git missing) takes none, said
-// once per folder; its items say "changes not recorded".
+// cap (checked after every snapshot). Runs only when a plan version changes a session's
+// in-progress set: no timer, no periodic work. A folder that is not a git working tree (or git
+// missing) takes none, said once per folder; its items say "changes not recorded". A snapshot
+// that was tried and did not finish (stopped by its time bound, failed, a repository above the
+// followed folders) is recorded as missed, with why: its items say so, never "no changes".
 import type { Disposable } from '../core/emitter';
 import { SnapshotTrigger, type SnapshotDue } from '../core/derived/snapshotTrigger';
 import type { LogPlanSink } from '../core/log/planSink';
 import type { SessionLog } from '../core/log/sessionLog';
-import type { GitSnapshots } from './gitSnapshots';
+import type { SnapshotMiss } from '../core/log/snapshotRecord';
+import type { GitSnapshots, SnapshotFailure } from './gitSnapshots';
 
 export interface SnapshotRecorderOptions {
   /** The working folder of a session (the workspace folder for a VS Code chat, the recorded `cwd` for a terminal agent); undefined: unknown. */
   folderOf(session: string): string | undefined;
   /** The store's cap in bytes (a setting); 0 or less: no cap. */
   maxBytes(): number;
+  /** Untracked files larger than this are left out of snapshots (a setting); undefined: none are. */
+  maxFileBytes?(): number | undefined;
+  /** The folders Agent Plan follows: a repository above them is not snapshotted. */
+  within?(): readonly string[];
   /** Whether snapshots are taken at all (a setting). */
   enabled(): boolean;
   info(message: string): void;
@@ -23,8 +30,8 @@ export interface SnapshotRecorderOptions {
   onSnapshot?(session: string, ms: number): void;
 }
 
-/** Snapshots between two checks of the store's size against the cap. */
-const SIZE_CHECK_EVERY = 20;
+/** The failures recorded as a missed snapshot (the others mean no git here at all: said once, none recorded). */
+const MISSED: Partial<Record<SnapshotFailure, SnapshotMiss>> = { 'timed-out': 'timed-out', failed: 'failed', 'parent-repository': 'parent-repository' };
 
 export class SnapshotRecorder implements Disposable {
   readonly trigger = new SnapshotTrigger();
@@ -38,7 +45,6 @@ export class SnapshotRecorder implements Disposable {
    * once that line is read (a newer due replaces it).
    */
   private readonly waiting = new Map<string, SnapshotDue>();
-  private sinceSizeCheck = 0;
   private disposed = false;
 
   constructor(
@@ -95,22 +101,23 @@ export class SnapshotRecorder implements Disposable {
       this.waiting.set(due.session, due);
       return;
     }
-    const result = await this.snapshots.snapshot(folder);
+    const result = await this.snapshots.snapshot(folder, { session: due.session, within: this.options.within?.(), maxFileBytes: this.options.maxFileBytes?.() });
+    if (this.disposed) return;
+    const present = (): boolean => this.trigger.has(due.session, due.plan);
     if (!result.ok) {
-      if (!this.told.has(folder)) {
+      const missed = MISSED[result.reason];
+      if (missed !== undefined) {
+        this.options.info(`the snapshot of ${folder} for session ${due.session} was not taken (${result.reason}: ${result.detail}); its items' changes there are not recorded`);
+        await this.sink.importSnapshot(due.session, { missed, detail: result.detail, folder, items: due.items, plan: due.plan }, present);
+      } else if (!this.told.has(folder)) {
         this.told.add(folder);
         this.options.info(`no snapshots of ${folder} (${result.reason}: ${result.detail}); its items' changes are not recorded`);
       }
       return;
     }
-    if (this.disposed) return;
-    await this.snapshots.keep(due.session, result.tree);
-    const appended = await this.sink.importSnapshot(due.session, { tree: result.tree, folder: result.toplevel, items: due.items, plan: due.plan }, () => this.trigger.has(due.session, due.plan));
+    const appended = await this.sink.importSnapshot(due.session, { tree: result.tree, folder: result.toplevel, items: due.items, plan: due.plan, skipped: result.skipped }, present);
     if (appended) this.options.onSnapshot?.(due.session, result.ms);
-    if (++this.sinceSizeCheck >= SIZE_CHECK_EVERY) {
-      this.sinceSizeCheck = 0;
-      await this.holdCap();
-    }
+    await this.holdCap();
   }
 
   /** Prunes the oldest snapshots while the store is over its cap. */

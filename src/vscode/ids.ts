@@ -33,6 +33,8 @@ export const SettingId = {
   ReviewEnabled: 'agentPlan.review.enabled',
   /** The snapshot store's cap, in megabytes: the oldest snapshots are pruned past it. */
   ReviewMaxStoreMegabytes: 'agentPlan.review.maxStoreMegabytes',
+  /** Untracked files larger than this many megabytes are left out of snapshots (named, not recorded). */
+  ReviewMaxUntrackedFileMegabytes: 'agentPlan.review.maxUntrackedFileMegabytes',
 } as const;
 
 /**

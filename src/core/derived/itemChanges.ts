@@ -13,13 +13,21 @@
 // numstat of each segment's two trees (git, off the host's thread), and `attributeChanges`
 // puts them together.
 import { isCurrentPlan, isFileWrite, type LogRecord } from '../log/logRecord';
-import { isSnapshot } from '../log/snapshotRecord';
+import { isSnapshot, type SkippedFile, type SnapshotMiss } from '../log/snapshotRecord';
 import { inProgressItems } from './snapshotTrigger';
 
 /** A snapshot: the tree id and the working tree it is of. */
 export interface TreeRef {
   tree: string;
   folder: string;
+  /** Files the snapshot left out (their changes are not recorded). */
+  skipped?: readonly SkippedFile[];
+}
+
+/** Why an item's changes were not recorded, where a snapshot said (a missed one). */
+export interface Miss {
+  why: SnapshotMiss;
+  detail?: string;
 }
 
 export interface Segment {
@@ -34,6 +42,8 @@ export interface SessionSegments {
   segments: Segment[];
   /** Items with (part of) a stretch no snapshots bound. */
   unrecorded: Set<string>;
+  /** Why, for the items whose stretch a missed snapshot cut (the newest reason). */
+  reasons: Map<string, Miss>;
   /** Items ever in progress. */
   worked: Set<string>;
   /** The newest snapshot, when the set it recorded is still the one in progress (its stretch runs on to now). */
@@ -76,6 +86,10 @@ export interface ItemChanges {
   /** 'all': every stretch is bounded by snapshots; 'part': some; 'none': no snapshot bounds any (files stays empty). */
   recorded: 'all' | 'part' | 'none';
   files: FileChange[];
+  /** Why not (all) recorded, where a missed snapshot said. */
+  missed?: Miss;
+  /** Files the snapshots of its stretches left out: their changes are not recorded. */
+  skipped?: SkippedFile[];
 }
 
 export interface SessionChanges {
@@ -90,6 +104,7 @@ const pairKey = (from: string, to: string): string => `${from}..${to}`;
 export function changeSegments(records: Iterable<{ record: LogRecord; at: number }>): SessionSegments {
   const segments: Segment[] = [];
   const unrecorded = new Set<string>();
+  const reasons = new Map<string, Miss>();
   const worked = new Set<string>();
   const writes = new Map<string, Set<string>>();
   let working: string[] = [];
@@ -97,10 +112,16 @@ export function changeSegments(records: Iterable<{ record: LogRecord; at: number
   /** Offsets of the versions that changed the in-progress set, and the set each made. */
   const changes: Array<{ at: number; items: string[] }> = [];
   let lastPlanAt = -1;
-  let last: { ref: TreeRef; plan: number; items: string[] } | undefined;
+  /** The newest snapshot line: its tree (none when it was missed) and why it was missed. */
+  let last: { ref: TreeRef | undefined; miss: Miss | undefined; plan: number; items: string[] } | undefined;
+  /** The newest snapshot that was taken. */
+  let lastRef: TreeRef | undefined;
   let first: TreeRef | undefined;
-  const markUnrecorded = (items: Iterable<string>): void => {
-    for (const item of items) unrecorded.add(item);
+  const markUnrecorded = (items: Iterable<string>, miss?: Miss): void => {
+    for (const item of items) {
+      unrecorded.add(item);
+      if (miss) reasons.set(item, miss);
+    }
   };
   for (const { record, at } of records) {
     if (isCurrentPlan(record)) {
@@ -119,34 +140,42 @@ export function changeSegments(records: Iterable<{ record: LogRecord; at: number
       }
     } else if (isSnapshot(record)) {
       const plan = record.plan ?? lastPlanAt;
-      const ref = { tree: record.tree, folder: record.folder };
+      const ref: TreeRef | undefined = record.tree === undefined ? undefined : { tree: record.tree, folder: record.folder, ...(record.skipped ? { skipped: record.skipped } : {}) };
+      const miss: Miss | undefined = record.missed === undefined ? undefined : { why: record.missed, ...(record.detail === undefined ? {} : { detail: record.detail }) };
       const prev = last;
       if (prev) {
         const between = changes.filter((change) => change.at > prev.plan && change.at <= plan);
-        if (prev.ref.folder !== ref.folder || between.length > 1) {
+        if (!prev.ref || !ref) {
+          // A missed snapshot at either end: this stretch has no diff, and says why.
+          markUnrecorded(prev.items, prev.miss ?? miss);
+          for (const change of between) markUnrecorded(change.items, miss ?? prev.miss);
+        } else if (prev.ref.folder !== ref.folder || between.length > 1) {
           // Several sets came and went between the two snapshots (or the working tree changed): no one set to give the diff to.
           markUnrecorded(prev.items);
           for (const change of between) markUnrecorded(change.items);
-          if (prev.ref.folder !== ref.folder) first = ref;
         } else if (prev.ref.tree !== ref.tree || prev.items.length > 0) {
           segments.push({ from: prev.ref, to: ref, items: prev.items });
         }
       } else {
         // The first snapshot bounds the stretches of the set it was taken for; those of earlier sets have no start.
-        first = ref;
         const before = changes.filter((change) => change.at <= plan);
         for (const change of before.slice(0, -1)) markUnrecorded(change.items);
+        if (!ref) markUnrecorded(before.at(-1)?.items ?? [], miss);
       }
-      last = { ref, plan, items: [...record.items] };
+      // The session's whole diff runs from the first snapshot of its newest working tree.
+      if (ref && (!lastRef || lastRef.folder !== ref.folder)) first = ref;
+      if (ref) lastRef = ref;
+      last = { ref, miss, plan, items: [...record.items] };
       // Drop the changes the snapshots have passed (keeps memory flat).
       while (changes.length > 0 && (changes[0]?.at ?? 0) <= plan) changes.shift();
     }
   }
   let open: SessionSegments['open'];
   if (last) {
-    if (changes.length === 0) open = { from: last.ref, items: last.items };
+    if (changes.length === 0 && last.ref) open = { from: last.ref, items: last.items };
+    else if (changes.length === 0) markUnrecorded(last.items, last.miss);
     else {
-      markUnrecorded(last.items);
+      markUnrecorded(last.items, last.miss);
       for (const change of changes.slice(0, -1)) markUnrecorded(change.items);
       // The newest set started after the newest snapshot with none of its own yet: its start is not bounded.
       markUnrecorded(changes.at(-1)?.items ?? []);
@@ -154,7 +183,7 @@ export function changeSegments(records: Iterable<{ record: LogRecord; at: number
   } else {
     markUnrecorded(worked);
   }
-  return { segments, unrecorded, worked, open, first, last: last?.ref, writes };
+  return { segments, unrecorded, reasons, worked, open, first, last: lastRef, writes };
 }
 
 /** The tree pairs whose numstat attributeChanges needs (`now`: a snapshot of the working tree now, for the open stretch). */
@@ -199,9 +228,18 @@ export function attributeChanges(
     all.push({ from: segments.open.from, to: now, items: segments.open.items });
   }
   const byItem = new Map<string, Map<string, FileChange>>();
+  const skippedBy = new Map<string, Map<string, SkippedFile>>();
   const failed = new Set<string>();
   for (const segment of all) {
-    if (segment.items.length === 0 || segment.from.tree === segment.to.tree) continue;
+    if (segment.items.length === 0) continue;
+    for (const file of [...(segment.from.skipped ?? []), ...(segment.to.skipped ?? [])]) {
+      for (const item of segment.items) {
+        let files = skippedBy.get(item);
+        if (!files) skippedBy.set(item, (files = new Map<string, SkippedFile>()));
+        if (!files.has(file.path)) files.set(file.path, file);
+      }
+    }
+    if (segment.from.tree === segment.to.tree) continue;
     const lines = numstat(segment.from.tree, segment.to.tree);
     if (!lines) {
       for (const item of segment.items) failed.add(item);
@@ -221,7 +259,12 @@ export function attributeChanges(
     const bounded = all.some((segment) => segment.items.includes(content)) || (openItems.has(content) && !segments.unrecorded.has(content));
     const missing = segments.unrecorded.has(content) || failed.has(content);
     const recorded = !segments.worked.has(content) || !missing ? 'all' : bounded ? 'part' : 'none';
-    return { content, recorded, files };
+    const changes: ItemChanges = { content, recorded, files };
+    const miss = recorded === 'all' ? undefined : segments.reasons.get(content);
+    if (miss) changes.missed = miss;
+    const skipped = skippedBy.get(content);
+    if (skipped && skipped.size > 0) changes.skipped = [...skipped.values()];
+    return changes;
   });
   const end = now && segments.open && now.folder === segments.open.from.folder ? now : segments.last;
   const session: FileChange[] = [];
@@ -266,7 +309,7 @@ function addLine(files: Map<string, FileChange>, line: NumstatLine, segment: Seg
 /** The snapshots of a session, in log order: each with the plan version it was taken for (its offset). */
 export function sessionSnapshots(records: Iterable<{ record: LogRecord; at: number }>): Array<TreeRef & { plan: number }> {
   const snapshots: Array<TreeRef & { plan: number }> = [];
-  for (const { record, at } of records) if (isSnapshot(record)) snapshots.push({ tree: record.tree, folder: record.folder, plan: record.plan ?? at });
+  for (const { record, at } of records) if (isSnapshot(record) && record.tree !== undefined) snapshots.push({ tree: record.tree, folder: record.folder, plan: record.plan ?? at });
   return snapshots;
 }
 

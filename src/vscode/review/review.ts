@@ -5,7 +5,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Emitter } from '../../core/emitter';
-import type { ItemChanges, FileChange } from '../../core/derived/itemChanges';
+import type { ItemChanges, FileChange, Miss } from '../../core/derived/itemChanges';
+import type { SkippedFile } from '../../core/log/snapshotRecord';
 import { diffstat } from '../../core/derived/itemChanges';
 import { isSnapshot } from '../../core/log/snapshotRecord';
 import { sessionNamedBy } from '../../core/log/sessionKey';
@@ -75,19 +76,33 @@ export interface ReviewParts {
   disposables: vscode.Disposable[];
 }
 
-/** The snapshot store, its recorder, the reader of changes and the Plan view's diffstats. */
-export function createReview(storageFolder: string, log: SessionLog, sink: LogPlanSink, store: PlanStore, display: DisplayState, logger: Logger): ReviewParts {
+/** A megabytes setting in bytes (machine scope: a workspace cannot set it). */
+function megabytes(id: string, fallback: number): number {
+  const value = vscode.workspace.getConfiguration().get<number>(id, fallback);
+  return Math.max(0, typeof value === 'number' && Number.isFinite(value) ? value : fallback) * 1024 * 1024;
+}
+
+/**
+ * The snapshot store, its recorder, the reader of changes and the Plan view's diffstats.
+ * `followed`: the folders Agent Plan follows (a repository above them is not snapshotted).
+ */
+export function createReview(storageFolder: string, log: SessionLog, sink: LogPlanSink, store: PlanStore, display: DisplayState, logger: Logger, followed: () => readonly string[]): ReviewParts {
   const snapshots = new GitSnapshots(path.join(storageFolder, 'snapshots.git'), { git: gitPath() });
   const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration();
+  const within = (): string[] => [...(vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath), ...followed()];
+  const maxFileBytes = (): number => megabytes(SettingId.ReviewMaxUntrackedFileMegabytes, 50);
   const recorder = new SnapshotRecorder(log, sink, snapshots, {
     folderOf: (session) => folderOf(store, session),
-    maxBytes: () => Math.max(0, settings().get<number>(SettingId.ReviewMaxStoreMegabytes, 500)) * 1024 * 1024,
+    maxBytes: () => megabytes(SettingId.ReviewMaxStoreMegabytes, 500),
+    maxFileBytes,
+    within,
     // A repository's config can name programs git runs (filters): only in a trusted workspace.
     enabled: () => vscode.workspace.isTrusted && settings().get<boolean>(SettingId.ReviewEnabled, true),
     info: (message) => logger.info(message),
     error: (message, error) => logError(logger, message, error),
   });
-  const reader = new ItemChangesReader(log, snapshots, (session) => folderOf(store, session));
+  // A look at the working tree now runs git there: only in a trusted workspace (Restricted Mode shows the recorded snapshots only).
+  const reader = new ItemChangesReader(log, snapshots, (session) => folderOf(store, session), () => ({ git: vscode.workspace.isTrusted, within: within(), maxFileBytes: maxFileBytes() }));
   const diffstats = new ItemDiffstats(log, store, display, reader, logger);
   const gone = log.onDidRead((read) => {
     // A deleted session's snapshots go with it (objects other sessions use stay).
@@ -158,26 +173,48 @@ export class ItemDiffstats implements vscode.Disposable {
   }
 }
 
-/** "+12 −3" for an item's row, or "changes not recorded" for an item worked on without snapshots. */
+/** Why an item's changes were not recorded, in words. */
+function missText(miss: Miss): string {
+  if (miss.why === 'timed-out') return t('a snapshot of its working tree was stopped by its time bound');
+  if (miss.why === 'parent-repository') return t('the repository is in a parent folder');
+  return t('a snapshot of its working tree failed: {0}', notificationText(miss.detail ?? '', 200));
+}
+
+/** A file left out of the snapshots, in words. */
+function skippedText(file: SkippedFile): string {
+  const name = notificationText(file.path, 200);
+  if (file.why === 'large') return t('not recorded: {0} is larger than {1} MB', name, Math.round((megabytes(SettingId.ReviewMaxUntrackedFileMegabytes, 50) / 1024 / 1024) * 10) / 10);
+  return t('not recorded: {0} could not be read', name);
+}
+
+/** "+12 −3" for an item's row, "changes not recorded" where a snapshot of its work was missed and nothing is known. */
 export function diffstatText(changes: ItemChanges | undefined): string | undefined {
   if (!changes) return undefined;
+  if (changes.missed && changes.files.length === 0) return t('changes not recorded');
   if (changes.recorded === 'none') return undefined;
   return diffstat(changes.files);
 }
 
-/** The tooltip's lines of an item's changes: each file with its counts and marks. */
+/** The tooltip's lines of an item's changes: each file with its counts and marks, and what was not recorded, with why. */
 export function changesTooltip(changes: ItemChanges | undefined): string | undefined {
   if (!changes) return undefined;
-  if (changes.recorded === 'none') return t('Changes not recorded');
-  if (changes.files.length === 0) return undefined;
+  const why = changes.missed ? missText(changes.missed) : undefined;
+  if (changes.recorded === 'none') return why ? t('Changes not recorded: {0}', why) : t('Changes not recorded');
   const lines = changes.files.slice(0, 20).map((file) => {
     const counts = file.added === undefined ? t('binary') : `+${file.added} \u2212${file.removed ?? 0}`;
     const marks = [file.shared ? t('shared') : undefined, file.meanwhile ? t('changed meanwhile') : undefined].filter((mark) => mark !== undefined);
     return `${file.path} ${counts}${marks.length > 0 ? ` (${marks.join(', ')})` : ''}`;
   });
   if (changes.files.length > 20) lines.push(t('{0} more', changes.files.length - 20));
-  if (changes.recorded === 'part') lines.push(t('Partly recorded'));
-  return lines.join('\n');
+  for (const file of changes.skipped ?? []) lines.push(skippedText(file));
+  if (changes.recorded === 'part') lines.push(why ? t('Partly recorded: {0}', why) : t('Partly recorded'));
+  return lines.length > 0 ? lines.join('\n') : undefined;
+}
+
+/** What Review says of changes it could not show in full: the reason, and the files left out. */
+function notRecordedNote(changes: ItemChanges): string {
+  const parts = [changes.missed ? missText(changes.missed) : undefined, ...(changes.skipped ?? []).slice(0, 3).map(skippedText)].filter((part) => part !== undefined);
+  return parts.join('; ');
 }
 
 export interface ReviewDeps {
@@ -208,14 +245,22 @@ async function reviewItem({ store, display, reader }: ReviewDeps, arg?: unknown,
   const item = await itemFrom(store, session, arg, text);
   if (item === undefined) return undefined;
   const changes = (await reader.read(session, [item], { now: true })).items[0];
+  if (changes?.missed && (changes.recorded === 'none' || changes.files.length === 0)) {
+    void vscode.window.showWarningMessage(t('The changes of “{0}” were not recorded: {1}.', notificationText(item), notRecordedNote(changes)));
+    return changes;
+  }
   if (!changes || changes.recorded === 'none') {
     void vscode.window.showInformationMessage(t('The changes of “{0}” were not recorded: no snapshot of its working tree bounds its work (history from before snapshots, a folder that is not a git working tree, or git missing).', notificationText(item)));
     return changes;
   }
+  const note = notRecordedNote(changes);
   if (changes.files.length === 0) {
-    void vscode.window.showInformationMessage(t('No changes recorded for “{0}”.', notificationText(item)));
+    // Never "no changes" for work that was not all seen.
+    if (changes.recorded === 'part' || note !== '') void vscode.window.showWarningMessage(t('No changes recorded for “{0}”, but not all of its work was recorded{1}.', notificationText(item), note === '' ? '' : `: ${note}`));
+    else void vscode.window.showInformationMessage(t('No changes recorded for “{0}”.', notificationText(item)));
     return changes;
   }
+  if (note !== '') void vscode.window.showWarningMessage(t('Part of the changes of “{0}” were not recorded: {1}.', notificationText(item), note));
   await openChanges(t('Review Item: {0}', item), changes.files);
   return changes;
 }
