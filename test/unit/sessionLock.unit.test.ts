@@ -92,11 +92,12 @@ describe('session locks', () => {
     assert.deepEqual(fs.readdirSync(locksDir()), [], 'no lock and no takeover marker left behind');
   });
 
-  it('never takes over a live owner of this host by time: it waits, however long, until the owner releases', async () => {
+  it('never takes over a live owner of this host that names itself (boot id, start time) by time: it waits, however long, until the owner releases', async () => {
     fs.mkdirSync(locksDir(), { recursive: true });
     const lock = locks({ remoteStaleMs: 20 });
     const file = lock.fileFor(KEY);
-    fs.writeFileSync(file, JSON.stringify({ pid: 1, host: 'here', at: Date.now() - 3_600_000, token: '1.1' }));
+    // No refresh said (a file system without touch): only its identity tells, and it says alive.
+    fs.writeFileSync(file, JSON.stringify({ pid: 1, host: 'here', at: Date.now() - 3_600_000, token: '1.1', boot: 'boot-now', started: 777 }));
     const old = new Date(Date.now() - 3_600_000);
     fs.utimesSync(file, old, old);
     const started = Date.now();
@@ -366,16 +367,38 @@ describe('session locks', () => {
       assert.ok(clock.elapsed() >= 500_000, `gave up after ${clock.elapsed()} ms`);
     });
 
-    it('a lock of an older version (no boot id, no start time) is judged by its pid alone, as before', async () => {
+    it('a young lock of an older version (no boot id, no start time) whose pid runs is waited for; a dead pid frees it at once', async () => {
       place(JSON.stringify({ pid: ALIVE, host: 'here', at: Date.now(), token: `${ALIVE}.1` }));
-      const lock = identity({ localStaleMs: 20 });
+      const lock = identity();
       setTimeout(() => fs.unlinkSync(lock.fileFor(KEY)), 150);
       const ms = await timed(lock);
-      assert.ok(ms >= 140, `waited ${ms} ms: neither another boot, a start time nor silence frees it`);
+      assert.ok(ms >= 140, `waited ${ms} ms: a lock taken just now may be a live step's`);
       assert.equal(lock.stats.takeovers, 0);
       place(JSON.stringify({ pid: 4343, host: 'here', at: Date.now(), token: '4343.1' }));
       assert.ok((await timed(lock)) < 100, 'a dead pid frees it at once');
       assert.equal(lock.stats.takeovers, 1);
+    });
+
+    it('a lock of an older version naming a live (reused) pid is judged by its age: taken at once when older than localStaleMs, never waited on for 5 minutes', async () => {
+      // Taken 40 s ago by this machine's clock: older than any step could be.
+      place(JSON.stringify({ pid: ALIVE, host: 'here', at: Date.now() - 40_000, token: `${ALIVE}.1` }));
+      const lock = identity();
+      const ms = await timed(lock);
+      assert.ok(ms < 100, `took ${ms} ms`);
+      assert.deepEqual(lock.stats, { taken: 1, waits: 0, takeovers: 1, staleTakeovers: 1, unlocked: 0, gaveUp: 0 });
+      assert.deepEqual(fs.readdirSync(locksDir()), []);
+
+      // One whose time cannot be trusted (ahead of this clock) is taken once it has not changed for localStaleMs, again and again.
+      const clock = fakeClock();
+      const again = identity({ now: clock.now, pause: clock.pause });
+      for (let round = 0; round < 3; round++) {
+        const started = clock.elapsed();
+        place(JSON.stringify({ pid: ALIVE, host: 'here', at: clock.now() + 1000, token: `${ALIVE}.${round}` }));
+        await again.run(KEY, async () => undefined);
+        const waited = clock.elapsed() - started;
+        assert.ok(waited >= 30_000 && waited < 30_000 + MAX_PAUSE_MS, `round ${round}: judged gone after ${waited} ms`);
+      }
+      assert.deepEqual(again.stats, { taken: 3, waits: 3, takeovers: 3, staleTakeovers: 3, unlocked: 0, gaveUp: 0 });
     });
 
     it('writes who holds it: host, boot id, pid, start time, token and its refresh', async () => {

@@ -15,7 +15,10 @@
 //   another time (a pid reused after a restart). A lock of this machine that says its
 //   holder refreshes it and whose file has not changed for `localStaleMs` (30 s, thirty
 //   missed refreshes) is gone too: its holder is stuck, or is not the holder.
-//   A lock written before boot ids and start times were recorded is judged by its pid alone.
+//   A lock written before boot ids were recorded (no boot id, start time or refresh) whose
+//   pid runs is judged by its age: taken when it was taken `localStaleMs` ago by this machine's
+//   clock (its `at`), or has not changed for as long. No step holds a lock that long, and a
+//   pid that runs may well be a later process's (pids are reused across restarts).
 // - a holder on another machine (a folder shared by two machines) refreshes its lock the
 //   same way; a lock whose file has not changed for `remoteStaleMs`, as this waiter's own
 //   clock sees it (no two machines' clocks are compared), is gone.
@@ -38,7 +41,7 @@ import { hashIdentity, isSessionKey } from './sessionKey';
 interface LockOwner {
   pid: number;
   host: string;
-  /** When it was taken, ms since the epoch (the owner's clock; informative only). */
+  /** When it was taken, ms since the epoch (the owner's clock: of this machine, it tells an older version's lock's age). */
   at: number;
   /** Tells this holding apart from a later one of the same process. */
   token: string;
@@ -281,7 +284,8 @@ export class SessionLocks {
   /**
    * Whether a lock's (or marker's) holder is alive. On this machine its identity tells at
    * once (boot id, pid and token, pid and start time), and a holder that refreshes its
-   * lock is gone once it has been silent for `localStaleMs`; another machine's holding, or
+   * lock is gone once it has been silent for `localStaleMs`, an older version's once it is
+   * that old (or silent that long); another machine's holding, or
    * a file that reads as no owner, is gone once it has not changed for `remoteStaleMs`.
    */
   private judge(seen: Seen, watched: Watched): 'alive' | 'dead' | 'stale' {
@@ -296,6 +300,8 @@ export class SessionLocks {
           const started = this.options.startTimeOf(owner.pid);
           if (started !== undefined && started !== owner.started) return 'dead';
         }
+        // An older version's lock: its identity cannot tell a reused pid, its age can (this machine's clock wrote `at`).
+        if (isOlderVersion(owner) && Math.max(this.now() - owner.at, this.now() - watched.since) >= this.localStaleMs) return 'stale';
       }
       // Silence is seen only through the file's time: without it, the identity alone tells.
       if (owner.refreshMs !== undefined && this.fs.modifiedMs && this.now() - watched.since >= this.localStaleMs) return 'stale';
@@ -392,6 +398,11 @@ export class SessionLocks {
       return errorCode(error) === 'ENOENT';
     }
   }
+}
+
+/** A lock written before boot ids, start times and refreshes were recorded. */
+function isOlderVersion(owner: LockOwner): boolean {
+  return owner.boot === undefined && owner.started === undefined && owner.refreshMs === undefined;
 }
 
 function parseOwner(text: string): LockOwner | undefined {
