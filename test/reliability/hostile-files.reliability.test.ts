@@ -1,17 +1,19 @@
 // Files another program can put where Agent Plan reads: a FIFO named `.git` and a FIFO
 // transcript never block (the four libuv threads every extension shares stay free); one
-// 63 MiB line is followed in linear time, with the event loop's longest stall measured; an
-// over-size mirrored plan is appended once, cut, reads back, and a second window adds nothing.
+// 63 MiB line is followed in linear time, with the event loop's longest stall measured; a
+// 12 MB Cline file of nested arrays is refused before it is parsed, within 50 ms of the event
+// loop; an over-size mirrored plan is appended once, cut, reads back, and a second window adds nothing.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { cline } from '../../src/agents/cline';
 import { Follower, nodeFollowedFileReader } from '../../src/agents/follow/follower';
 import { MAX_FOREIGN_ITEMS } from '../../src/core/log/foreignBounds';
 import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
 import { SessionLog } from '../../src/core/log/sessionLog';
 import { discoverWorktrees } from '../../src/core/worktrees/worktrees';
-import type { ForeignPlan, ParseOutput, SessionParser } from '../../src/core/foreign';
+import type { ForeignPlan, ParseOutput, SessionParser, UnknownShape } from '../../src/core/foreign';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { tempDir } from './lib/env';
 import { recordFigures } from './lib/figures';
@@ -153,6 +155,47 @@ describe('hostile files', function () {
       assert.ok(stallMs < STALL_BOUND_MS, `the event loop stalled ${Math.round(stallMs)} ms following one long line`);
     } finally {
       follower.dispose();
+    }
+  });
+
+  it("a 12 MB ui_messages.json of nested arrays: Cline's reader refuses it before parsing, reports it once, with the event loop's longest wait within 50 ms, and reads the next version", async () => {
+    const dir = tempDir('cline-nested');
+    const folder = path.join(dir, 'data');
+    const workspace = path.join(dir, 'work');
+    const task = '1796523326456';
+    const tasks = path.join(folder, 'tasks', task);
+    fs.mkdirSync(tasks, { recursive: true });
+    fs.mkdirSync(path.join(folder, 'state'), { recursive: true });
+    fs.mkdirSync(workspace);
+    fs.writeFileSync(path.join(folder, 'state', 'taskHistory.json'), JSON.stringify([{ id: task, cwdOnTaskInitialization: workspace }]));
+    const file = path.join(tasks, 'ui_messages.json');
+    // Arrays 1,000 deep, one after another: what JSON.parse makes of it holds the thread for seconds.
+    const nested = (bytes: number) => {
+      const block = `${'['.repeat(1000)}${']'.repeat(1000)}`;
+      return `[${Array.from({ length: Math.floor(bytes / (block.length + 1)) }, () => block).join(',')}]`;
+    };
+    fs.writeFileSync(file, nested(12 * 1024 * 1024));
+    const shapes: UnknownShape[] = [];
+    const plans: ForeignPlan[] = [];
+    const sink = { ...noSink, importPlans: (found: readonly ForeignPlan[]) => Promise.resolve(void plans.push(...found)) };
+    const running = cline.start({ folder, workspaceFolders: [workspace], workspaceStorageFolder: undefined, storageDir: path.join(dir, 'own'), sink, onUnknownShape: (_, shape) => shapes.push(shape), onError: (error) => assert.fail(String(error)), onPolling: () => undefined, pollMs: 0 });
+    assert.ok(running);
+    try {
+      const first = await longestStall(() => within('the nested version', running.refresh(), 60_000));
+      // Another version as deep: skipped too, not reported again.
+      fs.writeFileSync(file, nested(11 * 1024 * 1024));
+      const second = await longestStall(() => within('a second nested version', running.refresh(), 60_000));
+      const stallMs = Math.max(first.stallMs, second.stallMs);
+      recordFigures('hostile files: nested Cline ui_messages.json', { 'file (MiB)': 12, 'read in (ms)': Math.round(first.elapsedMs), 'longest wait (ms)': Math.round(stallMs), 'bound (ms)': 50, reports: shapes.length });
+      assert.ok(stallMs <= 50, `the event loop waited ${Math.round(stallMs)} ms while Cline's reader read 12 MB of nested arrays`);
+      assert.deepEqual(shapes, [{ line: 1, detail: 'a version nested deeper than 64 arrays and objects; not read' }]);
+      assert.equal(plans.length, 0);
+      // The next ordinary version is read.
+      fs.writeFileSync(file, JSON.stringify([{ ts: 1796523326500, type: 'say', say: 'task_progress', text: '- [x] Read the file\n- [ ] Write the fix' }], null, 2));
+      await within('an ordinary version', running.refresh());
+      assert.deepEqual(plans.map((plan) => plan.items.map((item) => item.status)), [['completed', 'pending']]);
+    } finally {
+      running.dispose();
     }
   });
 

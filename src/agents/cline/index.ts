@@ -75,7 +75,8 @@ export const cline: AgentDescriptor = {
     const locator = clineLocator(roots, folders);
     const follower = new Follower({
       locator,
-      reader: snapshotFileReader(),
+      // A version nested too deep to parse on the host's thread is reported once, as a shape not read.
+      reader: snapshotFileReader({ onRefused: (file, detail) => options.onUnknownShape(file, { line: 1, detail }) }),
       createParser: (file, state) => {
         const found = locator.describe(file);
         if (found?.kind === 'task') return createClineTaskParser({ task: found.task, cwd: found.cwd }, state);

@@ -5,24 +5,19 @@
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { SessionFileLocator } from '../follow/follower';
+import { readBoundedJson } from '../follow/snapshotFiles';
 import { isRecord } from '../../core/json';
 import { isInsideWorkspace } from '../locations';
-import { readRegularFileText } from '../../node/regularFile';
 import { CLINE_ID, CLINE_SUBAGENT_FILE } from './locations';
 
-/** A task history or a manifest larger than this says nothing. */
+/** A task history or a manifest larger than this (or nested deeper than a snapshot may be) says nothing. */
 const MAX_INDEX_BYTES = 32 * 1024 * 1024;
 
 /** What a followed file is, for its parser. */
 export type ClineFile = { kind: 'task'; task: string; cwd: string } | { kind: 'session'; cwd: string };
 
-async function readJson(file: string): Promise<unknown> {
-  try {
-    return JSON.parse(await readRegularFileText(file, MAX_INDEX_BYTES)) as unknown;
-  } catch {
-    return undefined;
-  }
-}
+/** An index file, parsed only within the bounds of bytes and nesting the snapshots have (follow/snapshotFiles.ts). */
+const readJson = (file: string): Promise<unknown> => readBoundedJson(file, MAX_INDEX_BYTES);
 
 async function names(folder: string): Promise<string[]> {
   return (await fsp.readdir(folder).catch(() => [] as string[])).sort();
