@@ -91,6 +91,12 @@ export interface ForeignWrite {
   itemsUnknown?: boolean;
   /** The record's own time of the call, when it has one. */
   at?: string;
+  /**
+   * A subagent's write: the program's own id of the session that started it (same agent). While
+   * the subagent's session has no plan, the write counts under the parent's items in progress
+   * at `at`, marked as the subagent's.
+   */
+  parent?: string;
 }
 
 /** One model response of a session, as the agent's record counts it (a `model/usage` line). */

@@ -14,7 +14,9 @@
 // - `editor` `{path, old_text?, new_text}` wrote `path` (absolute) once its result is not an error.
 // - Each assistant message carries `metrics {inputTokens, outputTokens, cacheReadTokens,
 //   cacheWriteTokens}`: one model response.
-// - A subagent's file names its parent in `origin.parentThreadId`.
+// - A subagent's file names its parent in `origin.parentThreadId`. It is offered no `team_task`
+//   (no board of its own): its edits are handed on with their parent, under whose items in
+//   progress the log counts them.
 import type { ForeignStatus, SessionParser } from '../../core/foreign';
 import { type Batch, type JsonRecord, JsonLineParser, describeValue, isRecord, stringField } from '../lineParser';
 import { CLINE_AGENT } from './focusChain';
@@ -119,7 +121,9 @@ class ClineSessionParser extends JsonLineParser {
           const file = stringField(call.input, 'path');
           const answer = parsed(resultText(result['content']));
           if (file === undefined || answer?.['success'] === false) continue;
-          if (!batch.alreadyEmitted(`write:${id}`)) batch.write({ source: { agent: CLINE_AGENT, session, call: id }, files: [file], ...(at !== undefined ? { at } : {}) });
+          if (batch.alreadyEmitted(`write:${id}`)) continue;
+          // A subagent never has a board of its own: its edits count under its parent's items in progress.
+          batch.write({ source: { agent: CLINE_AGENT, session, call: id }, files: [file], ...(at !== undefined ? { at } : {}), ...(this.parent !== undefined ? { parent: this.parent } : {}) });
         } else if (call.name === CLINE_BOARD_TOOL && CHANGES.has(String(call.input['action']))) {
           this.change(board, call.input, resultText(result['content']), { session, call: id, line, batch, ...(at !== undefined ? { at } : {}) });
         }

@@ -17,7 +17,7 @@
 //   {"v":1,"type":"session/link","ts","session","to":"<key>"}    (in the old session's log)
 // A fifth, `file/write`, records the files one of an agent's tool calls wrote, and the items
 // in progress then (the evidence of what each item changed):
-//   {"v":1,"type":"file/write","ts","session","source":{"agent","session","call"},"files":[...],"items":[...],"itemsUnknown"?:true,"at"?}
+//   {"v":1,"type":"file/write","ts","session","source":{"agent","session","call"},"files":[...],"items":[...],"itemsUnknown"?:true,"subagent"?:true,"at"?}
 // A sixth, `model/usage`, records one model response of an agent as its own record counts it:
 // the tool calls it made, the tokens it used where the agent records them, its cost where the
 // agent records one, and the items in progress then (see usageRecord.ts):
@@ -200,6 +200,11 @@ export interface FileWriteRecord {
   items: string[];
   /** The agent's record does not tell which items were in progress then (`items` is empty): not known, never "none". */
   itemsUnknown?: true;
+  /**
+   * The call was a subagent's (`source.session` is the subagent's own session), which has no
+   * plan of its own: its files count under this session's items in progress then.
+   */
+  subagent?: true;
   /** The agent's own time of the call, when its record has one (shown, never used for order). */
   at?: string;
 }
@@ -257,6 +262,8 @@ export function fileWriteRecord(
   /** null: the items in progress then are not known. */
   items: readonly string[] | null,
   at?: string,
+  /** The call was a subagent's, counted under this session's items. */
+  subagent = false,
 ): FileWriteRecord {
   const unique = [...new Set(files)].slice(0, MAX_WRITE_FILES);
   const record: FileWriteRecord = {
@@ -269,6 +276,7 @@ export function fileWriteRecord(
     items: items === null ? [] : items.slice(0, MAX_WRITE_ITEMS),
   };
   if (items === null) record.itemsUnknown = true;
+  if (subagent) record.subagent = true;
   if (at !== undefined) record.at = at;
   return record;
 }
@@ -370,9 +378,11 @@ function parseFileWrite(value: Record<string, unknown>, session: string, ts: str
   }
   const unknown = itemsUnknownOf(value, items, 'file/write');
   if (typeof unknown === 'string') return unknown;
+  const subagent = value['subagent'];
+  if (subagent !== undefined && subagent !== true) return '`subagent` of a file/write must be true when present';
   const at = value['at'];
   if (at !== undefined && !isTimestamp(at)) return '`at` is not a timestamp';
-  return fileWriteRecord(session, ts, { agent: source['agent'], session: source['session'], call: source['call'] }, files as string[], unknown ? null : items, at);
+  return fileWriteRecord(session, ts, { agent: source['agent'], session: source['session'], call: source['call'] }, files as string[], unknown ? null : items, at, subagent === true);
 }
 
 /** A line's `itemsUnknown`: absent (false), or `true` with `items` empty; a string says what is wrong. */

@@ -19,6 +19,7 @@ import {
   isFileWrite,
   isInfoRecord,
   isPlanEvent,
+  MAX_PARENT_LENGTH,
   parseForeignItems,
   parseSource,
   pathProblem,
@@ -72,17 +73,19 @@ interface SessionIndex {
   inProgress: Map<number, string[]>;
   /** The newest version's in-progress texts. */
   current: string[];
+  /** The agent's own time (ms) of the kept versions that have one, by version number: a subagent's write is placed among them. */
+  times: Map<number, number>;
   /**
    * Writes of a session with no plan yet: kept here (bounded), not written, so a run that
    * edits but never plans leaves no file; written as soon as the session's first plan is read.
    */
-  pendingWrites: Array<{ write: ForeignWrite | ForeignUsage; at: string | undefined; id: string }>;
+  pendingWrites: PendingWrite[];
   /**
    * While the backward read runs, versions the reader meets are held here with their byte
    * offsets: the backward read may have counted them already (another process appended them
    * before it reached the end), so only those past its newest line are counted after it.
    */
-  held: Array<{ at: number | undefined; items: string[] }> | undefined;
+  held: Array<{ at: number | undefined; items: string[]; time: number | undefined }> | undefined;
   /**
    * The byte offset of the newest line the backward read counted: it may have read past the
    * reader's cursor (lines another process appended meanwhile), so the reader meets those
@@ -94,6 +97,19 @@ interface SessionIndex {
    * plans leaves no file; written as soon as the session's first plan is read.
    */
   pending?: { source: { agent: AgentId; session: string }; facts: SessionFacts };
+}
+
+/**
+ * A write (or response) on its way to a session's log. `parentKey`: the write is a subagent's,
+ * and while the subagent's session has no plan it goes to this session instead. `subagent`: it
+ * is on its way there, counted under that session's items in progress.
+ */
+interface PendingWrite {
+  write: ForeignWrite | ForeignUsage;
+  at: string | undefined;
+  id: string;
+  parentKey?: string;
+  subagent?: true;
 }
 
 const callId = (agent: string, session: string, call: string): string => `${agent}\n${session}\n${call}`;
@@ -114,6 +130,11 @@ function newer(ms: number | undefined, iso: string): number | undefined {
 
 /** The texts of a version's items in progress, in plan order. */
 const inProgressOf = (plan: PlanRecord): string[] => plan.todos.filter((todo) => todo.status === 'in_progress').map((todo) => todo.content);
+/** A version's own time in the agent's record (ms), when it has one. */
+const timeOf = (plan: PlanRecord): number | undefined => {
+  const time = plan.at === undefined ? Number.NaN : Date.parse(plan.at);
+  return Number.isNaN(time) ? undefined : time;
+};
 
 export interface LogPlanSinkOptions {
   /** Locks shared with the other processes that import into the same log folder; without them, one process only. */
@@ -268,7 +289,9 @@ export class LogPlanSink implements PlanSink, Disposable {
    * Appends a file/write line for each write not in the log yet, in the order given, with the
    * items in progress in the plan version the agent's record puts it after (`plansBefore`);
    * when the log does not hold that version (yet), the current plan's; with `itemsUnknown`, none
-   * named and the line marked so (not known, never "none"). A write not in the
+   * named and the line marked so (not known, never "none"). A subagent's write (`parent`) while
+   * its session has no plan goes to its parent's log, marked `subagent`, with the items the
+   * parent had in progress when it was made. A write not in the
    * shape of src/core/foreign.ts rejects the call with a TypeError before anything is written.
    */
   async importWrites(writes: readonly ForeignWrite[]): Promise<void> {
@@ -283,12 +306,24 @@ export class LogPlanSink implements PlanSink, Disposable {
       }
       if (!Number.isInteger(write.plansBefore) || write.plansBefore < 0) throw new TypeError(`importWrites: write ${index + 1}: \`plansBefore\` must be an integer ≥ 0`);
       if (write.itemsUnknown !== undefined && typeof write.itemsUnknown !== 'boolean') throw new TypeError(`importWrites: write ${index + 1}: \`itemsUnknown\` must be a boolean`);
+      const { parent } = write;
+      if (parent !== undefined && (typeof parent !== 'string' || parent === '' || parent.length > MAX_PARENT_LENGTH || parent === source.session)) {
+        throw new TypeError(`importWrites: write ${index + 1}: \`parent\` must be another session's id of 1 to ${MAX_PARENT_LENGTH} characters`);
+      }
       const at = write.at !== undefined && !Number.isNaN(Date.parse(write.at)) ? write.at : undefined;
-      return { key: sessionKeyForForeign(source.agent, source.session), write, at, id: callId(source.agent, source.session, source.call) };
+      const pending: PendingWrite = { write, at, id: callId(source.agent, source.session, source.call) };
+      if (parent !== undefined) pending.parentKey = sessionKeyForForeign(source.agent, parent);
+      return { key: sessionKeyForForeign(source.agent, source.session), ...pending };
     });
     const byKey = new Map<string, typeof checked>();
     for (const write of checked) byKey.set(write.key, [...(byKey.get(write.key) ?? []), write]);
-    await Promise.all([...byKey].map(([key, list]) => this.step(key, (index) => this.writeStep(key, index, list))));
+    await Promise.all(
+      [...byKey].map(async ([key, list]) => {
+        const toParent = new Map<string, PendingWrite[]>();
+        await this.step(key, (index) => this.writeStep(key, index, list, toParent));
+        await Promise.all([...toParent].map(([parentKey, routed]) => this.step(parentKey, (index) => this.writeStep(parentKey, index, routed))));
+      }),
+    );
   }
 
   /**
@@ -331,29 +366,55 @@ export class LogPlanSink implements PlanSink, Disposable {
     return appended;
   }
 
-  /** The append of the writes not in the log yet; none while the session has no plan (they wait for it). */
-  private writeStep(key: string, index: SessionIndex, list: SessionIndex['pendingWrites']): (() => Promise<void>) | undefined {
+  /**
+   * The append of the writes not in the log yet; none while the session has no plan (they wait
+   * for it), but a subagent's writes, handed to `toParent` for its parent's log.
+   */
+  private writeStep(key: string, index: SessionIndex, list: readonly PendingWrite[], toParent?: Map<string, PendingWrite[]>): (() => Promise<void>) | undefined {
     const fresh = list.filter((write) => !index.writes.has(write.id));
     if (fresh.length === 0) return undefined;
     if (!index.planned) {
-      for (const write of fresh) if (!index.pendingWrites.some((known) => known.id === write.id)) index.pendingWrites.push(write);
+      for (const write of fresh) {
+        if (toParent && write.parentKey !== undefined && write.subagent === undefined && 'files' in write.write) {
+          const routed = toParent.get(write.parentKey) ?? [];
+          if (!routed.some((known) => known.id === write.id)) routed.push({ write: write.write, at: write.at, id: write.id, subagent: true });
+          toParent.set(write.parentKey, routed);
+        } else if (!index.pendingWrites.some((known) => known.id === write.id)) index.pendingWrites.push(write);
+      }
       index.pendingWrites.splice(0, Math.max(0, index.pendingWrites.length - MAX_PENDING_WRITES));
       return undefined;
     }
     return async () => {
       // Versions older than the index keeps (a catch-up over many plans hands them all before its writes), read back once.
       let older: Map<number, string[]> | undefined;
-      for (const { write, at, id } of fresh) {
+      for (const { write, at, id, subagent } of fresh) {
         if (index.writes.has(id)) continue;
         const n = write.plansBefore;
-        if (write.itemsUnknown !== true && n > 0 && n <= index.versions && !index.inProgress.has(n)) older ??= await this.olderVersions(key, index.versions);
+        if (subagent === undefined && write.itemsUnknown !== true && n > 0 && n <= index.versions && !index.inProgress.has(n)) older ??= await this.olderVersions(key, index.versions);
         // The agent's record does not tell the items in progress then: not known (null), never "none".
-        const items = write.itemsUnknown === true ? null : n === 0 ? [] : (index.inProgress.get(n) ?? older?.get(n) ?? index.current);
-        if ('files' in write) await this.log.appendWrite(key, write.source, write.files, items, at);
+        // A subagent's count of plans is its own: the parent's items are found by the time of the write.
+        const items = write.itemsUnknown === true ? null : subagent ? this.itemsAt(index, at) : n === 0 ? [] : (index.inProgress.get(n) ?? older?.get(n) ?? index.current);
+        if ('files' in write) await this.log.appendWrite(key, write.source, write.files, items, at, subagent === true);
         else await this.log.appendUsage(key, write.source, write, items, at);
         index.writes.add(id);
       }
     };
+  }
+
+  /**
+   * A subagent's write, at the agent's time `at`: the items in progress in the newest kept
+   * version made by then (both times are the agent's own); the current plan's when the times
+   * do not tell (a version without one, or none kept that early).
+   */
+  private itemsAt(index: SessionIndex, at: string | undefined): string[] {
+    const written = at === undefined ? Number.NaN : Date.parse(at);
+    if (Number.isNaN(written)) return index.current;
+    for (let version = index.versions; index.inProgress.has(version); version--) {
+      const made = index.times.get(version);
+      if (made === undefined) break;
+      if (made <= written) return index.inProgress.get(version) ?? index.current;
+    }
+    return index.current;
   }
 
   /** The in-progress texts of every plan version of the session, by 1-based version number, read backwards from the newest (`versions`). */
@@ -405,6 +466,7 @@ export class LogPlanSink implements PlanSink, Disposable {
         versions: 0,
         inProgress: new Map(),
         current: [],
+        times: new Map(),
         pendingWrites: [],
         held: [],
         countedUpTo: undefined,
@@ -423,6 +485,7 @@ export class LogPlanSink implements PlanSink, Disposable {
       let back = 0;
       // The newest versions' in-progress texts, newest first; numbered once the count is known.
       const newestFirst: string[][] = [];
+      const newestFirstTimes: Array<number | undefined> = [];
       let versionsBack = 0;
       let newestAt: number | undefined;
       built.ready = this.log.readRecordsBackward(key, (record, at) => {
@@ -433,7 +496,10 @@ export class LogPlanSink implements PlanSink, Disposable {
           built.writes.add(usageId(record.source.agent, record.source.session, record.source.call));
         } else if (isPlanEvent(record)) {
           versionsBack++;
-          if (newestFirst.length < KEPT_VERSIONS) newestFirst.push(inProgressOf(record));
+          if (newestFirst.length < KEPT_VERSIONS) {
+            newestFirst.push(inProgressOf(record));
+            newestFirstTimes.push(timeOf(record));
+          }
           built.planned = true;
           if (record.source) {
             const at = -++back;
@@ -451,12 +517,13 @@ export class LogPlanSink implements PlanSink, Disposable {
       }).then(() => {
         built.versions = versionsBack;
         newestFirst.forEach((items, i) => built.inProgress.set(versionsBack - i, items));
+        newestFirstTimes.forEach((time, i) => time !== undefined && built.times.set(versionsBack - i, time));
         if (newestFirst[0]) built.current = newestFirst[0];
         // Versions the reader met meanwhile: those the backward read did not reach come after it.
         const held = built.held ?? [];
         built.held = undefined;
         built.countedUpTo = newestAt;
-        for (const version of held) this.countVersion(built, version.items, version.at);
+        for (const version of held) this.countVersion(built, version.items, version.at, version.time);
         if (built.info === undefined) {
           built.info = newestInfo;
           built.infoAfter = infoAfter;
@@ -470,11 +537,13 @@ export class LogPlanSink implements PlanSink, Disposable {
   }
 
   /** One more plan version of the session (at byte `at`), with the texts of its items in progress; none if the backward read counted it. */
-  private countVersion(index: SessionIndex, items: string[], at: number | undefined): void {
+  private countVersion(index: SessionIndex, items: string[], at: number | undefined, time: number | undefined): void {
     if (at !== undefined && index.countedUpTo !== undefined && at <= index.countedUpTo) return;
     index.current = items;
     index.inProgress.set(++index.versions, items);
     index.inProgress.delete(index.versions - KEPT_VERSIONS);
+    if (time !== undefined) index.times.set(index.versions, time);
+    index.times.delete(index.versions - KEPT_VERSIONS);
   }
 
   private note(key: string, index: SessionIndex, record: LogRecord, offset: number | undefined): void {
@@ -484,8 +553,8 @@ export class LogPlanSink implements PlanSink, Disposable {
       index.writes.add(usageId(record.source.agent, record.source.session, record.source.call));
     } else if (isPlanEvent(record)) {
       index.planned = true;
-      if (index.held) index.held.push({ at: offset, items: inProgressOf(record) });
-      else this.countVersion(index, inProgressOf(record), offset);
+      if (index.held) index.held.push({ at: offset, items: inProgressOf(record), time: timeOf(record) });
+      else this.countVersion(index, inProgressOf(record), offset, timeOf(record));
       if (record.source) {
         const id = callId(record.source.agent, record.source.session, record.source.call);
         const at = index.next++;

@@ -233,9 +233,9 @@ export class SessionLog {
     await this.appendRecord(this.fileFor(session), session, sessionLinkRecord(session, this.now().toISOString(), link));
   }
 
-  /** Appends a file/write line: the files an agent's tool call wrote, and the items in progress then. */
-  async appendWrite(session: string, source: { agent: AgentId; session: string; call: string }, files: readonly string[], items: readonly string[] | null, at?: string): Promise<FileWriteRecord> {
-    const record = fileWriteRecord(session, this.now().toISOString(), source, files, items, at);
+  /** Appends a file/write line: the files an agent's tool call wrote (or a plan-less subagent's, `subagent`), and the items in progress then. */
+  async appendWrite(session: string, source: { agent: AgentId; session: string; call: string }, files: readonly string[], items: readonly string[] | null, at?: string, subagent = false): Promise<FileWriteRecord> {
+    const record = fileWriteRecord(session, this.now().toISOString(), source, files, items, at, subagent);
     const read = await this.appendRecord(this.fileFor(session), session, record);
     return read.type === 'file/write' ? read : record;
   }

@@ -6,6 +6,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cline, clineExtensionFolder, createClineSessionParser, createClineTaskParser } from '../../../src/agents/cline';
+import { blankLinesWithinDepth, MAX_SNAPSHOT_DEPTH } from '../../../src/agents/follow/snapshotFiles';
+import { LogPlanSink } from '../../../src/core/log/planSink';
+import { foreignSessionKey } from '../../../src/core/log/sessionKey';
+import { SessionLog } from '../../../src/core/log/sessionLog';
+import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { itemsFromChecklist } from '../../../src/agents/checklist';
 import { MemorySink, useTempDir } from '../helpers';
 
@@ -179,6 +184,7 @@ describe('Cline 3.x (cline@3.0.65): the team task board of a session', () => {
     assert.equal(out.info?.session, subDoc.sessionId);
     assert.deepEqual(out.plans, []);
     assert.equal(out.writes?.length, 1);
+    assert.equal(out.writes?.[0]?.parent, root, 'its edit names its parent, under whose items it counts');
     assert.ok(out.usage && out.usage.length > 0);
     const parent = createClineSessionParser({}).push(asLine(path.join(sessionsOf('subagent'), root, `${root}.messages.json`)));
     assert.equal(parent.info?.parent, undefined);
@@ -214,6 +220,45 @@ describe('Cline follower over a data folder', () => {
     } finally {
       running.dispose();
     }
+  });
+
+  it("a subagent's edit, with no board of its own, counts under the item its parent had in progress, marked as the subagent's", async () => {
+    const folder = path.join(tmp.path, 'data');
+    fs.cpSync(data('subagent'), folder, { recursive: true });
+    const [root] = fs.readdirSync(path.join(folder, 'sessions'));
+    assert.ok(root);
+    const log = new SessionLog(path.join(tmp.path, 'logs'), new NodeFileSystem());
+    const sink = new LogPlanSink(log);
+    const running = cline.start({ folder, workspaceFolders: [meta('subagent').workspace], workspaceStorageFolder: undefined, storageDir: path.join(tmp.path, 'own'), sink, onUnknownShape: (f, s) => assert.fail(`${f}: ${s.detail}`), onError: (e) => assert.fail(String(e)), onPolling: () => undefined, pollMs: 0 });
+    assert.ok(running);
+    try {
+      await running.refresh();
+    } finally {
+      running.dispose();
+      sink.dispose();
+    }
+    const lines = fs
+      .readFileSync(log.fileFor(foreignSessionKey('cline', root)), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Json)
+      .filter((line) => line['type'] === 'file/write');
+    assert.deepEqual(
+      lines.map((line) => [(line['source'] as Json)['session'], line['files'], line['items'], line['subagent']]),
+      [[`${root}__agent_1796523327422_i37xwo`, [path.join(meta('subagent').workspace, 'src', 'tokens.ts')], ['Hand the edit to a subagent'], true]],
+    );
+  });
+
+  it('a version is parsed only when it nests at most 64 deep; its line breaks are blanked in place, strings passed over', async () => {
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    const deep = (depth: number) => bytes(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+    assert.equal(MAX_SNAPSHOT_DEPTH, 64);
+    assert.equal(await blankLinesWithinDepth(deep(64), 64), true);
+    assert.equal(await blankLinesWithinDepth(deep(65), 64), false);
+    const text = bytes('{\n  "a": "[[[[\\"{{",\r\n  "b": [[1]]\n}');
+    assert.equal(await blankLinesWithinDepth(text, 3), true, 'brackets inside a string, after an escaped quote, do not count');
+    assert.equal(new TextDecoder().decode(text), '{   "a": "[[[[\\"{{",    "b": [[1]] }');
+    assert.equal(await blankLinesWithinDepth(bytes('{"b": [[[1]]]}'), 3), false);
   });
 
   it("also looks in the VS Code extension's global storage, beside this workspace's storage", () => {
