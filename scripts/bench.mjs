@@ -11,7 +11,8 @@
 //   5. the model's token cost of the tool definition, its arguments and its results,
 //   2f. the working tree's snapshots for review: their cost at 50,000 files and the event
 //      loop's longest wait, git started by the runner process next to from the host's thread,
-//      and the snapshots a session of 500 versions with one in-progress set takes,
+//      and the snapshots a session of 500 versions with one in-progress set takes; the store's
+//      bounds (a 1 GB untracked file, space back after deleting the session) next to the code before,
 // prints the tables, and writes docs/benchmarks.md, docs/benchmarks.json and the README's
 // seven-line summary (scripts/bench/readme.mjs).
 //
@@ -28,6 +29,7 @@ import { bytes, count, ms, ratio, renderMarkdown, renderText } from './bench/rep
 import { withReadmeSummary } from './bench/readme.mjs';
 import { benchScale } from './bench/scale.mjs';
 import { benchMemoryRows } from './bench/memory.mjs';
+import { benchSnapshotStore } from './bench/snapshotStore.mjs';
 import { tokenCounts } from './bench/tokens.mjs';
 
 const args = new Set(process.argv.slice(2));
@@ -42,6 +44,8 @@ const SNAPSHOT_RUNS = QUICK ? 3 : 9;
 /** Held while snapshots are measured, as a host holds its heap (a process start copies the starting process's page tables). */
 const SNAPSHOT_HEAP_MB = 300;
 const SNAPSHOT_VERSIONS = 500;
+/** The big untracked file beside the 50,000 files (a core dump, a data set), in MB. */
+const SNAPSHOT_BIG_MB = QUICK ? 100 : 1024;
 const WRITE_SIZES = [1, 100, 10_000];
 const READ_SIZES = [1, 1_000, 100_000];
 const ACTIVATION_RUNS = Number(process.env.AGENT_PLAN_BENCH_ACTIVATIONS ?? (QUICK ? 1 : 3));
@@ -225,7 +229,7 @@ async function main() {
   // 2f. Snapshots for review.
   const snapshot = await snapshotRows(core, tmp);
   report.snapshot = snapshot.figures;
-  tables.push(snapshot.table);
+  tables.push(snapshot.table, snapshot.storeTable);
 
   // 2d. Idle.
   const idle = await core.benchIdle(tmp, IDLE_SESSIONS, progress);
@@ -350,7 +354,7 @@ async function main() {
   report.machine.loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
   report.summary = summaryLine(report);
 
-  const order = ['write', 'read', 'activation', 'scale', 'memory', 'health', 'timeline', 'snapshot', 'idle', 'idleHost', 'latency', 'latencyControls', 'bundle', 'tokens'];
+  const order = ['write', 'read', 'activation', 'scale', 'memory', 'health', 'timeline', 'snapshot', 'snapshotStore', 'idle', 'idleHost', 'latency', 'latencyControls', 'bundle', 'tokens'];
   tables.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
   for (const table of tables) process.stdout.write(`\n${renderText(table)}\n`);
   fs.mkdirSync(path.join(repoRoot, 'docs'), { recursive: true });
@@ -365,8 +369,31 @@ async function main() {
 
 /** Part 2f: the snapshots' figures and their table. */
 async function snapshotRows(core, tmp) {
-  const figures = await core.benchSnapshots(tmp, { files: SNAPSHOT_FILES, runs: SNAPSHOT_RUNS, heapMB: SNAPSHOT_HEAP_MB, versions: SNAPSHOT_VERSIONS }, progress);
+  const figures = await core.benchSnapshots(tmp, { files: SNAPSHOT_FILES, runs: SNAPSHOT_RUNS, heapMB: SNAPSHOT_HEAP_MB, versions: SNAPSHOT_VERSIONS, withRepo: (repo) => benchSnapshotStore(tmp, repo, SNAPSHOT_BIG_MB, progress) }, progress);
   const { runner, here } = figures;
+  const bounds = figures.more;
+  const column = (side) => {
+    if (side.missing) return [side.missing, '', '', '', ''];
+    const what = side.ok ? `${side.changedSeen} of ${bounds.changed}${side.bigStored ? ', the big file copied' : side.skipped.length > 0 ? ', the big file left out and named' : ''}` : `none: ${side.reason}`;
+    return [what, ms(side.ms), bytes(side.bytesAfterSnapshot), bytes(side.bytesAfterForget)];
+  };
+  const [todayRow, beforeRow] = [column(bounds.today), column(bounds.before)];
+  const storeTable = {
+    key: 'snapshotStore',
+    title: `The snapshot store's bounds: ${count(figures.files)} files, a ${count(bounds.bigMB)} MB untracked file and ${bounds.changed} changed files (plain Node)`,
+    headers: ['what', 'today', `the code before (${bounds.baseline})`],
+    align: 'lrr',
+    rows: [
+      ['changed files the snapshot recorded', todayRow[0], beforeRow[0]],
+      ['one snapshot (ms)', todayRow[1], beforeRow[1]],
+      ['the store on disk after it', todayRow[2], beforeRow[2]],
+      ['the store on disk after deleting the session', todayRow[3], beforeRow[3]],
+    ],
+    notes: [
+      'GitSnapshots (src/node/gitSnapshots.ts) today and as of the commit before the store\'s bounds, read from the history and bundled beside it; one snapshot each into an empty store, then the session deleted (forget). Sizes are every file under the store folder.',
+      'Today: untracked files above agentPlan.review.maxUntrackedFileMegabytes (50) are left out and named; a git run stopped by its 30 s bound is no snapshot; deleting a session repacks and prunes at once. Before: the big file was copied whole (or its git add stopped by the bound and the index taken for the snapshot: 0 changed files), and objects younger than 15 minutes stayed after the deletion.',
+    ],
+  };
   const table = {
     key: 'snapshot',
     title: `Snapshots for review: a working tree of ${count(figures.files)} files, ${figures.changedPerRun} changed per snapshot (plain Node, ${figures.heapMB} MB held)`,
@@ -385,19 +412,20 @@ async function snapshotRows(core, tmp) {
       'Versions: PlanStore.write through the real log, sink and SnapshotRecorder; one item in progress throughout while another item\'s text changes in every version. The one snapshot is the first version\'s.',
     ],
   };
-  return { figures, table };
+  return { figures, table, storeTable };
 }
 
 /** Part 2f alone (`--snapshots-only`): its table put into docs/benchmarks.json, docs/benchmarks.md and the README as the last full run left them. */
 async function snapshotsOnly(core, tmp) {
   const file = path.join(repoRoot, 'docs', 'benchmarks.json');
   const report = JSON.parse(fs.readFileSync(file, 'utf8'));
-  const { figures, table } = await snapshotRows(core, tmp);
+  const { figures, table, storeTable } = await snapshotRows(core, tmp);
   table.notes.push(`Measured on ${new Date().toISOString().slice(0, 10)} by \`node scripts/bench.mjs --snapshots-only\` (load average ${loadAtStart.map((l) => l.toFixed(2)).join(' / ')} at its start), after the other tables.`);
-  process.stdout.write(`\n${renderText(table)}\n`);
+  process.stdout.write(`\n${renderText(table)}\n\n${renderText(storeTable)}\n`);
   report.snapshot = { ...figures, measuredAt: new Date().toISOString(), loadAverageAtStart: loadAtStart.map((l) => Math.round(l * 100) / 100) };
-  const order = ['write', 'read', 'activation', 'scale', 'memory', 'health', 'timeline', 'snapshot', 'idle', 'idleHost', 'latency', 'latencyControls', 'bundle', 'tokens'];
-  const tables = [...report.tables.filter((t) => t.key !== 'snapshot'), { key: table.key, title: table.title, headers: table.headers, rows: table.rows, notes: table.notes }];
+  const order = ['write', 'read', 'activation', 'scale', 'memory', 'health', 'timeline', 'snapshot', 'snapshotStore', 'idle', 'idleHost', 'latency', 'latencyControls', 'bundle', 'tokens'];
+  const fresh = [table, storeTable].map(({ key, title, headers, rows, notes }) => ({ key, title, headers, rows, notes }));
+  const tables = [...report.tables.filter((t) => t.key !== 'snapshot' && t.key !== 'snapshotStore'), ...fresh];
   tables.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
   report.tables = tables;
   fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
@@ -405,9 +433,11 @@ async function snapshotsOnly(core, tmp) {
   const mdFile = path.join(repoRoot, 'docs', 'benchmarks.md');
   const md = fs.readFileSync(mdFile, 'utf8');
   const heading = '### Snapshots for review stay off the event loop';
-  const section = `${heading}\n\n${renderMarkdown(table)}\n\n`;
+  const storeHeading = '### The snapshot store stays bounded';
+  const section = `${heading}\n\n${renderMarkdown(table)}\n\n${storeHeading}\n\n${renderMarkdown(storeTable)}\n\n`;
   const from = md.indexOf(heading);
-  const next = from === -1 ? -1 : md.indexOf('\n### ', from + heading.length);
+  const storeAt = md.indexOf(storeHeading);
+  const next = from === -1 ? -1 : md.indexOf('\n### ', storeAt === -1 ? from + heading.length : storeAt + storeHeading.length);
   const idleAt = md.indexOf('### Idle costs nothing');
   const text = from !== -1 ? `${md.slice(0, from)}${section}${next === -1 ? '' : md.slice(next + 1)}` : idleAt !== -1 ? `${md.slice(0, idleAt)}${section}${md.slice(idleAt)}` : `${md}\n${section}`;
   fs.writeFileSync(mdFile, text.replace('a six-line summary', 'a seven-line summary'));
@@ -677,6 +707,7 @@ function markdown(report, tables) {
     health: '### Plan health costs little per line',
     timeline: '### The Plan Timeline opens on its newest page',
     snapshot: '### Snapshots for review stay off the event loop',
+    snapshotStore: '### The snapshot store stays bounded',
     idle: '### Idle costs nothing',
     idleHost: '### Idle in the real host, beside VS Code alone',
     latency: '### From a tool call to the sidebar',

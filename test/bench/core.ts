@@ -777,6 +777,8 @@ export interface SnapshotRows {
   /** 500 plan versions, one in-progress set: snapshots the recorder took. */
   versions: number;
   snapshotsTaken: number;
+  /** What `withRepo` measured. */
+  more: unknown;
 }
 
 function median(values: readonly number[]): number {
@@ -811,7 +813,12 @@ async function longestGap(run: () => Promise<void>): Promise<number> {
  * of `versions` plan versions whose in-progress set does not change, through the real log and
  * recorder, and the snapshots it took.
  */
-export async function benchSnapshots(dir: string, options: { files: number; runs: number; heapMB: number; versions: number }, onProgress?: (text: string) => void): Promise<SnapshotRows> {
+/** `withRepo`: more figures taken on the same repository before it is removed (the snapshot store's bounds: scripts/bench/snapshotStore.mjs). */
+export async function benchSnapshots(
+  dir: string,
+  options: { files: number; runs: number; heapMB: number; versions: number; withRepo?: (repo: string) => Promise<unknown> },
+  onProgress?: (text: string) => void,
+): Promise<SnapshotRows> {
   const root = path.join(dir, 'snapshots');
   const repo = path.join(root, 'repo');
   fs.mkdirSync(repo, { recursive: true });
@@ -883,8 +890,10 @@ export async function benchSnapshots(dir: string, options: { files: number; runs
   await recorder.idle();
   recorder.dispose();
   snapshots.dispose();
+  const more = options.withRepo ? await options.withRepo(repo) : undefined;
   fs.rmSync(root, { recursive: true, force: true });
   return {
+    more,
     files: options.files,
     changedPerRun: 5,
     runs: options.runs,
