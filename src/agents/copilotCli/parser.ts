@@ -14,11 +14,13 @@
 //   with pending, in_progress, done, blocked; `todo_deps` for prerequisites), which the model
 //   writes with SQL through its `sql` tool. The database is made on the first `sql` call and is
 //   in rollback-journal mode. The events carry the SQL, not the rows, and the database only the
-//   newest table: each completed `sql` call that changed the table is a plan version, its
-//   items followed from the SQL since `session.start` (./todoSql.ts), so each edit and response
-//   gets the item in progress at its moment. SQL in a shape not read is reported once; from
-//   there on the table is read from the database instead (./index.ts), and the items in
-//   progress at an edit or response are not known (`itemsUnknown`), never "none".
+//   newest table. Each completed `sql` call that may write is handed on as a plan whose items
+//   come from running the session's SQL again, in order, in an in-memory SQLite database
+//   (./todoReplay.ts, by the source in ./index.ts); a call that left the table as it was is no
+//   version, and the source tells the parser so (`settle`), which renumbers the edits and
+//   responses after it. A call that cannot be run again (refused, past a bound) is reported
+//   once; from there on the table is read from the database instead, and the items in progress
+//   at an edit or response are not known (`itemsUnknown`), never "none".
 // - A waiting call: a tool the model asked for (`assistant.message` `toolRequests`) whose
 //   `tool.execution_complete` has not come, until the request ends or a new one starts. It
 //   waits for the user's approval while a `permission.requested` names it
@@ -35,11 +37,12 @@
 import { type Batch, type JsonRecord, JsonLineParser, excerpt, isRecord, stringField } from '../lineParser';
 import { itemsFromChecklist as checklistItems } from '../checklist';
 import { OpenCalls } from '../openCalls';
-import type { ForeignItem, ForeignPlan, ForeignSessionInfo, ForeignStatus, SessionParser, TurnState } from '../../core/foreign';
+import type { ForeignItem, ForeignPlan, ForeignSessionInfo, ForeignStatus, ParseOutput, SessionParser, TurnState } from '../../core/foreign';
 import { TURN_STATES } from '../../core/foreign';
 import { PendingWrites, toolCallFiles, type WriteTools } from '../toolWrites';
 import { copilotUsageRecord, readCopilotPendingUsage, settleCopilotUsage, type CopilotPendingUsage } from './usage';
-import { applyTodoSql, MAX_TODO_ROWS, type TodoRow } from './todoSql';
+import { lookAtSql, MAX_CALL_SQL_CHARS, onlyReads } from './sqlGuard';
+import type { ReplayCall } from './todoReplay';
 
 /** Copilot CLI's write tools. */
 const WRITE_TOOLS: WriteTools = { paths: { create: 'path', edit: 'path' }, patches: { apply_patch: ['input', 'patch', 'patchText'] } };
@@ -55,19 +58,38 @@ export const COPILOT_CHECKLIST_TOOL = 'update_todo';
 export interface CopilotTodoRow {
   id: string;
   title: string;
-  status: string;
+  /** NULL where the SQL set none (a CASE without ELSE): read as an unknown shape. */
+  status: string | null;
 }
 
 /** The status of a `todos` row, with nothing invented: done is completed, blocked stays blocked. */
 const TABLE_STATUSES: Record<string, ForeignStatus> = { pending: 'pending', in_progress: 'in_progress', done: 'completed', blocked: 'blocked' };
 
-/** Plans whose items are to be read from the session's database: their SQL did not tell them. */
+/** Plans whose items are to be read from the session's database: the SQL before them could not be run again. */
 const FROM_TABLE = new WeakSet<ForeignPlan>();
 
-/** True for a plan whose items the events did not tell: the source reads them from the `todos` table. */
+/** True for a plan whose items are read from the session's `todos` table (the SQL could not be run again). */
 export function readsTable(plan: ForeignPlan): boolean {
   return FROM_TABLE.has(plan);
 }
+
+/** What became of a `sql` call's plan: a version, no version (the table as it was), or not known. */
+export type SqlCallOutcome = 'version' | 'unchanged' | 'unknown';
+
+/** A plan whose items come from running the session's SQL again: the call to run, and where to tell the parser what came of it. */
+export interface ReplayedPlan {
+  call: ReplayCall;
+  settle(outcome: SqlCallOutcome): void;
+}
+const REPLAYED = new WeakMap<ForeignPlan, ReplayedPlan>();
+
+/** The call to run again for a plan's items, when its items come from the SQL. */
+export function replayedPlan(plan: ForeignPlan): ReplayedPlan | undefined {
+  return REPLAYED.get(plan);
+}
+
+/** SQL of the session's writing calls kept in the state at most (to run them again after a restart); past it, older calls are not kept. */
+export const MAX_HISTORY_CHARS = 4 * 1024 * 1024;
 
 /** The items of a `todos` table; a string (for the output channel) when a row is not in its known shape. */
 export function itemsFromTodoRows(rows: readonly CopilotTodoRow[]): ForeignItem[] | string {
@@ -106,9 +128,9 @@ export function workspaceYamlCwd(text: string): string | undefined {
   return undefined;
 }
 
-/** True for SQL that may change the `todos` table (not a plain read, nor a write of another table). */
-export function changesTodos(query: string): boolean {
-  return /\btodos\b/i.test(query) && applyTodoSql([], query).kind !== 'read';
+/** True for SQL that may change a table (anything but plain reads): it is run again. */
+export function mayWrite(query: string): boolean {
+  return !onlyReads(lookAtSql(query));
 }
 
 export function createCopilotCliParser(state?: unknown): SessionParser {
@@ -117,8 +139,16 @@ export function createCopilotCliParser(state?: unknown): SessionParser {
 
 interface PendingCall {
   tool: string;
-  /** The checklist (update_todo) or the SQL (sql). */
+  /** The checklist (update_todo) or the SQL (sql; '' when longer than MAX_CALL_SQL_CHARS, with `long`). */
   text: string;
+  long?: boolean;
+}
+
+/** A write or response handed on in the newest push, with its plan count as counted then. */
+interface Counted {
+  target: { plansBefore?: number; plans?: number; itemsUnknown?: boolean };
+  key: 'plansBefore' | 'plans';
+  raw: number;
 }
 
 class CopilotCliParser extends JsonLineParser {
@@ -136,8 +166,14 @@ class CopilotCliParser extends JsonLineParser {
   private readonly open: OpenCalls;
   /** Permission requests without their completion: request id → the call it asks leave for. */
   private permissions: Record<string, string> = {};
-  /** The `todos` table as the SQL since `session.start` left it; undefined while not known. */
-  private table: TodoRow[] | undefined;
+  /** The SQL of the session's completed calls that may write, in order (null where not kept). */
+  private history: Array<string | null> = [];
+  private historyChars = 0;
+  /** The table is not known from here on: a call could not be run again. */
+  private tableUnknown = false;
+  /** The newest push's writes and responses, and its plans that were no version: `settle` renumbers them. */
+  private counted: Counted[] = [];
+  private dropped: number[] = [];
 
   constructor(state: unknown) {
     super('copilot-cli', state);
@@ -150,10 +186,12 @@ class CopilotCliParser extends JsonLineParser {
       this.turn = { index: turn['index'], state: turn['state'] as TurnState };
     }
     if (typeof state['calls'] === 'number') this.calls = state['calls'];
-    const table = state['table'];
-    if (Array.isArray(table) && table.length <= MAX_TODO_ROWS && table.every((row) => isRecord(row) && typeof row['id'] === 'string' && typeof row['title'] === 'string' && typeof row['status'] === 'string')) {
-      this.table = (table as TodoRow[]).map((row) => ({ id: row.id, title: row.title, status: row.status }));
+    const history = state['history'];
+    if (Array.isArray(history) && history.every((q) => q === null || typeof q === 'string')) {
+      this.history = history as Array<string | null>;
+      this.historyChars = this.history.reduce((sum, q) => sum + (q?.length ?? 0), 0);
     }
+    this.tableUnknown = state['tableUnknown'] === true;
     this.answered = state['answered'] === true;
     const permissions = state['permissions'];
     if (isRecord(permissions)) {
@@ -162,13 +200,39 @@ class CopilotCliParser extends JsonLineParser {
     const pending = state['pending'];
     if (isRecord(pending)) {
       for (const [id, call] of Object.entries(pending)) {
-        if (isRecord(call) && typeof call['tool'] === 'string' && typeof call['text'] === 'string') this.pending[id] = { tool: call['tool'], text: call['text'] };
+        if (isRecord(call) && typeof call['tool'] === 'string' && typeof call['text'] === 'string') this.pending[id] = { tool: call['tool'], text: call['text'], ...(call['long'] === true ? { long: true } : {}) };
       }
     }
   }
 
   protected ownState(): JsonRecord {
-    return { ...(this.turn ? { turn: this.turn } : {}), calls: this.calls, answered: this.answered, pending: this.pending, writes: this.writes.state(), open: this.open.state(), permissions: this.permissions, ...(this.usage ? { usage: this.usage } : {}), ...(this.table ? { table: this.table } : {}) };
+    return { ...(this.turn ? { turn: this.turn } : {}), calls: this.calls, answered: this.answered, pending: this.pending, writes: this.writes.state(), open: this.open.state(), permissions: this.permissions, ...(this.usage ? { usage: this.usage } : {}), history: this.history, ...(this.tableUnknown ? { tableUnknown: true } : {}) };
+  }
+
+  override push(lines: readonly string[]): ParseOutput {
+    this.counted = [];
+    this.dropped = [];
+    const heldBefore = this.usage;
+    const output = super.push(lines);
+    for (const target of [...(output.writes ?? []), ...(output.usage ?? [])]) this.counted.push({ target, key: 'plansBefore', raw: target.plansBefore });
+    if (this.usage !== undefined && this.usage !== heldBefore) this.counted.push({ target: this.usage, key: 'plans', raw: this.usage.plans });
+    return output;
+  }
+
+  /**
+   * What became of the plan of a sql call emitted in the newest push (`ordinal`: the plan count
+   * right after it): no version, so the writes and responses after it come after one plan
+   * fewer; or not known, so their items are not known, nor those of everything after.
+   */
+  private settle(ordinal: number, outcome: SqlCallOutcome): void {
+    if (outcome === 'unchanged') {
+      this.dropped.push(ordinal);
+      this.base.plans--;
+      for (const { target, key, raw } of this.counted) target[key] = raw - this.dropped.filter((d) => d <= raw).length;
+    } else if (outcome === 'unknown') {
+      this.tableUnknown = true;
+      for (const { target, raw } of this.counted) if (raw >= ordinal) target.itemsUnknown = true;
+    }
   }
 
   protected override info(): ForeignSessionInfo | undefined {
@@ -194,8 +258,6 @@ class CopilotCliParser extends JsonLineParser {
           return;
         }
         this.base.session = id;
-        // A new session's table is empty (the database is made on its first sql call).
-        this.table = [];
         const context = data['context'];
         const cwd = isRecord(context) ? stringField(context, 'cwd') : undefined;
         if (cwd !== undefined) this.base.cwd = cwd;
@@ -213,7 +275,7 @@ class CopilotCliParser extends JsonLineParser {
       }
       case 'session.usage_record':
         settleCopilotUsage(this.base.session, this.usage, 0, batch);
-        this.usage = copilotUsageRecord(record, data, this.base.plans, this.table === undefined);
+        this.usage = copilotUsageRecord(record, data, this.base.plans, this.tableUnknown);
         return;
       case 'assistant.message': {
         const requests = data['toolRequests'];
@@ -291,7 +353,12 @@ class CopilotCliParser extends JsonLineParser {
     }
     if (tool === COPILOT_TODOS_TOOL) {
       const query = isRecord(args) ? stringField(args, 'query') : undefined;
-      if (query !== undefined && /\btodos\b/i.test(query)) {
+      // Every sql call that may write is run again (a trigger or another table may change todos).
+      if (query !== undefined && query.length > MAX_CALL_SQL_CHARS) {
+        this.pending[call] = { tool, text: '', long: true };
+        return;
+      }
+      if (query !== undefined && mayWrite(query)) {
         this.pending[call] = { tool, text: query };
         return;
       }
@@ -307,16 +374,20 @@ class CopilotCliParser extends JsonLineParser {
     for (const [request, asked] of Object.entries(this.permissions)) if (asked === call) delete this.permissions[request];
     const write = this.writes.settle(call);
     if (write !== undefined && data['success'] === true && this.base.session !== undefined && !batch.alreadyEmitted(call)) {
-      batch.write({ source: { agent: 'copilot-cli', session: this.base.session, call }, files: write.files, ...(this.table === undefined ? { itemsUnknown: true } : {}), ...(write.at !== undefined ? { at: write.at } : {}) });
+      batch.write({ source: { agent: 'copilot-cli', session: this.base.session, call }, files: write.files, ...(this.tableUnknown ? { itemsUnknown: true } : {}), ...(write.at !== undefined ? { at: write.at } : {}) });
     }
     const pending = this.pending[call];
     if (pending === undefined) return;
     delete this.pending[call];
     if (data['success'] !== true) {
-      // One statement that failed changed nothing; of several, the ones before it may have.
-      if (pending.tool === COPILOT_TODOS_TOOL && this.table !== undefined && pending.text.split(';').filter((s) => /\btodos\b/i.test(s)).length > 1 && changesTodos(pending.text)) {
-        batch.report(line, 'a failed sql call of several statements on the todos table');
-        this.table = undefined;
+      // One statement that failed changed nothing; of several, the ones before it may have (the
+      // CLI's transaction is not told): from there on the table is not known.
+      if (pending.tool === COPILOT_TODOS_TOOL && !this.tableUnknown) {
+        const look = lookAtSql(pending.text);
+        if (pending.long === true || 'refused' in look || look.statements.length > 1) {
+          batch.report(line, 'a failed sql call of several statements');
+          this.tableUnknown = true;
+        }
       }
       return;
     }
@@ -327,24 +398,21 @@ class CopilotCliParser extends JsonLineParser {
     }
     const at = stringField(record, 'timestamp');
     if (pending.tool === COPILOT_TODOS_TOOL) {
-      const result = applyTodoSql(this.table ?? [], pending.text);
-      if (result.kind === 'read') {
-        this.calls += 1; // A read of the plan is work, not a plan update.
-        return;
-      }
-      let items: ForeignItem[] | string | undefined;
-      if (result.kind === 'unknown') batch.report(line, result.detail);
-      else if (this.table !== undefined) {
-        items = itemsFromTodoRows(result.rows);
-        if (typeof items === 'string') batch.report(line, items);
-      }
-      if (result.kind === 'changed' && this.table !== undefined && typeof items !== 'string') this.table = result.rows;
-      else this.table = undefined;
+      const index = this.history.length;
+      const keep = pending.long !== true && this.historyChars + pending.text.length <= MAX_HISTORY_CHARS;
+      this.history.push(keep ? pending.text : null);
+      if (keep) this.historyChars += pending.text.length;
       if (batch.alreadyEmitted(call)) return;
-      const plan: ForeignPlan = { source: { agent: 'copilot-cli', tool: COPILOT_TODOS_TOOL, session, call }, items: Array.isArray(items) ? items : [], ...(at !== undefined ? { at } : {}) };
-      // Not told by the SQL: the rows are read from the session's database by the source (./index.ts).
-      if (this.table === undefined) FROM_TABLE.add(plan);
+      const plan: ForeignPlan = { source: { agent: 'copilot-cli', tool: COPILOT_TODOS_TOOL, session, call }, items: [], ...(at !== undefined ? { at } : {}) };
       batch.emit(plan);
+      const ordinal = this.base.plans;
+      if (this.tableUnknown) {
+        // The SQL before could not be run again: the rows are read from the session's database by the source (./index.ts).
+        FROM_TABLE.add(plan);
+      } else {
+        const query = pending.long === true ? null : pending.text;
+        REPLAYED.set(plan, { call: { session, history: this.history, index, query }, settle: (outcome) => this.settle(ordinal, outcome) });
+      }
       this.calls = 0;
       return;
     }

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  changesTodos,
+  mayWrite,
   copilotCli,
   copilotSessionLocator,
   createCopilotCliParser,
@@ -18,11 +18,12 @@ import {
   itemsFromTodoRows,
   readTodoRows,
   tableSink,
+  TodoReplay,
   workspaceYamlCwd,
 } from '../../../src/agents/copilotCli';
 import { loadSqlite, type SqliteModule } from '../../../src/agents/follow/sqlite';
-import { applyTodoSql } from '../../../src/agents/copilotCli/todoSql';
-import { readsTable } from '../../../src/agents/copilotCli/parser';
+import { readsTable, replayedPlan } from '../../../src/agents/copilotCli/parser';
+import type { ParseOutput } from '../../../src/core/foreign';
 import type { ForeignPlan } from '../../../src/core/foreign';
 import { SessionFiles } from '../../../src/core/derived/itemFiles';
 import { buildLedger } from '../../../src/core/derived/ledger';
@@ -37,13 +38,13 @@ import { MemorySink, hostNode, useTempDir } from '../helpers';
 const rows = (plan: ForeignPlan | undefined) => (plan?.items ?? []).map((item) => [item.content, item.status]);
 const FINAL = [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress'], ['Write a regression test', 'blocked']];
 
-/** The recording's lines with one sql call's SQL put in a shape the parser does not read (its text otherwise the same). */
+/** The recording's lines with one sql call's SQL made one that is not run again (a PRAGMA before it; its text otherwise the same). */
 function unread(lines: readonly string[], sql: string): string[] {
   let done = false;
   return lines.map((line) => {
     if (done || !line.includes('"tool.execution_start"') || !line.includes(sql)) return line;
     done = true;
-    return line.replace(sql, sql.replace(/^(INSERT|UPDATE)/, '$1 OR ABORT'));
+    return line.replace(sql, `PRAGMA foreign_keys = ON; ${sql}`);
   });
 }
 
@@ -52,14 +53,13 @@ describe('copilotCli parser, over recordings of the real CLI', () => {
   const lines = recordedLines(rec);
   const session = path.basename(path.dirname(rec.sessionFiles[0] ?? ''));
 
-  it('each completed sql call that changed the todos table is a plan call, once, its items told by the SQL; a SELECT is work, not a plan', () => {
+  it('each completed sql call that may write is a plan call, once, its items to come from its SQL run again; a SELECT is work, not a plan', () => {
     const out = createCopilotCliParser().push(lines);
     assert.deepEqual(out.unknown, []);
     assert.deepEqual(
-      out.plans.map((p) => [p.source.agent, p.source.tool, p.source.session, p.items.length, readsTable(p)]),
-      [['copilot-cli', 'sql', session, 3, false], ['copilot-cli', 'sql', session, 3, false], ['copilot-cli', 'sql', session, 3, false]],
+      out.plans.map((p) => [p.source.agent, p.source.tool, p.source.session, replayedPlan(p)?.call.index, readsTable(p)]),
+      [['copilot-cli', 'sql', session, 0, false], ['copilot-cli', 'sql', session, 1, false], ['copilot-cli', 'sql', session, 2, false]],
     );
-    assert.deepEqual(rows(out.plans.at(-1)), FINAL);
     assert.deepEqual(new Set(out.plans.map((p) => p.source.call)).size, 3);
     // The session: where it ran, the prompt as its first request, the request answered with nothing done since the last update.
     assert.deepEqual(out.info, { agent: 'copilot-cli', session, cwd: rec.workspace, request: rec.prompt, turn: { index: 0, state: 'ended' }, calls: 0, pending: null });
@@ -114,27 +114,16 @@ describe('copilotCli parser, over recordings of the real CLI', () => {
     assert.equal(itemsFromTodoRows([{ id: 'a', title: 'A', status: 'skipped' }]), 'a todos row with status "skipped"');
   });
 
-  it('SQL in a shape not read is reported once and told by nobody: the table is read instead, and what follows has its items not known', () => {
-    const edits = recordedLines(recording('copilot-cli', 'edits'));
-    const out = createCopilotCliParser().push(unread(edits, "INSERT INTO todos (id, title, description, status) VALUES ('a'"));
-    assert.deepEqual(out.unknown.map((u) => u.detail), ['a sql INSERT on the todos table in a shape not read']);
-    assert.deepEqual(out.plans.map(readsTable), [true, true, true]);
-    assert.ok((out.writes ?? []).length > 0 && (out.writes ?? []).every((w) => w.itemsUnknown === true));
-    // Responses before that call: nothing was planned yet, so none was in progress (known); after it, not known.
-    const usage = out.usage ?? [];
-    assert.deepEqual(usage.map((u) => u.itemsUnknown === true), usage.map((u) => u.plansBefore > 0));
-    assert.equal(applyTodoSql([], 'UPDATE todos SET status = CASE id WHEN \'a\' THEN \'done\' END').kind, 'unknown');
-    assert.equal(applyTodoSql([], "UPDATE todos SET title = 'x'").kind, 'unknown');
-    assert.equal(applyTodoSql([], "DELETE FROM todos WHERE id = 'a'").kind, 'unknown');
-    assert.equal(applyTodoSql([], "INSERT INTO todo_deps (todo_id, depends_on) VALUES ('b', 'a')").kind, 'read');
-  });
-
-  it('which SQL changes the table', () => {
-    assert.equal(changesTodos("UPDATE todos SET status = 'done'"), true);
-    assert.equal(changesTodos('SELECT * FROM todos'), false);
-    assert.equal(changesTodos('INSERT INTO notes VALUES (1)'), false);
-    assert.equal(changesTodos("INSERT INTO todo_deps (todo_id, depends_on) SELECT id, 'a' FROM todos"), false);
-    assert.equal(changesTodos('DELETE FROM todos'), true);
+  it('which SQL may write (and is run again)', () => {
+    assert.equal(mayWrite("UPDATE todos SET status = 'done'"), true);
+    assert.equal(mayWrite('SELECT * FROM todos'), false);
+    assert.equal(mayWrite("SELECT ';' AS x; -- UPDATE todos\nSELECT 1"), false);
+    assert.equal(mayWrite('WITH t AS (SELECT 1) SELECT * FROM t'), false);
+    assert.equal(mayWrite('PRAGMA table_info(todos)'), false);
+    assert.equal(mayWrite('INSERT INTO notes VALUES (1)'), true);
+    assert.equal(mayWrite("INSERT INTO todo_deps (todo_id, depends_on) SELECT id, 'a' FROM todos"), true);
+    assert.equal(mayWrite('DELETE FROM todos'), true);
+    assert.equal(mayWrite("SELECT 'open"), true);
   });
 
   it('an update_todo checklist (the tool of older releases; 1.0.102 has none, so this input is written here): - [ ] pending, - [x] completed, another mark reported', () => {
@@ -193,6 +182,18 @@ if (typeof sqlite === 'string') {
   }
 } else {
   const db: SqliteModule = sqlite;
+  /** The parser's plans through the source's sink, their SQL run again (the parser's writes and responses renumbered as the sink settles its plans). */
+  const throughReplay = async (lines: readonly string[], folder?: string, sink = new MemorySink()): Promise<{ plans: ForeignPlan[]; out: ParseOutput; unknown: string[] }> => {
+    const out = createCopilotCliParser().push(lines);
+    const unknown: string[] = [];
+    const replay = new TodoReplay();
+    try {
+      await tableSink(sink, { sqlite: db, replay, sessionFolder: () => folder, onUnknownShape: (_file, shape) => unknown.push(shape.detail) }).importPlans(out.plans);
+    } finally {
+      replay.dispose();
+    }
+    return { plans: sink.plans, out, unknown };
+  };
   describe(`Copilot CLI todos table, with node:sqlite (Node ${process.versions.node})`, () => {
     const tmp = useTempDir();
     const rec = recording('copilot-cli', 'sql-todos');
@@ -223,12 +224,19 @@ if (typeof sqlite === 'string') {
       fs.writeFileSync(`${file}-journal`, '');
       await assert.rejects(readTodoRows(db, file), DatabaseBusyError);
       const sink = new MemorySink();
-      const plans = createCopilotCliParser().push(lastUnread()).plans.filter(readsTable);
+      const plans = createCopilotCliParser().push(lastUnread()).plans;
       const session = plans[0]?.source.session ?? '';
-      const pending = tableSink(sink, { sqlite: db, sessionFolder: (id) => (id === session ? folder : undefined), onUnknownShape: () => assert.fail(), retries: 20, retryMs: 20 }).importPlans(plans);
+      const unknown: string[] = [];
+      const replay = new TodoReplay();
+      const pending = tableSink(sink, { sqlite: db, replay, sessionFolder: (id) => (id === session ? folder : undefined), onUnknownShape: (_f, shape) => unknown.push(shape.detail), retries: 20, retryMs: 20 }).importPlans(plans);
       setTimeout(() => fs.rmSync(`${file}-journal`), 100);
-      await pending;
-      assert.deepEqual(sink.plans.map(rows), [FINAL]);
+      await pending.finally(() => replay.dispose());
+      assert.deepEqual(unknown, ['a sql call with PRAGMA']);
+      assert.deepEqual(sink.plans.map(rows), [
+        [['Read the parser', 'pending'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending']],
+        [['Read the parser', 'in_progress'], ['Fix the off-by-one', 'pending'], ['Write a regression test', 'pending']],
+        FINAL,
+      ]);
     });
 
     it('the source: this workspace\'s session, each version the SQL told, its info, nothing again after a restart', async () => {
@@ -263,14 +271,51 @@ if (typeof sqlite === 'string') {
       assert.deepEqual(fs.readdirSync(folder).sort(), before);
     });
 
-    it('calls whose SQL is not read: a catch-up gives only the newest the table (no earlier list guessed); live, each one gets it', async () => {
+    it('calls after one not run again: reported once; a catch-up gives only the newest the table (no earlier list guessed)', async () => {
       const { folder } = copyHome();
       const told = unread(recordedLines(rec), "INSERT INTO todos (id, title, description) VALUES ('read-parser'");
-      const caught = new MemorySink();
-      const all = createCopilotCliParser().push(told).plans;
-      const session = all[0]?.source.session ?? '';
-      await tableSink(caught, { sqlite: db, sessionFolder: (id) => (id === session ? folder : undefined), onUnknownShape: () => assert.fail() }).importPlans(all);
-      assert.deepEqual(caught.plans.map(rows), [FINAL]);
+      const { plans, unknown } = await throughReplay(told, folder);
+      assert.deepEqual(unknown, ['a sql call with PRAGMA']);
+      assert.deepEqual(plans.map(rows), [FINAL]);
+    });
+
+    it('any SQL the model writes: every state, equal to SQLite\'s own run (CASE without ELSE, WHERE id IN, SET title, DELETE); a call that left the table as it was is no version, and an edit after it names the right item', async () => {
+      const queries = [
+        "INSERT INTO todos (id, title) VALUES ('a', 'A'), ('b', 'B'), ('c', 'C')",
+        "UPDATE todos SET status = CASE id WHEN 'a' THEN 'in_progress' WHEN 'b' THEN 'pending' WHEN 'c' THEN 'pending' END",
+        "INSERT INTO todo_deps (todo_id, depends_on) VALUES ('b', 'a')",
+        "UPDATE todos SET status = 'done' WHERE id IN ('a'); UPDATE todos SET status = 'in_progress' WHERE id IN (SELECT todo_id FROM todo_deps)",
+        "UPDATE todos SET title = 'B, renamed' WHERE id = 'b'",
+        "DELETE FROM todos WHERE id = 'c'; INSERT INTO todos (id, title, status) SELECT 'd', 'D from ' || count(*), 'blocked' FROM todos",
+        "CREATE TABLE notes (n TEXT); INSERT INTO notes VALUES ('x'); UPDATE todos SET title = title || (SELECT '!' FROM notes) WHERE id = 'd'",
+        "REPLACE INTO todos (id, title, status) VALUES ('a', 'A again', 'done')",
+      ];
+      const call = (id: string, query: string) => [
+        JSON.stringify({ type: 'tool.execution_start', data: { toolCallId: id, toolName: 'sql', arguments: { query } } }),
+        JSON.stringify({ type: 'tool.execution_complete', data: { toolCallId: id, success: true } }),
+      ];
+      const lines = [
+        JSON.stringify({ type: 'session.start', data: { sessionId: 's7', context: { cwd: '/w' } } }),
+        ...queries.flatMap((q, i) => [...call(`q${i}`, q), ...(i === 2 ? [JSON.stringify({ type: 'tool.execution_start', data: { toolCallId: 'w1', toolName: 'create', arguments: { path: '/w/a.ts', file_text: 'x' } } }), JSON.stringify({ type: 'tool.execution_complete', data: { toolCallId: 'w1', success: true } })] : [])]),
+      ];
+      // SQLite's own run of the same SQL, one call at a time: the table after each.
+      const mem = new (require('node:sqlite') as { DatabaseSync: new (f: string) => { prepare(q: string): { all(): unknown[] }; exec(q: string): void; close(): void } }).DatabaseSync(':memory:');
+      const recordedDb = new (require('node:sqlite') as { DatabaseSync: new (f: string, o?: object) => { prepare(q: string): { all(): unknown[] }; close(): void } }).DatabaseSync(path.join(path.dirname(rec.sessionFiles[0] ?? ''), 'session.db'), { readOnly: true });
+      for (const { sql } of recordedDb.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL").all() as Array<{ sql: string }>) mem.exec(sql);
+      recordedDb.close();
+      const states: string[][][] = [];
+      for (const query of queries) {
+        mem.exec(query);
+        const table = (mem.prepare('SELECT title, status FROM todos ORDER BY rowid').all() as Array<{ title: string; status: string }>).map((r) => [r.title, r.status === 'done' ? 'completed' : r.status]);
+        if (JSON.stringify(table) !== JSON.stringify(states.at(-1) ?? [])) states.push(table);
+      }
+      mem.close();
+      assert.equal(states.length, 7);
+      const { plans, out, unknown } = await throughReplay(lines);
+      assert.deepEqual(unknown, []);
+      assert.deepEqual(plans.map(rows), states);
+      // The edit came after the todo_deps INSERT, which was no version: it follows the second version (A in progress).
+      assert.deepEqual(out.writes?.map((w) => [w.source.call, w.plansBefore, w.itemsUnknown]), [['w1', 2, undefined]]);
     });
 
     it('live: each change of the table is one plan, in order', async () => {
@@ -279,10 +324,14 @@ if (typeof sqlite === 'string') {
       const plans = createCopilotCliParser().push(lines).plans;
       const session = plans[0]?.source.session ?? '';
       const sink = new MemorySink();
-      const table = tableSink(sink, { sqlite: db, sessionFolder: (id) => (id === session ? folder : undefined), onUnknownShape: () => assert.fail() });
+      const replay = new TodoReplay();
+      const unknown: string[] = [];
+      const table = tableSink(sink, { sqlite: db, replay, sessionFolder: (id) => (id === session ? folder : undefined), onUnknownShape: (_f, shape) => unknown.push(shape.detail) });
       // Arriving one at a time (as a live session's lines do), each call gets the table as it is then.
       for (const plan of plans) await table.importPlans([plan]);
+      replay.dispose();
       assert.equal(sink.plans.length, 3);
+      assert.deepEqual(unknown, ['a sql call with PRAGMA']);
     });
   });
 
@@ -326,19 +375,20 @@ if (typeof sqlite === 'string') {
       it(`${scenario}: each version is the table after its call, the last one the recorded table; each edit names the item in progress right before it; no response is left not known`, async () => {
         const rec = recording('copilot-cli', scenario);
         const { tables, final, order } = replayed(rec);
-        const out = createCopilotCliParser().push(recordedLines(rec));
+        const { plans, out, unknown } = await throughReplay(recordedLines(rec));
         assert.deepEqual(out.unknown, []);
+        assert.deepEqual(unknown, []);
         const versions = order.filter((o) => o.kind === 'sql' && o.wrote).map((o) => tables.get(o.call));
         assert.ok(versions.length > 0);
-        assert.deepEqual(out.plans.map(rows), versions);
-        assert.deepEqual(rows(out.plans.at(-1)), final);
+        assert.deepEqual(plans.map(rows), versions);
+        assert.deepEqual(rows(plans.at(-1)), final);
         // Through the log's import side, as the follower hands them: the file/write lines' items.
         const log = new SessionLog(path.join(tmp.path, scenario, 'sessions'), nodeFileSystem);
         const sink = new LogPlanSink(log);
-        await sink.importPlans(out.plans);
+        await sink.importPlans(plans);
         await sink.importWrites(out.writes ?? []);
         await sink.importUsage(out.usage ?? []);
-        const session = out.plans[0]?.source.session ?? '';
+        const session = plans[0]?.source.session ?? '';
         const records: LogRecord[] = [];
         await log.readRecordsBackward(sessionKeyForForeign('copilot-cli', session), (record) => (records.unshift(record), false));
         const written = records.filter(isFileWrite);
@@ -354,7 +404,8 @@ if (typeof sqlite === 'string') {
     it('edits whose SQL is not read: the log says their item is not known, and the views list them apart, never as "no item in progress"', async () => {
       const rec = recording('copilot-cli', 'edits');
       const { order } = replayed(rec);
-      const out = createCopilotCliParser().push(unread(recordedLines(rec), "INSERT INTO todos (id, title, description, status) VALUES ('a'"));
+      const { out, unknown } = await throughReplay(unread(recordedLines(rec), "INSERT INTO todos (id, title, description, status) VALUES ('a'"));
+      assert.deepEqual(unknown, ['a sql call with PRAGMA']);
       const log = new SessionLog(path.join(tmp.path, 'unread', 'sessions'), nodeFileSystem);
       const sink = new LogPlanSink(log);
       // As the source hands them without its table read: the plans as the parser left them.
