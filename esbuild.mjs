@@ -52,6 +52,25 @@ const timelinePage = {
   plugins: watch ? [problemMatcher] : [],
 };
 
+/**
+ * The MCP server agents start (`node dist/mcp.js`): everything bundled, the
+ * MCP SDK included, so it needs nothing but Node 18 or later at run time.
+ */
+const mcpServer = {
+  entryPoints: ['src/mcp/server.ts'],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node18',
+  outfile: 'dist/mcp.js',
+  banner: { js: '#!/usr/bin/env node' },
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+  plugins: watch ? [problemMatcher] : [],
+};
+
 /** Every .ts file below a folder (Node 20 has no fs.globSync). */
 function listTs(dir) {
   return fs
@@ -60,7 +79,7 @@ function listTs(dir) {
     .map((f) => path.join(dir, f));
 }
 
-const contexts = [await esbuild.context(extension), await esbuild.context(timelinePage)];
+const contexts = [await esbuild.context(extension), await esbuild.context(timelinePage), await esbuild.context(mcpServer)];
 if (!production) {
   contexts.push(
     await esbuild.context({

@@ -10,7 +10,7 @@
 //     titles and their category;
 //   - l10n/bundle.l10n*.json: each agent's name (kept as it is in Chinese);
 //   - src/core/generated/agentIds.ts: the ids the log accepts, the VS Code chat agents, names and icons;
-//   - docs/agents.md, README.md, docs/ARCHITECTURE.md, docs/log-format.md, docs/api.md: the agents'
+//   - docs/agents.md, README.md, docs/log-format.md, docs/api.md: the agents'
 //     tables (each agent's rows from its `about`) and lists, between `<!-- generated:<name> -->`
 //     and `<!-- /generated -->` (prose stays hand-written), and docs/api.md's `type AgentId = …;` line;
 //   - scripts/agents/recipes.mjs: the import of each agent's recording recipe (its recording.mjs);
@@ -44,7 +44,6 @@ export const DERIVED_FILES = [
   'docs/agents.md',
   'docs/log-format.md',
   'docs/api.md',
-  'docs/ARCHITECTURE.md',
   'README.md',
   'scripts/agents/recipes.mjs',
   'scripts/agents/package.json',
@@ -394,6 +393,7 @@ function agentsPage(text, agents) {
     'agents-settings',
     table(['setting', 'default', 'meaning'], agents.map((a) => [settingCell(a), a.hasFolder ? `\`true\` / empty = ${a.about.settings.folder.empty.join(' or ')}` : '`true`', a.about.settings.meaning])),
   );
+  out = withRegion(out, file, 'agent-folders', agents.map((agent) => code(`src/agents/${agent.folder}/`)).join(', '));
   return out;
 }
 
@@ -402,10 +402,6 @@ function readme(text, agents) {
 }
 
 const idList = (agents) => agents.map((agent) => code(agent.id)).join(', ');
-
-function architecture(text, agents) {
-  return withRegion(text, 'docs/ARCHITECTURE.md', 'agent-folders', agents.map((agent) => code(`${agent.folder}/`)).join(', '));
-}
 
 function logFormat(text, agents) {
   return withRegion(text, 'docs/log-format.md', 'agent-ids', idList(agents));
@@ -470,7 +466,6 @@ const WRITERS = {
   'docs/agents.md': agentsPage,
   'docs/log-format.md': logFormat,
   'docs/api.md': api,
-  'docs/ARCHITECTURE.md': architecture,
   'README.md': readme,
   'scripts/agents/recipes.mjs': recipesModule,
   'scripts/agents/package.json': agentsManifest,

@@ -12,7 +12,8 @@ import { copilot } from './copilotChat';
 import { copilotCli } from './copilotCli';
 import { geminiCli } from './geminiCli';
 import { kilo } from './kilo';
+import { mcp } from './mcp';
 import { opencode } from './opencode';
 import { qwenCode } from './qwenCode';
 
-export const AGENTS: readonly AgentDescriptor[] = [copilot, claudeCode, codex, geminiCli, opencode, kilo, qwenCode, copilotCli, cline];
+export const AGENTS: readonly AgentDescriptor[] = [copilot, claudeCode, codex, geminiCli, opencode, kilo, qwenCode, copilotCli, cline, mcp];
