@@ -37,6 +37,7 @@ import { PR_DESCRIPTION_COMMANDS } from './vscode/commands/prDescriptionCommand'
 import { watchHealth } from './vscode/healthWatch';
 import { recallShownSession, rememberShownSession } from './vscode/viewMemory';
 import { REVIEW_COMMANDS, createReview } from './vscode/review/review';
+import { createConnect } from './vscode/connect/connectCommands';
 
 export type { AgentPlanApi, ChangedFiles, ItemChangesResult, PlanHealth, PlanSnapshot, PlanViewState } from './vscode/api';
 
@@ -141,6 +142,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
       bindTable(NEXT_SESSION_COMMANDS, { store, needsYou, display }),
       bindTable(PR_DESCRIPTION_COMMANDS, { store, source: log, shownSession: () => display.session, changes: review.reader }),
       bindTable(REVIEW_COMMANDS, { store, display, reader: review.reader, logger }),
+      createConnect({ extensionPath: context.extensionUri.fsPath, globalStoragePath: context.globalStorageUri.fsPath, logger, subscriptions: context.subscriptions }),
     ]),
   );
 

@@ -39,7 +39,8 @@ const server = await serverOf(scenario.agent)(scriptTurns, {
   // The scenario's own server options (e.g. `textTurns`, for a model that answers in text).
   ...scenario.server,
 });
-const { command, args, env } = prepare(scenario, dirs, server.url);
+// A recipe may prepare asynchronously (a scenario connected to Agent Plan's MCP server: scripts/agents/mcp.mjs).
+const { command, args, env } = await prepare(scenario, dirs, server.url);
 
 const started = Date.now();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -42,7 +42,7 @@ function baseEnv(dirs, extra) {
   });
 }
 
-/** Returns { command, args, env } for one run of `scenario` with its dirs prepared. */
+/** Returns { command, args, env } (or a promise of them) for one run of `scenario` with its dirs prepared. */
 export function prepare(scenario, dirs, url) {
   const recipe = recipeOf(scenario.agent);
   return recipe.prepare(scenario, dirs, url, { bin: BINARIES[packageOf(scenario)], baseEnv, key: FAKE_KEY, chatModel: CHAT_MODEL });

@@ -13,7 +13,7 @@
  * @property {'anthropic' | 'responses' | 'gemini' | 'chat'} server The scripted model server it talks to (scripts/agents/servers/).
  * @property {(scenario: object, shared: { chatModel: string }) => string} model The model it is told to use.
  * @property {(dirs: object) => string} folder Its own folder in a run (or a recording).
- * @property {(scenario: object, dirs: object, url: string, tools: object) => { command: string, args: string[], env: object }} prepare Its configuration, command line and environment for one run.
+ * @property {(scenario: object, dirs: object, url: string, tools: object) => { command: string, args: string[], env: object } | Promise<{ command: string, args: string[], env: object }>} prepare Its configuration, command line and environment for one run (a scenario that asks for Agent Plan's MCP server is connected to it first: scripts/agents/mcp.mjs).
  * @property {(dirs: object, listFiles: (dir: string) => string[]) => Record<string, string[]>} files The files of a run this project reads, by role.
  * @property {(dirs: object) => string[]} [extraFiles] More files a recording keeps.
  * @property {string} [binPath] Its command's path under node_modules, when node_modules/.bin cannot tell (two packages with one command name).

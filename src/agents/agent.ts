@@ -4,6 +4,7 @@
 // src/agents/<agent>/, whose index.ts exports one AgentDescriptor; its parser there is pure.
 import type { Disposable } from '../core/emitter';
 import type { AgentId, ForeignPlan, PlanSink, UnknownShape } from '../core/foreign';
+import type { ConnectAgent } from '../node/connect/connectAgents';
 
 export interface AgentStartOptions {
   /** The agent's folder: the `folder` setting, or the descriptor's defaultFolder(). */
@@ -18,6 +19,11 @@ export interface AgentStartOptions {
   onUnknownShape: (file: string, shape: UnknownShape) => void;
   onError: (error: unknown, file?: string) => void;
   onPolling: (reason: string) => void;
+  /**
+   * The MCP client names of the agents whose followers read their MCP `todo_write` calls from
+   * their own records (each descriptor's `mcpClients`): Agent Plan's MCP inbox leaves them to them.
+   */
+  followedMcpClients?: readonly string[];
   /** Passed to the follower (tests shorten them). */
   throttleMs?: number;
   pollMs?: number;
@@ -47,6 +53,17 @@ export interface AgentDescriptor {
    * participant answered is not this agent's; a chat has no subagents.
    */
   vscodeChat?: { participant: string };
+  /**
+   * The names it gives itself as an MCP client (`clientInfo.name`), where its parser reads its
+   * calls of Agent Plan's MCP `todo_write` from its own record: those plans join its own session.
+   */
+  mcpClients?: readonly string[];
+  /**
+   * What *Agent Plan: Connect Agents…* writes in its user MCP configuration (its `connect.ts`,
+   * read by src/node/connect/): the server's entry and the agent's pre-approval of its tool, or
+   * why Connect does not write it (`unsupported`). Undefined: Connect does not list it.
+   */
+  connect?: ConnectAgent;
   /** What the manifest, its strings and the docs say of it: `npm run generate` writes them from here. */
   about: AgentAbout;
   /** Starts following; undefined when there is nothing to follow (no workspace folder, say). */

@@ -108,7 +108,8 @@ export class Sources implements vscode.Disposable {
     const { workspaceStorageFolder, storageFolder, sink, logger } = this.options;
     // One agent that fails to start never keeps the others from starting.
     try {
-      const running = agent.start({ folder, workspaceFolders, workspaceStorageFolder, storageDir: storageFolder, sink, ...this.reports(key) });
+      const followedMcpClients = AGENTS.flatMap((other) => other.mcpClients ?? []);
+      const running = agent.start({ folder, workspaceFolders, workspaceStorageFolder, storageDir: storageFolder, sink, followedMcpClients, ...this.reports(key) });
       if (running === undefined) return;
       this.running.set(key, running);
       if (agent.defaultFolder !== undefined) logger.info(`${key}: following ${folder} (read only) for ${workspaceFolders.join(', ')}`);

@@ -27,7 +27,8 @@ export function startResponsesServer(script, options = {}) {
         // A call whose input is text is a freeform (custom) tool's, as apply_patch is.
         const item = typeof call.input === 'string'
           ? { type: 'custom_tool_call', id: `ctc_scripted_${serial}_${index}`, call_id, name: call.name, input: call.input }
-          : { type: 'function_call', id: `fc_scripted_${serial}_${index}`, call_id, name: call.name, arguments: JSON.stringify(call.input) };
+          // An MCP server's tool is called in its namespace (`mcp__<server>`), as Codex offers it.
+          : { type: 'function_call', id: `fc_scripted_${serial}_${index}`, call_id, name: call.name, ...(call.namespace !== undefined ? { namespace: call.namespace } : {}), arguments: JSON.stringify(call.input) };
         const empty = item.type === 'function_call' ? { ...item, arguments: '' } : { ...item, input: '' };
         sendEvent(res, { type: 'response.output_item.added', output_index: index, item: empty }, 'response.output_item.added');
         sendEvent(res, { type: 'response.output_item.done', output_index: index, item }, 'response.output_item.done');

@@ -6,6 +6,7 @@ import type { AgentDescriptor } from '../agent';
 import { startJsonlAgent } from '../follow/jsonlAgent';
 import { claudeCodeLocator } from './locator';
 import { createClaudeCodeParser, isClaudeSubagentFile } from './parser';
+import { claudeCodeConnect } from './connect';
 
 export * from './parser';
 
@@ -17,6 +18,8 @@ export const claudeCode: AgentDescriptor = {
   parserVersion: 'claude-code/3',
   /** `~/.claude`. */
   defaultFolder: (_env, home) => path.join(home, '.claude'),
+  /** Its MCP client name: its calls of Agent Plan's MCP todo_write are read from its own record. */
+  mcpClients: ['claude-code'],
   about: {
     tested: '2.1.332',
     planTools: '`TaskCreate`/`TaskUpdate`, or `TodoWrite`',
@@ -45,6 +48,7 @@ export const claudeCode: AgentDescriptor = {
       meaning: "Claude Code's plans, and the folder to read.",
     },
   },
+  connect: claudeCodeConnect,
   start: (options) =>
     startJsonlAgent(
       {

@@ -18,6 +18,10 @@
 // - Files: an Edit, Write, MultiEdit or NotebookEdit call wrote its file once its tool_result
 //   came back without `is_error` (a failed Edit, its text not found, wrote nothing); the
 //   write comes after the plans emitted before that result.
+// - An MCP server's todo_write (Agent Plan's own tool, `mcp__<server>__todo_write`, any server
+//   name) is a plan call as TodoWrite is, when its input holds to Agent Plan's contract; one
+//   Claude Code refused (no permission: its tool_result `is_error`) is not.
+import { isMcpDoubleUnderscoreTodoWrite, isMcpTodoInput, mcpTodoItems } from '../mcpTodoWrite';
 import { claudeFilesWritten } from './fileWrites';
 import { claudeUsageOf } from './usage';
 import { OpenCalls } from '../openCalls';
@@ -32,7 +36,8 @@ const PLAN_TOOLS = ['TodoWrite', 'TaskCreate', 'TaskUpdate'] as const;
 const MAX_COUNTED_CALLS = 1000;
 /** Write calls kept while their result has not come (a run cut short never sends some). */
 const MAX_PENDING_WRITES = 1000;
-type PlanTool = (typeof PLAN_TOOLS)[number];
+/** A plan tool: Claude Code's own, or an MCP server's todo_write (`mcp__<server>__todo_write`). */
+type PlanTool = (typeof PLAN_TOOLS)[number] | `mcp__${string}__todo_write`;
 
 /** A plan tool call whose result has not been seen yet. */
 interface PendingUse {
@@ -220,8 +225,9 @@ class ClaudeCodeParser extends JsonLineParser {
     this.open.clear();
   }
 
-  private countCall(name: unknown, id: string | undefined): void {
-    if (isPlanTool(name)) {
+  private countCall(name: unknown, input: unknown, id: string | undefined): void {
+    // An MCP todo_write outside Agent Plan's contract is no plan call: it counts as activity.
+    if (isPlanTool(name) && (!isMcpDoubleUnderscoreTodoWrite(name) || isMcpTodoInput(input))) {
       this.calls = [];
       return;
     }
@@ -286,7 +292,7 @@ class ClaudeCodeParser extends JsonLineParser {
       if (record['isSidechain'] !== true && this.accepted()) claudeUsageOf(this.base.session, message, content, at, batch);
       for (const block of content) {
         if (isRecord(block) && block['type'] === 'tool_use' && record['isSidechain'] !== true) {
-          this.countCall(block['name'], stringField(block, 'id'));
+          this.countCall(block['name'], block['input'], stringField(block, 'id'));
           this.open.start(stringField(block, 'id') ?? '', stringField(block, 'name') ?? '');
         }
         if (!isRecord(block) || block['type'] !== 'tool_use' || !isPlanTool(block['name'])) continue;
@@ -348,6 +354,14 @@ class ClaudeCodeParser extends JsonLineParser {
     if (batch.alreadyEmitted(id) || result.isError) return;
     const input = isRecord(use.input) ? use.input : {};
     let items: ForeignItem[] | undefined;
+    if (isMcpDoubleUnderscoreTodoWrite(use.name)) {
+      const mapped = mcpTodoItems(use.input);
+      if (!mapped.ok) {
+        batch.report(use.line, mapped.detail);
+        return;
+      }
+      items = mapped.items;
+    }
     switch (use.name) {
       case 'TodoWrite': {
         const mapped = mapItems(input['todos'], 'content', TODO_STATUSES, 'TodoWrite');
@@ -434,7 +448,7 @@ function promptText(content: readonly unknown[]): string | undefined {
 }
 
 function isPlanTool(name: unknown): name is PlanTool {
-  return (PLAN_TOOLS as readonly unknown[]).includes(name);
+  return (PLAN_TOOLS as readonly unknown[]).includes(name) || isMcpDoubleUnderscoreTodoWrite(name);
 }
 
 function taskId(value: unknown): string | undefined {

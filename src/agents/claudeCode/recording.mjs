@@ -4,6 +4,7 @@
 // import it without a build.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { connectMcp } from '../../../scripts/agents/mcp.mjs';
 import { scenarios } from './scenarios.mjs';
 
 export const CLAUDE_MODEL = 'claude-sonnet-4-6';
@@ -31,15 +32,18 @@ export const recipe = {
   pin: '2.1.332',
   bin: 'claude',
   server: 'anthropic',
-  model: () => CLAUDE_MODEL,
+  // A scenario with `defaultModel` runs without `--model`: the model Claude Code picks itself.
+  model: (scenario) => (scenario.defaultModel ? null : CLAUDE_MODEL),
   folder: (dirs) => path.join(dirs.home, '.claude'),
-  prepare(scenario, dirs, url, { bin, baseEnv, key }) {
+  async prepare(scenario, dirs, url, { bin, baseEnv, key }) {
     // Interactive (a pseudo-terminal): its first-run screens answered as a user who went through them.
     if (scenario.tty) claudeFirstRunDone(dirs, key);
+    // Agent Plan's MCP server, for a scenario that plans through it.
+    if (scenario.mcp) await connectMcp('claude-code', dirs, scenario.mcp);
     const mode = scenario.tty ? [scenario.prompt] : ['-p', scenario.prompt, '--output-format', 'stream-json', '--verbose'];
     return {
       command: bin,
-      args: [...mode, '--model', CLAUDE_MODEL, ...(scenario.args ?? [])],
+      args: [...mode, ...(scenario.defaultModel ? [] : ['--model', CLAUDE_MODEL]), ...(scenario.args ?? [])],
       env: baseEnv(dirs, {
         ANTHROPIC_BASE_URL: url,
         ANTHROPIC_API_KEY: key,

@@ -108,6 +108,22 @@ const claudeEdits = [
 const claudeBash = { calls: [{ name: 'Bash', input: { command: 'touch approved.txt', description: 'Create approved.txt' } }] };
 const claudeWait = [claudeTodoWrite[0], claudeTodoWrite[1], claudeBash, { text: 'Created approved.txt.' }];
 
+// Plans written through Agent Plan's MCP server (`agentplan`, scripts/agents/mcp.mjs), with its
+// default model (no `--model`: no TodoWrite or Task tool is offered). The MCP tool is deferred:
+// ToolSearch loads it first. `mcp` is pre-approved (`permissions.allow`) and writes a file between
+// its two plans; `mcp-refused` has no rule, so Claude Code refuses the call.
+const MCP_TOOL = 'mcp__agentplan__todo_write';
+const claudeMcpPlan = (items) => ({ calls: [{ name: MCP_TOOL, input: { todos: items.map(([content, status]) => ({ content, status })) } }] });
+const claudeMcpSearch = { calls: [{ name: 'ToolSearch', input: { query: `select:${MCP_TOOL}` } }] };
+const claudeMcp = [
+  claudeMcpSearch,
+  claudeMcpPlan(editPlan('in_progress', 'pending')),
+  { calls: [{ name: 'Write', input: { file_path: `${WORKSPACE}/src/tokens.ts`, content: TOKENS } }] },
+  claudeMcpPlan(editPlan('completed', 'in_progress')),
+  { text: 'The separator constant is in; using it in the parser next.' },
+];
+const claudeMcpRefused = [claudeMcpSearch, claudeMcpPlan(editPlan('in_progress', 'pending')), { text: 'The plan tool was refused.' }];
+
 /** Its scenarios, in order; each runs as the agent `claude-code` under the id `claude-code/<name>`. */
 export const scenarios = [
   { name: 'tasks', prompt: fixPrompt, env: {}, script: claudeTasks },
@@ -119,4 +135,6 @@ export const scenarios = [
   { name: 'edits', prompt: editPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'acceptEdits'], script: claudeEdits },
   { name: 'approval-left', prompt: waitPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'default'], script: claudeWait, tty: { keys: [{ afterRequests: 3, screen: PROMPT }], endMs: 0 } },
   { name: 'approval-given', prompt: waitPrompt, env: { CLAUDE_CODE_ENABLE_TASKS: 'false' }, args: ['--permission-mode', 'default'], script: claudeWait, tty: { keys: [{ afterRequests: 3, screen: PROMPT, text: '\r' }], untilAnswered: true, endMs: ANSWER_SETTLE_MS } },
+  { name: 'mcp', prompt: editPrompt, env: {}, defaultModel: true, mcp: { approve: true }, args: ['--permission-mode', 'acceptEdits'], script: claudeMcp },
+  { name: 'mcp-refused', prompt: editPrompt, env: {}, defaultModel: true, mcp: { approve: false }, script: claudeMcpRefused },
 ];

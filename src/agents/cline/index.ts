@@ -11,6 +11,7 @@ import { createClineTaskParser } from './focusChain';
 import { clineDataFolder, clineExtensionFolder } from './locations';
 import { clineLocator } from './locator';
 import { createClineSessionParser } from './teamBoard';
+import { clineConnect } from './connect';
 
 export * from './focusChain';
 export * from './teamBoard';
@@ -68,6 +69,7 @@ export const cline: AgentDescriptor = {
       meaning: "Cline's plans (both generations), and the folder to read (`tasks` and `sessions` in it); the VS Code extension's global storage is read as well.",
     },
   },
+  connect: clineConnect,
   start(options) {
     const folders = options.workspaceFolders;
     if (folders.length === 0) return undefined;

@@ -6,6 +6,7 @@ import type { AgentDescriptor } from '../agent';
 import { startJsonlAgent } from '../follow/jsonlAgent';
 import { codexLocator } from './locator';
 import { createCodexParser } from './parser';
+import { codexConnect } from './connect';
 
 export * from './parser';
 
@@ -20,6 +21,8 @@ export const codex: AgentDescriptor = {
     const codexHome = env['CODEX_HOME'];
     return codexHome !== undefined && codexHome !== '' ? codexHome : path.join(home, '.codex');
   },
+  /** Its MCP client name: its calls of Agent Plan's MCP todo_write are read from its own record. */
+  mcpClients: ['codex-mcp-client'],
   about: {
     docsName: 'Codex CLI',
     tested: '0.171.0',
@@ -48,6 +51,7 @@ export const codex: AgentDescriptor = {
       meaning: "Codex's plans, and the folder to read.",
     },
   },
+  connect: codexConnect,
   start: (options) =>
     startJsonlAgent(
       {

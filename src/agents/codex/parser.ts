@@ -18,17 +18,33 @@
 //   `function_call` with it in its arguments) wrote the files its patch names once its output
 //   says "Success. Updated the following files"; a patch that did not apply wrote nothing.
 //   The write comes after the plans emitted before that output.
+// - An MCP server's todo_write (Agent Plan's own tool: a `function_call` with `namespace:
+//   "mcp__<server>"`, any server, and `name: "todo_write"`, its input in Agent Plan's contract)
+//   is a plan call as update_plan is, once the `event_msg` `item_completed` of its
+//   `McpToolCall` item (`id` = the call_id) says `status: "completed"`; a call Codex refused
+//   (`status: "failed"`: not approved) or the server answered with an error is not.
+import { isCodexMcpTodoWrite, isMcpTodoInput, mcpTodoItems } from '../mcpTodoWrite';
 import { codexFilesWritten } from './fileWrites';
 import { codexResponseItem, codexUsageOf, readCodexResponse, type CodexResponse } from './usage';
 import { OpenCalls } from '../openCalls';
 import { type Batch, type JsonRecord, JsonLineParser, isRecord, mapItems, stringField } from '../lineParser';
-import { TURN_STATES, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../../core/foreign';
+import { TURN_STATES, type ForeignItem, type ForeignSessionInfo, type ForeignStatus, type SessionParser, type TurnState } from '../../core/foreign';
 
 const STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
 const TOOL_CALLS: ReadonlySet<unknown> = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);
 const CALL_OUTPUTS: ReadonlySet<unknown> = new Set(['function_call_output', 'custom_tool_call_output']);
 /** apply_patch calls kept while their output has not come (a run cut short never sends some). */
 const MAX_PENDING_WRITES = 1000;
+
+/** MCP todo_write calls kept while their outcome has not come. */
+const MAX_PENDING_PLANS = 1000;
+
+/** An MCP todo_write call whose outcome has not been seen yet: its tool's name, items (checked) and time. */
+interface PendingPlan {
+  tool: string;
+  items: ForeignItem[];
+  at?: string;
+}
 
 /** A file-writing call whose output has not been seen yet. */
 interface PendingWrite {
@@ -53,6 +69,8 @@ class CodexParser extends JsonLineParser {
   private readonly open: OpenCalls;
   /** The newest turn_context's approval policy. */
   private approvalPolicy: string | undefined;
+  /** MCP todo_write calls waiting for their outcome, by call id. */
+  private readonly plans = new Map<string, PendingPlan>();
 
   constructor(state: unknown) {
     super('codex', state);
@@ -73,10 +91,19 @@ class CodexParser extends JsonLineParser {
       this.turn = { index: turn['index'], state: turn['state'] as TurnState };
     }
     if (typeof state['calls'] === 'number') this.calls = state['calls'];
+    // Not `plans`: the base state's count of plans emitted has that name.
+    const plans = state['mcpPlans'];
+    if (isRecord(plans)) {
+      for (const [id, plan] of Object.entries(plans)) {
+        if (!isRecord(plan) || typeof plan['tool'] !== 'string') continue;
+        const mapped = mapItems(plan['items'], 'content', STATUSES, plan['tool']);
+        if (mapped.ok) this.plans.set(id, { tool: plan['tool'], items: mapped.items, ...(typeof plan['at'] === 'string' ? { at: plan['at'] } : {}) });
+      }
+    }
   }
 
   protected ownState(): JsonRecord {
-    const state: JsonRecord = { calls: this.calls, writes: Object.fromEntries(this.writes), open: this.open.state() };
+    const state: JsonRecord = { calls: this.calls, writes: Object.fromEntries(this.writes), mcpPlans: Object.fromEntries(this.plans), open: this.open.state() };
     if (this.response) state['response'] = { ...this.response };
     if (this.turn) state['turn'] = this.turn;
     if (this.approvalPolicy !== undefined) state['approvalPolicy'] = this.approvalPolicy;
@@ -130,13 +157,14 @@ class CodexParser extends JsonLineParser {
       if (payload['type'] === 'user_message') this.firstRequest(codexRequestText(stringField(payload, 'message')));
       this.followTurn(payload);
       if (payload['type'] === 'token_count') this.response = codexUsageOf(this.base.session, this.response, payload, stringField(record, 'timestamp'), batch);
+      if (payload['type'] === 'item_completed') this.settlePlan(payload['item'], line, batch);
       return;
     }
     if (type !== 'response_item' || !isRecord(payload)) return;
     if (payload['type'] === 'message' && payload['role'] === 'user') this.firstRequest(codexRequestText(inputText(payload['content'])));
     this.response = codexResponseItem(this.response, payload, this.base.plans);
     if (TOOL_CALLS.has(payload['type'])) {
-      this.calls = payload['name'] === 'update_plan' ? 0 : this.calls + 1;
+      this.calls = payload['name'] === 'update_plan' || isMcpPlanCall(payload) ? 0 : this.calls + 1;
       const call = stringField(payload, 'call_id') ?? '';
       this.open.start(call, stringField(payload, 'name') ?? stringField(payload, 'type') ?? '');
       if (this.asksApproval(payload)) this.open.approval(call, true);
@@ -148,6 +176,10 @@ class CodexParser extends JsonLineParser {
     }
     if (CALL_OUTPUTS.has(payload['type'])) {
       this.settleWrite(payload, batch);
+      return;
+    }
+    if (payload['type'] === 'function_call' && isCodexMcpTodoWrite(payload['namespace'], payload['name'])) {
+      this.noteMcpPlan(record, payload, line, batch);
       return;
     }
     if (payload['type'] !== 'function_call' || payload['name'] !== 'update_plan') return;
@@ -182,6 +214,42 @@ class CodexParser extends JsonLineParser {
     });
   }
 
+  /** An MCP todo_write call: its items, held until its outcome says it ran. */
+  private noteMcpPlan(record: JsonRecord, payload: JsonRecord, line: number, batch: Batch): void {
+    const call = stringField(payload, 'call_id');
+    const tool = `${String(payload['namespace'])}__${String(payload['name'])}`;
+    if (call === undefined) {
+      batch.report(line, 'an MCP todo_write call without a call_id');
+      return;
+    }
+    if (batch.wasEmitted(call) || this.plans.has(call)) return;
+    const mapped = mcpTodoItems(parseArguments(payload['arguments']));
+    if (!mapped.ok) {
+      batch.report(line, mapped.detail);
+      return;
+    }
+    if (this.plans.size >= MAX_PENDING_PLANS) this.plans.delete(this.plans.keys().next().value as string);
+    const at = stringField(record, 'timestamp');
+    this.plans.set(call, { tool, items: mapped.items, ...(at !== undefined ? { at } : {}) });
+  }
+
+  /** An `item_completed` event: an MCP todo_write call that completed without an error is a plan. */
+  private settlePlan(item: unknown, line: number, batch: Batch): void {
+    if (!isRecord(item) || item['type'] !== 'McpToolCall') return;
+    const call = stringField(item, 'id');
+    const plan = call === undefined ? undefined : this.plans.get(call);
+    if (call === undefined || plan === undefined) return;
+    this.plans.delete(call);
+    const result = item['result'];
+    if (item['status'] !== 'completed' || (isRecord(result) && result['isError'] === true)) return;
+    if (this.base.session === undefined) {
+      batch.report(line, 'an MCP todo_write call before session_meta');
+      return;
+    }
+    if (batch.alreadyEmitted(call)) return;
+    batch.emit({ source: { agent: 'codex', tool: plan.tool, session: this.base.session, call }, items: plan.items, ...(plan.at !== undefined ? { at: plan.at } : {}) });
+  }
+
   /** Whether Codex asks the user before this call runs: a command to run outside the sandbox, under a policy where the user approves. */
   private asksApproval(payload: JsonRecord): boolean {
     if (this.approvalPolicy !== 'on-request' && this.approvalPolicy !== 'untrusted') return false;
@@ -214,6 +282,20 @@ class CodexParser extends JsonLineParser {
     if (!patchApplied(payload['output']) || this.base.session === undefined || batch.alreadyEmitted(call)) return;
     batch.write({ source: { agent: 'codex', session: this.base.session, call }, files: write.files, ...(write.at !== undefined ? { at: write.at } : {}) });
   }
+}
+
+/** A function call's arguments: a JSON string (or, in older files, the object); undefined when not JSON. */
+function parseArguments(raw: unknown): unknown {
+  try {
+    return typeof raw === 'string' ? JSON.parse(raw) : raw;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a tool call is an MCP todo_write whose input is a todo_write list. */
+function isMcpPlanCall(payload: JsonRecord): boolean {
+  return payload['type'] === 'function_call' && isCodexMcpTodoWrite(payload['namespace'], payload['name']) && isMcpTodoInput(parseArguments(payload['arguments']));
 }
 
 /**

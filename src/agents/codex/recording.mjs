@@ -3,6 +3,7 @@
 // a run, and how the terminal-agent tests read its calls back. Plain ESM: no build.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { connectMcp } from '../../../scripts/agents/mcp.mjs';
 import { scenarios } from './scenarios.mjs';
 
 /**
@@ -23,7 +24,7 @@ export const recipe = {
   server: 'responses',
   model: codexModel,
   folder: (dirs) => dirs.codexHome,
-  prepare(scenario, dirs, url, { bin, baseEnv, key }) {
+  async prepare(scenario, dirs, url, { bin, baseEnv, key }) {
     fs.mkdirSync(dirs.codexHome, { recursive: true });
     fs.writeFileSync(
       path.join(dirs.codexHome, 'config.toml'),
@@ -54,6 +55,8 @@ export const recipe = {
         ...(scenario.tty ? [`[projects."${dirs.workspace}"]`, 'trust_level = "trusted"', ''] : []),
       ].join('\n'),
     );
+    // Agent Plan's MCP server, for a scenario that plans through it.
+    if (scenario.mcp) await connectMcp('codex', dirs, scenario.mcp);
     return {
       command: bin,
       args: scenario.tty ? [...(scenario.args ?? []), scenario.prompt] : ['exec', '--skip-git-repo-check', ...(scenario.args ?? []), scenario.prompt],
@@ -67,6 +70,7 @@ export const recipe = {
     jsonLines(file)
       .filter((l) => l.type === 'response_item' && (l.payload?.type === 'function_call' || l.payload?.type === 'custom_tool_call'))
       // A freeform tool's (apply_patch's) input is its text.
-      .map((l) => ({ name: l.payload.name, input: l.payload.type === 'custom_tool_call' ? l.payload.input : JSON.parse(l.payload.arguments) })),
+      // An MCP server's tool is named in its namespace (`mcp__<server>`).
+      .map((l) => ({ name: l.payload.name, ...(l.payload.namespace !== undefined ? { namespace: l.payload.namespace } : {}), input: l.payload.type === 'custom_tool_call' ? l.payload.input : JSON.parse(l.payload.arguments) })),
   workspaces: (file, _dirs, { jsonLines }) => jsonLines(file).filter((l) => l.type === 'session_meta').map((l) => l.payload.cwd),
 };

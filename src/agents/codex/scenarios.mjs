@@ -59,6 +59,21 @@ const codexEdits = [
 const codexTouch = { calls: [{ name: 'exec_command', input: { cmd: 'touch approved.txt', sandbox_permissions: 'require_escalated', justification: 'Create approved.txt' } }] };
 const codexWait = [codexPlanOf([['Create approved.txt', 'in_progress']]), codexTouch, { text: 'Created approved.txt.' }];
 
+// Plans written through Agent Plan's MCP server (`agentplan`, scripts/agents/mcp.mjs): Codex
+// offers its tools in the namespace `mcp__agentplan`. `mcp` pre-approves the tool (its
+// `approval_mode`) and adds a file with apply_patch between its two plans (so, as `edits`, with a
+// model given apply_patch and no sandbox); in `mcp-refused` the tool asks first (`approval_mode =
+// "prompt"`), which `codex exec` cannot, so it refuses the call. (With no approval_mode at all,
+// Codex ran Agent Plan's tool unasked: the server says it is neither destructive nor open-world.)
+const codexMcpPlan = (items) => ({ calls: [{ namespace: 'mcp__agentplan', name: 'todo_write', input: { todos: items.map(([content, status]) => ({ content, status })) } }] });
+const codexMcp = [
+  codexMcpPlan(editPlan('in_progress', 'pending')),
+  { calls: [{ name: 'apply_patch', input: patch(`*** Add File: src/tokens.ts\n+${TOKENS}`) }] },
+  codexMcpPlan(editPlan('completed', 'in_progress')),
+  { text: 'The separator constant is in; using it in the parser next.' },
+];
+const codexMcpRefused = [codexMcpPlan(editPlan('in_progress', 'pending')), { text: 'The plan tool was refused.' }];
+
 /** Its scenarios, in order; each runs as the agent `codex` under the id `codex/<name>`. */
 export const scenarios = [
   { name: 'update-plan', prompt: fixPrompt, env: {}, script: codexPlan },
@@ -69,4 +84,6 @@ export const scenarios = [
   { name: 'edits', prompt: editPrompt, env: {}, args: ['--dangerously-bypass-approvals-and-sandbox'], codexModel: 'gpt-5.5', script: codexEdits },
   { name: 'approval-left', prompt: waitPrompt, env: {}, args: ['--ask-for-approval', 'on-request', '--sandbox', 'read-only'], script: codexWait, tty: { keys: [{ afterRequests: 4, screen: PROMPT }], endMs: 0 } },
   { name: 'approval-given', prompt: waitPrompt, env: {}, args: ['--ask-for-approval', 'on-request', '--sandbox', 'read-only'], script: codexWait, tty: { keys: [{ afterRequests: 4, screen: PROMPT, text: 'y' }], untilAnswered: true, endMs: ANSWER_SETTLE_MS } },
+  { name: 'mcp', prompt: editPrompt, env: {}, mcp: { approve: true }, args: ['--dangerously-bypass-approvals-and-sandbox'], codexModel: 'gpt-5.5', script: codexMcp },
+  { name: 'mcp-refused', prompt: editPrompt, env: {}, mcp: { approve: false }, script: codexMcpRefused },
 ];

@@ -12,6 +12,7 @@ import { followerReports, withImportPlans, type AgentDescriptor } from '../agent
 import type { ForeignPlan, PlanSink, UnknownShape } from '../../core/foreign';
 import { createCopilotCliParser, itemsFromTodoRows, readsTable, replayedPlan, workspaceYamlCwd, type CopilotTodoRow } from './parser';
 import { MAX_TODO_ROWS, TodoReplay } from './todoReplay';
+import { copilotCliConnect } from './connect';
 
 export * from './parser';
 export { TodoReplay } from './todoReplay';
@@ -224,6 +225,7 @@ export const copilotCli: AgentDescriptor = {
       meaning: "GitHub Copilot CLI's plans, and the folder to read (`session-state` in it).",
     },
   },
+  connect: copilotCliConnect,
   start(options) {
     const folders = options.workspaceFolders;
     if (folders.length === 0) return undefined;

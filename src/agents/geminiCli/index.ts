@@ -6,6 +6,7 @@ import type { AgentDescriptor } from '../agent';
 import { startJsonlAgent } from '../follow/jsonlAgent';
 import { geminiCliLocator } from './locator';
 import { createGeminiCliParser } from './parser';
+import { geminiCliConnect } from './connect';
 
 export * from './parser';
 
@@ -17,6 +18,8 @@ export const geminiCli: AgentDescriptor = {
   parserVersion: 'gemini-cli/3',
   /** `~/.gemini`. */
   defaultFolder: (_env, home) => path.join(home, '.gemini'),
+  /** Its MCP client name: its calls of Agent Plan's MCP todo_write are read from its own record. */
+  mcpClients: ['gemini-cli-mcp-client'],
   about: {
     tested: '0.61.0',
     planTools: '`write_todos`',
@@ -44,6 +47,7 @@ export const geminiCli: AgentDescriptor = {
       meaning: "Gemini CLI's plans, and the folder to read.",
     },
   },
+  connect: geminiCliConnect,
   start: (options) =>
     startJsonlAgent(
       {

@@ -10,6 +10,11 @@
 // - Usage: each `gemini` message's tokens, once per response (usage.ts).
 // - Files: a write_file or replace call whose record shows it succeeded wrote its `file_path`;
 //   it comes after the write_todos calls before it, in record order (its own message's calls too).
+// - An MCP server's todo_write (Agent Plan's own tool, `mcp_<server>_todo_write`, any server) is a
+//   plan call as write_todos is, once it succeeded and when its input holds to Agent Plan's
+//   contract. A call Gemini CLI did not run (a tool it does not offer: an untrusted server outside
+//   yolo mode) has `status: "error"`.
+import { isGeminiMcpTodoWrite, mcpTodoItems } from '../mcpTodoWrite';
 import { geminiFilesWritten } from './fileWrites';
 import { geminiProjectHash } from './locations';
 import { geminiUsageOf, readGeminiHeldResponse, type GeminiHeldResponse } from './usage';
@@ -79,17 +84,19 @@ class GeminiCliParser extends JsonLineParser {
         this.readWrite(record, call, batch);
         continue;
       }
-      if (!isRecord(call) || call['name'] !== 'write_todos') continue;
+      const name = isRecord(call) ? call['name'] : undefined;
+      const mcp = isGeminiMcpTodoWrite(name);
+      if (!isRecord(call) || (name !== 'write_todos' && !mcp)) continue;
       // Only a call that ran: a scheduled, cancelled or failed one changed nothing.
       if (call['status'] !== 'success') continue;
       const id = stringField(call, 'id');
       if (id === undefined) {
-        batch.report(line, 'a write_todos call without an id');
+        batch.report(line, `a ${mcp ? 'MCP todo_write' : 'write_todos'} call without an id`);
         continue;
       }
       if (batch.alreadyEmitted(id)) continue;
       const args = call['args'];
-      const mapped = mapItems(isRecord(args) ? args['todos'] : undefined, 'description', STATUSES, 'write_todos');
+      const mapped = mcp ? mcpTodoItems(args) : mapItems(isRecord(args) ? args['todos'] : undefined, 'description', STATUSES, 'write_todos');
       if (!mapped.ok) {
         batch.report(line, mapped.detail);
         continue;
@@ -100,7 +107,7 @@ class GeminiCliParser extends JsonLineParser {
       }
       const at = stringField(call, 'timestamp') ?? stringField(record, 'timestamp');
       batch.emit({
-        source: { agent: 'gemini-cli', tool: 'write_todos', session: this.base.session, call: id },
+        source: { agent: 'gemini-cli', tool: mcp ? name : 'write_todos', session: this.base.session, call: id },
         items: mapped.items,
         ...(at !== undefined ? { at } : {}),
       });

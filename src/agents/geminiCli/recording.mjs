@@ -4,6 +4,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { connectMcp } from '../../../scripts/agents/mcp.mjs';
 import { scenarios } from './scenarios.mjs';
 
 export const GEMINI_MODEL = 'gemini-2.5-pro';
@@ -18,7 +19,7 @@ export const recipe = {
   server: 'gemini',
   model: () => GEMINI_MODEL,
   folder: (dirs) => path.join(dirs.home, '.gemini'),
-  prepare(scenario, dirs, url, { bin, baseEnv, key }) {
+  async prepare(scenario, dirs, url, { bin, baseEnv, key }) {
     const settingsDir = path.join(dirs.home, '.gemini');
     fs.mkdirSync(settingsDir, { recursive: true });
     fs.writeFileSync(
@@ -34,9 +35,12 @@ export const recipe = {
         2,
       ) + '\n',
     );
+    // Agent Plan's MCP server, for a scenario that plans through it.
+    if (scenario.mcp) await connectMcp('gemini-cli', dirs, scenario.mcp);
     return {
       command: bin,
-      args: ['-m', GEMINI_MODEL, '--approval-mode', 'yolo', '-p', scenario.prompt],
+      // yolo: write_todos is offered only then (a scenario may say another mode).
+      args: ['-m', GEMINI_MODEL, '--approval-mode', scenario.approvalMode ?? 'yolo', '-p', scenario.prompt],
       env: baseEnv(dirs, {
         GOOGLE_GEMINI_BASE_URL: url,
         GEMINI_API_KEY: key,

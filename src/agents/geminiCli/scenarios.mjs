@@ -49,6 +49,20 @@ const geminiEdits = [
   { text: 'The parser uses the separator constant now.' },
 ];
 
+// Plans written through Agent Plan's MCP server (`agentplan`, scripts/agents/mcp.mjs), its tool
+// named `mcp_agentplan_todo_write`: `mcp` trusts the server and writes a file between its two
+// plans (yolo mode, as every scenario here). `mcp-refused` configures it without `trust` and runs
+// in the default approval mode: the tool is not offered, and the call the model makes anyway
+// fails. (Untrusted in yolo mode, the tool was offered and ran.)
+const geminiMcpPlan = (items) => ({ calls: [{ name: 'mcp_agentplan_todo_write', input: { todos: items.map(([content, status]) => ({ content, status })) } }] });
+const geminiMcp = [
+  geminiMcpPlan(editPlan('in_progress', 'pending')),
+  { calls: [{ name: 'write_file', input: { file_path: `${WORKSPACE}/src/tokens.ts`, content: TOKENS } }] },
+  geminiMcpPlan(editPlan('completed', 'in_progress')),
+  { text: 'The separator constant is in; using it in the parser next.' },
+];
+const geminiMcpRefused = [geminiMcpPlan(editPlan('in_progress', 'pending')), { text: 'The plan tool was refused.' }];
+
 /** Its scenarios, in order; each runs as the agent `gemini-cli` under the id `gemini-cli/<name>`. */
 export const scenarios = [
   { name: 'write-todos', prompt: fixPrompt, env: {}, script: geminiTodos },
@@ -56,4 +70,6 @@ export const scenarios = [
   // It records no turn ends (see the README): no stall, only what a comparison of versions says.
   ...['done', 'drop-reopen'].map((name) => ({ name: `health-${name}`, prompt: fixPrompt, env: {}, script: healthScript(name, geminiTodosOf, geminiRead) })),
   { name: 'edits', prompt: editPrompt, env: {}, script: geminiEdits },
+  { name: 'mcp', prompt: editPrompt, env: {}, mcp: { approve: true }, script: geminiMcp },
+  { name: 'mcp-refused', prompt: editPrompt, env: {}, mcp: { approve: false }, approvalMode: 'default', script: geminiMcpRefused },
 ];

@@ -2,6 +2,7 @@
 // opencode, in its own file, read as opencode's (src/agents/follow/opencodeAgent.ts).
 import type { AgentDescriptor } from '../agent';
 import { startOpencodeStyle, xdgDataFolder } from '../follow/opencodeAgent';
+import { kiloConnect } from './connect';
 
 export const kilo: AgentDescriptor = {
   id: 'kilo',
@@ -41,5 +42,6 @@ export const kilo: AgentDescriptor = {
       meaning: "Kilo CLI's plans, and its data folder (`kilo.db`, or `KILO_DB`).",
     },
   },
+  connect: kiloConnect,
   start: (options) => startOpencodeStyle('kilo', 'kilo', 'KILO_DB', kilo.parserVersion, options),
 };

@@ -1,6 +1,7 @@
 // opencode (`opencode-ai`): its plans from its SQLite database, read-only.
 import type { AgentDescriptor } from '../agent';
 import { startOpencodeStyle, xdgDataFolder } from '../follow/opencodeAgent';
+import { opencodeConnect } from './connect';
 
 export const opencode: AgentDescriptor = {
   id: 'opencode',
@@ -40,5 +41,6 @@ export const opencode: AgentDescriptor = {
       meaning: "opencode's plans, and its data folder (`opencode.db` in it, or the file `OPENCODE_DB` names).",
     },
   },
+  connect: opencodeConnect,
   start: (options) => startOpencodeStyle('opencode', 'opencode', 'OPENCODE_DB', opencode.parserVersion, options),
 };

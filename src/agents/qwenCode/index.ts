@@ -8,6 +8,7 @@ import { agentHomeFolder, normalizeFolder } from '../locations';
 import { followerReports, withImportPlans, type AgentDescriptor } from '../agent';
 import type { ForeignItem, PlanSink } from '../../core/foreign';
 import { createQwenCodeParser, qwenProjectFolderName, qwenTodosFileItems } from './parser';
+import { qwenCodeConnect } from './connect';
 
 /** `<qwenDir>/projects/<workspace path, every non-alphanumeric "-">/chats`: one folder per workspace folder. */
 export function qwenChatFolders(qwenDir: string, workspaceFolders: readonly string[]): string[] {
@@ -86,6 +87,7 @@ export const qwenCode: AgentDescriptor = {
       meaning: "Qwen Code's plans, and the folder to read.",
     },
   },
+  connect: qwenCodeConnect,
   start(options) {
     const folders = options.workspaceFolders;
     if (folders.length === 0) return undefined;

@@ -289,6 +289,31 @@ export const COMMANDS = {
     viewTitle: [{ when: PLAN_WITH_PLAN, group: '3_act@10' }],
     rowMenu: [{ when: SESSION_ROW, group: '2_act@10' }],
   },
+  // Connect (src/vscode/connect/): Agent Plan's MCP server in an agent's user configuration, by the user's choice.
+  /** Picks an agent found on this machine, shows the exact change, then writes it. */
+  ConnectAgents: {
+    id: 'agentPlan.connectAgents',
+    title: { en: 'Connect Agents…', zhCn: '连接智能体…' },
+    icon: 'plug',
+  },
+  /** Picks a connected agent, shows the change, then puts its files back. */
+  DisconnectAgents: {
+    id: 'agentPlan.disconnectAgents',
+    title: { en: 'Disconnect Agents…', zhCn: '断开智能体…' },
+    icon: 'debug-disconnect',
+  },
+  /** Scripts, tests, other extensions: (agentId, { confirm: false, mcp: true, planTools? }) → { files: [{ path, before, after }] }. */
+  ConnectAgent: {
+    id: 'agentPlan.connectAgent',
+    title: { en: 'Connect Agent', zhCn: '连接智能体' },
+    palette: false,
+  },
+  /** Scripts, tests, other extensions: (agentId) → { files: [{ path, before, after }] }, without asking. */
+  DisconnectAgent: {
+    id: 'agentPlan.disconnectAgent',
+    title: { en: 'Disconnect Agent', zhCn: '断开智能体' },
+    palette: false,
+  },
 } as const satisfies Record<string, CommandEntry>;
 
 export type CommandName = keyof typeof COMMANDS;

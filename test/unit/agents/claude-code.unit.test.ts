@@ -228,3 +228,73 @@ describe('claudeCode parser, over recordings of the real CLI', () => {
     assert.equal(resumed.push([title('ai-title', 'aiTitle', 'Later AI title')]).info, undefined, 'the user title still wins');
   });
 });
+
+describe('claudeCode parser: plans written through an MCP server\'s todo_write (recordings of the real CLI)', () => {
+  const MCP_TOOL = 'mcp__agentplan__todo_write';
+  const mcp = recording('claude-code', 'mcp');
+  const lines = recordedLines(mcp);
+  const session = path.basename(mcp.sessionFiles[0] ?? '', '.jsonl');
+  const [a, b] = ['Add the separator constant', 'Use it in the parser'];
+  /** The recorded lines with each MCP call's input changed by `change` (the first call's only, when `first`). */
+  function withInput(change: (input: { todos: Record<string, unknown>[] }) => void, first = false): string[] {
+    let done = false;
+    return lines.map((line) => {
+      const value = JSON.parse(line) as { type?: string; message?: { content?: Record<string, unknown>[] } };
+      const block = value.type === 'assistant' ? value.message?.content?.find((c) => c['type'] === 'tool_use' && c['name'] === MCP_TOOL) : undefined;
+      if (block === undefined || (first && done)) return line;
+      done = true;
+      change(block['input'] as { todos: Record<string, unknown>[] });
+      return JSON.stringify(value);
+    });
+  }
+
+  it('each call is a version of the session\'s own plan, and the Write between them goes under the item in progress', () => {
+    const out = parseAll(lines, mcp.workspace);
+    assert.deepEqual(out.unknown, []);
+    assert.deepEqual(out.plans.map((p) => p.source), callIds(lines, MCP_TOOL).map((call) => ({ agent: 'claude-code', tool: MCP_TOOL, session, call })));
+    assert.deepEqual(out.plans.map(rows), [
+      [[a, 'in_progress'], [b, 'pending']],
+      [[a, 'completed'], [b, 'in_progress']],
+    ]);
+    const [write] = callIds(lines, 'Write');
+    assert.deepEqual(out.writes?.map((w) => [w.source.call, w.files, w.plansBefore]), [[write, [path.join(mcp.workspace, 'src', 'tokens.ts')], 1]]);
+    assert.deepEqual(out.info?.turn, { index: 0, state: 'ended' });
+    assert.equal(out.info?.calls, 0, 'the MCP call resets the count of calls since the last plan');
+  });
+
+  it('any server name counts; read twice or resumed at any line, no call is emitted again', () => {
+    const renamed = lines.map((line) => line.split(MCP_TOOL).join('mcp__my-plans__todo_write'));
+    assert.deepEqual(parseAll(renamed, mcp.workspace).plans.map((p) => p.source.tool), ['mcp__my-plans__todo_write', 'mcp__my-plans__todo_write']);
+    const whole = parseAll(lines, mcp.workspace).plans.map((p) => p.source.call);
+    for (let cut = 0; cut <= lines.length; cut++) {
+      const first = createClaudeCodeParser({ workspaceFolders: [mcp.workspace] });
+      const before = first.push(lines.slice(0, cut)).plans;
+      const after = createClaudeCodeParser({ workspaceFolders: [mcp.workspace] }, JSON.parse(JSON.stringify(first.state()))).push(lines.slice(cut)).plans;
+      assert.deepEqual([...before, ...after].map((p) => p.source.call), whole, `cut at ${cut}`);
+    }
+  });
+
+  it('an input outside Agent Plan\'s contract (another status, another key) is no plan: reported once, the other call still counts', () => {
+    for (const change of [
+      (input: { todos: Record<string, unknown>[] }) => (input.todos[1]!['status'] = 'blocked'),
+      (input: { todos: Record<string, unknown>[] }) => (input.todos[0]!['activeForm'] = 'Adding it'),
+    ]) {
+      const out = parseAll(withInput(change, true), mcp.workspace);
+      assert.deepEqual(out.plans.map(rows), [[[a, 'completed'], [b, 'in_progress']]]);
+      assert.deepEqual(out.unknown.map((u) => u.detail), ['an MCP todo_write call whose input is not a todo_write list']);
+      assert.equal(out.writes?.[0]?.plansBefore, 0);
+    }
+    const both = parseAll(withInput((input) => (input.todos[0]!['status'] = 'cancelled')), mcp.workspace);
+    assert.deepEqual([both.plans.length, both.unknown.length], [0, 1], 'reported once per file');
+  });
+
+  it('a call Claude Code refused (no permission: its tool_result is an error) is not a plan', () => {
+    const refused = recording('claude-code', 'mcp-refused');
+    const refusedLines = recordedLines(refused);
+    const [call] = callIds(refusedLines, MCP_TOOL);
+    assert.match(refusedLines[lineOf(refusedLines, 'tool_result', call ?? '')] ?? '', /"is_error":true.*requested permissions to use mcp__agentplan__todo_write/);
+    const out = parseAll(refusedLines, refused.workspace);
+    assert.deepEqual([out.plans, out.unknown], [[], []]);
+    assert.equal(out.info?.session, path.basename(refused.sessionFiles[0] ?? '', '.jsonl'));
+  });
+});

@@ -77,3 +77,66 @@ describe('codex parser, over recordings of the real CLI', () => {
     assert.equal(out.info?.cwd, none.workspace);
   });
 });
+
+describe('codex parser: plans written through an MCP server\'s todo_write (recordings of the real CLI)', () => {
+  const mcp = recording('codex', 'mcp');
+  const lines = recordedLines(mcp);
+  const threadOf = (file: string | undefined) => /rollout-.*?-([0-9a-f]{8}-[0-9a-f-]+)\.jsonl$/.exec(file ?? '')?.[1];
+  const [a, b] = ['Add the separator constant', 'Use it in the parser'];
+  const payloads = (input: readonly string[]) => input.map((line) => (JSON.parse(line) as { payload?: Record<string, unknown> }).payload ?? {});
+  const mcpCalls = (input: readonly string[]) => payloads(input).filter((p) => p['type'] === 'function_call' && p['namespace'] === 'mcp__agentplan' && p['name'] === 'todo_write').map((p) => String(p['call_id']));
+
+  it('each call (namespace mcp__<server>, name todo_write) is a version of the rollout\'s plan, once it completed; the patch between goes under the item in progress', () => {
+    const out = createCodexParser().push(lines);
+    assert.deepEqual(out.unknown, []);
+    const calls = mcpCalls(lines);
+    assert.equal(calls.length, 2);
+    assert.deepEqual(out.plans.map((p) => p.source), calls.map((call) => ({ agent: 'codex', tool: 'mcp__agentplan__todo_write', session: threadOf(mcp.sessionFiles[0]), call })));
+    assert.deepEqual(out.plans.map(rows), [
+      [[a, 'in_progress'], [b, 'pending']],
+      [[a, 'completed'], [b, 'in_progress']],
+    ]);
+    assert.deepEqual(out.writes?.map((w) => [w.files, w.plansBefore]), [[['src/tokens.ts'], 1]]);
+    assert.deepEqual([out.info?.turn, out.info?.calls], [{ index: 0, state: 'ended' }, 0]);
+  });
+
+  it('the call is held until its outcome: cut between the call and its item_completed, resumed, it comes once', () => {
+    const all = createCodexParser().push(lines);
+    const whole = all.plans.map((p) => p.source.call);
+    const completed = findLine(lines, (v) => (v['payload'] as { type?: string; item?: { type?: string } } | undefined)?.item?.type === 'McpToolCall');
+    assert.deepEqual(createCodexParser().push(lines.slice(0, completed)).plans, [], 'not before its outcome');
+    for (let cut = 0; cut <= lines.length; cut++) {
+      const first = createCodexParser();
+      const before = first.push(lines.slice(0, cut));
+      const after = createCodexParser(JSON.parse(JSON.stringify(first.state()))).push(lines.slice(cut));
+      assert.deepEqual([...before.plans, ...after.plans].map((p) => p.source.call), whole, `cut at ${cut}`);
+      assert.deepEqual([...(before.writes ?? []), ...(after.writes ?? [])].map((w) => w.plansBefore), all.writes?.map((w) => w.plansBefore), `the patch's plans before it, cut at ${cut}`);
+    }
+  });
+
+  it('any server name counts; an input outside Agent Plan\'s contract is no plan, reported once', () => {
+    const renamed = lines.map((line) => line.split('"namespace":"mcp__agentplan"').join('"namespace":"mcp__team_plans"'));
+    assert.deepEqual(createCodexParser().push(renamed).plans.map((p) => p.source.tool), ['mcp__team_plans__todo_write', 'mcp__team_plans__todo_write']);
+    const [first] = mcpCalls(lines);
+    const blocked = lines.map((line) => {
+      const value = JSON.parse(line) as { payload?: Record<string, unknown> };
+      if (value.payload?.['type'] !== 'function_call' || value.payload['call_id'] !== first) return line;
+      value.payload['arguments'] = String(value.payload['arguments']).replace('"pending"', '"blocked"');
+      return JSON.stringify(value);
+    });
+    const out = createCodexParser().push(blocked);
+    assert.deepEqual(out.plans.map(rows), [[[a, 'completed'], [b, 'in_progress']]]);
+    assert.deepEqual(out.unknown.map((u) => u.detail), ['an MCP todo_write call whose input is not a todo_write list']);
+  });
+
+  it('a call Codex refused (its McpToolCall item "failed": the tool asks, and codex exec cannot) is not a plan', () => {
+    const refused = recording('codex', 'mcp-refused');
+    const refusedLines = recordedLines(refused);
+    assert.equal(mcpCalls(refusedLines).length, 1);
+    const item = payloads(refusedLines).map((p) => p['item'] as Record<string, unknown> | undefined).find((i) => i?.['type'] === 'McpToolCall');
+    assert.deepEqual([item?.['status'], (item?.['error'] as { message?: string } | undefined)?.message], ['failed', 'MCP tool call requires approval, but approval policy is never']);
+    const out = createCodexParser().push(refusedLines);
+    assert.deepEqual([out.plans, out.unknown], [[], []]);
+    assert.equal(out.info?.session, threadOf(refused.sessionFiles[0]));
+  });
+});

@@ -82,3 +82,43 @@ describe('geminiCli parser, over recordings of the real CLI', () => {
     assert.equal(out.info?.cwd, none.workspace);
   });
 });
+
+describe('geminiCli parser: plans written through an MCP server\'s todo_write (recordings of the real CLI)', () => {
+  const MCP_TOOL = 'mcp_agentplan_todo_write';
+  const mcp = recording('gemini-cli', 'mcp');
+  const lines = recordedLines(mcp);
+  const parse = (input: readonly string[], workspace = mcp.workspace) => createGeminiCliParser({ workspaceFolders: [workspace] }).push(input);
+  const sessionOf = (input: readonly string[]) => (JSON.parse(input[0] ?? '{}') as { sessionId?: string }).sessionId;
+  const [a, b] = ['Add the separator constant', 'Use it in the parser'];
+
+  it('each successful call is a version of the chat\'s plan, once; the file written between goes under the item in progress', () => {
+    const out = parse(lines);
+    assert.deepEqual(out.unknown, []);
+    assert.deepEqual(out.plans.map((p) => [p.source.tool, p.source.session]), [[MCP_TOOL, sessionOf(lines)], [MCP_TOOL, sessionOf(lines)]]);
+    assert.match(out.plans[0]?.source.call ?? '', /^mcp_agentplan_todo_write__/);
+    assert.deepEqual(out.plans.map(rows), [
+      [[a, 'in_progress'], [b, 'pending']],
+      [[a, 'completed'], [b, 'in_progress']],
+    ]);
+    assert.deepEqual(out.writes?.map((w) => [w.files, w.plansBefore]), [[[`${mcp.workspace}/src/tokens.ts`], 1]]);
+  });
+
+  it('any server name counts; an input outside Agent Plan\'s contract is no plan, reported once', () => {
+    const renamed = lines.map((line) => line.split(MCP_TOOL).join('mcp_my-plans_todo_write'));
+    assert.deepEqual(parse(renamed).plans.map((p) => p.source.tool), ['mcp_my-plans_todo_write', 'mcp_my-plans_todo_write']);
+    // Its write_todos shape (`description`) is not Agent Plan's.
+    const foreign = lines.map((line) => line.split('"content":"Use it in the parser"').join('"description":"Use it in the parser"'));
+    const out = parse(foreign);
+    assert.deepEqual(out.plans, []);
+    assert.deepEqual(out.unknown.map((u) => u.detail), ['an MCP todo_write call whose input is not a todo_write list']);
+  });
+
+  it('a call Gemini CLI did not run (an untrusted server outside yolo mode: the tool is not offered) is not a plan', () => {
+    const refused = recording('gemini-cli', 'mcp-refused');
+    const refusedLines = recordedLines(refused);
+    const index = findLine(refusedLines, (v) => Array.isArray(v['toolCalls']) && (v['toolCalls'] as { name?: string }[]).some((c) => c.name === MCP_TOOL));
+    assert.match(refusedLines[index] ?? '', /"status":"error"/);
+    const out = parse(refusedLines, refused.workspace);
+    assert.deepEqual([out.plans, out.unknown], [[], []]);
+  });
+});
