@@ -9,7 +9,8 @@
 // `screenshot` (scripts/screenshot.mjs) takes the README's pictures.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cleanupStack, log, repoRoot } from './lib/host.mjs';
+import { spawnSync } from 'node:child_process';
+import { cleanupStack, isolatedEnv, log, repoRoot } from './lib/host.mjs';
 import { openWorkbench } from './lib/workbench.mjs';
 import testOrder from './lib/testOrder.cjs';
 import { agentsForWorkbench } from './agents/forWorkbench.mjs';
@@ -92,6 +93,8 @@ async function main() {
     const restricted = phase === 'restricted';
     // Restricted Mode without the trust prompt, as a user who opens a folder without trusting it.
     if (restricted) userSetting(workbench.userDataDir, 'security.workspace.trust.startupPrompt', 'never');
+    // While no window runs: plans written through the extension's MCP server, for the restart phase to find once each.
+    if (phase === 'restart') writeWhileClosed(runDir, workbench.workspace);
     const server = await workbench.startServer({ name: `code-server-${phase}`, port, workspaceTrust: restricted });
     port = server.port;
     log(`phase ${phase}: VS Code host on ${server.url}`);
@@ -123,6 +126,25 @@ async function main() {
   if (countsFile) fs.writeFileSync(countsFile, JSON.stringify({ passed, failed, tests }) + '\n');
   console.log(`integration: ${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
+}
+
+/**
+ * A made-up MCP client writes two plans through dist/mcp.js with the host's environment (its
+ * inbox) while no host runs; test/integration/restart/persist.test.ts checks them. Its result
+ * file says what was written, or why nothing was.
+ */
+function writeWhileClosed(runDir, workspace) {
+  const out = path.join(runDir, 'mcp-while-closed.json');
+  const run = spawnSync(process.execPath, [path.join(repoRoot, 'test', 'integration', 'restart', 'writeWhileClosed.mjs'), path.join(repoRoot, 'dist', 'mcp.js'), workspace, out], {
+    cwd: repoRoot,
+    env: isolatedEnv(runDir),
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  if (run.status !== 0) {
+    log(`the MCP client run while no window was open failed (${run.status ?? run.signal}): ${(run.stderr ?? '').slice(-500)}`);
+    fs.writeFileSync(out, JSON.stringify({ failed: `exit ${run.status ?? run.signal}: ${(run.stderr ?? '').slice(-500)}` }) + '\n');
+  }
 }
 
 main().then(

@@ -12,6 +12,9 @@ import { api, bridge, findSessionRow, logLines, planItemLabels, PLAN_VIEW_ROWS, 
 import { gitBytes, inGitWorkspace, itemNumstats, treeState } from './gitState';
 import { agentsStatus as status, itemsOf, newSessionShowing, runAgent, sessionsOf, startAgent, versionsText } from './terminalAgents';
 
+/** An agent's name as its Sessions rows say it. */
+const agentName = (agent: 'claude-code' | 'codex' | 'gemini-cli'): string => ({ 'claude-code': 'Claude Code', codex: 'Codex', 'gemini-cli': 'Gemini CLI' })[agent];
+
 async function sessionRowsMention(words: string): Promise<void> {
   await findSessionRow((label) => label.includes(words), `a Sessions row that says "${words}"`);
 }
@@ -219,6 +222,48 @@ if (status.skipped !== undefined) {
           );
         }
         await ledgerShown(agent, session.session);
+      });
+    }
+
+    // Claude Code on its default model (no plan tool of its own), Codex and Gemini CLI, connected to
+    // Agent Plan's MCP server by the product's own Connect code (scripts/agents/mcp.mjs), write their
+    // plan through it: each plan is a version of that agent's own session, with the file the agent
+    // wrote between its two plans under the item in progress then.
+    for (const [scenario, agent, tool] of [
+      ['claude-code/mcp', 'claude-code', 'mcp__agentplan__todo_write'],
+      ['codex/mcp', 'codex', 'mcp__agentplan__todo_write'],
+      ['gemini-cli/mcp', 'gemini-cli', 'mcp_agentplan_todo_write'],
+    ] as const) {
+      it(`${scenario}: the plans it wrote through Agent Plan's MCP server are its own session's, its edit under the item in progress`, async () => {
+        const workspace = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+        const src = path.join(workspace, 'src');
+        fs.rmSync(path.join(src, 'tokens.ts'), { force: true });
+        const known = (await sessionsOf(agent)).map((s) => s.session);
+        try {
+          await runAgent(scenario, 1000);
+          assert.match(fs.readFileSync(path.join(src, 'tokens.ts'), 'utf8'), /SEPARATOR/, 'the agent wrote src/tokens.ts');
+        } finally {
+          fs.rmSync(src, { recursive: true, force: true });
+        }
+        const session = await newSessionShowing(agent, known, [
+          ['Add the separator constant', 'completed'],
+          ['Use it in the parser', 'in_progress'],
+        ]);
+        const plan = await api();
+        const history = await plan.getHistory(session.session);
+        assert.deepEqual(history.map(itemsOf), [
+          [['Add the separator constant', 'in_progress'], ['Use it in the parser', 'pending']],
+          [['Add the separator constant', 'completed'], ['Use it in the parser', 'in_progress']],
+        ], 'both plans, once each, in the agent\'s own session');
+        assert.deepEqual(history.map((version) => version.source?.tool), [tool, tool], 'written through the MCP tool');
+        assert.equal(plan.listSessions().filter((s) => s.source?.agent === 'mcp' && s.todos.some((todo) => todo.content === 'Use it in the parser')).length, 0, 'not a second session of its own');
+        const file = plan.logFile(session.session);
+        const writes = await waitFor(() => {
+          const found = logLines(file).map((line) => JSON.parse(line) as { type: string; files: string[]; items: string[] }).filter((r) => r.type === 'file/write');
+          return found.length >= 1 ? found : undefined;
+        }, `a file/write line in ${file}`);
+        assert.deepEqual(writes.map((w) => [w.files.map((f) => f.split('/').slice(-2).join('/')), w.items]), [[['src/tokens.ts'], ['Add the separator constant']]]);
+        await sessionRowsMention(agentName(agent));
       });
     }
 

@@ -4,6 +4,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { api, runDir, waitFor } from '../helpers';
 
+/** The session a made-up MCP client wrote while no window ran (scripts/integration.mjs, writeWhileClosed). */
+const writtenWhileClosed = (snapshot: { source?: { agent: string; session: string } }): boolean => snapshot.source?.agent === 'mcp' && snapshot.source.session.startsWith('while-closed-client:');
+
 describe('after the extension host restarts', () => {
   it('shows the session pinned before the restart, still pinned, until Follow Latest', async () => {
     const { session } = JSON.parse(fs.readFileSync(path.join(runDir(), 'pinned-before-restart.json'), 'utf8')) as { session: string };
@@ -26,7 +29,8 @@ describe('after the extension host restarts', () => {
     const expected = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ session: string; todos: unknown[]; versions?: number }>;
     assert.ok(expected.length >= 2, 'the first run left at least two sessions');
     const plan = await api();
-    const actual = plan.listSessions().map(({ session, todos }) => ({ session, todos }));
+    // Less the session written through MCP while no window ran (its own test below).
+    const actual = plan.listSessions().filter((s) => !writtenWhileClosed(s)).map(({ session, todos }) => ({ session, todos }));
     assert.deepEqual(
       [...actual].sort((a, b) => a.session.localeCompare(b.session)),
       expected.map(({ session, todos }) => ({ session, todos })).sort((a, b) => a.session.localeCompare(b.session)),
@@ -45,6 +49,17 @@ describe('after the extension host restarts', () => {
     for (const { session, versions } of expected) {
       assert.equal((await plan.getHistory(session)).length, versions, `versions of ${session}`);
     }
+  });
+
+  it('plans written through the MCP server while no window was open show, each version once', async () => {
+    const written = JSON.parse(fs.readFileSync(path.join(runDir(), 'mcp-while-closed.json'), 'utf8')) as { failed?: string; plans: Array<Array<{ content: string; status: string }>>; results: string[] };
+    assert.equal(written.failed, undefined, 'the MCP client ran while no window was open');
+    assert.deepEqual(written.results, ['Updated todo list: 1 pending, 1 in progress, 0 completed.', 'Updated todo list: 0 pending, 1 in progress, 1 completed.']);
+    const plan = await api();
+    const session = await waitFor(() => plan.listSessions().find(writtenWhileClosed), 'the session written while no window was open', 30_000);
+    await vscode.commands.executeCommand('agentPlan.refresh');
+    assert.deepEqual((await plan.getHistory(session.session)).map((version) => version.todos), written.plans, 'both plans, once each, in order');
+    assert.equal(plan.listSessions().filter(writtenWhileClosed).length, 1, 'one session');
   });
 
   it('acting on a plan: shows the hand-off link of a plan continued in a new chat again, from both sessions', async () => {
