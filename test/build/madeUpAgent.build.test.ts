@@ -18,7 +18,7 @@ describe('a made-up agent, type-checked', () => {
   it('fails check-types until `npm run generate` runs, and passes after', async function () {
     this.timeout(120_000);
     assert.ok(fs.existsSync(path.join(repoRoot, 'src', 'core', 'generated', 'inputValidator.js')), 'the validator is built (npm run build)');
-    const tmp = await madeUpCopy();
+    const tmp = await madeUpCopy(['schemas']);
     try {
       fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(tmp, 'node_modules'), 'dir');
       const config = JSON.parse(fs.readFileSync(path.join(repoRoot, 'tsconfig.json'), 'utf8')) as { compilerOptions: { types: string[] }; include: string[] };

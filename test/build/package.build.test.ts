@@ -49,9 +49,9 @@ describe('the .vsix file list', () => {
     const result = spawnSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8', env: childEnv() });
     assert.equal(result.status, 0, result.stderr);
     const files = result.stdout.split('\n').filter((line) => line.trim() !== '').sort();
-    const allowed = [/^dist\/(extension|timeline)\.js$/, /^media\/timeline\.css$/, /^package(\.nls(\.[a-z-]+)?)?\.json$/, /^l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/, /^media\/[\w.-]+\.(svg|png)$/, /^schemas\/todo-write\.input\.json$/, /^(README|CHANGELOG)\.md$/, /^LICENSE$/, /^docs\/screenshot-[a-z-]+\.png$/];
+    const allowed = [/^dist\/(extension|timeline|mcp)\.js$/, /^media\/timeline\.css$/, /^package(\.nls(\.[a-z-]+)?)?\.json$/, /^l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/, /^media\/[\w.-]+\.(svg|png)$/, /^schemas\/todo-write\.input\.json$/, /^(README|CHANGELOG)\.md$/, /^LICENSE$/, /^docs\/screenshot-[a-z-]+\.png$/];
     for (const file of files) assert.ok(allowed.some((pattern) => pattern.test(file)), `${file} does not belong in the package`);
-    for (const needed of ['dist/extension.js', 'dist/timeline.js', 'media/timeline.css', 'package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'l10n/bundle.l10n.zh-cn.json', 'media/agent-plan.svg']) {
+    for (const needed of ['dist/extension.js', 'dist/timeline.js', 'dist/mcp.js', 'media/timeline.css', 'package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'l10n/bundle.l10n.zh-cn.json', 'media/agent-plan.svg']) {
       assert.ok(files.includes(needed), `${needed} is packaged`);
     }
   });
