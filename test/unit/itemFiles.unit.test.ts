@@ -48,6 +48,20 @@ describe('file/write: the record', () => {
 });
 
 describe('file/write: files by item', () => {
+  it('a plan-less sub-agent’s write counts under the item in progress, marked as the sub-agent’s', () => {
+    const files = new SessionFiles();
+    files.feed(fileWriteRecord(KEY_A, TS, source, ['own.ts'], ['A']));
+    files.feed(fileWriteRecord(KEY_A, TS, { ...source, session: 'sub-1', call: '9' }, ['helper.ts'], ['A'], undefined, true));
+    files.feed(fileWriteRecord(KEY_A, TS, { ...source, call: '10' }, ['helper.ts'], ['A']));
+    assert.deepEqual(
+      files.of('A').map((file) => [file.path, file.subagent === true, file.writes]),
+      [
+        ['own.ts', false, 1],
+        ['helper.ts', true, 2],
+      ],
+    );
+  });
+
   it('one item in progress: its files; several: each of theirs, shared; none: the session’s', () => {
     const files = new SessionFiles();
     assert.equal(files.feed(fileWriteRecord(KEY_A, TS, source, ['a.ts'], ['A'])), true);

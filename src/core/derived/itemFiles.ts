@@ -17,6 +17,8 @@ export interface ItemFile {
   writes: number;
   /** When this machine recorded the newest of them (the line's `ts`). */
   last: string;
+  /** A plan-less sub-agent wrote it (some of its writes, or all), counted under this session's items. */
+  subagent?: true;
 }
 
 /** Files kept per item and for the session (the oldest go first past it). */
@@ -60,7 +62,7 @@ export class SessionFiles {
     const targets = record.itemsUnknown === true ? [this.untold] : owners.length === 0 ? [this.outside] : owners.map((owner) => this.ownerOf(owner));
     for (const target of targets) {
       if (this.keepTimes && !Number.isNaN(time)) target.times.push(time);
-      for (const path of record.files) this.note(target.files, path, shared, record.ts);
+      for (const path of record.files) this.note(target.files, path, shared, record.ts, record.subagent === true);
     }
     return true;
   }
@@ -91,15 +93,16 @@ export class SessionFiles {
     return owner;
   }
 
-  private note(files: ItemFile[], path: string, shared: boolean, ts: string): void {
+  private note(files: ItemFile[], path: string, shared: boolean, ts: string, subagent: boolean): void {
     const known = files.find((file) => file.path === path);
     if (known) {
       known.shared ||= shared;
       known.writes++;
       known.last = ts;
+      if (subagent) known.subagent = true;
       return;
     }
-    files.push({ path, shared, writes: 1, last: ts });
+    files.push({ path, shared, writes: 1, last: ts, ...(subagent ? { subagent: true as const } : {}) });
     if (files.length > this.maxFiles) files.shift();
   }
 }

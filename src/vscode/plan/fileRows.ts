@@ -91,7 +91,8 @@ export function fileTreeItem(element: FileElement): vscode.TreeItem {
   if (uri) item.resourceUri = uri;
   item.iconPath = vscode.ThemeIcon.File;
   const folder = uri ? folderText(uri) : path.dirname(file.path) === '.' ? '' : path.dirname(file.path);
-  item.description = file.shared ? (folder ? t('{0} · shared', folder) : t('shared')) : folder;
+  const marks = [folder, file.shared ? t('shared') : '', file.subagent ? t('sub-agent') : ''].filter((mark) => mark !== '');
+  item.description = marks.join(' · ');
   item.contextValue = ItemContext.File;
   const where = folder ? t('{0} in {1}', name, folder) : name;
   item.accessibilityInformation = {
@@ -103,6 +104,7 @@ export function fileTreeItem(element: FileElement): vscode.TreeItem {
   tooltip.appendMarkdown('\n\n');
   tooltip.appendText(file.writes === 1 ? t('Written once by the agent.') : t('Written {0} times by the agent.', file.writes));
   if (file.shared) tooltip.appendMarkdown('\n\n').appendText(t('Another item was in progress too when it was written.'));
+  if (file.subagent) tooltip.appendMarkdown('\n\n').appendText(t('Written by a sub-agent without a plan of its own, while this item was in progress.'));
   item.tooltip = tooltip;
   item.command = { command: CommandId.OpenChangedFile, title: t('Open File'), arguments: [file.path] };
   return item;
