@@ -180,11 +180,12 @@ describe('what each item changed: the rules', () => {
     l.snap(2, []);
     const changes = attributeChanges(changeSegments(l.list), ['A', 'B'], table({ [pair(1, 2)]: [line('x.ts', 1, 0)] }));
     assert.deepEqual(
-      changes.items.map((i) => [i.content, i.recorded, i.files.length]),
+      changes.items.map((i) => [i.content, i.recorded, i.files.length, i.missed?.why]),
       [
-        ['A', 'none', 0],
-        ['B', 'none', 0],
+        ['A', 'none', 0, 'read-together'],
+        ['B', 'none', 0, 'read-together'],
       ],
+      'and each says why: its versions were read together',
     );
   });
 

@@ -24,11 +24,18 @@ export interface TreeRef {
   skipped?: readonly SkippedFile[];
 }
 
-/** Why an item's changes were not recorded, where a snapshot said (a missed one). */
+/**
+ * Why an item's changes were not recorded: a missed snapshot's reason, or `read-together`: the
+ * plan versions that started and ended its stretch were read in one go (the agent went on before
+ * Agent Plan read its plan: on a loaded machine, or a follower catching up), so the moment between
+ * them was never snapshotted.
+ */
 export interface Miss {
-  why: SnapshotMiss;
+  why: SnapshotMiss | 'read-together';
   detail?: string;
 }
+
+const READ_TOGETHER: Miss = { why: 'read-together' };
 
 export interface Segment {
   from: TreeRef;
@@ -151,8 +158,9 @@ export function changeSegments(records: Iterable<{ record: LogRecord; at: number
           for (const change of between) markUnrecorded(change.items, miss ?? prev.miss);
         } else if (prev.ref.folder !== ref.folder || between.length > 1) {
           // Several sets came and went between the two snapshots (or the working tree changed): no one set to give the diff to.
-          markUnrecorded(prev.items);
-          for (const change of between) markUnrecorded(change.items);
+          const why = prev.ref.folder === ref.folder ? READ_TOGETHER : undefined;
+          markUnrecorded(prev.items, why);
+          for (const change of between) markUnrecorded(change.items, why);
         } else if (prev.ref.tree !== ref.tree || prev.items.length > 0) {
           segments.push({ from: prev.ref, to: ref, items: prev.items });
         }

@@ -177,6 +177,7 @@ export class ItemDiffstats implements vscode.Disposable {
 function missText(miss: Miss): string {
   if (miss.why === 'timed-out') return t('a snapshot of its working tree was stopped by its time bound');
   if (miss.why === 'parent-repository') return t('the repository is in a parent folder');
+  if (miss.why === 'read-together') return t('its plan versions were read together, after the agent had gone on (a busy machine, or a catch-up): the moment it started or ended was not snapshotted');
   return t('a snapshot of its working tree failed: {0}', notificationText(miss.detail ?? '', 200));
 }
 
