@@ -6,17 +6,15 @@
 // `node:sqlite` is in Node 22.13+ only: under Node 20 the file runs again, whole, in the pinned
 // VS Code host's Node; with neither, the run says SKIPPED and defines no test.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createCopilotCliParser, tableSink, TodoReplay } from '../../src/agents/copilotCli';
 import { loadSqlite, type SqliteModule } from '../../src/agents/follow/sqlite';
-import { MemorySink, hostNode } from '../unit/helpers';
+import { MemorySink, inHostNode } from '../unit/helpers';
 import { tempDir } from './lib/env';
 import { recordFigures } from './lib/figures';
 
 const sqlite = loadSqlite();
-const HOST_RUN = 'AGENT_PLAN_SQLITE_TESTS_IN_HOST_NODE';
 /** The longest the host's event loop may wait while the sink runs a call (the issue: 2.7–8.8 s for one recursive INSERT). */
 const GAP_BOUND_MS = 50;
 
@@ -54,33 +52,7 @@ async function longestGap<T>(work: () => Promise<T>): Promise<{ result: T; gapMs
 }
 
 if (typeof sqlite === 'string') {
-  const node = process.env[HOST_RUN] ? undefined : hostNode();
-  if (node === undefined) {
-    console.log(`SKIPPED: hostile Copilot CLI SQL: ${sqlite}, and no VS Code host Node with node:sqlite is in the cache`);
-  } else {
-    describe(`Hostile Copilot CLI SQL (run in the VS Code host's Node, ${node})`, () => {
-      it('passes there', function () {
-        this.timeout(300_000);
-        const mocha = require.resolve('mocha/bin/mocha.js');
-        const result = spawnSync(node, [mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '120000', '--forbid-only', '--forbid-pending', __filename], {
-          cwd: path.join(__dirname, '..', '..'),
-          env: { ...process.env, [HOST_RUN]: '1' },
-          encoding: 'utf8',
-          maxBuffer: 64 * 1024 * 1024,
-        });
-        process.stdout.write(
-          result.stdout
-            .split('\n')
-            .filter((l) => /✔|passing|failing|\d+\)|Error|\[figures\]/.test(l))
-            .map((l) => `      [host node] ${l}\n`)
-            .join(''),
-        );
-        assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
-        assert.match(result.stdout, /Hostile Copilot CLI SQL, with node:sqlite/);
-        assert.doesNotMatch(result.stdout, /\b0 passing/);
-      });
-    });
-  }
+  inHostNode({ file: __filename, title: 'hostile Copilot CLI SQL', missing: sqlite, expect: /Hostile Copilot CLI SQL, with node:sqlite/, timeoutMs: 300_000, testTimeoutMs: 120_000 });
 } else {
   const db: SqliteModule = sqlite;
   describe(`Hostile Copilot CLI SQL, with node:sqlite (Node ${process.versions.node})`, () => {

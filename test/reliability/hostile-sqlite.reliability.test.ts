@@ -5,19 +5,18 @@
 // the test runs again, whole, in the pinned VS Code host's Node (Node 24) and passes or fails
 // with it; with neither, the run says SKIPPED and defines no test.
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadSqlite, type SqliteModule } from '../../src/agents/follow/sqlite';
 import { opencodeFollower } from '../../src/agents/follow/opencodeReader';
 import type { ForeignPlan, ForeignItem } from '../../src/core/foreign';
 import { recording } from '../unit/agentRecordings';
-import { MemorySink, hostNode } from '../unit/helpers';
+import { MemorySink, inHostNode } from '../unit/helpers';
 import { tempDir } from './lib/env';
 import { recordFigures } from './lib/figures';
 
 const sqlite = loadSqlite();
-const HOST_RUN = 'AGENT_PLAN_SQLITE_TESTS_IN_HOST_NODE';
 const SIZE_MB = Number(process.env['AGENT_PLAN_HOSTILE_SQLITE_MB'] ?? 150);
 /** The longest the host's event loop may wait on the scan (the issue: seconds with one query per table). */
 const GAP_BOUND_MS = 100;
@@ -234,32 +233,7 @@ async function longestGap<T>(work: () => Promise<T>): Promise<{ result: T; gapMs
 const itemsOf = (items: readonly ForeignItem[]) => items.map((item): [string, string] => [item.content, item.status]);
 
 if (typeof sqlite === 'string') {
-  const node = process.env[HOST_RUN] ? undefined : hostNode();
-  if (node === undefined) {
-    // Said in the run's output; no test pretends to have run.
-    console.log(`SKIPPED: a large opencode database: ${sqlite}, and no VS Code host Node with node:sqlite is in the cache`);
-  } else {
-    describe(`Hostile SQLite: a large opencode database (run in the VS Code host's Node, ${node})`, () => {
-      it('passes there', function () {
-        this.timeout(900_000);
-        const mocha = require.resolve('mocha/bin/mocha.js');
-        const result = spawnSync(node, [mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '600000', '--forbid-only', '--forbid-pending', __filename], {
-          cwd: path.join(__dirname, '..', '..'),
-          env: { ...process.env, [HOST_RUN]: '1' },
-          encoding: 'utf8',
-        });
-        process.stdout.write(
-          result.stdout
-            .split('\n')
-            .filter((l) => /✔|passing|failing|\d+\)|Error|\[figures\]/.test(l))
-            .map((l) => `      [host node] ${l}\n`)
-            .join(''),
-        );
-        assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
-        assert.match(result.stdout, /Hostile SQLite, with node:sqlite/);
-      });
-    });
-  }
+  inHostNode({ file: __filename, title: 'a large opencode database', missing: sqlite, expect: /Hostile SQLite, with node:sqlite/, timeoutMs: 900_000, testTimeoutMs: 600_000 });
 } else {
   const db: SqliteModule = sqlite;
   describe(`Hostile SQLite, with node:sqlite (Node ${process.versions.node}, SQLite ${process.versions['sqlite'] ?? '?'})`, () => {

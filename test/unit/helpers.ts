@@ -1,4 +1,5 @@
 // Shared test scaffolding: real temp folders, and file systems that count or fail.
+import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
@@ -175,6 +176,46 @@ export function committedRepo(folder: string, files: Record<string, string>): st
   gitIn(folder, 'add', '-A');
   gitIn(folder, 'commit', '-q', '-m', 'first');
   return folder;
+}
+
+/** Set in the run of a test file inside the host's Node (see inHostNode): it runs its own tests there. */
+export const HOST_RUN = 'AGENT_PLAN_SQLITE_TESTS_IN_HOST_NODE';
+
+/**
+ * For a test file that needs node:sqlite when this Node has none: runs the file again in the
+ * pinned VS Code host's Node (its tests, `grep` when given) and passes when they pass there,
+ * their lines printed; says SKIPPED when no such Node is in the cache (no test pretends to have
+ * run). Call it where the file's own tests would be defined; `missing` says why they are not.
+ */
+export function inHostNode(options: { file: string; title: string; missing: string; expect: RegExp; grep?: string; timeoutMs?: number; testTimeoutMs?: number }): void {
+  const node = process.env[HOST_RUN] ? undefined : hostNode();
+  if (node === undefined) {
+    console.log(`SKIPPED: ${options.title}: ${options.missing}, and no VS Code host Node with node:sqlite is in the cache`);
+    return;
+  }
+  describe(`${options.title} (run in the VS Code host's Node, ${node})`, () => {
+    it('passes there', function () {
+      this.timeout(options.timeoutMs ?? 120_000);
+      const mocha = require.resolve('mocha/bin/mocha.js');
+      const grep = options.grep === undefined ? [] : ['--grep', options.grep];
+      const result = spawnSync(node, [mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', String(options.testTimeoutMs ?? 20_000), '--forbid-only', '--forbid-pending', ...grep, options.file], {
+        cwd: path.join(__dirname, '..', '..'),
+        env: { ...process.env, [HOST_RUN]: '1' },
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      process.stdout.write(
+        result.stdout
+          .split('\n')
+          .filter((line) => /✔|passing|failing|\d+\)|Error|\[figures\]/.test(line))
+          .map((line) => `      [host node] ${line}\n`)
+          .join(''),
+      );
+      assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
+      assert.match(result.stdout, options.expect);
+      assert.doesNotMatch(result.stdout, /\b0 passing/);
+    });
+  });
 }
 
 /** The pinned VS Code host's Node in the cache, when it has node:sqlite (the SQLite tests re-run in it). */

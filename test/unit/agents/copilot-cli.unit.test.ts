@@ -5,7 +5,6 @@
 // the recorded one's schema, and the recorded table. SQLite runs with node:sqlite (the host's
 // Node when this one has none), on copies, never the recording.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
@@ -33,7 +32,7 @@ import { LogPlanSink, sessionKeyForForeign } from '../../../src/core/log/planSin
 import { SessionLog } from '../../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { findLine, recordedLines, recording } from '../agentRecordings';
-import { MemorySink, hostNode, useTempDir } from '../helpers';
+import { MemorySink, inHostNode, useTempDir } from '../helpers';
 
 const rows = (plan: ForeignPlan | undefined) => (plan?.items ?? []).map((item) => [item.content, item.status]);
 const FINAL = [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress'], ['Write a regression test', 'blocked']];
@@ -156,30 +155,10 @@ describe('copilotCli parser, over recordings of the real CLI', () => {
 });
 
 const sqlite = loadSqlite();
-const HOST_RUN = 'AGENT_PLAN_SQLITE_TESTS_IN_HOST_NODE';
 
 
 if (typeof sqlite === 'string') {
-  const node = process.env[HOST_RUN] ? undefined : hostNode();
-  if (node === undefined) {
-    console.log(`SKIPPED: Copilot CLI todos table: ${sqlite}, and no VS Code host Node with node:sqlite is in the cache`);
-  } else {
-    describe(`Copilot CLI todos table (run in the VS Code host's Node, ${node})`, () => {
-      it('passes there', function () {
-        this.timeout(120_000);
-        const mocha = require.resolve('mocha/bin/mocha.js');
-        const result = spawnSync(node, [mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '20000', '--forbid-only', '--forbid-pending', '--grep', 'Copilot CLI todos table, with node:sqlite', __filename], {
-          cwd: path.join(__dirname, '..', '..', '..'),
-          env: { ...process.env, [HOST_RUN]: '1' },
-          encoding: 'utf8',
-        });
-        process.stdout.write(result.stdout.split('\n').filter((l) => /✔|passing|failing|\d+\)|Error/.test(l)).map((l) => `      [host node] ${l}\n`).join(''));
-        assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
-        assert.match(result.stdout, /Copilot CLI todos table, with node:sqlite/);
-        assert.doesNotMatch(result.stdout, /\b0 passing/);
-      });
-    });
-  }
+  inHostNode({ file: __filename, title: 'Copilot CLI todos table', missing: sqlite, expect: /Copilot CLI todos table, with node:sqlite/, grep: 'Copilot CLI todos table, with node:sqlite', timeoutMs: 120_000 });
 } else {
   const db: SqliteModule = sqlite;
   /** The parser's plans through the source's sink, their SQL run again (the parser's writes and responses renumbered as the sink settles its plans). */

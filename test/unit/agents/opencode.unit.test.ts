@@ -3,7 +3,7 @@
 // there these tests run again, whole, in the pinned VS Code host's Node (Node 24) and pass or
 // fail with it; with neither, the run says SKIPPED and defines no test.
 import * as assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadSqlite, type SqliteModule } from '../../../src/agents/follow/sqlite';
@@ -23,10 +23,9 @@ import { SessionLog } from '../../../src/core/log/sessionLog';
 import { formatOnly } from '../../../src/core/plan/present';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { recording } from '../agentRecordings';
-import { MemorySink, hostNode, useTempDir } from '../helpers';
+import { MemorySink, inHostNode, useTempDir } from '../helpers';
 
 const sqlite = loadSqlite();
-const HOST_RUN = 'AGENT_PLAN_SQLITE_TESTS_IN_HOST_NODE';
 
 
 const rows = (plan: ForeignPlan | undefined) => (plan?.items ?? []).map((item) => [item.content, item.status]);
@@ -49,26 +48,7 @@ function listing(dir: string): string[] {
 }
 
 if (typeof sqlite === 'string') {
-  const node = process.env[HOST_RUN] ? undefined : hostNode();
-  if (node === undefined) {
-    // Said in the run's output; no test pretends to have run.
-    console.log(`SKIPPED: opencode and Kilo CLI sources: ${sqlite}, and no VS Code host Node with node:sqlite is in the cache`);
-  } else {
-    describe(`opencode and Kilo CLI sources (run in the VS Code host's Node, ${node})`, () => {
-      it('pass there', function () {
-        this.timeout(120_000);
-        const mocha = require.resolve('mocha/bin/mocha.js');
-        const result = spawnSync(node, [mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '20000', '--forbid-only', '--forbid-pending', __filename], {
-          cwd: path.join(__dirname, '..', '..', '..'),
-          env: { ...process.env, [HOST_RUN]: '1' },
-          encoding: 'utf8',
-        });
-        process.stdout.write(result.stdout.split('\n').filter((l) => /✔|passing|failing|\d+\)|Error/.test(l)).map((l) => `      [host node] ${l}\n`).join(''));
-        assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
-        assert.match(result.stdout, /opencode and Kilo CLI sources, with node:sqlite/);
-      });
-    });
-  }
+  inHostNode({ file: __filename, title: 'opencode and Kilo CLI sources', missing: sqlite, expect: /opencode and Kilo CLI sources, with node:sqlite/, timeoutMs: 120_000 });
 } else {
   const db: SqliteModule = sqlite;
   describe(`opencode and Kilo CLI sources, with node:sqlite (Node ${process.versions.node}, SQLite ${process.versions['sqlite'] ?? '?'})`, () => {
