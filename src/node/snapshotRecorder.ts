@@ -34,7 +34,7 @@ export interface SnapshotRecorderOptions {
 const MISSED: Partial<Record<SnapshotFailure, SnapshotMiss>> = { 'timed-out': 'timed-out', failed: 'failed', 'parent-repository': 'parent-repository' };
 
 export class SnapshotRecorder implements Disposable {
-  readonly trigger = new SnapshotTrigger();
+  readonly trigger: SnapshotTrigger;
   private readonly subscription: Disposable;
   /** One snapshot at a time per session, in the order their versions were read. */
   private readonly queues = new Map<string, Promise<void>>();
@@ -53,6 +53,8 @@ export class SnapshotRecorder implements Disposable {
     private readonly snapshots: GitSnapshots,
     private readonly options: SnapshotRecorderOptions,
   ) {
+    // Its per-session state in the reader's shared session record (a field, not a map of its own).
+    this.trigger = new SnapshotTrigger(Date.now, log.records);
     this.subscription = log.onDidRead((read) => {
       const due = this.trigger.take(read);
       if (due) {

@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SnapshotTrigger } from '../../src/core/derived/snapshotTrigger';
+import { SnapshotTrigger, inProgressKey } from '../../src/core/derived/snapshotTrigger';
+import { SessionRecords } from '../../src/core/log/sessionRecords';
 import { planEvent, type LogRecord } from '../../src/core/log/logRecord';
 import { LogPlanSink } from '../../src/core/log/planSink';
 import { SessionLocks } from '../../src/core/log/sessionLock';
@@ -48,6 +49,22 @@ describe('SnapshotTrigger', () => {
     const old = planEvent(KEY_A, TS, [{ content: 'a', status: 'in_progress' }], { agent: 'claude-code', tool: 'TodoWrite', session: 's', call: 'c1' }, '2026-12-03T09:00:00.000Z');
     assert.equal(trigger.take(read([old], [0])), undefined);
     assert.deepEqual(trigger.take(read([plan(TS, ['a', 'completed'], ['b', 'in_progress']), plan(TS, ['a', 'completed'], ['b', 'in_progress'], ['c', 'pending'])], [50, 90])), { session: KEY_A, plan: 90, items: ['b'] });
+  });
+
+  it("a session's state between versions is one small number in the reader's shared record, the same set in any order alike", () => {
+    const records = new SessionRecords();
+    const trigger = new SnapshotTrigger(() => NOW, records);
+    const current = plan(TS, ['a', 'in_progress'], ['b', 'in_progress'], ['c', 'pending']);
+    const sync = { current, info: undefined, infoAfterPlan: false, modifiedMs: NOW, announce: false, reset: false, end: 10 };
+    assert.equal(trigger.take(read([], [], { sync })), undefined);
+    assert.equal(records.size, 1, 'one record for the session, shared with the other books');
+    assert.equal(inProgressKey(['b', 'a', 'a']), inProgressKey(['a', 'b']));
+    assert.ok(Number.isInteger(inProgressKey(['a', 'b'])) && inProgressKey(['a', 'b']) >= 0 && inProgressKey(['a', 'b']) < 2 ** 30);
+    assert.notEqual(inProgressKey(['a', 'b']), inProgressKey(['ab']));
+    assert.equal(trigger.take(read([plan(TS, ['b', 'in_progress'], ['a', 'in_progress'], ['c', 'pending'])], [10])), undefined, 'the same set, reordered');
+    assert.deepEqual(trigger.take(read([plan(TS, ['a', 'completed'], ['b', 'in_progress'], ['c', 'pending'])], [20])), { session: KEY_A, plan: 20, items: ['b'] });
+    trigger.take(read([], [], { gone: true }));
+    assert.equal(records.size, 0, 'a deleted session keeps nothing');
   });
 
   it('a snapshot line already read for the version (another window) is not taken again', () => {

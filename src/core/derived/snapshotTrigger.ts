@@ -11,6 +11,7 @@
 import { isCurrentPlan, type PlanRecord } from '../log/logRecord';
 import { isSnapshot } from '../log/snapshotRecord';
 import type { LogRead } from '../log/sessionLog';
+import type { SessionColumn, SessionRecords } from '../log/sessionRecords';
 
 /** A foreign plan the agent wrote longer ago than this is history caught up, not a moment to snapshot. */
 export const SNAPSHOT_STALE_MS = 60_000;
@@ -25,38 +26,51 @@ export interface SnapshotDue {
   items: string[];
 }
 
-interface SessionState {
-  /** The in-progress set of the newest version met; undefined: no version met yet. */
-  working: Set<string> | undefined;
-  /** Plan versions that already have a snapshot line, newest last. */
-  snapshotted: number[];
-}
-
 /** The in-progress items of a plan, in plan order, each once. */
 export function inProgressItems(plan: PlanRecord): string[] {
   return [...new Set(plan.todos.filter((todo) => todo.status === 'in_progress').map((todo) => todo.content))];
 }
 
-function sameSet(a: ReadonlySet<string>, b: readonly string[]): boolean {
-  return a.size === b.length && b.every((item) => a.has(item));
+/**
+ * An in-progress set as one small integer: a 30-bit FNV-1a hash of its items, sorted, each once.
+ * What a session keeps between its versions (a set of texts was some 400 bytes a session, for
+ * every session read, most never written again); two different sets alike by chance (about one
+ * change in a billion) would miss a snapshot, never invent one.
+ */
+export function inProgressKey(items: readonly string[]): number {
+  let hash = 0x811c9dc5;
+  for (const item of [...new Set(items)].sort()) {
+    for (let i = 0; i < item.length; i++) hash = Math.imul(hash ^ item.charCodeAt(i), 0x01000193);
+    hash = Math.imul(hash ^ 0xffff, 0x01000193);
+  }
+  // A small integer, held in the record's field without an allocation.
+  return hash & 0x3fffffff;
 }
 
 export class SnapshotTrigger {
-  private readonly sessions = new Map<string, SessionState>();
+  /** The in-progress set of the newest version met, by session (no entry: no version met yet). */
+  private readonly working: SessionColumn<number>;
+  /** Plan versions that already have a snapshot line, newest last: only for sessions whose snapshot lines were read. */
+  private readonly snapshotted = new Map<string, number[]>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    records?: SessionRecords,
+  ) {
+    this.working = records?.column<number>('snapshot') ?? new Map<string, number>();
+  }
 
   /** Takes one read of the reader; returns the snapshot to take, if any. */
   take(read: LogRead): SnapshotDue | undefined {
+    const { session } = read;
     if (read.gone || read.sync?.reset) {
-      this.sessions.delete(read.session);
+      this.working.delete(session);
+      this.snapshotted.delete(session);
       if (read.gone) return undefined;
     }
-    let state = this.sessions.get(read.session);
-    if (read.sync && (!state || read.sync.reset)) {
+    if (read.sync && (!this.working.has(session) || read.sync.reset)) {
       // A first look: the past as it stands, no moment to snapshot.
-      state = { working: read.sync.current ? new Set(inProgressItems(read.sync.current)) : undefined, snapshotted: [] };
-      this.sessions.set(read.session, state);
+      if (read.sync.current) this.working.set(session, inProgressKey(inProgressItems(read.sync.current)));
       if (read.records.length === 0) return undefined;
     }
     let changed = false;
@@ -64,32 +78,27 @@ export class SnapshotTrigger {
     read.records.forEach((record, i) => {
       const at = read.offsets?.[i];
       if (isSnapshot(record) && record.plan !== undefined) {
-        state ??= this.fresh(read.session);
-        state.snapshotted.push(record.plan);
-        state.snapshotted.splice(0, Math.max(0, state.snapshotted.length - KEPT_SNAPSHOT_PLANS));
+        const plans = this.snapshotted.get(session) ?? [];
+        plans.push(record.plan);
+        plans.splice(0, Math.max(0, plans.length - KEPT_SNAPSHOT_PLANS));
+        this.snapshotted.set(session, plans);
         return;
       }
       if (!isCurrentPlan(record) || at === undefined) return;
-      state ??= this.fresh(read.session);
       const items = inProgressItems(record);
-      changed ||= state.working === undefined || !sameSet(state.working, items);
-      state.working = new Set(items);
+      const key = inProgressKey(items);
+      changed ||= this.working.get(session) !== key;
+      this.working.set(session, key);
       last = { record, at, items };
     });
     // The newest version of the read is the one moment left to snapshot: an earlier one's is gone.
-    if (!changed || !last || !this.isLive(last.record) || this.has(read.session, last.at)) return undefined;
-    return { session: read.session, plan: last.at, items: last.items };
+    if (!changed || !last || !this.isLive(last.record) || this.has(session, last.at)) return undefined;
+    return { session, plan: last.at, items: last.items };
   }
 
   /** Whether the log holds a snapshot line for this plan version (as far as the reader has read). */
   has(session: string, plan: number): boolean {
-    return this.sessions.get(session)?.snapshotted.includes(plan) ?? false;
-  }
-
-  private fresh(session: string): SessionState {
-    const state: SessionState = { working: undefined, snapshotted: [] };
-    this.sessions.set(session, state);
-    return state;
+    return this.snapshotted.get(session)?.includes(plan) ?? false;
   }
 
   private isLive(plan: PlanRecord): boolean {

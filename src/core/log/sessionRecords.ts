@@ -20,7 +20,7 @@ export interface SessionColumn<T> {
 }
 
 /** The fields of a session's record, one per owner. */
-export type RecordField = 'cursor' | 'plan' | 'health' | 'needsYou';
+export type RecordField = 'cursor' | 'plan' | 'health' | 'needsYou' | 'snapshot';
 
 /** A session's record: undefined in a field means its owner keeps nothing for the session. */
 class SessionRecord {
@@ -28,9 +28,10 @@ class SessionRecord {
   plan: unknown = undefined;
   health: unknown = undefined;
   needsYou: unknown = undefined;
+  snapshot: unknown = undefined;
 
   isEmpty(): boolean {
-    return this.cursor === undefined && this.plan === undefined && this.health === undefined && this.needsYou === undefined;
+    return this.cursor === undefined && this.plan === undefined && this.health === undefined && this.needsYou === undefined && this.snapshot === undefined;
   }
 }
 
