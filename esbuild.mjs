@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
+import { hostModulesPlugin } from './scripts/lib/hostModules.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -35,7 +36,8 @@ const extension = {
   sourcesContent: false,
   logLevel: 'warning',
   // The `[watch]` lines are for VS Code's `$esbuild-watch` problem matcher: watch mode only.
-  plugins: watch ? [problemMatcher] : [],
+  // vscode and node:* required once each, not copied into every importing file (scripts/lib/hostModules.mjs).
+  plugins: [hostModulesPlugin, ...(watch ? [problemMatcher] : [])],
 };
 
 /** The Plan Timeline's page: a browser bundle, minified always (it ships as is). */

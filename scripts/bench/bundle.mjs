@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { repoRoot } from '../lib/host.mjs';
+import { hostModulesPlugin } from '../lib/hostModules.mjs';
 
 function sizes(file) {
   const bytes = fs.readFileSync(file);
@@ -32,6 +33,7 @@ export async function bundleSizes(outDir) {
     sourcesContent: false,
     logLevel: 'warning',
     metafile: true,
+    plugins: [hostModulesPlugin],
   });
   const output = Object.values(result.metafile.outputs)[0];
   const inputs = Object.entries(output?.inputs ?? {})
