@@ -15,11 +15,23 @@ import { RequestBook } from '../../src/core/derived/requests';
 import { BOOK_SESSIONS_KEPT } from '../../src/core/derived/sessionBook';
 import { hashIdentity } from '../../src/core/log/sessionKey';
 import { SessionLog } from '../../src/core/log/sessionLog';
-import { FULL_PLANS_KEPT, PlanStore, SummaryEvent } from '../../src/core/plan/store';
+import { FULL_PLANS_KEPT, PlanStore, SummaryEvent, TITLES_KEPT } from '../../src/core/plan/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { useTempDir } from './helpers';
 
 const START = Date.UTC(2025, 0, 1);
+
+/** Counts the store's reads of a file's tail from now on. */
+function countTailReads(store: PlanStore): () => number {
+  const log = (store as unknown as { log: SessionLog }).log;
+  const tailNow = log.tailNow.bind(log);
+  let reads = 0;
+  log.tailNow = (session) => {
+    reads++;
+    return tailNow(session);
+  };
+  return () => reads;
+}
 
 function items(session: number, step: number): PlanItem[] {
   return [0, 1, 2].map((index) => ({ content: `task ${index} of ${session}`, status: index < step ? 'completed' : index === step ? 'in_progress' : 'pending' }));
@@ -100,6 +112,41 @@ describe('memory follows the screen', () => {
       assert.equal(log.records.size, 10_000);
       // Only what a clock may change keeps its state: none of these old sessions.
       assert.equal(health.statesInMemory, 0);
+    } finally {
+      dispose();
+    }
+  });
+
+  it("a session met at a first look keeps no title text: a row reads its first item back once, then from a bounded cache", async function () {
+    this.timeout(60_000);
+    const dir = path.join(tmp.path, 'sessions');
+    const keys = writeSessions(dir, TITLES_KEPT + FULL_PLANS_KEPT + 8);
+    const { store, dispose } = build(dir);
+    try {
+      await store.load();
+      const reads = countTailReads(store);
+      const oldest = keys[0] as string;
+      const summary = store.summary(oldest);
+      assert.ok(summary instanceof SummaryEvent);
+      assert.ok(!Object.values(summary).includes('task 0 of 0'), 'the summary holds no title text');
+      assert.equal(summary.firstItem, 'task 0 of 0', 'read back when asked');
+      assert.equal(summary.firstItem, 'task 0 of 0');
+      assert.equal(reads(), 1, 'read once, then kept');
+      // Every title asked once: the cache keeps the most recently asked TITLES_KEPT, no more.
+      // What a row's title reads (present.ts): a summary's first item, a whole plan's first item.
+      const first = (key: string): string | undefined => {
+        const event = store.summary(key);
+        return event instanceof SummaryEvent ? event.firstItem : event?.todos[0]?.content;
+      };
+      for (const key of keys) assert.equal(first(key), `task 0 of ${keys.indexOf(key)}`);
+      const titles = (store as unknown as { titles: Map<string, unknown> }).titles;
+      assert.ok(titles.size <= TITLES_KEPT, 'bounded');
+      const before = reads();
+      assert.ok(before <= keys.length, 'at most one read a session (whole plans in memory need none)');
+      assert.equal(first(keys[keys.length - 1] as string), `task 0 of ${keys.length - 1}`);
+      assert.equal(reads(), before, 'the last asked is still kept');
+      assert.equal(first(oldest), 'task 0 of 0');
+      assert.equal(reads(), before + 1, 'the first asked was let go: read again');
     } finally {
       dispose();
     }

@@ -197,7 +197,7 @@ export function sessionName(named: SessionNaming | undefined): string | undefine
 export function sessionTitle(event: PlanRecord, t: Translate, named?: SessionNaming): string {
   const name = sessionName(named);
   if (name !== undefined) return name;
-  // A summary (store.ts) names its first item without reading its plan back.
+  // A summary (store.ts) names its first item without keeping its plan: one met at a first look reads it back once (store.firstItemOf).
   const first = 'firstItem' in event ? (event as { firstItem?: string }).firstItem : event.todos[0]?.content;
   return first !== undefined ? itemLabel(first, t) : t('(empty plan)');
 }

@@ -22,6 +22,9 @@ export const SESSIONS_SCREENFUL = 50;
  */
 export const FULL_PLANS_KEPT = 32;
 
+/** How many first items read back (the titles of rows met at a first look) stay in memory: a few screens of rows. */
+export const TITLES_KEPT = 1_024;
+
 /** What the store knows about a session besides its plan. */
 export interface SessionDetails {
   /** The agent whose plan this is; undefined for todo_write's own plans. */
@@ -93,7 +96,9 @@ function infoFacts(info: SessionInfoRecord): InfoFacts {
 /**
  * A session's current plan as a summary: every field of the plan but its items, which are
  * read back (through the store, from the file's tail) when asked for. `firstItem` serves a
- * row's title without reading.
+ * row's title: kept for a plan written while this window runs, read back when first asked for
+ * one met at a first look (most sessions after a reload: their texts were 85 bytes a session
+ * kept for rows that are rarely shown), then kept in the store's bounded cache of titles.
  */
 export abstract class SummaryEvent implements PlanRecord {
   get v(): 1 {
@@ -105,8 +110,6 @@ export abstract class SummaryEvent implements PlanRecord {
   readonly session: string;
   declare readonly source?: PlanRecord['source'];
   declare readonly at?: string;
-  /** The first item's text (what names a session without a title), kept so a row needs no read. */
-  readonly firstItem: string | undefined;
 
   // Not fields of the plan (JSON and comparisons see the plan's fields only).
   /** The store that reads the items back: on the prototype of that store's own subclass, not in each summary. */
@@ -117,6 +120,15 @@ export abstract class SummaryEvent implements PlanRecord {
   readonly #counts: PlanRecord['counts'];
   /** Place in this machine's order of writes: higher is more recent. */
   readonly #rank: number;
+  /** The first item's text; null: the plan has none; undefined: not kept (read back when asked). */
+  readonly #firstItem: string | null | undefined;
+
+  /** The first item's text (what names a session without a title). */
+  get firstItem(): string | undefined {
+    const kept = this.#firstItem;
+    if (kept !== undefined) return kept ?? undefined;
+    return this.store.firstItemOf(this.session);
+  }
 
   get rank(): number {
     return this.#rank;
@@ -130,7 +142,7 @@ export abstract class SummaryEvent implements PlanRecord {
     return this.#counts;
   }
 
-  constructor(session: string, event: PlanRecord, rank: number) {
+  constructor(session: string, event: PlanRecord, rank: number, keepFirstItem = true) {
     this.#rank = rank;
     const ms = Date.parse(event.ts);
     this.#ts = !Number.isNaN(ms) && new Date(ms).toISOString() === event.ts ? ms : event.ts;
@@ -139,7 +151,7 @@ export abstract class SummaryEvent implements PlanRecord {
     this.#counts = sharedCounts(event.counts);
     if (event.source !== undefined) (this as { source?: PlanRecord['source'] }).source = event.source;
     if (event.at !== undefined) (this as { at?: string }).at = event.at;
-    this.firstItem = event.todos[0]?.content;
+    this.#firstItem = keepFirstItem ? (event.todos[0]?.content ?? null) : undefined;
   }
 
   /** The items, read back when not in memory ([] when the file cannot be read). */
@@ -150,7 +162,7 @@ export abstract class SummaryEvent implements PlanRecord {
 }
 
 /** The summaries of one store: the store on their prototype. */
-function summaryClass(store: PlanStore): new (session: string, event: PlanRecord, rank: number) => SummaryEvent {
+function summaryClass(store: PlanStore): new (session: string, event: PlanRecord, rank: number, keepFirstItem?: boolean) => SummaryEvent {
   return class extends SummaryEvent {
     protected get store(): PlanStore {
       return store;
@@ -172,7 +184,9 @@ export class PlanStore implements Disposable {
   private readonly changeEmitter = new Emitter<string | undefined>();
   private readonly subscription: Disposable;
   /** This store's summaries. */
-  private readonly Summary: new (session: string, event: PlanRecord, rank: number) => SummaryEvent;
+  private readonly Summary: new (session: string, event: PlanRecord, rank: number, keepFirstItem?: boolean) => SummaryEvent;
+  /** First items read back for summaries met at a first look, the least recently used first (TITLES_KEPT of them; null: no items). */
+  private readonly titles = new Map<string, string | null>();
   private lastRank = 0;
   /** The latest session (undefined: none), unless topStale says to look again. */
   private top: string | undefined;
@@ -306,8 +320,31 @@ export class PlanStore implements Disposable {
     }
   }
 
+  /**
+   * The first item of a session's current plan, read back from the file's tail when not in
+   * memory (a summary met at a first look), then kept among the TITLES_KEPT most recently asked.
+   */
+  firstItemOf(session: string): string | undefined {
+    const cached = this.titles.get(session);
+    if (cached !== undefined) {
+      this.titles.delete(session);
+      this.titles.set(session, cached);
+      return cached ?? undefined;
+    }
+    const plan = this.full.get(session) ?? this.log.tailNow(session)?.current;
+    if (!plan) return undefined;
+    const first = plan.todos[0]?.content ?? null;
+    this.titles.set(session, first);
+    for (const key of this.titles.keys()) {
+      if (this.titles.size <= TITLES_KEPT) break;
+      this.titles.delete(key);
+    }
+    return first ?? undefined;
+  }
+
   /** Sets a session's entry and keeps the latest known without a scan (a load sets thousands). */
   private setEntry(session: string, entry: Entry): void {
+    this.titles.delete(session);
     const before = this.current.get(session);
     this.current.set(session, entry);
     if (this.topStale) return;
@@ -325,6 +362,7 @@ export class PlanStore implements Disposable {
   }
 
   private deleteEntry(session: string): void {
+    this.titles.delete(session);
     this.current.delete(session);
     this.full.delete(session);
     if (session === this.top) this.topStale = true;
@@ -426,7 +464,8 @@ export class PlanStore implements Disposable {
         // A file's modification time places it among the others; one the watcher just met is news.
         const rank = read.sync.announce ? this.nextRank() : read.sync.modifiedMs;
         this.lastRank = Math.max(this.lastRank, rank);
-        this.setEntry(session, new this.Summary(session, event, rank));
+        // A session met at a first look keeps no title text: a row that shows it reads it back once.
+        this.setEntry(session, new this.Summary(session, event, rank, read.sync.announce || !this.log.readsNow));
         this.keepFull(event, true);
         const restored = this.vanished.has(session) && this.vanished.get(session) === fingerprint(event);
         this.vanished.delete(session);
