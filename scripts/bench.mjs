@@ -8,6 +8,9 @@
 //   2c. idle: what runs on a timer while nothing happens (the log's file-system calls counted),
 //   4. in the real VS Code host: activation, write → row in the Plan view's DOM, and the
 //      extension host's CPU while idle, with and without Agent Plan,
+//   4b. in the real VS Code host: the extension host's heap with Agent Plan over empty storage and
+//      1,000 / 10,000 / 100,000 sessions beside VS Code alone, heap snapshots by feature at 0 and
+//      10,000 (scripts/bench/hostHeap.mjs); past the budget the bench fails,
 //   5. the model's token cost of the tool definition, its arguments and its results,
 //   2f. the working tree's snapshots for review: their cost at 50,000 files and the event
 //      loop's longest wait, git started by the runner process next to from the host's thread,
@@ -16,8 +19,9 @@
 // prints the tables, and writes docs/benchmarks.md, docs/benchmarks.json and the README's
 // seven-line summary (scripts/bench/readme.mjs).
 //
-// Flags: --no-host skips part 4; --quick uses small budgets (for trying the script out);
-// --snapshots-only runs part 2f alone and puts its table into the files the last run wrote.
+// Flags: --no-host skips parts 4 and 4b; --quick uses small budgets (for trying the script out);
+// --snapshots-only runs part 2f alone and puts its table into the files the last run wrote;
+// --heap-only does the same for part 4b (and fails past the heap's budget).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -29,6 +33,7 @@ import { bytes, count, ms, ratio, renderMarkdown, renderText } from './bench/rep
 import { withReadmeSummary } from './bench/readme.mjs';
 import { benchScale } from './bench/scale.mjs';
 import { benchMemoryRows } from './bench/memory.mjs';
+import { HEAP_BUDGET_MIB, benchHostHeap } from './bench/hostHeap.mjs';
 import { benchSnapshotStore } from './bench/snapshotStore.mjs';
 import { tokenCounts } from './bench/tokens.mjs';
 
@@ -39,6 +44,9 @@ const HOST = !args.has('--no-host');
 const LATENCY_ONLY = args.has('--latency-only');
 /** Only the snapshots' rows (2f), merged into the report the last full run wrote. */
 const SNAPSHOTS_ONLY = args.has('--snapshots-only');
+/** Only the heap in the real host (4b), merged into the report the last full run wrote. */
+const HEAP_ONLY = args.has('--heap-only');
+const HEAP_SIZES = QUICK ? [0, 1_000] : [0, 1_000, 10_000, 100_000];
 const SNAPSHOT_FILES = QUICK ? 5_000 : 50_000;
 const SNAPSHOT_RUNS = QUICK ? 3 : 9;
 /** Held while snapshots are measured, as a host holds its heap (a process start copies the starting process's page tables). */
@@ -58,6 +66,29 @@ const IDLE_SESSIONS = QUICK ? 1_000 : 10_000;
 const IDLE_SECONDS = Number(process.env.AGENT_PLAN_BENCH_IDLE_SECONDS ?? (QUICK ? 10 : 60));
 const FOREIGN = { claude: 300, codex: 3_000, days: 300 };
 
+const SECTIONS = {
+  write: '### Writing a plan stays flat as the history grows',
+  read: '### Loading the current plan does not replay the history',
+  activation: '### Activation',
+  scale: '### Scale: many sessions, long histories',
+  memory: '### Memory follows the screen, not the history',
+  hostHeap: '### Memory in the real host, beside VS Code alone',
+  hostHeapSnapshot: '### What the extension host keeps alive, by feature',
+  health: '### Plan health costs little per line',
+  timeline: '### The Plan Timeline opens on its newest page',
+  snapshot: '### Snapshots for review stay off the event loop',
+  snapshotStore: '### The snapshot store stays bounded',
+  idle: '### Idle costs nothing',
+  idleHost: '### Idle in the real host, beside VS Code alone',
+  latency: '### From a tool call to the sidebar',
+  latencyControls: '### The Plan view beside a bare tree view and the status bar',
+  bundle: '### Size',
+  tokens: '### What the tool costs the model',
+};
+
+/** The tables' order in docs/benchmarks.md. */
+const TABLE_ORDER = ['write', 'read', 'activation', 'scale', 'memory', 'hostHeap', 'hostHeapSnapshot', 'health', 'timeline', 'snapshot', 'snapshotStore', 'idle', 'idleHost', 'latency', 'latencyControls', 'bundle', 'tokens'];
+
 const startedAt = new Date();
 const started = performance.now();
 const loadAtStart = os.loadavg();
@@ -75,6 +106,7 @@ async function main() {
   const core = await loadBenchCore(tmp);
   if (LATENCY_ONLY) return latencyOnly(tmp);
   if (SNAPSHOTS_ONLY) return snapshotsOnly(core, tmp);
+  if (HEAP_ONLY) return heapOnly(tmp);
 
   const report = {
     generatedAt: startedAt.toISOString(),
@@ -348,14 +380,24 @@ async function main() {
       report.host = { error: String(error?.message ?? error) };
       log(`the host part failed: ${error?.stack ?? error}`);
     }
+    // 4b. The heap in the real host, beside VS Code alone; past the budget, the bench fails.
+    try {
+      const heap = await benchHostHeap({ tmp, bundleFile: bundle.file, cleanups, sizes: HEAP_SIZES, snapshots: !QUICK, progress });
+      report.hostHeap = heap.figures;
+      tables.push(...heap.tables);
+      if (heap.overBudget.length > 0) hostError ??= new Error(overBudgetText(heap.overBudget));
+    } catch (error) {
+      hostError ??= error;
+      report.hostHeap = { error: String(error?.message ?? error) };
+      log(`the host heap part failed: ${error?.stack ?? error}`);
+    }
   }
 
   report.durationSeconds = Math.round((performance.now() - started) / 100) / 10;
   report.machine.loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
   report.summary = summaryLine(report);
 
-  const order = ['write', 'read', 'activation', 'scale', 'memory', 'health', 'timeline', 'snapshot', 'snapshotStore', 'idle', 'idleHost', 'latency', 'latencyControls', 'bundle', 'tokens'];
-  tables.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+  tables.sort((a, b) => TABLE_ORDER.indexOf(a.key) - TABLE_ORDER.indexOf(b.key));
   for (const table of tables) process.stdout.write(`\n${renderText(table)}\n`);
   fs.mkdirSync(path.join(repoRoot, 'docs'), { recursive: true });
   fs.writeFileSync(path.join(repoRoot, 'docs', 'benchmarks.json'), JSON.stringify({ ...report, tables: tables.map(({ key, title, headers, rows, notes }) => ({ key, title, headers, rows, notes })) }, null, 2) + '\n');
@@ -364,7 +406,54 @@ async function main() {
   updateReadme(report);
   process.stdout.write(`\nwrote docs/benchmarks.md, docs/benchmarks.json and the README's performance summary (${report.durationSeconds} s)\n`);
   process.stdout.write(`${report.summary}\n`);
+  if (hostError) log(String(hostError?.message ?? hostError));
   return hostError ? 1 : 0;
+}
+
+function overBudgetText(rows) {
+  return `the extension host's heap is over its budget: ${rows
+    .map((r) => `${r.sessions === 0 ? 'empty storage' : `${count(r.sessions)} sessions`} +${(r.overBytes / 1024 / 1024).toFixed(1)} MiB over VS Code alone (budget +${r.budgetMiB} MiB)`)
+    .join('; ')}`;
+}
+
+/** Part 4b alone (`--heap-only`): its tables put into docs/benchmarks.json, docs/benchmarks.md and the README as the last full run left them. */
+async function heapOnly(tmp) {
+  const bundle = await bundleSizes(path.join(tmp, 'bundle'));
+  const heap = await benchHostHeap({ tmp, bundleFile: bundle.file, cleanups, sizes: HEAP_SIZES, snapshots: !QUICK, progress });
+  const measured = `Measured on ${new Date().toISOString().slice(0, 10)} by \`node scripts/bench.mjs --heap-only\` (load average ${loadAtStart.map((l) => l.toFixed(2)).join(' / ')} at its start), after the other tables.`;
+  heap.tables[0].notes.push(measured);
+  for (const table of heap.tables) process.stdout.write(`\n${renderText(table)}\n`);
+  const file = path.join(repoRoot, 'docs', 'benchmarks.json');
+  const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+  report.hostHeap = { ...heap.figures, measuredAt: new Date().toISOString(), loadAverageAtStart: loadAtStart.map((l) => Math.round(l * 100) / 100) };
+  const keys = heap.tables.map((t) => t.key);
+  const tables = [...report.tables.filter((t) => !keys.includes(t.key)), ...heap.tables.map(({ key, title, headers, rows, notes }) => ({ key, title, headers, rows, notes }))];
+  tables.sort((a, b) => TABLE_ORDER.indexOf(a.key) - TABLE_ORDER.indexOf(b.key));
+  report.tables = tables;
+  fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+  // docs/benchmarks.md keeps the last full run's text; only the heap's sections are put in (after the plain-Node memory rows).
+  const mdFile = path.join(repoRoot, 'docs', 'benchmarks.md');
+  let md = fs.readFileSync(mdFile, 'utf8');
+  for (const table of heap.tables) {
+    const heading = SECTIONS[table.key];
+    const section = `${heading}\n\n${renderMarkdown(table)}\n\n`;
+    const from = md.indexOf(heading);
+    if (from !== -1) {
+      const next = md.indexOf('\n### ', from + heading.length);
+      md = `${md.slice(0, from)}${section}${next === -1 ? '' : md.slice(next + 1)}`;
+    } else {
+      const after = md.indexOf(SECTIONS.health);
+      md = after !== -1 ? `${md.slice(0, after)}${section}${md.slice(after)}` : `${md}\n${section}`;
+    }
+  }
+  fs.writeFileSync(mdFile, md);
+  process.stdout.write(`\nput the heap's rows into docs/benchmarks.json and docs/benchmarks.md\n`);
+  if (heap.overBudget.length > 0) {
+    log(overBudgetText(heap.overBudget));
+    return 1;
+  }
+  process.stdout.write(`within the budget (+${HEAP_BUDGET_MIB[0]} MiB with empty storage, +${HEAP_BUDGET_MIB[10_000]} MiB at 10,000 sessions)\n`);
+  return 0;
 }
 
 /** Part 2f: the snapshots' figures and their table. */
@@ -423,10 +512,9 @@ async function snapshotsOnly(core, tmp) {
   table.notes.push(`Measured on ${new Date().toISOString().slice(0, 10)} by \`node scripts/bench.mjs --snapshots-only\` (load average ${loadAtStart.map((l) => l.toFixed(2)).join(' / ')} at its start), after the other tables.`);
   process.stdout.write(`\n${renderText(table)}\n\n${renderText(storeTable)}\n`);
   report.snapshot = { ...figures, measuredAt: new Date().toISOString(), loadAverageAtStart: loadAtStart.map((l) => Math.round(l * 100) / 100) };
-  const order = ['write', 'read', 'activation', 'scale', 'memory', 'health', 'timeline', 'snapshot', 'snapshotStore', 'idle', 'idleHost', 'latency', 'latencyControls', 'bundle', 'tokens'];
   const fresh = [table, storeTable].map(({ key, title, headers, rows, notes }) => ({ key, title, headers, rows, notes }));
   const tables = [...report.tables.filter((t) => t.key !== 'snapshot' && t.key !== 'snapshotStore'), ...fresh];
-  tables.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+  tables.sort((a, b) => TABLE_ORDER.indexOf(a.key) - TABLE_ORDER.indexOf(b.key));
   report.tables = tables;
   fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
   // docs/benchmarks.md keeps the last full run's text; only the snapshots' section is put in (before idle's).
@@ -698,23 +786,8 @@ function markdown(report, tables) {
     `Medians unless stated; p95 = 95th percentile. Timings on a shared ${m.cores}-core machine are noisy: read the ratios and the shape of the curves rather than the last digit.`,
     '',
   ];
-  const sections = {
-    write: '### Writing a plan stays flat as the history grows',
-    read: '### Loading the current plan does not replay the history',
-    activation: '### Activation',
-    scale: '### Scale: many sessions, long histories',
-    memory: '### Memory follows the screen, not the history',
-    health: '### Plan health costs little per line',
-    timeline: '### The Plan Timeline opens on its newest page',
-    snapshot: '### Snapshots for review stay off the event loop',
-    snapshotStore: '### The snapshot store stays bounded',
-    idle: '### Idle costs nothing',
-    idleHost: '### Idle in the real host, beside VS Code alone',
-    latency: '### From a tool call to the sidebar',
-    latencyControls: '### The Plan view beside a bare tree view and the status bar',
-    bundle: '### Size',
-    tokens: '### What the tool costs the model',
-  };
+  const sections = SECTIONS;
+
   for (const table of tables) {
     lines.push(sections[table.key] ?? `### ${table.title}`, '', renderMarkdown(table), '');
   }

@@ -4,17 +4,19 @@
 // test/bench/host.ts as `extensionTestsPath` once per phase (one page load each, so
 // one fresh extension host each). Every process group it starts is killed on every
 // exit path: the caller passes a `cleanups` stack and runs it.
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { log, repoRoot } from '../lib/host.mjs';
+import { hostNode, log, repoRoot } from '../lib/host.mjs';
 import { openWorkbench } from '../lib/workbench.mjs';
 
 /** The files the packaged extension holds (.vscodeignore's allow-list), minus the bundle. */
 const EXTENSION_FILES = ['package.json', 'package.nls.json', 'l10n', 'media', 'schemas'];
 
-function snapshotExtension(runDir, bundleFile) {
-  const dir = path.join(runDir, 'ext-agent-plan');
+function snapshotExtension(runDir, bundleFile, name = 'ext-agent-plan') {
+  const dir = path.join(runDir, name);
   for (const name of fs.readdirSync(repoRoot)) {
     if (EXTENSION_FILES.includes(name) || /^package\.nls\..+\.json$/.test(name)) {
       fs.cpSync(path.join(repoRoot, name), path.join(dir, name), { recursive: true });
@@ -101,6 +103,52 @@ function serveLatency(dir, page) {
   };
 }
 
+/** A free loopback port, for the extension host's inspector. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Answers the in-host side's `heap-ready-<phase>.json`: forces garbage collections and reads the
+ * heap through the extension host's inspector (scripts/bench/inspectHeap.mjs, on the host's Node,
+ * which has a WebSocket client), with a heap snapshot when the phase asks, then writes
+ * `heap-done-<phase>.json` for the in-host side to return.
+ */
+function serveHeap(runDir, phase, port) {
+  const dir = path.join(runDir, 'heap');
+  fs.mkdirSync(dir, { recursive: true });
+  const ready = path.join(dir, `heap-ready-${phase.name}.json`);
+  const done = path.join(dir, `heap-done-${phase.name}.json`);
+  let child;
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (stopped || child || !fs.existsSync(ready)) return;
+    const resultFile = path.join(dir, `inspect-${phase.name}.json`);
+    const args = [path.join(repoRoot, 'scripts', 'bench', 'inspectHeap.mjs'), String(port), resultFile];
+    if (phase.snapshot) args.push(path.join(dir, `${phase.name}.heapsnapshot`));
+    let stderr = '';
+    child = spawn(hostNode, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('exit', (code) => {
+      const result = code === 0 && fs.existsSync(resultFile) ? JSON.parse(fs.readFileSync(resultFile, 'utf8')) : { heapError: `inspector read failed (${code}): ${stderr.slice(-2000)}` };
+      delete result.scripts;
+      writeAtomic(done, JSON.stringify(result));
+    });
+  }, 100);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+    if (child && child.exitCode === null) child.kill();
+  };
+}
+
 function writeAtomic(file, text) {
   fs.writeFileSync(`${file}.tmp`, text);
   fs.renameSync(`${file}.tmp`, file);
@@ -110,7 +158,7 @@ function writeAtomic(file, text) {
  * Runs the phases in one code-server; `between(phase, result, runDir)` runs after each.
  * Returns { runDir, results: { [phase.name]: result } }.
  */
-export async function runHostBench({ bundleFile, phases, cleanups, between, phaseTimeoutMs = 180_000 }) {
+export async function runHostBench({ bundleFile, namedBundleFile, phases, cleanups, between, phaseTimeoutMs = 180_000 }) {
   const workbench = await openWorkbench({
     kind: 'bench',
     keep: 2,
@@ -121,6 +169,8 @@ export async function runHostBench({ bundleFile, phases, cleanups, between, phas
       'agent-plan-fixture': path.join(repoRoot, 'test', 'fixtures', 'extension'),
       // The latency phase's second control; the other phases load without it.
       'agent-plan-bench-tree': path.join(repoRoot, 'test', 'bench', 'bare-tree'),
+      // The same extension with its names kept (not minified), for heap snapshots that name what they hold.
+      ...(namedBundleFile ? { 'agent-plan-named': (runDir) => snapshotExtension(runDir, namedBundleFile, 'ext-agent-plan-named') } : {}),
     },
   });
   const { runDir } = workbench;
@@ -143,12 +193,17 @@ export async function runHostBench({ bundleFile, phases, cleanups, between, phas
     let shots = 0;
     let page;
     const started = Date.now();
+    const port = phase.kind === 'heap' ? await freePort() : undefined;
+    // One Agent Plan per page: the shipped bundle, or (for a phase that asks) the one with names.
+    const agentPlan = phase.withoutAgentPlan ? ['agent-plan', 'agent-plan-named'] : phase.named ? ['agent-plan'] : ['agent-plan-named'];
     const { outcome, exitCode } = await workbench.runTests({
       phase: phase.name,
       testsPath: path.join(runDir, 'bench-module', 'host.js'),
       timeoutMs: phase.timeoutMs ?? phaseTimeoutMs,
       // VS Code without Agent Plan: this page loads the development extensions but ours.
-      without: [...(phase.withoutAgentPlan ? ['agent-plan'] : []), ...(phase.kind === 'latency' ? [] : ['agent-plan-bench-tree'])],
+      without: [...agentPlan.filter((name) => name === 'agent-plan' || namedBundleFile), ...(phase.kind === 'latency' ? [] : ['agent-plan-bench-tree'])],
+      // The heap phases' extension host listens on an inspector port (VS Code's --inspect-extensions).
+      payload: port ? [['inspect-extensions', String(port)]] : [],
       viewport: { width: 1400, height: 1000 },
       expose: {
         benchSeen: (index, seen) => {
@@ -159,7 +214,7 @@ export async function runHostBench({ bundleFile, phases, cleanups, between, phas
       },
       onPage: (p) => {
         page = p;
-        return phase.kind === 'latency' ? serveLatency(latencyDir, p) : undefined;
+        return phase.kind === 'latency' ? serveLatency(latencyDir, p) : phase.kind === 'heap' ? serveHeap(runDir, phase, port) : undefined;
       },
     });
     const resultFile = path.join(runDir, `bench-result-${phase.name}.json`);

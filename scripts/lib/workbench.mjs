@@ -163,9 +163,10 @@ export async function openWorkbench(options) {
     },
     /**
      * The workbench URL on the current server; with `testsPath`, the page runs those tests;
-     * `without` names development extensions this page loads without.
+     * `without` names development extensions this page loads without; `payload` adds entries
+     * to the workbench's payload (e.g. `[['inspect-extensions', port]]`: the extension host's inspector).
      */
-    url({ testsPath, without = [] } = {}) {
+    url({ testsPath, without = [], payload: extra = [] } = {}) {
       const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
       let loaded = devExtensions;
       if (without.length > 0) {
@@ -178,19 +179,20 @@ export async function openWorkbench(options) {
       }
       const payload = [['skipWelcome', 'true'], ['extensionDevelopmentPath', remote(loaded)]];
       if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
+      payload.push(...extra);
       return `${server.url}/?${new URLSearchParams({ folder: workspace, payload: JSON.stringify(payload) })}`;
     },
     /**
      * Runs `testsPath` (a module exporting run()) in a fresh page of the current server (one
      * fresh extension host) and waits until the workbench reports its exit or `timeoutMs`
-     * passes. `expose` adds page functions, `onPage(page)` may return a stop function,
+     * passes. `payload` as for url(); `expose` adds page functions, `onPage(page)` may return a stop function,
      * `bridge: true` serves the DOM bridge (an object of `op: (request) => value` functions adds ops), `tailFile` is echoed to stdout meanwhile.
      * Through the bridge, a test may open more windows on the same folder (op `openWindow`:
      * another page of the same browser, with its own extension host, as a second tab is)
      * and close them (`closeWindow`); other ops take `window: n` to act on one.
      * Resolves with { outcome: 'exited' | 'timeout', exitCode }.
      */
-    async runTests({ phase, testsPath, timeoutMs, expose = {}, onPage, bridge = false, tailFile, viewport = { width: 1400, height: 900 }, without }) {
+    async runTests({ phase, testsPath, timeoutMs, expose = {}, onPage, bridge = false, tailFile, viewport = { width: 1400, height: 900 }, without, payload }) {
       if (!server) await workbench.startServer();
       if (!browser) {
         const launched = await launchBrowser(runDir, locale);
@@ -235,7 +237,7 @@ export async function openWorkbench(options) {
       };
       const served = bridge ? serveBridge(path.join(runDir, 'bridge'), (index) => windows[index], { ...windowOps, ...(bridge === true ? {} : bridge) }) : undefined;
       const stops = [onPage?.(page), served, tailFile ? tail(tailFile, (t) => process.stdout.write(t)) : undefined];
-      await page.goto(workbench.url({ testsPath, without }));
+      await page.goto(workbench.url({ testsPath, without, payload }));
       let timer;
       const outcome = await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)))]);
       clearTimeout(timer);

@@ -14,6 +14,10 @@
 //   meet through files in `<run>/latency/` and compare Date.now() of the same machine.
 //   Two controls are timed the same way: a status-bar item of this module, and a bare tree
 //   view of 20 rows (test/bench/bare-tree, a minimal extension in the same host).
+// - heap: activates Agent Plan (when loaded), waits until its storage stops changing, shows
+//   its views, then writes `heap-ready-<phase>.json` and waits for `heap-done-<phase>.json`:
+//   meanwhile the launcher forces garbage collections and reads the heap through this
+//   host's inspector port (scripts/bench/hostHeap.mjs). Run with and without Agent Plan.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -22,7 +26,7 @@ const EXTENSION_ID = 'agent-plan.agent-plan';
 
 interface Phase {
   name: string;
-  kind: 'activation' | 'latency' | 'idle';
+  kind: 'activation' | 'latency' | 'idle' | 'heap';
   writes?: number;
   warmup?: number;
   settleSeconds?: number;
@@ -49,7 +53,14 @@ export async function run(): Promise<void> {
   const resultFile = path.join(runDir, `bench-result-${phase.name}.json`);
   let result: Record<string, unknown>;
   try {
-    result = phase.kind === 'activation' ? await activation() : phase.kind === 'idle' ? await idle(phase) : await latency(runDir, phase);
+    result =
+      phase.kind === 'activation'
+        ? await activation()
+        : phase.kind === 'idle'
+          ? await idle(phase)
+          : phase.kind === 'heap'
+            ? await heap(runDir, phase)
+            : await latency(runDir, phase);
   } catch (error) {
     result = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }
@@ -84,25 +95,7 @@ function footprint(dir: string): string {
 }
 
 async function idle(phase: Phase): Promise<Record<string, unknown>> {
-  const extension = vscode.extensions.getExtension<Api>(EXTENSION_ID);
-  if (phase.withoutAgentPlan && extension) throw new Error('Agent Plan is loaded in the phase meant to run without it');
-  if (!phase.withoutAgentPlan && !extension) throw new Error(`${EXTENSION_ID} is not loaded`);
-  let sessions = 0;
-  if (extension) {
-    const api = await extension.activate();
-    // What the followers import at the first start is work, not idle: wait until Agent Plan's storage stops changing.
-    const storage = path.dirname(api.logFolder);
-    let last = '';
-    let steadySince = Date.now();
-    const deadline = Date.now() + 10 * 60_000;
-    while (Date.now() - steadySince < 10_000 && Date.now() < deadline) {
-      await sleep(1000);
-      const now = footprint(storage);
-      if (now !== last) steadySince = Date.now();
-      last = now;
-    }
-    sessions = fs.readdirSync(api.logFolder).filter((name) => name.endsWith('.jsonl')).length;
-  }
+  const { extension, sessions } = await settled(phase);
   await sleep((phase.settleSeconds ?? 20) * 1000);
   const before = process.cpuUsage();
   const started = performance.now();
@@ -110,6 +103,61 @@ async function idle(phase: Phase): Promise<Record<string, unknown>> {
   const used = process.cpuUsage(before);
   const elapsedMs = performance.now() - started;
   return { loaded: extension !== undefined, sessions, elapsedMs, cpuMs: (used.user + used.system) / 1000, cpuPercent: ((used.user + used.system) / 1000 / elapsedMs) * 100 };
+}
+
+/** Agent Plan activated (when loaded) and its first import done: the sessions in its log folder. */
+async function settled(phase: Phase): Promise<{ extension: vscode.Extension<Api> | undefined; sessions: number; logFolder?: string }> {
+  const extension = vscode.extensions.getExtension<Api>(EXTENSION_ID);
+  if (phase.withoutAgentPlan && extension) throw new Error('Agent Plan is loaded in the phase meant to run without it');
+  if (!phase.withoutAgentPlan && !extension) throw new Error(`${EXTENSION_ID} is not loaded`);
+  if (!extension) return { extension, sessions: 0 };
+  const api = await extension.activate();
+  // What the followers import at the first start is work, not a steady state: wait until Agent Plan's storage stops changing.
+  const storage = path.dirname(api.logFolder);
+  let last = '';
+  let steadySince = Date.now();
+  const deadline = Date.now() + 10 * 60_000;
+  while (Date.now() - steadySince < 10_000 && Date.now() < deadline) {
+    await sleep(1000);
+    const now = footprint(storage);
+    if (now !== last) steadySince = Date.now();
+    last = now;
+  }
+  let sessions = 0;
+  try {
+    sessions = fs.readdirSync(api.logFolder).filter((name) => name.endsWith('.jsonl')).length;
+  } catch {
+    // no log folder yet: empty storage
+  }
+  return { extension, sessions, logFolder: api.logFolder };
+}
+
+async function heap(runDir: string, phase: Phase): Promise<Record<string, unknown>> {
+  const started = Date.now();
+  const { extension, sessions, logFolder } = await settled(phase);
+  // Agent Plan's views on screen, as a user who has it sees them: their first rows asked for.
+  if (extension) await vscode.commands.executeCommand('workbench.view.extension.agentPlan');
+  // Every row waits alike: until no extension has activated for 10 s, at least 30 s after the start
+  // (other extensions activate late, on their own events: one more changes the heap by megabytes).
+  const active = (): string[] =>
+    vscode.extensions.all
+      .filter((e) => e.isActive)
+      .map((e) => e.id)
+      .sort();
+  let last = active().join();
+  let steadySince = Date.now();
+  const minimum = started + Math.max(30, phase.settleSeconds ?? 10) * 1000;
+  while (Date.now() - steadySince < 10_000 || Date.now() < minimum) {
+    await sleep(1000);
+    const now = active().join();
+    if (now !== last) steadySince = Date.now();
+    last = now;
+  }
+  const dir = path.join(runDir, 'heap');
+  fs.mkdirSync(dir, { recursive: true });
+  writeFileAtomic(path.join(dir, `heap-ready-${phase.name}.json`), JSON.stringify({ loaded: extension !== undefined, sessions, pid: process.pid }));
+  const measured = JSON.parse(await waitForFile(path.join(dir, `heap-done-${phase.name}.json`), 15 * 60_000)) as Record<string, unknown>;
+  return { loaded: extension !== undefined, sessions, activeExtensions: active(), ...(logFolder ? { logFolder } : {}), ...measured };
 }
 
 function marks(): Mark[] {
