@@ -74,17 +74,19 @@ describe('todo_write over MCP: an agent Agent Plan does not read', function () {
     }
   });
 
+  // Copilot CLI: an agent none of the MCP scenarios connects in this run's home (Connect refuses an
+  // `agentplan` entry it did not write, as the one a scenario's own Connect left in Gemini CLI's).
   it('Connect writes the server into an agent’s user settings, the command it writes runs, and Disconnect leaves the file byte for byte as it was', async () => {
-    const file = path.join(os.homedir(), '.gemini', 'settings.json');
+    const file = path.join(os.homedir(), '.copilot', 'mcp-config.json');
     const before = fs.existsSync(file) ? fs.readFileSync(file) : undefined;
     const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     assert.ok(workspace);
     try {
-      const connected = await vscode.commands.executeCommand<{ files: Array<{ path: string; before?: string; after?: string }> }>('agentPlan.connectAgent', 'gemini-cli', { confirm: false, mcp: true });
-      assert.deepEqual(connected.files.map((change) => change.path), [file], 'the one file it changed, said');
-      const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as { mcpServers?: Record<string, { command: string; args: string[]; trust?: boolean }> };
+      const connected = await vscode.commands.executeCommand<{ files: Array<{ path: string; before?: string; after?: string }> } | undefined>('agentPlan.connectAgent', 'copilot-cli', { confirm: false, mcp: true });
+      assert.deepEqual(connected?.files.map((change) => change.path), [file], 'the one file it changed, said');
+      const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as { mcpServers?: Record<string, { type?: string; command: string; args: string[]; tools?: string[] }> };
       const entry = settings.mcpServers?.['agentplan'];
-      assert.deepEqual(entry && { args: entry.args, trust: entry.trust }, { args: [serverScript()], trust: true }, 'the server, pre-approved');
+      assert.deepEqual(entry && { type: entry.type, args: entry.args, tools: entry.tools }, { type: 'local', args: [serverScript()], tools: ['*'] }, 'the server, all its tools');
       // The command line as written runs the server, and a plan through it shows.
       const folder = path.join(workspace, 'mcp-connected');
       fs.mkdirSync(folder, { recursive: true });
@@ -97,7 +99,7 @@ describe('todo_write over MCP: an agent Agent Plan does not read', function () {
         fs.rmSync(folder, { recursive: true, force: true });
       }
     } finally {
-      await vscode.commands.executeCommand('agentPlan.disconnectAgent', 'gemini-cli');
+      await vscode.commands.executeCommand('agentPlan.disconnectAgent', 'copilot-cli');
     }
     const after = fs.existsSync(file) ? fs.readFileSync(file) : undefined;
     assert.deepEqual(after, before, 'Disconnect left the settings file byte for byte as before Connect');
