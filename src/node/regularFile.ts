@@ -106,15 +106,20 @@ export async function readRegularFileText(path: string, maxBytes: number): Promi
       error.path = path;
       throw error;
     }
-    const buffer = Buffer.alloc(size);
-    let filled = 0;
-    while (filled < size) {
-      const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return buffer.toString('utf8', 0, filled);
+    return (await readAll(handle, size)).toString('utf8');
   } finally {
     await handle.close();
   }
+}
+
+/** The first `size` bytes of an open file (fewer when it is shorter by now), read from its start. */
+export async function readAll(handle: fsp.FileHandle, size: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
 }

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import { openRegularFile } from '../regularFile';
+import { openRegularFile, readAll } from '../regularFile';
 import { ConnectError } from './connectError';
 
 /** Larger settings files are not edited (Claude Code's ~/.claude.json grows with its project list). */
@@ -89,14 +89,7 @@ async function readBytes(file: string, shown: string): Promise<Buffer | undefine
   try {
     const { size } = await handle.stat();
     if (size > MAX_SETTINGS_BYTES) throw new ConnectError('too-large', shown);
-    const buffer = Buffer.alloc(size);
-    let filled = 0;
-    while (filled < size) {
-      const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return buffer.subarray(0, filled);
+    return await readAll(handle, size);
   } finally {
     await handle.close();
   }
