@@ -19,7 +19,7 @@ import { jsonlFilesIn } from '../../src/agents/follow/jsonlFiles';
 import { createClaudeCodeParser } from '../../src/agents/claudeCode';
 import type { ForeignPlan, ParseOutput, SessionParser, UnknownShape } from '../../src/core/foreign';
 import { recording } from './agentRecordings';
-import { MemorySink, useTempDir } from './helpers';
+import { eventually, MemorySink, useTempDir } from './helpers';
 
 /** A tiny line format for these tests: {"call":"c1","items":["a","b"]} per line. */
 function lineParser(state?: unknown): SessionParser {
@@ -94,15 +94,6 @@ function folderLocator(folder: string): SessionFileLocator {
 
 function line(call: string, ...items: string[]): string {
   return JSON.stringify({ call, items }) + '\n';
-}
-
-/** Waits for a condition that a watch event will make true; fails with `what` if it never does. */
-async function eventually(what: string, condition: () => boolean, limitMs = 10_000): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!condition()) {
-    if (Date.now() > end) assert.fail(`never happened: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('follower: incremental reading', () => {

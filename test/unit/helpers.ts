@@ -178,6 +178,15 @@ export function committedRepo(folder: string, files: Record<string, string>): st
   return folder;
 }
 
+/** Waits for a condition that work already started will make true (an event, an append); fails with `what` if it never does. */
+export async function eventually(what: string, condition: () => boolean, limitMs = 10_000): Promise<void> {
+  const end = Date.now() + limitMs;
+  while (!condition()) {
+    if (Date.now() > end) assert.fail(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Set in the run of a test file inside the host's Node (see inHostNode): it runs its own tests there. */
 export const HOST_RUN = 'AGENT_PLAN_SQLITE_TESTS_IN_HOST_NODE';
 

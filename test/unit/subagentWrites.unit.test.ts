@@ -11,7 +11,7 @@ import { foreignSessionKey } from '../../src/core/log/sessionKey';
 import { SessionLog } from '../../src/core/log/sessionLog';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { ForeignPlan, ForeignWrite } from '../../src/core/foreign';
-import { KEY_A, useTempDir } from './helpers';
+import { eventually, KEY_A, useTempDir } from './helpers';
 
 const PARENT = '1796523326456_jq8k4';
 const SUB = `${PARENT}__agent_1796523327422_i37xwo`;
@@ -80,8 +80,8 @@ describe("a plan-less subagent's edits count under its parent's item in progress
     await sink.importWrites([subWrite('call_3', 470, '/w/b.ts')]);
     assert.equal(fs.existsSync(log.fileFor(parentKey)), false);
     await sink.importPlans([plan('claim', 300, 'in_progress')]);
-    const deadline = Date.now() + 2000;
-    while (writeLines(log).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    // The parent's first plan lets the waiting write go (the sink appends it in a step of its own).
+    await eventually('the waiting write appended to the parent’s log', () => writeLines(log).length > 0);
     assert.deepEqual(
       writeLines(log).map((line) => [line['files'], line['items'], line['subagent']]),
       [[['/w/b.ts'], ['Hand the edit to a subagent'], true]],
