@@ -267,13 +267,6 @@ export class GitSnapshots {
     return undefined;
   }
 
-  /** Keeps a snapshot alive in our store for a session (pruning drops the oldest first; deleting the session drops its own). */
-  async keep(session: string, tree: string, time = Date.now()): Promise<boolean> {
-    if (!SESSION_KEY.test(session) || !OBJECT_ID.test(tree)) return false;
-    await this.open();
-    return (await this.run(['--git-dir', this.store, 'update-ref', snapshotRef(session, tree, time), tree])).code === 0;
-  }
-
   /** Lines added and removed per file between two snapshots (renames found, `-` for binary files); undefined when git cannot say. */
   async numstat(from: string, to: string): Promise<NumstatEntry[] | undefined> {
     if (!OBJECT_ID.test(from) || !OBJECT_ID.test(to)) return undefined;
