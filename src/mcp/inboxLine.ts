@@ -4,8 +4,9 @@
 import { isRecord } from '../core/json';
 import type { Todo } from '../core/plan/plan';
 import { validateTodoInput } from '../core/plan/validate';
+import { INBOX_FILE_PATTERN, INBOX_RECORD_TYPE } from '../node/mcpInbox';
 
-export const INBOX_RECORD_TYPE = 'mcp/todo_write';
+export { INBOX_FILE_PATTERN, INBOX_RECORD_TYPE };
 
 export interface InboxRecord {
   v: 1;
@@ -17,9 +18,6 @@ export interface InboxRecord {
   call: string;
   todos: Todo[];
 }
-
-/** `<UTC yyyymmddThhmmss>-<pid>-<6 hex>.jsonl`: one file per server process. */
-export const INBOX_FILE_PATTERN = /^(\d{8}T\d{6})-(\d{1,10})-[0-9a-f]{6}\.jsonl$/;
 
 export function inboxFileName(now: Date, pid: number, random: string): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '');

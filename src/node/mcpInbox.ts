@@ -10,5 +10,8 @@ export function mcpInboxFolder(env: NodeJS.ProcessEnv, home: string, platform: N
   return path.join(data && path.isAbsolute(data) ? data : path.join(home, '.local', 'share'), 'agent-plan', 'mcp-inbox');
 }
 
-/** An inbox file's name: `<UTC time>-<pid>-<hex>.jsonl`, as the server makes it. */
-export const INBOX_FILE = /^\d{8}T\d{6}-\d+-[0-9a-f]{6}\.jsonl$/;
+/** An inbox file's name: `<UTC yyyymmddThhmmss>-<pid>-<6 hex>.jsonl`, one file per server process (src/mcp/inboxLine.ts makes it). */
+export const INBOX_FILE_PATTERN = /^(\d{8}T\d{6})-(\d{1,10})-[0-9a-f]{6}\.jsonl$/;
+
+/** The type of an inbox line: one accepted todo_write call (its fields: src/mcp/inboxLine.ts, docs/mcp.md). */
+export const INBOX_RECORD_TYPE = 'mcp/todo_write';

@@ -3,7 +3,7 @@
 // (src/node/mcpInbox.ts), read-only, each agent run a session named by its MCP client and working
 // folder. Plans of the followed agents are read from their own records instead (parser.ts).
 import * as path from 'node:path';
-import { mcpInboxFolder, INBOX_FILE } from '../../node/mcpInbox';
+import { mcpInboxFolder, INBOX_FILE_PATTERN } from '../../node/mcpInbox';
 import type { AgentDescriptor } from '../agent';
 import { startJsonlAgent } from '../follow/jsonlAgent';
 import { jsonlFilesIn } from '../follow/jsonlFiles';
@@ -50,7 +50,7 @@ export const mcp: AgentDescriptor = {
         id: mcp.id,
         parserVersion: mcp.parserVersion,
         locator: (folder) => ({
-          list: () => jsonlFilesIn(folder, (name) => INBOX_FILE.test(name)),
+          list: () => jsonlFilesIn(folder, (name) => INBOX_FILE_PATTERN.test(name)),
           watchFolders: () => [normalizeFolder(folder)],
         }),
         createParser: (file, state, workspaceFolders) => createMcpParser({ workspaceFolders, fileId: path.basename(file, '.jsonl'), followedClients: options.followedMcpClients ?? [] }, state),

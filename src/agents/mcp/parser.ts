@@ -10,11 +10,11 @@
 // costs. A line whose working folder is in none of the workspace folders belongs to
 // another window's workspace: skipped, silently. The file's session is the agent's own session id
 // where the server learned one, else the server process's file: one agent run.
+import { INBOX_RECORD_TYPE } from '../../node/mcpInbox';
 import { isInsideWorkspace } from '../locations';
 import { type Batch, type JsonRecord, JsonLineParser, mapItems, stringField } from '../lineParser';
 import type { ForeignStatus, SessionParser } from '../../core/foreign';
 
-export const MCP_LINE_TYPE = 'mcp/todo_write';
 /** The tool the plan came through, as the log's `source.tool` names it. */
 export const MCP_TOOL = 'todo_write';
 const STATUSES: readonly ForeignStatus[] = ['pending', 'in_progress', 'completed'];
@@ -53,8 +53,8 @@ class McpInboxParser extends JsonLineParser {
   }
 
   protected handle(record: JsonRecord, line: number, batch: Batch): void {
-    if (record['type'] !== MCP_LINE_TYPE || record['v'] !== 1) {
-      batch.report(line, `a line of type ${JSON.stringify(String(record['type']).slice(0, 40))}, not ${MCP_LINE_TYPE} v1`);
+    if (record['type'] !== INBOX_RECORD_TYPE || record['v'] !== 1) {
+      batch.report(line, `a line of type ${JSON.stringify(String(record['type']).slice(0, 40))}, not ${INBOX_RECORD_TYPE} v1`);
       return;
     }
     const client = record['client'];
@@ -62,7 +62,7 @@ class McpInboxParser extends JsonLineParser {
     const cwd = stringField(record, 'cwd');
     const call = stringField(record, 'call');
     if (name === undefined || cwd === undefined || call === undefined) {
-      batch.report(line, `an ${MCP_LINE_TYPE} line without its client name, cwd or call`);
+      batch.report(line, `an ${INBOX_RECORD_TYPE} line without its client name, cwd or call`);
       return;
     }
     if (isFollowedClient(name, this.options.followedClients ?? [])) return;
