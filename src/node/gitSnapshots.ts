@@ -395,9 +395,12 @@ async function copyIndex(from: string, to: string): Promise<boolean> {
   let handle: fs.FileHandle | undefined;
   try {
     handle = await openRegularFile(from);
-    const { size } = await handle.stat();
-    if (size > MAX_INDEX_BYTES) return false;
+    const stat = await handle.stat();
+    if (stat.size > MAX_INDEX_BYTES) return false;
     await fs.writeFile(to, await handle.readFile());
+    // The copy keeps the index's own time: git re-hashes a file changed in the same moment as the
+    // index was written ("racy git") only by comparing the two; a newer copy would hide the change.
+    await fs.utimes(to, stat.atime, stat.mtime);
     return true;
   } catch {
     return false;
