@@ -90,6 +90,13 @@ type KeyedMessage = { id: string; session_id: string; time_created: number; time
 type KeyedPart = { k: number; id: string; message_id: string; session_id: string; time_updated: number; data: string | null };
 type OpencodeRow = (OpencodeMessageRow & { kind: 'message' }) | (OpencodePartRow & { kind: 'part' });
 
+/**
+ * Messages updated this long before the cursor are read again: a row's `time_updated` is set
+ * by the agent before its write is committed, so a message stamped earlier may be committed
+ * after one stamped later (a turn's end after the user message's summary). Re-read rows change
+ * nothing twice (the turn, usage by id).
+ */
+const MESSAGE_LOOKBACK_MS = 10_000;
 /** A first request is made of at most this many text parts. */
 const MAX_REQUEST_PARTS = 100;
 /** Tool calls are counted for at most this many messages (the newest): one not completed by then has lost its count. */
@@ -165,7 +172,7 @@ class OpencodeReader implements SqliteReader<OpencodeCursor, Pass> {
         (after, limit) =>
           query(
             'SELECT id, session_id, time_created, time_updated, CASE WHEN time_updated >= ? THEN data END AS data FROM message WHERE session_id = ? AND (time_created, id) > (?, ?) ORDER BY time_created, id LIMIT ?',
-            cursor.messagesFrom,
+            cursor.messagesFrom - MESSAGE_LOOKBACK_MS,
             id,
             after?.time_created ?? -Number.MAX_SAFE_INTEGER,
             after?.id ?? '',

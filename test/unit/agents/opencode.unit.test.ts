@@ -170,6 +170,39 @@ if (typeof sqlite === 'string') {
         assert.ok(fs.readFileSync(`${file}-wal`).equals(walBefore), 'the -wal is as the agent left it');
       });
 
+      it(`${agent}: a turn's end committed after a later-stamped message is still read (the agent stamps a row before it commits it)`, async () => {
+        const dir = path.join(tmp.path, 'db');
+        fs.mkdirSync(dir);
+        const { file, workspace } = copyDatabase(agent, 'todowrite', dir);
+        const conn = new db.DatabaseSync(file, { readOnly: false });
+        try {
+          const rowsNow = conn.prepare('SELECT id, time_updated, data FROM message ORDER BY id').all() as Array<{ id: string; time_updated: number; data: string }>;
+          const ending = rowsNow.filter((row) => (JSON.parse(row.data) as { role?: string; finish?: string }).finish === 'stop').at(-1);
+          const user = rowsNow.find((row) => (JSON.parse(row.data) as { role?: string }).role === 'user');
+          assert.ok(ending && user, 'the recording has a user message and an ending answer');
+          const top = Math.max(...rowsNow.map((row) => row.time_updated));
+          // The answer as it was before its end: no finish, no completion time.
+          const open = JSON.parse(ending.data) as { finish?: string; time?: Record<string, number> };
+          delete open.finish;
+          delete open.time?.['completed'];
+          conn.prepare('UPDATE message SET data = ? WHERE id = ?').all(JSON.stringify(open), ending.id);
+          const { follower, sink, errors } = follow(agent, file, workspace);
+          await follower.refresh();
+          assert.equal(sink.infos.at(-1)?.turn?.state, 'running');
+          // The user message gets its summary, stamped at top + 5 s, and is read.
+          conn.prepare('UPDATE message SET time_updated = ? WHERE id = ?').all(top + 5000, user.id);
+          await follower.refresh();
+          // Then the end, stamped 3 s before that summary, is committed.
+          conn.prepare('UPDATE message SET data = ?, time_updated = ? WHERE id = ?').all(ending.data, top + 2000, ending.id);
+          await follower.refresh();
+          follower.dispose();
+          assert.deepEqual(errors, []);
+          assert.equal(sink.infos.at(-1)?.turn?.state, 'ended');
+        } finally {
+          conn.close();
+        }
+      });
+
       it(`${agent}: the recorded edits: the write and the edit that succeeded are writes, after one and two plans; the failed edit is none; a restart hands none again`, async () => {
         const dir = path.join(tmp.path, 'db');
         fs.mkdirSync(dir);
@@ -205,9 +238,9 @@ if (typeof sqlite === 'string') {
         await second.follower.refresh();
         second.follower.dispose();
         assert.deepEqual(second.sink.writes, []);
-        // Message rows at the cursor's time are asked for again (as for turns): at most the newest
-        // comes back, the same fact, which the log's sink recognizes by its id.
-        assert.ok(second.sink.usage.length <= 1 && second.sink.usage.every((u) => first.sink.usage.some((f) => f.source.call === u.source.call)), 'a restart hands no new usage');
+        // Message rows stamped shortly before the cursor are asked for again (as for turns): only
+        // facts already handed come back, which the log's sink recognizes by their ids.
+        assert.ok(second.sink.usage.every((u) => first.sink.usage.some((f) => f.source.call === u.source.call && f.tokens.output === u.tokens.output)), 'a restart hands no new usage');
       });
 
       it(`${agent}: sessions of other folders, and a run that never plans, hand nothing`, async () => {
