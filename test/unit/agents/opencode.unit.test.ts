@@ -240,7 +240,7 @@ if (typeof sqlite === 'string') {
         assert.deepEqual(second.sink.writes, []);
         // Message rows stamped shortly before the cursor are asked for again (as for turns): only
         // facts already handed come back, which the log's sink recognizes by their ids.
-        assert.ok(second.sink.usage.every((u) => first.sink.usage.some((f) => f.source.call === u.source.call && f.tokens.output === u.tokens.output)), 'a restart hands no new usage');
+        assert.ok(second.sink.usage.every((u) => first.sink.usage.some((f) => f.source.call === u.source.call && f.tokens?.output === u.tokens?.output)), 'a restart hands no new usage');
       });
 
       it(`${agent}: sessions of other folders, and a run that never plans, hand nothing`, async () => {
