@@ -98,6 +98,10 @@ if (!production) {
   );
 }
 
+// The permission hook agents run with sh (src/node/answers/answer.sh): shipped as it is.
+fs.mkdirSync('dist', { recursive: true });
+fs.copyFileSync('src/node/answers/answer.sh', 'dist/answer.sh');
+
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
