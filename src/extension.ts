@@ -38,8 +38,10 @@ import { watchHealth } from './vscode/healthWatch';
 import { recallShownSession, rememberShownSession } from './vscode/viewMemory';
 import { REVIEW_COMMANDS, createReview } from './vscode/review/review';
 import { createConnect } from './vscode/connect/connectCommands';
+import { createAnswers } from './vscode/answers/answers';
 
 export type { AgentPlanApi, ChangedFiles, ItemChangesResult, PlanHealth, PlanSnapshot, PlanViewState } from './vscode/api';
+export type { PendingRequest } from './vscode/answers/answers';
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentPlanApi> {
   const logger = createLogger();
@@ -105,6 +107,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   let loadDone = (): void => {};
   const loaded = new Promise<void>((resolve) => (loadDone = resolve));
   const timelines = createTimelines({ extensionUri: context.extensionUri, store, display, health, source: log, logger, loaded, places, diffstats: review.diffstats });
+  // A connected agent's waiting tool call, answered from Needs You (its permission hook).
+  const answers = createAnswers({ log, health, needsYou, logger, folders: () => sources.folders?.folders() ?? [] });
   const actions = planActions({ store, health, requests, logger, shownSession: () => display.session, places });
 
   context.subscriptions.push(
@@ -131,6 +135,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
     actions.linkWatch,
     sources,
     timelines,
+    answers.answers,
     ...review.disposables,
     // Every command, each from its feature's table (commandManifest.ts declares them).
     ...registerCommands(logger, [
@@ -142,6 +147,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
       bindTable(NEXT_SESSION_COMMANDS, { store, needsYou, display }),
       bindTable(PR_DESCRIPTION_COMMANDS, { store, source: log, shownSession: () => display.session, changes: review.reader }),
       bindTable(REVIEW_COMMANDS, { store, display, reader: review.reader, logger }),
+      answers.commands,
       createConnect({ extensionPath: context.extensionUri.fsPath, globalStoragePath: context.globalStorageUri.fsPath, logger, subscriptions: context.subscriptions }),
     ]),
   );
@@ -158,8 +164,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   if (shownBefore?.pinned && store.get(shownBefore.session) === undefined && following) display.followLatest();
   // Followers start once the log is loaded: what they import is read back like any write.
   sources.start();
+  answers.answers.start();
   logger.info(`Agent Plan active; session logs in ${logFolder}`);
-  return createApi({ store, display, health, requests, files, ledgers, changes: review.reader, logFolder, logFile: (session) => log.fileFor(session) });
+  return createApi({ store, display, health, requests, files, ledgers, changes: review.reader, answers: answers.answers, logFolder, logFile: (session) => log.fileFor(session) });
 }
 
 export function deactivate(): void {}

@@ -5,6 +5,7 @@
 import type { Disposable } from '../core/emitter';
 import type { AgentId, ForeignPlan, PlanSink, UnknownShape } from '../core/foreign';
 import type { ConnectAgent } from '../node/connect/connectAgents';
+import type { PermissionHook } from '../node/answers/permissionHook';
 
 export interface AgentStartOptions {
   /** The agent's folder: the `folder` setting, or the descriptor's defaultFolder(). */
@@ -64,6 +65,11 @@ export interface AgentDescriptor {
    * why Connect does not write it (`unsupported`). Undefined: Connect does not list it.
    */
   connect?: ConnectAgent;
+  /**
+   * Its permission hook, when Agent Plan can answer its waiting tool calls (its `answers.ts`,
+   * src/node/answers/): what the hook hands over, and the answer it prints.
+   */
+  answers?: PermissionHook;
   /** What the manifest, its strings and the docs say of it: `npm run generate` writes them from here. */
   about: AgentAbout;
   /** Starts following; undefined when there is nothing to follow (no workspace folder, say). */

@@ -10,6 +10,7 @@ import type { FileBook, ItemFile } from '../core/derived/itemFiles';
 import { emptyFigures, type Ledger } from '../core/derived/ledger';
 import type { LedgerBook } from '../core/derived/ledgerBook';
 import type { FileChange } from '../core/derived/itemChanges';
+import type { Answers, PendingRequest } from './answers/answers';
 import type { ItemChangesReader } from '../node/itemChangesReader';
 export type { Ledger, ItemLedger, LedgerFigures } from '../core/derived/ledger';
 import type { RequestBook, UserRequest } from '../core/derived/requests';
@@ -112,6 +113,10 @@ export interface AgentPlanApi {
   getSessionInfo(session: string): SessionInfo;
   /** A session's plan health signals, most urgent first. */
   getHealth(session: string): PlanHealth;
+  /** The connected agents' tool calls waiting for the user's answer, oldest first (src/vscode/answers/). */
+  getPendingRequests(): PendingRequest[];
+  /** Answers one (as the user's click would): true when the agent's hook took the answer; a Deny's message goes to the model. */
+  answerRequest(id: string, answer: 'allow' | 'deny', message?: string): Promise<boolean>;
   /** Fires with a session's key when its signals changed. */
   readonly onDidChangeHealth: Event<string>;
   /** The user's requests of a session not yet taken into a plan, oldest first (reads its past once). */
@@ -231,11 +236,13 @@ export interface ApiDeps {
   ledgers?: LedgerBook;
   /** What each item changed, from the working tree's snapshots. */
   changes?: ItemChangesReader;
+  /** The requests of connected agents waiting for an answer. */
+  answers?: Answers;
   logFolder: string;
   logFile: (session: string) => string;
 }
 
-export function createApi({ store, display, health, requests, files, ledgers, changes, logFolder, logFile }: ApiDeps): AgentPlanApi {
+export function createApi({ store, display, health, requests, files, ledgers, changes, answers, logFolder, logFile }: ApiDeps): AgentPlanApi {
   return {
     onDidWritePlan: (listener) => store.onDidWrite((event) => listener(snapshot(event))),
     listSessions: () => store.list().map(snapshot),
@@ -257,6 +264,8 @@ export function createApi({ store, display, health, requests, files, ledgers, ch
       return { session, ...store.details(session), ...(links.from !== undefined ? { continuedFrom: links.from } : {}), ...(links.to.length > 0 ? { continuedIn: links.to } : {}) };
     },
     getHealth: (session) => healthOf(health, session),
+    getPendingRequests: () => answers?.pending() ?? [],
+    answerRequest: async (id, answer, message) => (answers !== undefined && typeof id === 'string' && (answer === 'allow' || answer === 'deny') ? answers.answer(id, answer, typeof message === 'string' ? message : undefined) : false),
     onDidChangeHealth: (listener) => health.onDidChange(({ session }) => listener(session)),
     getRequests: (session) => requests.list(session),
     getChangedFiles: async (session) => {

@@ -108,6 +108,11 @@ class HealthWatch implements vscode.Disposable {
     for (const signal of signals) {
       const key = `${session}\n${signal.kind}`;
       if (!NOTIFIED_KINDS.has(signal.kind) || this.told.has(key) || this.held.has(key)) continue;
+      // A request to answer is told by the window that took it, with Allow and Deny (src/vscode/answers/).
+      if (signal.ask) {
+        this.told.add(key);
+        continue;
+      }
       if (signal.kind !== 'stopped-open' || Date.parse(signal.since) < this.opened) {
         this.told.add(key);
         this.tell(session, signal);

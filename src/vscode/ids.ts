@@ -35,6 +35,8 @@ export const SettingId = {
   ReviewMaxStoreMegabytes: 'agentPlan.review.maxStoreMegabytes',
   /** Untracked files larger than this many megabytes are left out of snapshots (named, not recorded). */
   ReviewMaxUntrackedFileMegabytes: 'agentPlan.review.maxUntrackedFileMegabytes',
+  /** How long a connected agent's permission request waits here for an answer (seconds). */
+  AnswerWaitSeconds: 'agentPlan.answers.waitSeconds',
 } as const;
 
 /**
@@ -71,6 +73,8 @@ export const ItemContext = {
   Session: 'agentPlan.session',
   /** A session whose Copilot chat is known: it can be opened. */
   ChatSession: 'agentPlan.session.chat',
+  /** A Needs You row whose session asks for an answer (its agent's permission hook). */
+  AskingSession: 'agentPlan.session.ask',
   /** The Sessions view's "Needs You" section. */
   NeedsYou: 'agentPlan.needsYou',
   /** The Sessions view's "Show older sessions" row. */

@@ -170,7 +170,7 @@ describe('answers: the permission hook and the broker, through a real folder', f
     assert.equal(asked[0]?.input, hostile, 'kept as data: escaped where it is shown');
     await broker?.withdraw(asked[0]?.id ?? '');
     await run.done;
-    const long = permissionRequestHook('claude-code').request(JSON.parse(claudeRequest('y'.repeat(10_000))));
+    const long = permissionRequestHook('claude-code', true).request(JSON.parse(claudeRequest('y'.repeat(10_000))));
     assert.ok(typeof long === 'object' && long.input.length === 4000 && long.input.endsWith('…'));
   });
 

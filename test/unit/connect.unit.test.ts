@@ -2,15 +2,17 @@
 // spec's entries (src/agents/<agent>/connect.ts) and Disconnect puts every file back byte for
 // byte (a file with comments and odd formatting, and a file that was not there); the user's own entries stay; a file in a shape
 // Agent Plan does not know, or a link out of HOME, is refused and left untouched; Codex's TOML
-// block; a second Connect changes nothing.
+// block; a second Connect changes nothing. The answers part: Agent Plan's permission hook in
+// Claude Code's settings.json and Codex's hooks.json, beside the user's own hooks.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { apply, connectedAgents, detect, plan, unplan, type ConnectOptions } from '../../src/node/connect/connect';
 import { AGENTS } from '../../src/agents/registry';
-import type { ConnectAgent } from '../../src/node/connect/connectAgents';
+import { hookCommand, shellQuote, type ConnectAgent, type ServerLine } from '../../src/node/connect/connectAgents';
 import { ConnectError } from '../../src/node/connect/connectError';
 import { findOnPath, nodeForServer } from '../../src/node/connect/onPath';
 import { BLOCK_BEGIN, BLOCK_END } from '../../src/node/connect/tomlBlock';
@@ -18,6 +20,7 @@ import { useTempDir } from './helpers';
 
 const NODE = '/usr/bin/node';
 const SCRIPT = '/ext/agent-plan-0.1.0/dist/mcp.js';
+const HOOK = { script: '/ext/agent-plan-0.1.0/dist/answer.sh', folder: '/data/agent-plan/answers' };
 
 interface Setup {
   home: string;
@@ -33,6 +36,7 @@ function setup(root: string, extra: Partial<ConnectOptions> = {}): Setup {
     serverScript: SCRIPT,
     inbox: path.join(root, 'storage', 'mcp-inbox'),
     mcp: true,
+    hook: HOOK,
     statePath: path.join(root, 'storage', 'connect.json'),
     ...extra,
   };
@@ -104,7 +108,7 @@ describe('Connect: agents\u2019 user MCP configuration', () => {
         const { home, options } = setup(temp.path);
         await fs.mkdir(home, { recursive: true });
         const before = await snapshot(home);
-        const connected = await connect(agent, { ...options, planTools: true });
+        const connected = await connect(agent, { ...options, planTools: true, answers: true });
         assert.ok(connected.files.length > 0, 'Connect wrote something');
         for (const file of connected.files) assert.equal(file.before, undefined);
         const disconnected = await disconnect(agent, options);
@@ -138,9 +142,9 @@ describe('Connect: agents\u2019 user MCP configuration', () => {
 
       it('Connect twice changes nothing the second time', async () => {
         const { home, options } = setup(temp.path);
-        await connect(agent, { ...options, planTools: true });
+        await connect(agent, { ...options, planTools: true, answers: true });
         const once = await snapshot(home);
-        const second = await plan(spec(agent), { ...options, planTools: true });
+        const second = await plan(spec(agent), { ...options, planTools: true, answers: true });
         assert.deepEqual(second.files, []);
         assert.ok(second.notes.some((note) => note.code === 'already-connected'));
         await apply(second);
@@ -270,6 +274,182 @@ describe('Connect: agents\u2019 user MCP configuration', () => {
       assert.equal(value.mcpServers.agentplan.args[0], moved);
       await disconnect('gemini-cli', options);
       assert.equal(await exists(path.join(home, '.gemini')), false);
+    });
+  });
+
+  describe('answers: the permission hook', () => {
+    /** Agent Plan's hook group for `agent`, as Claude Code and Codex read it. */
+    const ours = (agent: string, script = HOOK.script) => ({
+      matcher: '*',
+      hooks: [{ type: 'command', command: `sh '${script}' ${agent} '${HOOK.folder}'`, timeout: 600 }],
+    });
+    const USERS = { matcher: 'Bash', hooks: [{ type: 'command', command: 'my-hook.sh' }] };
+    const CLAUDE_SETTINGS = `{
+  // my hooks
+  "hooks": {
+    "PermissionRequest": [
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "my-hook.sh"}]}
+    ]
+  }
+}
+`;
+    const hooksOf = async (file: string) => (parseJsonc(await read(file)) as { hooks: { PermissionRequest: unknown[] } }).hooks.PermissionRequest;
+    const recordOf = async (statePath: string) => JSON.parse(await read(statePath)) as { agents: Record<string, Record<string, unknown>> };
+
+    it('Claude Code: appended after the user\u2019s own PermissionRequest hook, comment kept; a second Connect adds nothing; Disconnect puts the bytes back', async () => {
+      const { home, options } = setup(temp.path);
+      const settings = path.join(home, '.claude', 'settings.json');
+      await write(settings, CLAUDE_SETTINGS);
+      const planned = await plan(spec('claude-code'), { ...options, mcp: false, answers: true });
+      assert.deepEqual(planned.files.map((file) => file.path), [settings], 'only settings.json: no server entry without the MCP part');
+      await apply(planned);
+      const text = await read(settings);
+      assert.ok(text.includes('// my hooks'), text);
+      assert.deepEqual(await hooksOf(settings), [USERS, ours('claude-code')]);
+      assert.equal(await exists(path.join(home, '.claude.json')), false);
+      assert.equal((await recordOf(options.statePath)).agents['claude-code']?.['answers'], true);
+
+      const second = await plan(spec('claude-code'), { ...options, mcp: false, answers: true });
+      assert.deepEqual(second.files, []);
+      assert.ok(second.notes.some((note) => note.code === 'already-connected'));
+      // A Connect that does not choose answers keeps the earlier choice.
+      assert.deepEqual((await plan(spec('claude-code'), { ...options, mcp: false })).files, []);
+
+      await disconnect('claude-code', options);
+      assert.equal(await read(settings), CLAUDE_SETTINGS);
+    });
+
+    it('Claude Code: Disconnect after the user edited the file removes only Agent Plan\u2019s hook', async () => {
+      const { home, options } = setup(temp.path);
+      const settings = path.join(home, '.claude', 'settings.json');
+      await write(settings, CLAUDE_SETTINGS);
+      await connect('claude-code', { ...options, mcp: false, answers: true });
+      const edited = (await read(settings)).replace('// my hooks', '// my hooks, edited').replace('"hooks": {', '"model": "opus",\n  "hooks": {');
+      await write(settings, edited);
+      await disconnect('claude-code', options);
+      const text = await read(settings);
+      assert.ok(text.includes('// my hooks, edited'), text);
+      assert.ok(!text.includes('answer.sh'), text);
+      assert.deepEqual(parseJsonc(text), { model: 'opus', hooks: { PermissionRequest: [USERS] } });
+    });
+
+    it('Claude Code: a second Connect adds answers to the first, and an old record without answers is still read', async () => {
+      const { home, options } = setup(temp.path);
+      const settings = path.join(home, '.claude', 'settings.json');
+      await connect('claude-code', options);
+      const record = await recordOf(options.statePath);
+      assert.equal(record.agents['claude-code']?.['answers'], false);
+      await connect('claude-code', { ...options, mcp: false, answers: true });
+      const value = parseJsonc(await read(settings)) as Record<string, unknown>;
+      assert.deepEqual(value, { permissions: { allow: ['mcp__agentplan__todo_write'] }, hooks: { PermissionRequest: [ours('claude-code')] } });
+      const after = await recordOf(options.statePath);
+      assert.equal(after.agents['claude-code']?.['mcp'], true);
+      assert.equal(after.agents['claude-code']?.['answers'], true);
+      // A record written before Connect had answers: no such key.
+      delete after.agents['claude-code']?.['answers'];
+      await fs.writeFile(options.statePath, JSON.stringify(after));
+      assert.deepEqual((await connectedAgents(options.statePath, CONNECT_AGENTS)).map((agent) => agent.id), ['claude-code']);
+      await disconnect('claude-code', options);
+      assert.equal(await exists(path.join(home, '.claude')), false);
+    });
+
+    it('Claude Code: a hook the user took out is added again, and recorded once', async () => {
+      const { home, options } = setup(temp.path);
+      const settings = path.join(home, '.claude', 'settings.json');
+      await write(settings, CLAUDE_SETTINGS);
+      await connect('claude-code', { ...options, mcp: false, answers: true });
+      await write(settings, CLAUDE_SETTINGS.replace('// my hooks', '// mine'));
+      await connect('claude-code', { ...options, mcp: false, answers: true });
+      assert.deepEqual(await hooksOf(settings), [USERS, ours('claude-code')]);
+      const files = (await recordOf(options.statePath)).agents['claude-code']?.['files'] as Array<{ entries: unknown[] }>;
+      assert.deepEqual(files.map((file) => file.entries), [[{ kind: 'append', path: ['hooks', 'PermissionRequest'], value: ours('claude-code') }]]);
+    });
+
+    it('Claude Code: a new extension folder replaces Agent Plan\u2019s hook in place, not beside it, also when answers are not chosen again', async () => {
+      const { home, options } = setup(temp.path);
+      const settings = path.join(home, '.claude', 'settings.json');
+      await write(settings, CLAUDE_SETTINGS);
+      await connect('claude-code', { ...options, mcp: false, answers: true });
+      const moved = '/ext/agent-plan-0.2.0/dist/answer.sh';
+      // The earlier choice of answers stays: a later Connect (after an update) need not choose it again.
+      await connect('claude-code', { ...options, mcp: false, hook: { ...HOOK, script: moved } });
+      assert.deepEqual(await hooksOf(settings), [USERS, ours('claude-code', moved)]);
+      await write(settings, (await read(settings)).replace('// my hooks', '// mine'));
+      await disconnect('claude-code', options);
+      assert.deepEqual(parseJsonc(await read(settings)), { hooks: { PermissionRequest: [USERS] } });
+    });
+
+    it('Codex: hooks.json is created with its folder, Connect says Codex will ask to trust it, and Disconnect removes both', async () => {
+      const { options } = setup(temp.path);
+      const codexHome = path.join(temp.path, 'codex-home', 'deep');
+      const hooks = path.join(codexHome, 'hooks.json');
+      const env = { PATH: '', CODEX_HOME: codexHome };
+      const planned = await plan(spec('codex'), { ...options, env, mcp: false, answers: true });
+      assert.deepEqual(planned.files.map((file) => [file.path, file.before]), [[hooks, undefined]], 'no config.toml without the MCP part');
+      assert.deepEqual(planned.notes.filter((note) => note.code === 'hook-trust'), [{ code: 'hook-trust', file: hooks, detail: hooks }]);
+      await apply(planned);
+      assert.deepEqual(JSON.parse(await read(hooks)), { hooks: { PermissionRequest: [ours('codex')] } });
+      assert.equal(await exists(path.join(codexHome, 'config.toml')), false);
+      const second = await plan(spec('codex'), { ...options, env, mcp: false, answers: true });
+      assert.deepEqual(second.files, []);
+      assert.ok(!second.notes.some((note) => note.code === 'hook-trust'), 'nothing new to trust');
+      await disconnect('codex', { ...options, env });
+      assert.equal(await exists(hooks), false);
+      assert.equal(await exists(path.join(temp.path, 'codex-home')), false, 'the folders Connect made are gone');
+    });
+
+    it('Codex: hooks.json is read only when answers are chosen, and added to beside the user\u2019s hooks', async () => {
+      const { home, options } = setup(temp.path);
+      const hooks = path.join(home, '.codex', 'hooks.json');
+      await write(hooks, 'not JSON');
+      await connect('codex', options);
+      assert.equal(await read(hooks), 'not JSON');
+      await assert.rejects(plan(spec('codex'), { ...options, answers: true }), (error: unknown) => error instanceof ConnectError && error.code === 'not-json');
+      const users = '{"hooks": {"PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "my-hook.sh"}]}]}}\n';
+      await write(hooks, users);
+      const planned = await plan(spec('codex'), { ...options, answers: true });
+      assert.deepEqual(planned.files.map((file) => file.path), [hooks]);
+      await apply(planned);
+      assert.deepEqual(await hooksOf(hooks), [USERS, ours('codex')]);
+      await disconnect('codex', options);
+      assert.equal(await read(hooks), users);
+      assert.equal(await exists(path.join(home, '.codex', 'config.toml')), false);
+    });
+
+    for (const [agent, file] of [
+      ['claude-code', '.claude/settings.json'],
+      ['codex', '.codex/hooks.json'],
+    ] as const) {
+      it(`refuses a hooks.PermissionRequest that is not an array (${agent}), writing nothing`, async () => {
+        const { home, options } = setup(temp.path);
+        await write(path.join(home, file), '{"hooks": {"PermissionRequest": {"matcher": "*"}}}\n');
+        const before = await snapshot(home);
+        await assert.rejects(plan(spec(agent), { ...options, answers: true }), (error: unknown) => {
+          assert.ok(error instanceof ConnectError, String(error));
+          assert.equal(error.code, 'wrong-shape');
+          assert.equal(error.detail, 'hooks.PermissionRequest');
+          assert.equal(error.file, path.join(home, file));
+          return true;
+        });
+        assert.deepEqual(await snapshot(home), before);
+        assert.equal(await exists(options.statePath), false);
+      });
+    }
+
+    it('quotes the hook\u2019s script and folder for sh, whatever their names hold', async () => {
+      const folder = path.join(temp.path, "it's a folder");
+      const script = path.join(folder, 'dist', 'answer.sh');
+      const answers = path.join(folder, "answers 'x'");
+      const line: ServerLine = { node: NODE, serverScript: SCRIPT, mcp: false, answers: true, hook: { script, folder: answers } };
+      const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+      assert.equal(hookCommand(line, 'claude-code'), `sh ${quote(script)} claude-code ${quote(answers)}`);
+      assert.equal(shellQuote("/a b/it's"), "'/a b/it'\\''s'");
+      assert.equal(hookCommand({ ...line, hook: { script: "/x y/it's.sh", folder: '/d' } }, 'codex'), "sh '/x y/it'\\''s.sh' codex '/d'");
+      assert.equal(execFileSync('sh', ['-c', 'printf %s ' + shellQuote(answers)], { encoding: 'utf8' }), answers);
+      // The agent runs the command through sh -c: the script gets its agent and folder as they are.
+      await write(script, 'printf "%s\\n" "$0" "$@"\n');
+      assert.equal(execFileSync('sh', ['-c', hookCommand(line, 'codex')], { encoding: 'utf8' }), `${script}\ncodex\n${answers}\n`);
+      assert.throws(() => hookCommand({ node: NODE, serverScript: SCRIPT, mcp: false, answers: true }, 'codex'), TypeError);
     });
   });
 

@@ -2,4 +2,4 @@
 // Claude Code shows its own dialog, which stays up meanwhile, so whoever answers first wins.
 import { permissionRequestHook } from '../../node/answers/permissionHook';
 
-export const claudeCodeAnswers = permissionRequestHook('claude-code');
+export const claudeCodeAnswers = permissionRequestHook('claude-code', true);

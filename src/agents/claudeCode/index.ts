@@ -7,6 +7,7 @@ import { startJsonlAgent } from '../follow/jsonlAgent';
 import { claudeCodeLocator } from './locator';
 import { createClaudeCodeParser, isClaudeSubagentFile } from './parser';
 import { claudeCodeConnect } from './connect';
+import { claudeCodeAnswers } from './answers';
 
 export * from './parser';
 
@@ -49,6 +50,7 @@ export const claudeCode: AgentDescriptor = {
     },
   },
   connect: claudeCodeConnect,
+  answers: claudeCodeAnswers,
   start: (options) =>
     startJsonlAgent(
       {

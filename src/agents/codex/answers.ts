@@ -2,4 +2,4 @@
 // an approval, and Codex shows its own prompt only after the hook returned.
 import { permissionRequestHook } from '../../node/answers/permissionHook';
 
-export const codexAnswers = permissionRequestHook('codex');
+export const codexAnswers = permissionRequestHook('codex', false);

@@ -1,9 +1,13 @@
 // What Connect writes for Codex (src/node/connect/): Agent Plan's block in `config.toml`
 // (`$CODEX_HOME`, else `~/.codex`), its server and the tool's `approval_mode`, and the
-// `update_plan` switch when chosen. Measured with the real program: docs/connect.md.
+// `update_plan` switch when chosen; when answers are chosen, Agent Plan's `PermissionRequest`
+// hook in `hooks.json` beside it (Codex runs it only once the user trusts it). Measured with
+// the real program: docs/connect.md.
 import * as path from 'node:path';
-import { MCP_TOOL, SERVER_NAME, args, ownFolder, type ConnectAgent } from '../../node/connect/connectAgents';
+import { MCP_TOOL, SERVER_NAME, args, ownFolder, permissionHookGroup, type ConnectAgent, type Place } from '../../node/connect/connectAgents';
 import { tomlAt, tomlString } from '../../node/connect/tomlBlock';
+
+const codexFolder = (place: Place) => ownFolder(place, 'CODEX_HOME', '.codex');
 
 export const codexConnect: ConnectAgent = {
   id: 'codex',
@@ -11,10 +15,11 @@ export const codexConnect: ConnectAgent = {
   ownPlanTool: 'update_plan',
   planSwitch: '[tools.update_plan] enabled = true',
   preApproval: 'approval_mode = "approve"',
+  answersHook: 'hooks.PermissionRequest (hooks.json)',
   files: [
     {
       format: 'toml',
-      path: (place) => path.join(ownFolder(place, 'CODEX_HOME', '.codex'), 'config.toml'),
+      path: (place) => path.join(codexFolder(place), 'config.toml'),
       block: (line, parsed) => {
         if (line.mcp && tomlAt(parsed, ['mcp_servers', SERVER_NAME]) !== undefined) return { lines: undefined, kept: [], foreign: `mcp_servers.${SERVER_NAME}` };
         const lines: string[] = [];
@@ -35,7 +40,15 @@ export const codexConnect: ConnectAgent = {
         return { lines: lines.length > 0 ? lines : undefined, kept };
       },
     },
+    {
+      // Codex asks this hook only when an approval is needed, before its own prompt. A new or
+      // changed hook runs once the user has trusted it (Codex's review at its next start).
+      format: 'json',
+      path: (place) => path.join(codexFolder(place), 'hooks.json'),
+      entries: (line) => (line.answers ? [{ kind: 'append' as const, path: ['hooks', 'PermissionRequest'], value: permissionHookGroup(line, 'codex') }] : []),
+      hookTrust: true,
+    },
   ],
-  folders: (place) => [ownFolder(place, 'CODEX_HOME', '.codex')],
+  folders: (place) => [codexFolder(place)],
   binary: 'codex',
 };

@@ -7,6 +7,7 @@ import { startJsonlAgent } from '../follow/jsonlAgent';
 import { codexLocator } from './locator';
 import { createCodexParser } from './parser';
 import { codexConnect } from './connect';
+import { codexAnswers } from './answers';
 
 export * from './parser';
 
@@ -52,6 +53,7 @@ export const codex: AgentDescriptor = {
     },
   },
   connect: codexConnect,
+  answers: codexAnswers,
   start: (options) =>
     startJsonlAgent(
       {

@@ -28,6 +28,10 @@
 //   first seen ≥ S seconds ago (an approval prompt or a long command). Clears with the next
 //   line that names none (the call completed) or another call.
 // - done: every item is completed or cancelled, and at least one is completed.
+// - waiting, asked: a permission/ask line (the agent's permission hook, taken by a window) is
+//   waiting at once, with the request, until its permission/answer line, its hook's time
+//   (`until`), or the call it asked for is seen waiting and then no longer (answered at the
+//   agent's own prompt). It comes before a waiting call of the agent's record, which it explains.
 import type { TurnState } from '../foreign';
 import type { ItemStatus, PlanItem } from '../plan/plan';
 
@@ -65,6 +69,18 @@ export interface HealthSignal {
   stall?: { reason: 'calls' | 'time' | 'idle'; calls: number };
   /** waiting: the tool whose call waits, and whether the agent's record says it waits for approval. */
   wait?: { tool: string; approval: boolean };
+  /** waiting, asked through the agent's permission hook: the request to answer (permission/ask). */
+  ask?: AskFacts;
+}
+
+/** A request taken from an agent's permission hook (a permission/ask line). */
+export interface AskFacts {
+  id: string;
+  tool: string;
+  input: string;
+  description?: string;
+  /** When its hook stops waiting (ISO). */
+  until: string;
 }
 
 export interface HealthSettings {
@@ -156,6 +172,21 @@ export class SessionHealth {
   private pending: PendingFacts | undefined;
   /** The newest `ts` of any line read (plan or info): "nothing recorded since". */
   private lastTs: string | undefined;
+  /** Requests asked through the agent's permission hook and not ended, with whether a call was seen waiting since. */
+  private readonly asks = new Map<string, AskFacts & { since: string; seenWaiting: boolean }>();
+
+  /** A permission/ask line. */
+  ask(record: AskFacts & { ts: string }): void {
+    const { id, tool, input, description, until, ts } = record;
+    this.asks.set(id, { id, tool, input, ...(description !== undefined ? { description } : {}), until, since: ts, seenWaiting: false });
+    this.touch(ts);
+  }
+
+  /** A permission/answer line: its request ended. */
+  answered(id: string, ts: string): void {
+    this.asks.delete(id);
+    this.touch(ts);
+  }
 
   /** A new current plan version, read after everything fed so far. `at` is its byte offset. */
   plan(event: HealthPlan, at?: number): void {
@@ -213,6 +244,11 @@ export class SessionHealth {
     }
     // Each line states the whole: a line without one says no call waits.
     this.pending = record.pending ? { ...record.pending } : undefined;
+    // A request whose call was seen waiting and waits no more was answered at the agent's own prompt.
+    for (const [id, ask] of this.asks) {
+      if (record.pending) ask.seenWaiting = true;
+      else if (ask.seenWaiting) this.asks.delete(id);
+    }
     this.infoAfterPlan = true;
     this.touch(record.ts);
   }
@@ -231,6 +267,7 @@ export class SessionHealth {
     this.calls = 0;
     this.activityAt = undefined;
     this.pending = undefined;
+    this.asks.clear();
     this.lastTs = undefined;
     this.planTs = undefined;
     this.planAt = undefined;
@@ -262,7 +299,8 @@ export class SessionHealth {
   /** What holds at `now`, most urgent first. */
   signals(now: number, settings: HealthSettings = DEFAULT_HEALTH_SETTINGS): HealthSignal[] {
     const signals: HealthSignal[] = [];
-    const waiting = this.waiting(now, settings);
+    const asked = this.asked(now);
+    const waiting = asked ?? this.waiting(now, settings);
     if (waiting) signals.push(waiting);
     const stopped = this.stopped();
     if (stopped) signals.push(stopped);
@@ -281,6 +319,10 @@ export class SessionHealth {
    */
   nextCheck(now: number, settings: HealthSettings = DEFAULT_HEALTH_SETTINGS): number | undefined {
     const times: number[] = [];
+    for (const ask of this.asks.values()) {
+      const until = time(ask.until);
+      if (until !== undefined && until >= now) times.push(until + 1);
+    }
     const waitFrom = time(this.pending?.since);
     if (waitFrom !== undefined && !this.waiting(now, settings)) times.push(waitFrom + settings.waitSeconds * 1000);
     if (this.mayStall() && !this.stalled(now, settings)) {
@@ -291,6 +333,18 @@ export class SessionHealth {
       if (this.calls > 0 && since !== undefined) times.push(since + limit);
     }
     return times.length > 0 ? Math.min(...times) : undefined;
+  }
+
+  /** The oldest request asked through the hook whose hook still waits, as a waiting signal. */
+  private asked(now: number): HealthSignal | undefined {
+    for (const ask of this.asks.values()) {
+      const until = time(ask.until);
+      if (until === undefined || until < now) continue;
+      const facts: AskFacts = { id: ask.id, tool: ask.tool, input: ask.input, until: ask.until };
+      if (ask.description !== undefined) facts.description = ask.description;
+      return { kind: 'waiting', since: ask.since, wait: { tool: ask.tool, approval: true }, ask: facts };
+    }
+    return undefined;
   }
 
   private waiting(now: number, settings: HealthSettings): HealthSignal | undefined {

@@ -329,6 +329,10 @@ export class HealthBook implements Disposable {
       } else if (record.type === 'todo/write' && record.source?.superseded !== true) {
         // A superseded foreign list joins the history without being the plan.
         health.plan(record, read.offsets?.[i]);
+      } else if (record.type === 'permission/ask') {
+        health.ask(record);
+      } else if (record.type === 'permission/answer') {
+        health.answered(record.id, record.ts);
       }
     });
     this.update(session, true);

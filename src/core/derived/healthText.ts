@@ -2,6 +2,10 @@
 // comes in (vscode.l10n.t in the extension, formatOnly in tests).
 import type { HealthKind, HealthSignal } from './health';
 import { durationText, relativeTime, type Translate } from '../plan/present';
+import { plainText } from '../text/escape';
+
+/** How much of a request's command line a one-line text shows. */
+const ASK_INPUT_SHOWN = 80;
 
 /** A codicon and a theme colour per kind. */
 export const SIGNAL_ICONS: Record<HealthKind, { id: string; color: string }> = {
@@ -23,6 +27,7 @@ export function signalText(signal: HealthSignal, now: Date, t: Translate): strin
     case 'waiting': {
       const wait = signal.wait;
       const duration = durationText(signal.since, now, t);
+      if (signal.ask) return t('Asks to run {0}: {1}', plainText(signal.ask.tool, 40), plainText(signal.ask.input, ASK_INPUT_SHOWN));
       if (wait?.approval === true) return t('Waiting for your approval of {0} {1}', wait.tool, duration);
       return t('Waiting on {0} {1}', wait?.tool ?? '?', duration);
     }
@@ -53,6 +58,7 @@ export function signalText(signal: HealthSignal, now: Date, t: Translate): strin
 export function signalWord(signal: HealthSignal, t: Translate): string {
   switch (signal.kind) {
     case 'waiting':
+      if (signal.ask) return t('asks to run {0}', plainText(signal.ask.tool, 40));
       return signal.wait?.approval === true ? t('waiting for your approval') : t('waiting on {0}', signal.wait?.tool ?? '?');
     case 'stopped-open':
       return signal.how === 'cancelled' ? t('cancelled with items open') : signal.how === 'failed' ? t('failed with items open') : t('stopped with items open');

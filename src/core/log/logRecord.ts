@@ -25,12 +25,16 @@
 // A seventh, `tree/snapshot`, records the working tree's content (a git tree in Agent Plan's own
 // object store) when the session's set of in-progress items changed (see snapshotRecord.ts):
 //   {"v":1,"type":"tree/snapshot","ts","session","tree","folder","items":[...],"plan"?}
+// An eighth and ninth, `permission/ask` and `permission/answer`, record a tool call that asked
+// the user's leave through the agent's permission hook, and how it ended (permissionRecord.ts).
 import { AGENT_IDS as SOURCE_AGENT_IDS, MAX_PARTICIPANT_LENGTH, TURN_STATES, type AgentId, type PlanSource, type TurnState } from '../foreign';
 import { isRecord } from '../json';
 import { ITEM_STATUSES, countItems, type ItemStatus, type PlanCounts, type PlanItem } from '../plan/plan';
 import { validateTodoInput } from '../plan/validate';
 import { parseUsage, USAGE_EVENT, type UsageRecord } from './usageRecord';
 import { parseSnapshot, SNAPSHOT_EVENT, type SnapshotRecord } from './snapshotRecord';
+import { parsePermission, PERMISSION_ANSWER_EVENT, PERMISSION_ASK_EVENT, type PermissionAnswerRecord, type PermissionAskRecord } from './permissionRecord';
+export type { PermissionAnswerRecord, PermissionAskRecord } from './permissionRecord';
 export type { UsageRecord } from './usageRecord';
 export type { SnapshotRecord } from './snapshotRecord';
 
@@ -209,7 +213,7 @@ export interface FileWriteRecord {
   at?: string;
 }
 
-export type LogRecord = PlanRecord | SessionInfoRecord | UserRequestRecord | SessionLinkRecord | FileWriteRecord | UsageRecord | SnapshotRecord;
+export type LogRecord = PlanRecord | SessionInfoRecord | UserRequestRecord | SessionLinkRecord | FileWriteRecord | UsageRecord | SnapshotRecord | PermissionAskRecord | PermissionAnswerRecord;
 
 export function sessionLinkRecord(session: string, ts: string, link: { from: string } | { to: string }): SessionLinkRecord {
   return 'from' in link
@@ -339,7 +343,7 @@ export function parseLogRecord(value: unknown, session: string): LogRecord | str
   if (!isRecord(value)) return 'not a JSON object';
   if (value['v'] !== LOG_FORMAT_VERSION) return `unsupported format version ${JSON.stringify(value['v'])}`;
   const type = value['type'];
-  if (type !== TODO_WRITE_EVENT && type !== SESSION_INFO_EVENT && type !== USER_REQUEST_EVENT && type !== SESSION_LINK_EVENT && type !== FILE_WRITE_EVENT && type !== USAGE_EVENT && type !== SNAPSHOT_EVENT) {
+  if (type !== TODO_WRITE_EVENT && type !== SESSION_INFO_EVENT && type !== USER_REQUEST_EVENT && type !== SESSION_LINK_EVENT && type !== FILE_WRITE_EVENT && type !== USAGE_EVENT && type !== SNAPSHOT_EVENT && type !== PERMISSION_ASK_EVENT && type !== PERMISSION_ANSWER_EVENT) {
     return `unknown event type ${JSON.stringify(type)}`;
   }
   const ts = value['ts'];
@@ -349,6 +353,7 @@ export function parseLogRecord(value: unknown, session: string): LogRecord | str
   if (type === SESSION_LINK_EVENT) return parseLink(value, session, ts);
   if (type === FILE_WRITE_EVENT) return parseFileWrite(value, session, ts);
   if (type === SNAPSHOT_EVENT) return parseSnapshot(value, session, ts);
+  if (type === PERMISSION_ASK_EVENT || type === PERMISSION_ANSWER_EVENT) return parsePermission(value, session, ts);
   if (type === USAGE_EVENT) return parseUsage(value, session, ts, isWriteSource(value['source']) ? undefined : WRITE_SOURCE_PROBLEM.replace('file/write', USAGE_EVENT));
   return type === TODO_WRITE_EVENT ? parsePlan(value, session, ts) : parseInfo(value, session, ts);
 }

@@ -25,6 +25,7 @@ import { RecentImports, importKey } from './logRepeats';
 import { fileWriteRecord, infoRecord, isCurrentPlan, isInfoRecord, isPlanEvent, planEvent, sessionLinkRecord, userRequestRecord, type FileWriteRecord, type PlanRecord, type LogRecord, type SessionFacts, type SessionInfoRecord, type UserRequestRecord } from './logRecord';
 import { isUsage, usageRecord, type UsageFacts, type UsageRecord } from './usageRecord';
 import { isSnapshot, snapshotRecord, type SnapshotFacts, type SnapshotRecord } from './snapshotRecord';
+import { permissionAnswerRecord, permissionAskRecord, type PermissionAnswerFacts, type PermissionAskFacts } from './permissionRecord';
 import { LogReports } from './logReports';
 import type { PlanItem, Todo } from '../plan/plan';
 import { isSessionKey } from './sessionKey';
@@ -252,6 +253,13 @@ export class SessionLog {
     const record = snapshotRecord(session, this.now().toISOString(), facts);
     const read = await this.appendRecord(this.fileFor(session), session, record);
     return isSnapshot(read) ? read : record;
+  }
+
+  /** Appends a permission/ask or permission/answer line (the facts checked with permissionAskProblem / permissionAnswerProblem first). */
+  async appendPermission(session: string, facts: { ask: PermissionAskFacts } | { answer: PermissionAnswerFacts }): Promise<LogRecord> {
+    const ts = this.now().toISOString();
+    const record = 'ask' in facts ? permissionAskRecord(session, ts, facts.ask) : permissionAnswerRecord(session, ts, facts.answer);
+    return this.appendRecord(this.fileFor(session), session, record);
   }
 
   /** Appends a user/request line (the text checked with requestTextProblem first). */

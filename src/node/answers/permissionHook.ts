@@ -25,6 +25,12 @@ export interface PermissionHook {
   /** Whether this agent takes an Allow from the hook (Gemini CLI's dialog shows anyway: Deny only). */
   readonly canAllow: boolean;
   readonly canDeny: boolean;
+  /**
+   * Whether the agent shows its own prompt while the hook runs (Claude Code: whoever answers
+   * first wins). One that hides it until the hook returns (Codex) is answered from a window only
+   * while the user is at that window, so a user at the terminal never waits on Agent Plan.
+   */
+  readonly promptWhileAsking: boolean;
   /** The request in the hook's stdin, or what is wrong with it. */
   request(value: unknown): HookRequest | string;
   /** What the hook prints for the decision; a Deny's message reaches the model. */
@@ -46,9 +52,10 @@ const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0,
  * `tool_input` (a shell call's `command` and `description`); answered with
  * `hookSpecificOutput.decision.behavior` allow or deny (with `message`).
  */
-export function permissionRequestHook(agent: AgentId): PermissionHook {
+export function permissionRequestHook(agent: AgentId, promptWhileAsking: boolean): PermissionHook {
   return {
     agent,
+    promptWhileAsking,
     canAllow: true,
     canDeny: true,
     request(value) {

@@ -39,7 +39,9 @@ export type ConnectNoteCode =
   /** Disconnect: Agent Plan has no record of connecting this agent. */
   | 'not-connected'
   /** Connect: everything is there already. */
-  | 'already-connected';
+  | 'already-connected'
+  /** Connect wrote a permission hook the agent runs only once the user trusts it; it asks at its next start (`detail`: the hooks file). */
+  | 'hook-trust';
 
 export interface ConnectNote {
   readonly code: ConnectNoteCode;
@@ -75,10 +77,11 @@ export interface ConnectResult {
   readonly files: readonly FileChange[];
 }
 
-const sameEntry = (a: JsonEntry, b: JsonEntry) => a.kind === b.kind && isDeepStrictEqual(a.path, b.path) && (a.kind !== 'append' || a.value === b.value);
+const sameEntry = (a: JsonEntry, b: JsonEntry) => a.kind === b.kind && isDeepStrictEqual(a.path, b.path) && (a.kind !== 'append' || isDeepStrictEqual(a.value, b.value));
 
-function mergeEntries(old: readonly JsonEntry[], added: readonly JsonEntry[]): JsonEntry[] {
-  return [...old.filter((entry) => !added.some((other) => sameEntry(entry, other))), ...added];
+/** The record's entries: the old ones, but those `added` again or `replaced` (by one of `added`), then the added ones. */
+function mergeEntries(old: readonly JsonEntry[], added: readonly JsonEntry[], replaced: readonly JsonEntry[] = []): JsonEntry[] {
+  return [...old.filter((entry) => ![...added, ...replaced].some((other) => sameEntry(entry, other))), ...added];
 }
 
 function mergeParents(old: readonly JsonPath[], made: readonly JsonPath[]): JsonPath[] {
@@ -100,6 +103,7 @@ function planJson(spec: JsonFile, file: SettingsFile, line: ServerLine, old: Fil
   const result = addJsonEntries(file.text, entries, old?.entries ?? [], file.path);
   const notes = result.kept.map((kept): ConnectNote => ({ code: 'kept-setting', file: file.path, detail: `${kept.path.join('.')} = ${JSON.stringify(kept.value)}` }));
   if (result.added.length === 0) return { after: file.text ?? '', record: old, notes };
+  if (spec.hookTrust === true) notes.push({ code: 'hook-trust', file: file.path, detail: file.path });
   return {
     after: result.text,
     notes,
@@ -109,7 +113,7 @@ function planJson(spec: JsonFile, file: SettingsFile, line: ServerLine, old: Fil
       before: old ? old.before : (file.text ?? null),
       after: result.text,
       madeFolders: old?.madeFolders ?? [],
-      entries: mergeEntries(old?.entries ?? [], result.added),
+      entries: mergeEntries(old?.entries ?? [], result.added, result.replaced),
       madeParents: mergeParents(old?.madeParents ?? [], result.madeParents),
     },
   };
@@ -145,13 +149,20 @@ export async function plan(agent: ConnectAgent, options: ConnectOptions): Promis
   await loadToml();
   const record = await readRecord(options.statePath);
   const previous = record.agents[agent.id];
-  const line: ServerLine = { ...options, mcp: options.mcp || (previous?.mcp ?? false), planTools: (options.planTools ?? false) || (previous?.planTools ?? false) };
+  const line: ServerLine = {
+    ...options,
+    mcp: options.mcp || (previous?.mcp ?? false),
+    planTools: (options.planTools ?? false) || (previous?.planTools ?? false),
+    answers: agent.answersHook !== undefined && ((options.answers ?? false) || (previous?.answers ?? false)),
+  };
   const roots = rootsOf(options, ROOT_VARIABLES);
   const files: FileChange[] = [];
   const writes: PlannedWrite[] = [];
   const records: FileRecord[] = [];
   const notes: ConnectNote[] = [];
   for (const spec of agent.files) {
+    // A JSON file none of the chosen parts writes to is not read at all (Codex's hooks.json without answers).
+    if (spec.format === 'json' && spec.entries(line).length === 0) continue;
     const file = await readSettingsFile(spec.path(options), roots);
     const old = previous?.files.find((known) => known.path === file.path);
     const planned = spec.format === 'json' ? planJson(spec, file, line, old) : planToml(spec, file, line, old);
@@ -162,11 +173,11 @@ export async function plan(agent: ConnectAgent, options: ConnectOptions): Promis
       writes.push({ path: file.path, real: file.real, roots, before: file.text, after: planned.after });
     }
   }
-  // A file of an earlier Connect that the agent's spec now places elsewhere (an agent's variable changed) stays recorded for Disconnect.
+  // A file of an earlier Connect that the agent's spec now places elsewhere (an agent's variable changed), or that this Connect had nothing for, stays recorded for Disconnect.
   for (const known of previous?.files ?? []) if (!records.some((file) => file.path === known.path)) records.push(known);
   if (line.mcp && agent.approvalFlag !== undefined) notes.push({ code: 'approval-flag', detail: agent.approvalFlag });
   if (writes.length === 0) notes.push({ code: 'already-connected' });
-  const agentRecord: AgentRecord = { connectedAt: new Date().toISOString(), mcp: line.mcp, planTools: line.planTools ?? false, files: records };
+  const agentRecord: AgentRecord = { connectedAt: new Date().toISOString(), mcp: line.mcp, planTools: line.planTools ?? false, answers: line.answers ?? false, files: records };
   return { agent: agent.id, action: 'connect', files, notes, statePath: options.statePath, writes, record: agentRecord };
 }
 

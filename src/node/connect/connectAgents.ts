@@ -1,6 +1,7 @@
 // What Connect knows of an agent (ConnectAgent): its user MCP configuration file(s), the entry
-// that adds Agent Plan's stdio server under the name `agentplan`, and the agent's own
-// pre-approval of that one tool; with the helpers the agents' specs share. Each agent's spec is
+// that adds Agent Plan's stdio server under the name `agentplan`, the agent's own
+// pre-approval of that one tool, and (where the agent has one) the permission hook that lets
+// Agent Plan answer the agent's waiting tool call; with the helpers the agents' specs share. Each agent's spec is
 // in its own folder (src/agents/<agent>/connect.ts, its descriptor's `connect`), measured with
 // the real programs (notes: agents-mcp.md); see docs/connect.md. No agent is named here.
 import * as path from 'node:path';
@@ -33,12 +34,18 @@ export interface ServerLine {
   readonly mcp: boolean;
   /** Switch on the agent's own plan tool (where the agent's spec has a switch for it). */
   readonly planTools?: boolean;
+  /** Add the permission hook through which Agent Plan answers the agent's waiting tool call (where the agent's spec has one: `answersHook`). */
+  readonly answers?: boolean;
+  /** The hook's program: `script` (`<extension folder>/dist/answer.sh`), and the folder its requests go through. Needed when `answers` is. */
+  readonly hook?: { readonly script: string; readonly folder: string };
 }
 
 export interface JsonFile {
   readonly format: 'json';
   readonly path: (place: Place) => string;
   readonly entries: (line: ServerLine) => JsonEntry[];
+  /** The agent runs this file's hooks only once the user has trusted them (it asks at its next start): a Connect that writes the file says so (note `hook-trust`). */
+  readonly hookTrust?: boolean;
 }
 
 /** A TOML file: the lines of Agent Plan's block, given the file as parsed without that block. */
@@ -71,6 +78,8 @@ export interface ConnectAgent {
   readonly preApproval?: string;
   /** The pre-approval that is a command-line flag only (no file holds it). */
   readonly approvalFlag?: string;
+  /** Where its file holds Agent Plan's permission hook (`hooks.PermissionRequest`), as shown to the user; undefined: Connect cannot answer this agent's prompts. */
+  readonly answersHook?: string;
   readonly files: readonly SettingsFileSpec[];
   /** The folders (or files) that exist when the agent is installed. */
   readonly folders: (place: Place) => string[];
@@ -105,6 +114,28 @@ export const ROOT_VARIABLES = ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'COPILOT_HOME'
 /** The server's arguments: its script, then `--inbox <folder>` only when the user named one (else the server's default inbox). */
 export const args = (line: ServerLine): string[] => [line.serverScript, ...(line.inbox !== undefined ? ['--inbox', line.inbox] : [])];
 
+/** `text` as one word for a POSIX shell: in single quotes, each `'` written `'\''`. */
+export const shellQuote = (text: string): string => `'${text.replaceAll("'", "'\\''")}'`;
+
+/**
+ * The permission hook's command, as the agent runs it through `/bin/sh -c`:
+ * `sh '<answer.sh>' <agent> '<folder>'` (a `sh` script: the agents run hooks with their own PATH,
+ * where there may be no node; notes: agent-hooks.md). Needs `line.hook`.
+ */
+export function hookCommand(line: ServerLine, agent: AgentId): string {
+  if (line.hook === undefined) throw new TypeError(`the permission hook of ${agent} needs the hook's script and folder`);
+  return `sh ${shellQuote(line.hook.script)} ${agent} ${shellQuote(line.hook.folder)}`;
+}
+
+/**
+ * The usual hook entry: a `PermissionRequest` group for every tool (`matcher: "*"`) running
+ * `hookCommand`, allowed 600 s (the agents' default for a command hook) before the agent falls
+ * back to its own prompt.
+ */
+export const permissionHookGroup = (line: ServerLine, agent: AgentId): Record<string, unknown> => ({
+  matcher: '*',
+  hooks: [{ type: 'command', command: hookCommand(line, agent), timeout: 600 }],
+});
 
 /** The usual JSON entry: `mcpServers.agentplan` = `{ ...first, command, args, ...extra }` (nothing when the MCP server is not chosen). */
 export const mcpServersEntry = (line: ServerLine, extra: Record<string, unknown>, first: Record<string, unknown> = {}): JsonEntry[] =>

@@ -31,6 +31,8 @@ export interface AgentRecord {
   readonly connectedAt: string;
   readonly mcp: boolean;
   readonly planTools: boolean;
+  /** The permission hook was chosen (absent in records written before Connect could add it). */
+  readonly answers?: boolean;
   readonly files: readonly FileRecord[];
 }
 
@@ -57,8 +59,8 @@ function isFileRecord(value: unknown): value is FileRecord {
 
 function isAgentRecord(value: unknown): value is AgentRecord {
   if (!isRecord(value)) return false;
-  const { connectedAt, mcp: server, planTools, files } = value;
-  return typeof connectedAt === 'string' && typeof server === 'boolean' && typeof planTools === 'boolean' && Array.isArray(files) && files.every(isFileRecord);
+  const { connectedAt, mcp: server, planTools, answers, files } = value;
+  return typeof connectedAt === 'string' && typeof server === 'boolean' && typeof planTools === 'boolean' && (answers === undefined || typeof answers === 'boolean') && Array.isArray(files) && files.every(isFileRecord);
 }
 
 /** The record at `file`; empty when there is none, refused when it is damaged (nothing is guessed). */

@@ -3,7 +3,11 @@
 // the entries' own text changes. Three kinds of entry:
 //   - `own`: an object property Agent Plan owns by its name (`mcpServers.agentplan`); one of
 //     that name it did not write is refused;
-//   - `append`: a string added to an array (`permissions.allow`), unless it is there already;
+//   - `append`: a JSON value (a string, an object...) added at the end of an array
+//     (`permissions.allow`, `hooks.PermissionRequest`), unless an equal item (deep equality)
+//     is there already; Disconnect removes the last item equal to it. An object Agent Plan
+//     appended before (its record) that the new one differs from (its hook's command named an
+//     older extension folder) is replaced in place, not added to;
 //   - `switch`: a setting turned on (`env.CLAUDE_CODE_ENABLE_TODO_TOOLS`), left alone when the
 //     user has set it, whatever the value.
 // What was added is returned, so Disconnect removes exactly that and nothing of the user's.
@@ -33,6 +37,8 @@ export interface JsonAdded {
   /** The objects and arrays that were not there and were made on the way to an entry. */
   readonly madeParents: JsonPath[];
   readonly kept: KeptSwitch[];
+  /** The `append` entries of `owned` whose item was replaced by one of `added` (they are no longer in the file). */
+  readonly replaced: JsonEntry[];
 }
 
 const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false };
@@ -75,10 +81,23 @@ function checkParents(root: Node, path: JsonPath, file: string): JsonPath | unde
   return undefined;
 }
 
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The JSON value a node holds. */
 function valueOf(node: Node): unknown {
   if (node.type === 'object') return Object.fromEntries((node.children ?? []).map((pair) => [pair.children?.[0]?.value as string, pair.children?.[1] ? valueOf(pair.children[1]) : undefined]));
   if (node.type === 'array') return (node.children ?? []).map(valueOf);
   return node.value;
+}
+
+/**
+ * The object Agent Plan appended to the same array before (one of `owned`) that is still in
+ * `items`, for `entry`, a new object, to replace; none when a current entry is that object.
+ */
+function olderOwnItem(entry: JsonEntry, items: readonly unknown[], owned: readonly JsonEntry[], entries: readonly JsonEntry[]): JsonEntry | undefined {
+  if (!isObject(entry.value)) return undefined;
+  const current = (mine: JsonEntry) => entries.some((other) => other.kind === 'append' && isDeepStrictEqual(other.path, mine.path) && isDeepStrictEqual(other.value, mine.value));
+  return owned.find((mine) => mine.kind === 'append' && isDeepStrictEqual(mine.path, entry.path) && isObject(mine.value) && !current(mine) && items.some((item) => isDeepStrictEqual(item, mine.value)));
 }
 
 /**
@@ -93,16 +112,24 @@ export function addJsonEntries(text: string | undefined, entries: readonly JsonE
   const added: JsonEntry[] = [];
   const madeParents: JsonPath[] = [];
   const kept: KeptSwitch[] = [];
+  const replaced: JsonEntry[] = [];
   for (const entry of entries) {
     const root = objectTree(body, file);
     const missing = checkParents(root, entry.path, file);
     const node = missing === undefined ? findNodeAtLocation(root, [...entry.path]) : undefined;
     if (entry.kind === 'append') {
-      if (typeof entry.value !== 'string') continue;
+      if (entry.value === undefined) continue;
       if (node !== undefined && node.type !== 'array') throw new ConnectError('wrong-shape', file, dotted(entry.path));
-      if (node !== undefined && (node.children ?? []).some((item) => item.type === 'string' && item.value === entry.value)) continue;
-      body = node === undefined ? edit(body, entry.path, [entry.value]) : edit(body, [...entry.path, -1], entry.value, { isArrayInsertion: true });
-      if (node === undefined) madeParents.push(entry.path);
+      const items = (node?.children ?? []).map(valueOf);
+      if (items.some((item) => isDeepStrictEqual(item, entry.value))) continue;
+      const older = olderOwnItem(entry, items, owned, entries);
+      if (older !== undefined) {
+        body = edit(body, [...entry.path, items.map((item) => isDeepStrictEqual(item, older.value)).lastIndexOf(true)], entry.value);
+        replaced.push(older);
+      } else {
+        body = node === undefined ? edit(body, entry.path, [entry.value]) : edit(body, [...entry.path, -1], entry.value, { isArrayInsertion: true });
+        if (node === undefined) madeParents.push(entry.path);
+      }
     } else {
       if (node !== undefined) {
         const current = valueOf(node);
@@ -118,9 +145,9 @@ export function addJsonEntries(text: string | undefined, entries: readonly JsonE
     if (missing !== undefined) madeParents.push(missing);
     added.push(entry);
   }
-  if (added.length === 0) return { text: text ?? '', added, madeParents, kept };
+  if (added.length === 0) return { text: text ?? '', added, madeParents, kept, replaced };
   const eol = formattingOf(body).eol;
-  return { text: bom + body + (blank && !body.endsWith(eol) ? eol : ''), added, madeParents, kept };
+  return { text: bom + body + (blank && !body.endsWith(eol) ? eol : ''), added, madeParents, kept, replaced };
 }
 
 export interface JsonRemoved {
@@ -144,7 +171,7 @@ export function removeJsonEntries(text: string, added: readonly JsonEntry[], mad
     if (entry.kind === 'append') {
       if (node.type !== 'array') continue;
       const items = node.children ?? [];
-      const index = items.map((item) => item.type === 'string' && item.value === entry.value).lastIndexOf(true);
+      const index = items.map((item) => isDeepStrictEqual(valueOf(item), entry.value)).lastIndexOf(true);
       if (index >= 0) body = edit(body, [...entry.path, index], undefined);
     } else if (entry.kind === 'own' || isDeepStrictEqual(valueOf(node), entry.value)) {
       body = edit(body, entry.path, undefined);

@@ -43,6 +43,8 @@ const CHAT_SESSION_ROW = 'view == agentPlan.sessions && viewItem == agentPlan.se
 const STOPPED_OR_STALLED_ROW = 'view == agentPlan.plan && viewItem =~ /^agentPlan\\.signal\\.(stopped-open|stalled)/';
 const DROPPED_ITEM_ROW = 'view == agentPlan.plan && viewItem == agentPlan.signal.dropped.item';
 const REQUEST_ROW = 'view == agentPlan.plan && viewItem == agentPlan.request.user';
+const ASK_ROW = 'view == agentPlan.sessions && viewItem == agentPlan.session.ask';
+const ASK_SIGNAL_ROW = 'view == agentPlan.plan && viewItem =~ /^agentPlan\\.signal\\.waiting\\.ask/';
 const TODO_ROW = 'view == agentPlan.plan && viewItem =~ /^agentPlan\\.todo\\./';
 
 /** The commands, by the name the code uses (`CommandId.Refresh`); their order is the manifest's. */
@@ -313,6 +315,27 @@ export const COMMANDS = {
     id: 'agentPlan.disconnectAgent',
     title: { en: 'Disconnect Agent', zhCn: '断开智能体' },
     palette: false,
+  },
+  // Answers (src/vscode/answers/): a connected agent's waiting tool call, answered on the user's click.
+  /** Allows a waiting request: its row, its id (API, notification), or the user's pick. */
+  AllowRequest: {
+    id: 'agentPlan.allowRequest',
+    title: { en: 'Allow Request', zhCn: '允许请求' },
+    icon: 'check',
+    rowMenu: [
+      { when: ASK_ROW, group: 'inline@1' },
+      { when: ASK_SIGNAL_ROW, group: 'inline@1' },
+    ],
+  },
+  /** Denies a waiting request, with an optional message for the model. */
+  DenyRequest: {
+    id: 'agentPlan.denyRequest',
+    title: { en: 'Deny Request…', zhCn: '拒绝请求…' },
+    icon: 'close',
+    rowMenu: [
+      { when: ASK_ROW, group: 'inline@2' },
+      { when: ASK_SIGNAL_ROW, group: 'inline@2' },
+    ],
   },
 } as const satisfies Record<string, CommandEntry>;
 

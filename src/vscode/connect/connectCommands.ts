@@ -1,7 +1,9 @@
 // Connect Agents…: adds Agent Plan's MCP server (`node <extension>/dist/mcp.js`, with `--inbox
 // <folder>` only when the MCP source's folder setting names one) to the user MCP configuration
 // of an agent the user picks (the registry's agents with a Connect spec), with that agent's own pre-approval
-// of its one tool, after showing the exact change; Disconnect Agents… puts the files back. The
+// of its one tool, and, where the agent has one and the user chooses it, the permission hook
+// (`sh <extension>/dist/answer.sh <agent> <answers folder>`) through which Needs You answers
+// the agent's prompts, after showing the exact change; Disconnect Agents… puts the files back. The
 // files are read and written by the pure core (src/node/connect/); nothing is written but by
 // these commands. `agentPlan.connectAgent` / `agentPlan.disconnectAgent` do the same without a
 // pick or a question, for scripts, tests and other extensions, and return what they changed.
@@ -12,7 +14,8 @@ import { mcp } from '../../agents/mcp';
 import { AGENT_LOOKS } from '../../core/generated/agentIds';
 import { notificationText } from '../../core/text/escape';
 import { apply, connectedAgents, detect, plan, unplan, type ConnectPlan, type ConnectResult } from '../../node/connect/connect';
-import type { ConnectAgent, Place } from '../../node/connect/connectAgents';
+import { answersFolder } from '../../node/answers/answerSpool';
+import type { ConnectAgent, Place, ServerLine } from '../../node/connect/connectAgents';
 import { ConnectError } from '../../node/connect/connectError';
 import { nodeForServer } from '../../node/connect/onPath';
 import { bindTable, type BoundTable, type CommandTable } from '../commands/commandTable';
@@ -20,7 +23,7 @@ import { CommandId, sourceSettingId } from '../ids';
 import { logError, type Logger } from '../log';
 import { CONNECT_AGENTS, connectAgentOf } from './connectAgentList';
 import { CONNECT_SCHEME, ConnectPreviews, confirmPlan, showPlan } from './connectPreview';
-import { agentDetail, errorText, noteText } from './connectTexts';
+import { agentDetail, errorText, noteText, shownPath } from './connectTexts';
 
 const t = vscode.l10n.t;
 
@@ -44,6 +47,15 @@ interface ConnectArgs {
   readonly confirm?: boolean;
   readonly mcp?: boolean;
   readonly planTools?: boolean;
+  /** Add the agent's permission hook (agents with one: Claude Code, Codex). */
+  readonly answers?: boolean;
+}
+
+/** The parts of a connection the user chose. */
+interface Parts {
+  readonly mcp: boolean;
+  readonly planTools: boolean;
+  readonly answers: boolean;
 }
 
 const place = (): Place => ({ home: os.homedir(), env: process.env });
@@ -67,7 +79,10 @@ async function serverNode(): Promise<string | undefined> {
   return node;
 }
 
-async function planConnect(context: ConnectContext, agent: ConnectAgent, parts: { mcp: boolean; planTools: boolean }): Promise<ConnectPlan | undefined> {
+/** The permission hook's program and the folder its requests go through. */
+const hookOf = (context: ConnectContext): NonNullable<ServerLine['hook']> => ({ script: path.join(context.extensionPath, 'dist', 'answer.sh'), folder: answersFolder() });
+
+async function planConnect(context: ConnectContext, agent: ConnectAgent, parts: Parts): Promise<ConnectPlan | undefined> {
   const node = await serverNode();
   if (node === undefined) return undefined;
   const inbox = inboxFolder();
@@ -78,6 +93,8 @@ async function planConnect(context: ConnectContext, agent: ConnectAgent, parts: 
     ...(inbox !== undefined ? { inbox } : {}),
     mcp: parts.mcp,
     planTools: parts.planTools,
+    answers: parts.answers,
+    hook: hookOf(context),
     statePath: context.statePath,
   });
 }
@@ -116,18 +133,45 @@ function agentItem(agent: ConnectAgent, connected: boolean): AgentItem {
 }
 
 interface PartsItem extends vscode.QuickPickItem {
-  readonly parts: { mcp: boolean; planTools: boolean };
+  readonly parts: Parts;
 }
 
-/** For an agent with a plan tool of its own (or a switch for it): which parts to write; undefined when the user picked none. */
-async function pickParts(agent: ConnectAgent): Promise<{ mcp: boolean; planTools: boolean } | undefined> {
-  if (agent.ownPlanTool === undefined && agent.planSwitch === undefined) return { mcp: true, planTools: false };
+/** The files (shown) that hold the agent's permission hook: those of its JSON files the answers part alone writes to. */
+function answersFiles(agent: ConnectAgent): string[] {
+  const line: ServerLine = { node: '', serverScript: '', mcp: false, answers: true, hook: { script: '', folder: '' } };
+  return agent.files.flatMap((spec) => (spec.format === 'json' && spec.entries(line).length > 0 ? [shownPath(spec.path(place()))] : []));
+}
+
+/** For an agent with a permission hook: any of its parts, in one multi-select pick; undefined when the user picked none. */
+async function pickManyParts(agent: ConnectAgent, answersHook: string): Promise<Parts | undefined> {
+  const own = agent.ownPlanTool ?? t('its task list');
+  // `server` is the MCP part.
+  const items: Array<vscode.QuickPickItem & { readonly part: 'server' | 'planTools' | 'answers' }> = [
+    { label: t('Add the MCP todo_write'), detail: t('{0} will have two plan tools: its own {1} and Agent Plan\'s todo_write; Agent Plan shows both.', agent.name, own), picked: true, part: 'server' },
+  ];
+  if (agent.planSwitch !== undefined) items.push({ label: t('Switch on {0}', own), description: agent.planSwitch, detail: t('Agent Plan reads {0} from {1}\'s own files.', own, agent.name), part: 'planTools' });
+  items.push({
+    label: t('Answer its permission prompts from Needs You'),
+    description: answersHook,
+    detail: t('Adds a permission hook to {0}: when {1} asks before a tool call, Needs You shows it with Allow and Deny.', answersFiles(agent).join(', '), agent.name),
+    part: 'answers',
+  });
+  const picked = await vscode.window.showQuickPick(items, { placeHolder: t('What should Connect write for {0}? Pick one or more.', agent.name), canPickMany: true, ignoreFocusOut: true });
+  if (picked === undefined || picked.length === 0) return undefined;
+  const has = (part: (typeof items)[number]['part']) => picked.some((item) => item.part === part);
+  return { mcp: has('server'), planTools: has('planTools'), answers: has('answers') };
+}
+
+/** For an agent with a plan tool of its own (or a switch for it, or a permission hook): which parts to write; undefined when the user picked none. */
+async function pickParts(agent: ConnectAgent): Promise<Parts | undefined> {
+  if (agent.answersHook !== undefined) return pickManyParts(agent, agent.answersHook);
+  if (agent.ownPlanTool === undefined && agent.planSwitch === undefined) return { mcp: true, planTools: false, answers: false };
   const own = agent.ownPlanTool ?? t('its task list');
   const two = t('{0} will have two plan tools: its own {1} and Agent Plan\'s todo_write; Agent Plan shows both.', agent.name, own);
-  const items: PartsItem[] = [{ label: t('Add the MCP todo_write'), detail: two, parts: { mcp: true, planTools: false } }];
+  const items: PartsItem[] = [{ label: t('Add the MCP todo_write'), detail: two, parts: { mcp: true, planTools: false, answers: false } }];
   if (agent.planSwitch !== undefined) {
-    items.push({ label: t('Add the MCP todo_write and switch on {0}', own), description: agent.planSwitch, detail: two, parts: { mcp: true, planTools: true } });
-    items.push({ label: t('Only switch on {0}', own), description: agent.planSwitch, detail: t('No MCP server: Agent Plan reads {0} from {1}\'s own files.', own, agent.name), parts: { mcp: false, planTools: true } });
+    items.push({ label: t('Add the MCP todo_write and switch on {0}', own), description: agent.planSwitch, detail: two, parts: { mcp: true, planTools: true, answers: false } });
+    items.push({ label: t('Only switch on {0}', own), description: agent.planSwitch, detail: t('No MCP server: Agent Plan reads {0} from {1}\'s own files.', own, agent.name), parts: { mcp: false, planTools: true, answers: false } });
   }
   const placeHolder =
     agent.ownPlanTool === undefined
@@ -178,7 +222,7 @@ function agentArg(value: unknown): ConnectAgent {
 async function connectOne(context: ConnectContext, id: unknown, args: unknown): Promise<ConnectResult | undefined> {
   const agent = agentArg(id);
   const options = (typeof args === 'object' && args !== null ? args : {}) as ConnectArgs;
-  const planned = await planConnect(context, agent, { mcp: options.mcp ?? true, planTools: options.planTools ?? false });
+  const planned = await planConnect(context, agent, { mcp: options.mcp ?? true, planTools: options.planTools ?? false, answers: options.answers ?? false });
   if (planned === undefined) return undefined;
   if (options.confirm !== false) return previewAndApply(context, planned, agent.name);
   return apply(planned);

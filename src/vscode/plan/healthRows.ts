@@ -1,7 +1,8 @@
 // Plan health in the sidebar: a row per signal above the plan, a row per dropped item below
 // it, and the mark a session gets in the Sessions view. Rows come from the data alone.
 import * as vscode from 'vscode';
-import { isWarning, type HealthSignal } from '../../core/derived/health';
+import { isWarning, type AskFacts, type HealthSignal } from '../../core/derived/health';
+import { bounded } from '../../core/text/escape';
 import { SIGNAL_ICONS, signalText, signalWord } from '../../core/derived/healthText';
 import { itemLabel } from '../../core/plan/present';
 import { dateTimeText } from '../agentLooks';
@@ -38,6 +39,13 @@ function icon(signal: HealthSignal): vscode.ThemeIcon {
   return new vscode.ThemeIcon(id, new vscode.ThemeColor(color));
 }
 
+/** A request's command line (or input) and why the model wants it, as text in a code block: data, never Markdown. */
+export function appendAsk(tooltip: vscode.MarkdownString, ask: AskFacts): void {
+  tooltip.appendCodeblock(bounded(ask.input, 1000), 'sh');
+  if (ask.description !== undefined) tooltip.appendText(bounded(ask.description, 300)).appendMarkdown('\n\n');
+  tooltip.appendText(t('Allow or Deny here, or answer at the agent\'s own prompt.')).appendMarkdown('\n\n');
+}
+
 export function signalTreeItem(element: SignalElement, now = new Date()): vscode.TreeItem {
   const { signal } = element;
   const label = signalText(signal, now, t);
@@ -46,11 +54,12 @@ export function signalTreeItem(element: SignalElement, now = new Date()): vscode
   item.id = `${element.session}/signal/${element.index}`;
   item.iconPath = icon(signal);
   const compare = signal.at !== undefined;
-  item.contextValue = `${ItemContext.Signal}.${signal.kind}${compare ? '.compare' : ''}`;
+  item.contextValue = `${ItemContext.Signal}.${signal.kind}${signal.ask ? '.ask' : ''}${compare ? '.compare' : ''}`;
   const tooltip = new vscode.MarkdownString(undefined, true);
   tooltip.supportThemeIcons = true;
   tooltip.appendMarkdown(`$(${SIGNAL_ICONS[signal.kind].id}) `).appendText(label);
   tooltip.appendMarkdown('\n\n');
+  if (signal.ask) appendAsk(tooltip, signal.ask);
   if (signal.items && signal.items.length > 0) {
     const lines =
       signal.kind === 'reworded'

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { SIGNAL_ICONS } from '../../core/derived/healthText';
 import type { NeedsYouRow } from '../../core/derived/needsYouText';
 import { CommandId, ItemContext } from '../ids';
+import { appendAsk } from '../plan/healthRows';
 
 const t = vscode.l10n.t;
 
@@ -48,9 +49,13 @@ export function needsYouEntryItem({ row }: NeedsYouEntryElement, chat: boolean):
   const tooltip = new vscode.MarkdownString(undefined, true);
   tooltip.appendText(row.title);
   tooltip.appendMarkdown(`\n\n$(${icon.id}) `).appendText(row.agent !== undefined ? `${row.agent}: ${row.reason}` : row.reason);
+  if (row.signal.ask) {
+    tooltip.appendMarkdown('\n\n');
+    appendAsk(tooltip, row.signal.ask);
+  }
   item.tooltip = tooltip;
-  // The session rows' context menus apply: the element carries the session's key.
-  item.contextValue = chat ? ItemContext.ChatSession : ItemContext.Session;
+  // The session rows' context menus apply: the element carries the session's key (a request to answer adds Allow and Deny).
+  item.contextValue = row.signal.ask ? ItemContext.AskingSession : chat ? ItemContext.ChatSession : ItemContext.Session;
   item.accessibilityInformation = { label: [row.title, row.agent, row.reason].filter((part) => part !== undefined).join(', ') };
   item.command = { command: CommandId.SelectSession, title: t('Show this session'), arguments: [row.session] };
   return item;
