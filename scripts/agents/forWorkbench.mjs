@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureAgents, VERSIONS } from './install.mjs';
 import { cannotRunReason, runScenario } from './run.mjs';
+import { findScenario } from './scenarios.mjs';
 
 /** Prepares the agents for `workbench`; returns the bridge ops and writes <runDir>/agents.json for the tests. */
 export async function agentsForWorkbench(workbench, log) {
@@ -23,7 +24,9 @@ export async function agentsForWorkbench(workbench, log) {
   fs.writeFileSync(statusFile, JSON.stringify({ versions: VERSIONS, home }) + '\n');
   return {
     runAgent: async (request) => {
-      const run = await runScenario(request.scenario, {
+      // A test may drive the terminal otherwise (`tty`: its own keys, or none: the prompt left to Agent Plan's answer).
+      const scenario = request.tty !== undefined ? { ...findScenario(request.scenario), tty: request.tty } : request.scenario;
+      const run = await runScenario(scenario, {
         root: path.join(workbench.runDir, 'agents'),
         home,
         codexHome: path.join(home, '.codex'),

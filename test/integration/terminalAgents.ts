@@ -11,6 +11,8 @@ import { api, bridge, runDir, waitFor } from './helpers';
 export interface AgentsStatus {
   skipped?: string;
   versions?: Record<string, string>;
+  /** The agents' HOME: the host's own (their settings files are there). */
+  home?: string;
 }
 
 export interface AgentRun {
@@ -31,9 +33,16 @@ export const versionsText = (): string =>
     .map(([agent, version]) => `${agent} ${version}`)
     .join(', ');
 
+/** How a scenario's terminal is driven instead of its own way: the keys typed (none: its prompt is left), and whether the run goes on until the model heard the call's result. */
+export interface TtyOverride {
+  keys: Array<{ afterRequests?: number; screen?: string; waitMs?: number; text?: string }>;
+  untilAnswered?: boolean;
+  endMs?: number;
+}
+
 /** Starts a scenario through the launcher; resolves when it ends (a slow program may take `timeoutMs`). */
-export function startAgent(scenario: string, delayMs = 0, timeoutMs?: number): Promise<AgentRun> {
-  return bridge<AgentRun>({ op: 'runAgent', scenario, delayMs }, timeoutMs);
+export function startAgent(scenario: string, delayMs = 0, timeoutMs?: number, tty?: TtyOverride): Promise<AgentRun> {
+  return bridge<AgentRun>({ op: 'runAgent', scenario, delayMs, ...(tty !== undefined ? { tty } : {}) }, timeoutMs);
 }
 
 /** Runs a scenario and checks it ended by itself, exit code 0. */
