@@ -123,15 +123,20 @@ if (status.skipped !== undefined) {
     });
 
     it("answered at Claude Code's own prompt: the request leaves Needs You, and its end is on the log", async () => {
-      // Enter on its own dialog (its default, "Yes"), as a user at the terminal would.
-      const run = startAgent(SCENARIO, 0, 150_000, { keys: [{ afterRequests: 3, screen: PROMPT, text: '\r' }], untilAnswered: true, endMs: 2000 });
+      // Enter on its own dialog (its default, "Yes"), as a user at the terminal would; Claude Code
+      // then runs on a while (its hook, which it does not stop, would wait out its time).
+      let ended = false;
+      const run = startAgent(SCENARIO, 0, 150_000, { keys: [{ afterRequests: 3, screen: PROMPT, text: '\r' }], untilAnswered: true, endMs: 12_000 }).finally(() => {
+        ended = true;
+      });
       const request = await claudeRequest(seen);
       seen.push(request.id);
-      await run;
-      assert.equal(fs.existsSync(marker()), true, 'the command ran on the terminal\'s answer');
       const plan = await api();
-      await waitFor(() => !plan.getPendingRequests().some((pending) => pending.id === request.id), 'the request out of Needs You', 20_000);
+      await waitFor(() => !plan.getPendingRequests().some((pending) => pending.id === request.id), 'the request out of Needs You', 30_000);
+      assert.equal(ended, false, 'out of Needs You from its record, while Claude Code still ran');
+      assert.equal(fs.existsSync(marker()), true, "the command ran on the terminal's answer");
       await waitFor(async () => (await permissionLines(request.session, request.id)).some((line) => line['answer'] === 'ended'), 'its end on the log', 20_000);
+      await run;
     });
   });
 }

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AGENT_IDS, FILE_WRITE_EVENT, SESSION_INFO_EVENT, SESSION_LINK_EVENT, TODO_WRITE_EVENT, USER_REQUEST_EVENT, parseLogRecord } from '../../src/core/log/logRecord';
 import { SNAPSHOT_EVENT } from '../../src/core/log/snapshotRecord';
+import { PERMISSION_ANSWER_EVENT, PERMISSION_ASK_EVENT } from '../../src/core/log/permissionRecord';
 
 const root = path.join(__dirname, '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -108,7 +109,7 @@ describe('documentation', () => {
 
     it('has an example of every record type', () => {
       const types = new Set(examples.map((line) => (JSON.parse(line) as { type: string }).type));
-      for (const type of [TODO_WRITE_EVENT, SESSION_INFO_EVENT, USER_REQUEST_EVENT, SESSION_LINK_EVENT, FILE_WRITE_EVENT, SNAPSHOT_EVENT]) assert.ok(types.has(type), `an example of ${type}`);
+      for (const type of [TODO_WRITE_EVENT, SESSION_INFO_EVENT, USER_REQUEST_EVENT, SESSION_LINK_EVENT, FILE_WRITE_EVENT, SNAPSHOT_EVENT, PERMISSION_ASK_EVENT, PERMISSION_ANSWER_EVENT]) assert.ok(types.has(type), `an example of ${type}`);
     });
 
     it('docs/log-format.md shows only lines of the examples file', () => {

@@ -30,8 +30,9 @@
 // - done: every item is completed or cancelled, and at least one is completed.
 // - waiting, asked: a permission/ask line (the agent's permission hook, taken by a window) is
 //   waiting at once, with the request, until its permission/answer line, its hook's time
-//   (`until`), or the call it asked for is seen waiting and then no longer (answered at the
-//   agent's own prompt). It comes before a waiting call of the agent's record, which it explains.
+//   (`until`), or the call it asked for waits no more (answered at the agent's own prompt): that
+//   call is the waiting call of its tool the agent's record names when the ask is read, or
+//   first names after it. It comes before a waiting call of the record, which it explains.
 import type { TurnState } from '../foreign';
 import type { ItemStatus, PlanItem } from '../plan/plan';
 
@@ -172,13 +173,14 @@ export class SessionHealth {
   private pending: PendingFacts | undefined;
   /** The newest `ts` of any line read (plan or info): "nothing recorded since". */
   private lastTs: string | undefined;
-  /** Requests asked through the agent's permission hook and not ended, with whether a call was seen waiting since. */
-  private readonly asks = new Map<string, AskFacts & { since: string; seenWaiting: boolean }>();
+  /** Requests asked through the agent's permission hook and not ended, with the agent's record's call they ask for, once seen waiting. */
+  private readonly asks = new Map<string, AskFacts & { since: string; call: string | undefined }>();
 
-  /** A permission/ask line. */
+  /** A permission/ask line: the call of its tool that waits now (its record may name it first) is the one it asks for. */
   ask(record: AskFacts & { ts: string }): void {
     const { id, tool, input, description, until, ts } = record;
-    this.asks.set(id, { id, tool, input, ...(description !== undefined ? { description } : {}), until, since: ts, seenWaiting: false });
+    const call = this.pending?.tool === tool ? this.pending.call : undefined;
+    this.asks.set(id, { id, tool, input, ...(description !== undefined ? { description } : {}), until, since: ts, call });
     this.touch(ts);
   }
 
@@ -246,8 +248,11 @@ export class SessionHealth {
     this.pending = record.pending ? { ...record.pending } : undefined;
     // A request whose call was seen waiting and waits no more was answered at the agent's own prompt.
     for (const [id, ask] of this.asks) {
-      if (record.pending) ask.seenWaiting = true;
-      else if (ask.seenWaiting) this.asks.delete(id);
+      if (ask.call === undefined) {
+        if (record.pending?.tool === ask.tool) ask.call = record.pending.call;
+      } else if (record.pending?.call !== ask.call) {
+        this.asks.delete(id);
+      }
     }
     this.infoAfterPlan = true;
     this.touch(record.ts);
