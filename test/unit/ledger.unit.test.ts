@@ -9,6 +9,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildLedger, LedgerBuilder, shortCount, type LedgerFigures } from '../../src/core/derived/ledger';
+import { ledgerText } from '../../src/core/derived/ledgerText';
+import { permissionAskRecord } from '../../src/core/log/permissionRecord';
+import { formatOnly } from '../../src/core/plan/present';
 import { parseLogRecord, planEvent, type LogRecord } from '../../src/core/log/logRecord';
 import { LogPlanSink } from '../../src/core/log/planSink';
 import { foreignSessionKey } from '../../src/core/log/sessionKey';
@@ -167,6 +170,15 @@ describe('ledger rules', () => {
     const builder = new LedgerBuilder();
     for (const r of records) builder.push(r);
     assert.deepEqual(builder.ledger(), ledger);
+  });
+
+  it("a connected agent's requests for leave count for the items in progress then, and say so in the item's words", () => {
+    const ask = (s: number, id: string) => permissionAskRecord('k', iso(s), { id, agent: 'claude-code', tool: 'Bash', input: 'ls', until: iso(s + 60) });
+    const ledger = buildLedger([ask(0, 'claude-code.1.0'), plan(1, [['X', 'in_progress'], ['Y', 'pending']]), ask(2, 'claude-code.2.2'), plan(3, [['X', 'completed'], ['Y', 'in_progress']]), ask(4, 'claude-code.3.4'), ask(5, 'claude-code.4.5')]);
+    assert.deepEqual(ledger.items.map((item) => [item.content, item.asks]), [['X', 1], ['Y', 2]], 'none before a plan; each where it was in progress');
+    const [x, y] = ledger.items;
+    assert.equal(ledgerText({ ms: x?.inProgressMs, all: x!.all, asks: x?.asks }, formatOnly), '2 s · 1 permission request');
+    assert.equal(ledgerText({ all: y!.all, asks: y?.asks }, formatOnly, { detail: true }), 'usage not recorded · 2 permission requests');
   });
 
   it('says token counts short', () => {

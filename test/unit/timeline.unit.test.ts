@@ -5,6 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { infoRecord, planEvent, type LogRecord } from '../../src/core/log/logRecord';
+import { permissionAnswerRecord, permissionAskRecord } from '../../src/core/log/permissionRecord';
+import { timelineViewModel } from '../../src/core/timeline/timelineView';
 import type { PlanItem } from '../../src/core/plan/plan';
 import { formatOnly } from '../../src/core/plan/present';
 import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
@@ -70,6 +72,45 @@ describe('timeline model', () => {
     assert.deepEqual(timeline.turns, [{ index: 0, start: T0, end: T0 + 130_000, how: 'ended' }]);
     assert.deepEqual(timeline.signals.map((s) => [s.kind, s.how]), [['stopped-open', 'ended']]);
     assert.equal(laneDurationText(fix!, formatOnly), 'in progress 1 min · done after 1 min 40 s');
+  });
+
+  it("marks each request of a connected agent where it was asked, with how it ended; the page says it as text", () => {
+    const ask = (seconds: number, id: string, input: string): TimelineLine => ({ record: permissionAskRecord('k', iso(seconds), { id, agent: 'claude-code', tool: 'Bash', input, until: iso(seconds + 60) }) });
+    const answer = (seconds: number, id: string, how: 'allow' | 'deny' | 'ended', message?: string): TimelineLine => ({ record: permissionAnswerRecord('k', iso(seconds), { id, answer: how, message }) });
+    const timeline = buildTimeline([
+      plan(0, [w('Fix')]),
+      ask(10, 'claude-code.1.10', 'touch a'),
+      answer(12, 'claude-code.1.10', 'allow'),
+      ask(20, 'claude-code.2.20', 'rm -rf build\n[x](http://e)'),
+      answer(25, 'claude-code.2.20', 'deny', 'use pnpm'),
+      answer(26, 'claude-code.2.20', 'ended'),
+      ask(30, 'claude-code.3.30', 'npm test'),
+      answer(90, 'claude-code.3.30', 'ended'),
+      ask(100, 'claude-code.4.100', 'ls'),
+    ]);
+    assert.deepEqual(
+      timeline.asks.map((a) => [rel(timeline, a.time), a.input, a.answer, a.message, a.answeredAt === undefined ? undefined : rel(timeline, a.answeredAt)]),
+      [
+        [10, 'touch a', 'allow', undefined, 12],
+        [20, 'rm -rf build\n[x](http://e)', 'deny', 'use pnpm', 25],
+        [30, 'npm test', 'ended', undefined, 90],
+        [100, 'ls', undefined, undefined, undefined],
+      ],
+      'the first answer line of each stands',
+    );
+    // The one still open is a waiting signal of the timeline's health; the page draws it as its request.
+    assert.deepEqual(timeline.signals.map((s) => s.ask?.id), ['claude-code.4.100']);
+    const clock = (ms: number) => `t+${(ms - T0) / 1000}`;
+    const model = timelineViewModel('k', timeline, 'title', false, formatOnly, clock, () => 'a health signal');
+    assert.deepEqual(
+      model.signals.map((s) => [s.label, s.warning]),
+      [
+        ['t+10 asked to run Bash: touch a; allowed here', false],
+        ['t+20 asked to run Bash: rm -rf build [x](http://e); denied here: use pnpm', true],
+        ['t+30 asked to run Bash: npm test; answered at the agent, or ended', true],
+        ['t+100 asked to run Bash: ls; waiting', true],
+      ],
+    );
   });
 
   it('runs the newest states up to `now` for a live session', () => {

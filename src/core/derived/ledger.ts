@@ -2,7 +2,8 @@
 // model responses made while it was (the `model/usage` lines, each naming the items in
 // progress when it was recorded). One item named: the response is that item's; several: each
 // of theirs, marked shared (counted once in the totals); none: the session's; not known
-// (`itemsUnknown`): apart, never the session's. Cost only where
+// (`itemsUnknown`): apart, never the session's. A connected agent's request for the user's
+// leave (permission/ask) counts for the items in progress then. Cost only where
 // the agent recorded one; tokens "not recorded" (undefined, never 0) where no line had any.
 // Pure and incremental: feed the log's lines oldest first, read the figures at any time.
 import { isCurrentPlan, isPlanEvent, type LogRecord } from '../log/logRecord';
@@ -27,6 +28,8 @@ export interface ItemLedger {
   all: LedgerFigures;
   /** The part of `all` made while other items were in progress too. */
   shared: LedgerFigures;
+  /** Requests of a connected agent for the user's leave (permission/ask lines) while it was in progress. */
+  asks: number;
 }
 
 export interface Ledger {
@@ -91,6 +94,8 @@ export class LedgerBuilder {
           stretch.since = undefined;
         }
       }
+    } else if (record.type === 'permission/ask') {
+      for (const stretch of this.items.values()) if (stretch.since !== undefined) stretch.item.asks++;
     } else if (isUsage(record)) {
       add(this.total, record);
       if (record.itemsUnknown === true) {
@@ -110,7 +115,7 @@ export class LedgerBuilder {
   private stretch(content: string): Stretch {
     let stretch = this.items.get(content);
     if (stretch === undefined) {
-      stretch = { item: { content, inProgressMs: 0, all: emptyFigures(), shared: emptyFigures() }, since: undefined, doneMs: 0 };
+      stretch = { item: { content, inProgressMs: 0, all: emptyFigures(), shared: emptyFigures(), asks: 0 }, since: undefined, doneMs: 0 };
       this.items.set(content, stretch);
     }
     return stretch;
@@ -125,6 +130,7 @@ export class LedgerBuilder {
       inProgressMs: doneMs + (since !== undefined ? Math.max(0, end - since) : 0),
       all: copy(item.all),
       shared: copy(item.shared),
+      asks: item.asks,
     }));
     return { items, session: copy(this.session), unknown: copy(this.unknown), total: copy(this.total), elapsedMs: this.first === undefined ? 0 : end - this.first };
   }

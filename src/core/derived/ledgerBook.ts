@@ -9,7 +9,7 @@ import { isUsage } from '../log/usageRecord';
 export class SessionLedger extends LedgerBuilder implements SessionState {
   feed(record: LogRecord): boolean {
     this.push(record);
-    return isUsage(record) || isPlanEvent(record);
+    return isUsage(record) || isPlanEvent(record) || record.type === 'permission/ask';
   }
 }
 

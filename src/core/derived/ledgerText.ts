@@ -12,6 +12,8 @@ export interface LedgerPart {
   all: LedgerFigures;
   /** The part of `all` made while other items were in progress too. */
   shared?: LedgerFigures | undefined;
+  /** Requests for the user's leave while it was in progress. */
+  asks?: number | undefined;
 }
 
 export interface LedgerTextOptions {
@@ -27,8 +29,10 @@ export function ledgerText(part: LedgerPart, t: Translate, options: LedgerTextOp
   const parts: string[] = [];
   if (part.ms !== undefined && part.ms > 0) parts.push(spanText(part.ms, t));
   const { all, shared } = part;
+  const asks = part.asks !== undefined && part.asks > 0 ? (part.asks === 1 ? t('1 permission request') : t('{0} permission requests', part.asks)) : undefined;
   if (all.responses === 0) {
     if (options.detail === true) parts.push(t('usage not recorded'));
+    if (asks !== undefined) parts.push(asks);
     return parts.join(' · ');
   }
   parts.push(all.calls === 1 ? t('1 call') : t('{0} calls', all.calls));
@@ -38,6 +42,7 @@ export function ledgerText(part: LedgerPart, t: Translate, options: LedgerTextOp
   else parts.push(t('{0} tokens', shortCount(sum)));
   if (all.cost !== undefined) parts.push(t('cost {0}', costText(all.cost)));
   if (shared !== undefined && shared.responses > 0) parts.push(shared.responses >= all.responses ? t('shared with other items') : t('partly shared with other items'));
+  if (asks !== undefined) parts.push(asks);
   return parts.join(' · ');
 }
 

@@ -63,7 +63,7 @@ function itemLines(lane: Lane, cost: ItemLedger | undefined, input: PrDescriptio
   else if (lane.status === 'in_progress') head = `- [ ] ${text} *(${t('in progress')})*`;
   else if (lane.status === 'blocked') head = `- [ ] ${text} *(${t('blocked')})*`;
   else head = `- [ ] ${text}`;
-  const spent = cost ? ledgerText({ ms: cost.inProgressMs, all: cost.all, shared: cost.shared }, t) : ledgerText({ ms: lane.inProgressMs, all: { responses: 0, calls: 0, tokens: undefined, cost: undefined } }, t);
+  const spent = cost ? ledgerText({ ms: cost.inProgressMs, all: cost.all, shared: cost.shared, asks: cost.asks }, t) : ledgerText({ ms: lane.inProgressMs, all: { responses: 0, calls: 0, tokens: undefined, cost: undefined } }, t);
   const after = [changesText(input.changes?.get(lane.content), t), spent].filter((part) => part !== '').join(' · ');
   return [after === '' ? head : `${head} — ${after}`, ...lane.files.map((file) => `  - ${fileText(file, input, t)}`)];
 }

@@ -15,6 +15,7 @@
 // them), one lane, and an open status wins over a closed one, as in health.
 import { isOpen, SessionHealth, statusMap, type HealthSettings, type HealthSignal, type StopHow } from '../derived/health';
 import { isCurrentPlan, isFileWrite, isPlanEvent, type FileWriteRecord, type LogRecord } from '../log/logRecord';
+import type { PermissionAnswer } from '../log/permissionRecord';
 import type { ItemStatus, PlanCounts, PlanItem } from '../plan/plan';
 import { diffPlans, type PlanChange, type Translate } from '../plan/present';
 import { collectFiles, type FilesOf, type PageFile } from './timelineFiles';
@@ -70,7 +71,22 @@ export interface TurnSpan {
   how: StopHow | undefined;
 }
 
+/** A connected agent's request for the user's leave (permission/ask), and how it ended. */
+export interface AskMark {
+  /** When it was taken (epoch ms). */
+  time: number;
+  tool: string;
+  input: string;
+  /** Its answer line's, when read: allow or deny here, or ended at the agent. */
+  answer: PermissionAnswer | undefined;
+  message: string | undefined;
+  /** When it was answered (epoch ms), when read. */
+  answeredAt: number | undefined;
+}
+
 export interface Timeline {
+  /** The connected agents' requests for the user's leave, oldest first. */
+  asks: AskMark[];
   /** The newest plan's items in order, then the items it no longer holds, oldest first. */
   lanes: Lane[];
   versions: VersionMark[];
@@ -129,6 +145,7 @@ export function buildTimeline(lines: Iterable<TimelineLine>, options: TimelineOp
   const turns = new Map<number, TurnSpan>();
   const health = new SessionHealth();
   const fileWrites: FileWriteRecord[] = [];
+  const asks = new Map<string, AskMark>();
   let lastWrite: number | undefined;
   let previous: readonly PlanItem[] | undefined;
   let latest: readonly PlanItem[] = [];
@@ -195,6 +212,13 @@ export function buildTimeline(lines: Iterable<TimelineLine>, options: TimelineOp
     } else if (isFileWrite(record)) {
       fileWrites.push(record);
       lastWrite = Math.max(lastWrite ?? time, time);
+    } else if (record.type === 'permission/ask') {
+      asks.set(record.id, { time, tool: record.tool, input: record.input, answer: undefined, message: undefined, answeredAt: undefined });
+      health.ask(record);
+    } else if (record.type === 'permission/answer') {
+      const ask = asks.get(record.id);
+      if (ask !== undefined && ask.answer === undefined) Object.assign(ask, { answer: record.answer, message: record.message, answeredAt: time });
+      health.answered(record.id, record.ts);
     }
   }
 
@@ -232,6 +256,7 @@ export function buildTimeline(lines: Iterable<TimelineLine>, options: TimelineOp
   let longest: Lane | undefined;
   for (const lane of ordered) if (lane.inProgressMs > 0 && (longest === undefined || lane.inProgressMs > longest.inProgressMs)) longest = lane;
   return {
+    asks: [...asks.values()],
     lanes: ordered,
     versions,
     turns: [...turns.values()].sort((a, b) => a.index - b.index),

@@ -5,7 +5,8 @@ import type { HealthSignal } from '../derived/health';
 import { isWarning } from '../derived/health';
 import type { ItemStatus } from '../plan/plan';
 import { changeSummary, itemLabel, progressText, statusWord, type Translate } from '../plan/present';
-import { laneDurationText, spanText, type Timeline } from './timeline';
+import { laneDurationText, spanText, type AskMark, type Timeline } from './timeline';
+import { plainText } from '../text/escape';
 import type { PageFile } from './timelineFiles';
 import { itemDiffstat, type ItemChanges } from '../derived/itemChanges';
 import type { Ledger } from '../derived/ledger';
@@ -159,7 +160,7 @@ export function timelineViewModel(
     const durations = laneDurationText(lane, t);
     if (durations !== '') notes.push(durations);
     const spent = costs.get(lane.content);
-    const cost = spent ? ledgerText({ all: spent.all, shared: spent.shared }, t) : '';
+    const cost = spent ? ledgerText({ all: spent.all, shared: spent.shared, asks: spent.asks }, t) : '';
     const stat = itemDiffstat(changes?.get(lane.content));
     const diffstat = stat ? (stat.partly ? t('{0} (partly recorded)', stat.counts) : stat.counts) : '';
     if (diffstat !== '') notes.push(diffstat);
@@ -190,10 +191,15 @@ export function timelineViewModel(
     const to = turn.end === undefined ? '…' : clock(turn.end);
     return { start: turn.start, end: turn.end, label: t('Turn {0}, {1} – {2}: {3}', turn.index + 1, from, to, how) };
   });
-  const signals = timeline.signals.map((signal): ViewSignal => {
-    const time = Date.parse(signal.since);
-    return { time: Number.isNaN(time) ? end : time, label: signalText(signal), warning: isWarning(signal) };
-  });
+  const signals = timeline.signals
+    .filter((signal) => signal.ask === undefined)
+    .map((signal): ViewSignal => {
+      const time = Date.parse(signal.since);
+      return { time: Number.isNaN(time) ? end : time, label: signalText(signal), warning: isWarning(signal) };
+    });
+  // Each request of a connected agent, with how it ended, where it was asked.
+  for (const ask of timeline.asks) signals.push({ time: ask.time, label: askText(ask, clock, t), warning: ask.answer !== 'allow' });
+  signals.sort((a, b) => a.time - b.time);
   const parts = [t('Elapsed {0}', spanText(timeline.elapsedMs, t))];
   if (timeline.longest) parts.push(t('longest: {0} ({1})', itemLabel(timeline.longest.content, t), spanText(timeline.longest.inProgressMs, t)));
   const total = ledger ? ledgerText({ all: ledger.total }, t) : '';
@@ -215,6 +221,22 @@ export function timelineViewModel(
     lanesLeftOut: Math.max(0, timeline.lanes.length - MAX_VIEW_LANES),
     strings: timelineStrings(t),
   };
+}
+
+/** "09:30 asked to run Bash: touch approved.txt; denied here: use pnpm". */
+export function askText(ask: AskMark, clock: (ms: number) => string, t: Translate): string {
+  const asked = t('{0} asked to run {1}: {2}', clock(ask.time), plainText(ask.tool, 40), plainText(ask.input, 120));
+  const how =
+    ask.answer === 'allow'
+      ? t('allowed here')
+      : ask.answer === 'deny'
+        ? ask.message !== undefined
+          ? t('denied here: {0}', plainText(ask.message, 120))
+          : t('denied here')
+        : ask.answer === 'ended'
+          ? t('answered at the agent, or ended')
+          : t('waiting');
+  return `${asked}; ${how}`;
 }
 
 function filesCount(count: number, t: Translate): string {

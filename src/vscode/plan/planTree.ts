@@ -59,7 +59,7 @@ export function todoTreeItem(element: TodoElement, files = 0, cost?: ItemLedger,
   const { todo } = element;
   const label = itemLabel(todo.content, t);
   const item = new vscode.TreeItem(label, files > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-  const spent = cost ? ledgerText({ ms: cost.inProgressMs, all: cost.all, shared: cost.shared }, t) : '';
+  const spent = cost ? ledgerText({ ms: cost.inProgressMs, all: cost.all, shared: cost.shared, asks: cost.asks }, t) : '';
   const description = [changes ?? '', spent, files > 0 ? filesCount(files) : ''].filter((part) => part !== '').join(' · ');
   if (description !== '') item.description = description;
   // By place: a row whose text or status changed keeps its id, so it is redrawn alone (the
@@ -153,7 +153,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
         shapes.push(`todo\t${element.session}\t${element.index}\t${files.length > 0}`);
         // An item that opens to its files: a redraw of its row fetches them again when it is open.
         const changes = diffstatText(this.diffstats?.known(element.session, element.todo.content));
-        looks.push(JSON.stringify([element.todo.content, element.todo.status, files, cost ? ledgerText({ ms: cost.inProgressMs, all: cost.all, shared: cost.shared }, t) : '', changes]));
+        looks.push(JSON.stringify([element.todo.content, element.todo.status, files, cost ? ledgerText({ ms: cost.inProgressMs, all: cost.all, shared: cost.shared, asks: cost.asks }, t) : '', changes]));
       } else if (element.kind === 'signal') {
         // A signal's row by its place: a reworded item, a newer stall, is the same row redrawn.
         shapes.push(`signal\t${element.session}\t${element.index}`);
@@ -258,7 +258,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
       if (durations) tooltip.appendMarkdown('\n\n$(watch) ').appendText(durations);
     }
     const cost = this.costs.get(element.todo.content);
-    const spent = cost ? ledgerText({ all: cost.all, shared: cost.shared }, t, { detail: true }) : '';
+    const spent = cost ? ledgerText({ all: cost.all, shared: cost.shared, asks: cost.asks }, t, { detail: true }) : '';
     if (spent !== '') tooltip.appendMarkdown('\n\n$(pulse) ').appendText(spent);
     const files = this.filesOf(element.session)?.of(element.todo.content) ?? [];
     if (files.length > 0) tooltip.appendMarkdown('\n\n$(files) ').appendText(filesTooltipLine(files));
