@@ -3,7 +3,7 @@
 // byte (a file with comments and odd formatting, and a file that was not there); the user's own entries stay; a file in a shape
 // Agent Plan does not know, or a link out of HOME, is refused and left untouched; Codex's TOML
 // block; a second Connect changes nothing. The answers part: Agent Plan's permission hook in
-// Claude Code's settings.json and Codex's hooks.json, beside the user's own hooks.
+// Claude Code's settings.json and Codex's config.toml (with Codex's trust of the hook), beside the user's own hooks.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs/promises';
@@ -15,7 +15,8 @@ import { AGENTS } from '../../src/agents/registry';
 import { hookCommand, shellQuote, type ConnectAgent, type ServerLine } from '../../src/node/connect/connectAgents';
 import { ConnectError } from '../../src/node/connect/connectError';
 import { findOnPath, nodeForServer } from '../../src/node/connect/onPath';
-import { BLOCK_BEGIN, BLOCK_END } from '../../src/node/connect/tomlBlock';
+import { BLOCK_BEGIN, BLOCK_END, loadToml, parseToml } from '../../src/node/connect/tomlBlock';
+import { codexHookHash, codexHookKey } from '../../src/agents/codex/hookTrust';
 import { useTempDir } from './helpers';
 
 const NODE = '/usr/bin/node';
@@ -379,47 +380,71 @@ describe('Connect: agents\u2019 user MCP configuration', () => {
       assert.deepEqual(parseJsonc(await read(settings)), { hooks: { PermissionRequest: [USERS] } });
     });
 
-    it('Codex: hooks.json is created with its folder, Connect says Codex will ask to trust it, and Disconnect removes both', async () => {
+    const tomlOf = async (file: string) => {
+      await loadToml();
+      // Plain objects (the parser's tables have no prototype).
+      return JSON.parse(JSON.stringify(parseToml(await read(file), file))) as { hooks?: { PermissionRequest?: unknown[]; state?: Record<string, { trusted_hash?: string }> }; model?: string };
+    };
+
+    it('Codex trusts a hook by the hash of its identity, as its own app-server computes it', () => {
+      // Measured: Codex 0.171.0's `hooks/list` gave this `currentHash` for this hook.
+      assert.equal(codexHookHash('permission_request', '*', { command: "sh '/x/dist/answer.sh' codex '/y/answers'", timeout: 600 }), 'sha256:bb7478ddf23e510dc3ed4229142cfb8d2d3042d258f9e10b7d561d091356dc96');
+      assert.equal(codexHookHash('permission_request', '*', { command: "sh '/x/dist/answer.sh' codex '/y/answers'" }), codexHookHash('permission_request', '*', { command: "sh '/x/dist/answer.sh' codex '/y/answers'", timeout: 600 }), 'no timeout is 600');
+      assert.notEqual(codexHookHash('permission_request', '*', { command: 'a', timeout: 5 }), codexHookHash('permission_request', '*', { command: 'a', timeout: 600 }));
+      assert.equal(codexHookKey('/h/.codex/config.toml', 'permission_request', 2, 0), '/h/.codex/config.toml:permission_request:2:0');
+    });
+
+    it('Codex: the hook and Codex\u2019s record that the user trusts it go into Agent Plan\u2019s block of config.toml (keyed by CODEX_HOME\u2019s real path); a second Connect adds nothing; Disconnect removes the file and its folders', async () => {
       const { options } = setup(temp.path);
-      const codexHome = path.join(temp.path, 'codex-home', 'deep');
-      const hooks = path.join(codexHome, 'hooks.json');
-      const env = { PATH: '', CODEX_HOME: codexHome };
+      const real = path.join(temp.path, 'codex-home', 'deep');
+      await fs.mkdir(real, { recursive: true });
+      const link = path.join(temp.path, 'codex-link');
+      await fs.symlink(real, link);
+      const config = path.join(link, 'config.toml');
+      const env = { PATH: '', CODEX_HOME: link };
       const planned = await plan(spec('codex'), { ...options, env, mcp: false, answers: true });
-      assert.deepEqual(planned.files.map((file) => [file.path, file.before]), [[hooks, undefined]], 'no config.toml without the MCP part');
-      assert.deepEqual(planned.notes.filter((note) => note.code === 'hook-trust'), [{ code: 'hook-trust', file: hooks, detail: hooks }]);
+      assert.deepEqual(planned.files.map((file) => [file.path, file.before]), [[config, undefined]]);
       await apply(planned);
-      assert.deepEqual(JSON.parse(await read(hooks)), { hooks: { PermissionRequest: [ours('codex')] } });
-      assert.equal(await exists(path.join(codexHome, 'config.toml')), false);
+      const command = hookCommand({ ...options, mcp: false, answers: true }, 'codex');
+      const written = await tomlOf(config);
+      assert.deepEqual(written.hooks?.PermissionRequest, [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 600 }] }]);
+      const key = `${await fs.realpath(path.join(real, 'config.toml'))}:permission_request:0:0`;
+      assert.deepEqual(written.hooks?.state, { [key]: { trusted_hash: codexHookHash('permission_request', '*', { command, timeout: 600 }) } });
       const second = await plan(spec('codex'), { ...options, env, mcp: false, answers: true });
       assert.deepEqual(second.files, []);
-      assert.ok(!second.notes.some((note) => note.code === 'hook-trust'), 'nothing new to trust');
       await disconnect('codex', { ...options, env });
-      assert.equal(await exists(hooks), false);
-      assert.equal(await exists(path.join(temp.path, 'codex-home')), false, 'the folders Connect made are gone');
+      assert.equal(await exists(path.join(real, 'config.toml')), false);
     });
 
-    it('Codex: hooks.json is read only when answers are chosen, and added to beside the user\u2019s hooks', async () => {
+    it('Codex: after the user\u2019s own PermissionRequest groups (its trust keyed by the next place, HOME\u2019s path as written); Disconnect puts the bytes back', async () => {
       const { home, options } = setup(temp.path);
-      const hooks = path.join(home, '.codex', 'hooks.json');
-      await write(hooks, 'not JSON');
-      await connect('codex', options);
-      assert.equal(await read(hooks), 'not JSON');
-      await assert.rejects(plan(spec('codex'), { ...options, answers: true }), (error: unknown) => error instanceof ConnectError && error.code === 'not-json');
-      const users = '{"hooks": {"PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "my-hook.sh"}]}]}}\n';
-      await write(hooks, users);
-      const planned = await plan(spec('codex'), { ...options, answers: true });
-      assert.deepEqual(planned.files.map((file) => file.path), [hooks]);
-      await apply(planned);
-      assert.deepEqual(await hooksOf(hooks), [USERS, ours('codex')]);
+      const config = path.join(home, '.codex', 'config.toml');
+      const users = 'model = "gpt-5"\n\n[[hooks.PermissionRequest]]\nmatcher = "Bash"\n\n[[hooks.PermissionRequest.hooks]]\ntype = "command"\ncommand = "my-hook.sh"\n';
+      await write(config, users);
+      await connect('codex', { ...options, answers: true });
+      const written = await tomlOf(config);
+      const command = hookCommand({ ...options, answers: true }, 'codex');
+      assert.equal(written.model, 'gpt-5');
+      assert.deepEqual(written.hooks?.PermissionRequest, [USERS, { matcher: '*', hooks: [{ type: 'command', command, timeout: 600 }] }]);
+      assert.deepEqual(Object.keys(written.hooks?.state ?? {}), [`${config}:permission_request:1:0`]);
+      assert.ok((await read(config)).startsWith(users), 'the user\u2019s lines as they were');
       await disconnect('codex', options);
-      assert.equal(await read(hooks), users);
-      assert.equal(await exists(path.join(home, '.codex', 'config.toml')), false);
+      assert.equal(await read(config), users);
     });
 
-    for (const [agent, file] of [
-      ['claude-code', '.claude/settings.json'],
-      ['codex', '.codex/hooks.json'],
-    ] as const) {
+    it('Codex: a trust entry of that key with another hash, or hooks.PermissionRequest that is no list of tables, is refused, writing nothing', async () => {
+      const { home, options } = setup(temp.path);
+      const config = path.join(home, '.codex', 'config.toml');
+      const key = `${config}:permission_request:0:0`;
+      for (const text of [`[hooks.state.${JSON.stringify(key)}]\ntrusted_hash = "sha256:00"\n`, '[hooks]\nPermissionRequest = "ask"\n']) {
+        await write(config, text);
+        const before = await snapshot(home);
+        await assert.rejects(plan(spec('codex'), { ...options, answers: true }), (error: unknown) => error instanceof ConnectError && error.code === 'foreign-entry');
+        assert.deepEqual(await snapshot(home), before);
+      }
+    });
+
+    for (const [agent, file] of [['claude-code', '.claude/settings.json']] as const) {
       it(`refuses a hooks.PermissionRequest that is not an array (${agent}), writing nothing`, async () => {
         const { home, options } = setup(temp.path);
         await write(path.join(home, file), '{"hooks": {"PermissionRequest": {"matcher": "*"}}}\n');

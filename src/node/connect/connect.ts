@@ -39,9 +39,7 @@ export type ConnectNoteCode =
   /** Disconnect: Agent Plan has no record of connecting this agent. */
   | 'not-connected'
   /** Connect: everything is there already. */
-  | 'already-connected'
-  /** Connect wrote a permission hook the agent runs only once the user trusts it; it asks at its next start (`detail`: the hooks file). */
-  | 'hook-trust';
+  | 'already-connected';
 
 export interface ConnectNote {
   readonly code: ConnectNoteCode;
@@ -103,7 +101,6 @@ function planJson(spec: JsonFile, file: SettingsFile, line: ServerLine, old: Fil
   const result = addJsonEntries(file.text, entries, old?.entries ?? [], file.path);
   const notes = result.kept.map((kept): ConnectNote => ({ code: 'kept-setting', file: file.path, detail: `${kept.path.join('.')} = ${JSON.stringify(kept.value)}` }));
   if (result.added.length === 0) return { after: file.text ?? '', record: old, notes };
-  if (spec.hookTrust === true) notes.push({ code: 'hook-trust', file: file.path, detail: file.path });
   return {
     after: result.text,
     notes,
@@ -119,12 +116,12 @@ function planJson(spec: JsonFile, file: SettingsFile, line: ServerLine, old: Fil
   };
 }
 
-function planToml(spec: TomlFile, file: SettingsFile, line: ServerLine, old: FileRecord | undefined): FilePlan {
+function planToml(spec: TomlFile, file: SettingsFile, line: ServerLine, old: FileRecord | undefined, place: Place): FilePlan {
   const text = file.text;
   if (text !== undefined) parseToml(text, file.path);
   const previous = old?.block !== undefined && text !== undefined && hasBlock(text, old.block) ? old.block : undefined;
   const rest = previous !== undefined && text !== undefined ? withoutBlock(text, previous, file.path) : text;
-  const { lines, kept, foreign } = spec.block(line, parseToml(rest ?? '', file.path));
+  const { lines, kept, foreign } = spec.block(line, parseToml(rest ?? '', file.path), { path: file.path, real: file.real, place });
   if (foreign !== undefined) throw new ConnectError('foreign-entry', file.path, foreign);
   const notes = kept.map((setting): ConnectNote => ({ code: 'kept-setting', file: file.path, detail: setting }));
   if (lines === undefined) return { after: text ?? '', record: old, notes };
@@ -161,11 +158,11 @@ export async function plan(agent: ConnectAgent, options: ConnectOptions): Promis
   const records: FileRecord[] = [];
   const notes: ConnectNote[] = [];
   for (const spec of agent.files) {
-    // A JSON file none of the chosen parts writes to is not read at all (Codex's hooks.json without answers).
+    // A JSON file none of the chosen parts writes to is not read at all (one that only the MCP part writes, without it).
     if (spec.format === 'json' && spec.entries(line).length === 0) continue;
     const file = await readSettingsFile(spec.path(options), roots);
     const old = previous?.files.find((known) => known.path === file.path);
-    const planned = spec.format === 'json' ? planJson(spec, file, line, old) : planToml(spec, file, line, old);
+    const planned = spec.format === 'json' ? planJson(spec, file, line, old) : planToml(spec, file, line, old, options);
     notes.push(...planned.notes);
     if (planned.record !== undefined) records.push(planned.record);
     if (planned.after !== (file.text ?? '')) {

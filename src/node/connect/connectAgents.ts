@@ -44,16 +44,17 @@ export interface JsonFile {
   readonly format: 'json';
   readonly path: (place: Place) => string;
   readonly entries: (line: ServerLine) => JsonEntry[];
-  /** The agent runs this file's hooks only once the user has trusted them (it asks at its next start): a Connect that writes the file says so (note `hook-trust`). */
-  readonly hookTrust?: boolean;
 }
 
 /** A TOML file: the lines of Agent Plan's block, given the file as parsed without that block. */
 export interface TomlFile {
   readonly format: 'toml';
   readonly path: (place: Place) => string;
-  /** The block's lines, and the settings left as the user set them; undefined lines: nothing to add. */
-  readonly block: (line: ServerLine, parsed: TomlTable) => { lines: string[] | undefined; kept: string[]; foreign?: string };
+  /**
+   * The block's lines, and the settings left as the user set them; undefined lines: nothing to
+   * add. `file` is where the file is (as named, and its real path) and the environment it is read in.
+   */
+  readonly block: (line: ServerLine, parsed: TomlTable, file: { readonly path: string; readonly real: string; readonly place: Place }) => { lines: string[] | undefined; kept: string[]; foreign?: string };
 }
 
 export type SettingsFileSpec = JsonFile | TomlFile;

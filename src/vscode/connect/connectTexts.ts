@@ -46,8 +46,6 @@ export function noteText(note: ConnectNote): string {
       return t('Agent Plan has no record of connecting this agent.');
     case 'already-connected':
       return t('Everything is in place already.');
-    case 'hook-trust':
-      return t('Codex runs a new hook only once you trust it: at its next start it asks you to review the hooks of {0}; choose "Trust all and continue".', shownPath(note.detail ?? ''));
   }
 }
 
