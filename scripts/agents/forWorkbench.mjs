@@ -24,8 +24,12 @@ export async function agentsForWorkbench(workbench, log) {
   fs.writeFileSync(statusFile, JSON.stringify({ versions: VERSIONS, home }) + '\n');
   return {
     runAgent: async (request) => {
-      // A test may drive the terminal otherwise (`tty`: its own keys, or none: the prompt left to Agent Plan's answer).
-      const scenario = request.tty !== undefined ? { ...findScenario(request.scenario), tty: request.tty } : request.scenario;
+      // A test may drive the terminal otherwise (`tty`: its own keys, or none: the prompt left to
+      // Agent Plan's answer), and keep what Connect wrote into the agent's settings (`connected`).
+      const scenario =
+        request.tty !== undefined || request.connected === true
+          ? { ...findScenario(request.scenario), ...(request.tty !== undefined ? { tty: request.tty } : {}), ...(request.connected === true ? { connected: true } : {}) }
+          : request.scenario;
       const run = await runScenario(scenario, {
         root: path.join(workbench.runDir, 'agents'),
         home,

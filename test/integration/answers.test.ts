@@ -28,11 +28,12 @@ function workspaceFolder(): string {
   return folder;
 }
 
-/** The request Claude Code's hook handed over, once it is in Needs You. */
-async function claudeRequest(known: readonly string[]): Promise<PendingRequest> {
+/** The request an agent's hook handed over, once it is in Needs You. */
+async function requestOf(agent: 'claude-code' | 'codex', known: readonly string[]): Promise<PendingRequest> {
   const plan = await api();
-  return waitFor(() => plan.getPendingRequests().find((request) => request.agent === 'claude-code' && !known.includes(request.id)), "Claude Code's request in Needs You", 60_000);
+  return waitFor(() => plan.getPendingRequests().find((request) => request.agent === agent && !known.includes(request.id)), `${agent}'s request in Needs You`, 60_000);
 }
+const claudeRequest = (known: readonly string[]) => requestOf('claude-code', known);
 
 /** The session log's permission lines of a request. */
 async function permissionLines(session: string, id: string): Promise<Array<Record<string, unknown>>> {
@@ -76,7 +77,7 @@ if (status.skipped !== undefined) {
     });
 
     it("its request is in Needs You at once, with the command; the row's Allow runs it; the log has the ask and the answer", async () => {
-      const run = startAgent(SCENARIO, 0, 150_000, LEFT);
+      const run = startAgent(SCENARIO, 0, 150_000, { tty: LEFT });
       const request = await claudeRequest(seen);
       seen.push(request.id);
       assert.deepEqual([request.tool, request.input, request.canAllow, request.canDeny], ['Bash', COMMAND, true, true]);
@@ -97,7 +98,7 @@ if (status.skipped !== undefined) {
     });
 
     it('Deny with a message: the command does not run, and the model gets the message word for word', async () => {
-      const run = startAgent(SCENARIO, 0, 150_000, LEFT);
+      const run = startAgent(SCENARIO, 0, 150_000, { tty: LEFT });
       const request = await claudeRequest(seen);
       seen.push(request.id);
       assert.equal(await (await api()).answerRequest(request.id, 'deny', 'use pnpm'), true);
@@ -126,7 +127,7 @@ if (status.skipped !== undefined) {
       // Enter on its own dialog (its default, "Yes"), as a user at the terminal would; Claude Code
       // then runs on a while (its hook, which it does not stop, would wait out its time).
       let ended = false;
-      const run = startAgent(SCENARIO, 0, 150_000, { keys: [{ afterRequests: 3, screen: PROMPT, text: '\r' }], untilAnswered: true, endMs: 12_000 }).finally(() => {
+      const run = startAgent(SCENARIO, 0, 150_000, { tty: { keys: [{ afterRequests: 3, screen: PROMPT, text: '\r' }], untilAnswered: true, endMs: 12_000 } }).finally(() => {
         ended = true;
       });
       const request = await claudeRequest(seen);
@@ -137,6 +138,42 @@ if (status.skipped !== undefined) {
       assert.equal(fs.existsSync(marker()), true, "the command ran on the terminal's answer");
       await waitFor(async () => (await permissionLines(request.session, request.id)).some((line) => line['answer'] === 'ended'), 'its end on the log', 20_000);
       await run;
+    });
+  });
+
+  describe(`answers from Needs You: the real Codex ${status.versions?.['codex'] ?? '?'}, connected (its prompt hidden while the hook runs)`, function () {
+    this.timeout(180_000);
+    const home = status.home ?? '';
+    const config = path.join(home, '.codex', 'config.toml');
+    const marker = () => path.join(workspaceFolder(), 'approved.txt');
+
+    before(async () => {
+      const connected = await vscode.commands.executeCommand<{ files: Array<{ path: string }> }>('agentPlan.connectAgent', 'codex', { confirm: false, mcp: false, answers: true });
+      assert.deepEqual(connected.files.map((file) => file.path), [config]);
+      // Codex's own record that the user trusts the hook, in Agent Plan's block: no review screen.
+      assert.match(fs.readFileSync(config, 'utf8'), /\[hooks\.state\."[^"]+config\.toml:permission_request:0:0"\]\ntrusted_hash = "sha256:[0-9a-f]{64}"/);
+    });
+
+    beforeEach(() => fs.rmSync(marker(), { force: true }));
+
+    after(async () => {
+      fs.rmSync(marker(), { force: true });
+      await vscode.commands.executeCommand('agentPlan.disconnectAgent', 'codex');
+    });
+
+    it('its request for leave is in Needs You at once, with the command; Allow from the API runs it; the log has both lines', async () => {
+      // Codex waits on a window only while its user is there: the window has the focus.
+      await bridge({ op: 'click', selector: '#workbench\\.parts\\.sidebar .pane-header', timeoutMs: 10_000 });
+      await waitFor(() => vscode.window.state.focused, 'the window focused', 10_000);
+      const run = startAgent('codex/approval-given', 0, 150_000, { tty: LEFT, connected: true });
+      const request = await requestOf('codex', []);
+      assert.equal(request.tool, 'Bash');
+      assert.match(request.input, /touch approved\.txt/);
+      assert.equal(await (await api()).answerRequest(request.id, 'allow'), true);
+      const done = await run;
+      assert.equal(done.timedOut, false);
+      assert.equal(fs.existsSync(marker()), true, 'the allowed command ran');
+      await waitFor(async () => (await permissionLines(request.session, request.id)).some((line) => line['answer'] === 'allow'), 'the answer line', 10_000);
     });
   });
 }

@@ -40,9 +40,15 @@ export interface TtyOverride {
   endMs?: number;
 }
 
+/** How a test runs a scenario otherwise: its terminal, and whether what Connect wrote into the agent's settings stays (a recipe that writes them afresh keeps Agent Plan's part). */
+export interface RunOptions {
+  tty?: TtyOverride;
+  connected?: boolean;
+}
+
 /** Starts a scenario through the launcher; resolves when it ends (a slow program may take `timeoutMs`). */
-export function startAgent(scenario: string, delayMs = 0, timeoutMs?: number, tty?: TtyOverride): Promise<AgentRun> {
-  return bridge<AgentRun>({ op: 'runAgent', scenario, delayMs, ...(tty !== undefined ? { tty } : {}) }, timeoutMs);
+export function startAgent(scenario: string, delayMs = 0, timeoutMs?: number, options: RunOptions = {}): Promise<AgentRun> {
+  return bridge<AgentRun>({ op: 'runAgent', scenario, delayMs, ...options }, timeoutMs);
 }
 
 /** Runs a scenario and checks it ended by itself, exit code 0. */

@@ -14,6 +14,13 @@ export function codexModel(scenario) {
   return scenario.codexModel ?? 'gpt-5-codex';
 }
 
+/** Agent Plan's block of a config.toml (from its first line to its last, with a line end), or ''. */
+function agentPlanBlock(text) {
+  const begin = text.indexOf('# >>> Agent Plan');
+  const end = text.indexOf('# <<< Agent Plan', begin);
+  return begin < 0 || end < 0 ? '' : `\n${text.slice(begin, text.indexOf('\n', end) < 0 ? text.length : text.indexOf('\n', end) + 1)}`;
+}
+
 /** @type {import('../../../scripts/agents/recipes.mjs').Recipe} */
 export const recipe = {
   id: 'codex',
@@ -26,8 +33,11 @@ export const recipe = {
   folder: (dirs) => dirs.codexHome,
   async prepare(scenario, dirs, url, { bin, baseEnv, key }) {
     fs.mkdirSync(dirs.codexHome, { recursive: true });
+    const config = path.join(dirs.codexHome, 'config.toml');
+    // A scenario run `connected` keeps Agent Plan's block, as Connect wrote it into the file before.
+    const connected = scenario.connected === true && fs.existsSync(config) ? agentPlanBlock(fs.readFileSync(config, 'utf8')) : '';
     fs.writeFileSync(
-      path.join(dirs.codexHome, 'config.toml'),
+      config,
       [
         `model = "${codexModel(scenario)}"`,
         'model_provider = "fake"',
@@ -53,7 +63,7 @@ export const recipe = {
         '',
         // Interactive: the workspace trusted, as a user who answered its first-run screen.
         ...(scenario.tty ? [`[projects."${dirs.workspace}"]`, 'trust_level = "trusted"', ''] : []),
-      ].join('\n'),
+      ].join('\n') + connected,
     );
     // Agent Plan's MCP server, for a scenario that plans through it.
     if (scenario.mcp) await connectMcp('codex', dirs, scenario.mcp);
