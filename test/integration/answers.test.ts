@@ -161,12 +161,18 @@ if (status.skipped !== undefined) {
       await vscode.commands.executeCommand('agentPlan.disconnectAgent', 'codex');
     });
 
-    it('its request for leave is in Needs You at once, with the command; Allow from the API runs it; the log has both lines', async () => {
+    const seen: string[] = [];
+    const focus = async () => {
       // Codex waits on a window only while its user is there: the window has the focus.
       await bridge({ op: 'click', selector: '#workbench\\.parts\\.sidebar .pane-header', timeoutMs: 10_000 });
       await waitFor(() => vscode.window.state.focused, 'the window focused', 10_000);
+    };
+
+    it('its request for leave is in Needs You at once, with the command; Allow from the API runs it; the log has both lines', async () => {
+      await focus();
       const run = startAgent('codex/approval-given', 0, 150_000, { tty: LEFT, connected: true });
-      const request = await requestOf('codex', []);
+      const request = await requestOf('codex', seen);
+      seen.push(request.id);
       assert.equal(request.tool, 'Bash');
       assert.match(request.input, /touch approved\.txt/);
       assert.equal(await (await api()).answerRequest(request.id, 'allow'), true);
@@ -174,6 +180,26 @@ if (status.skipped !== undefined) {
       assert.equal(done.timedOut, false);
       assert.equal(fs.existsSync(marker()), true, 'the allowed command ran');
       await waitFor(async () => (await permissionLines(request.session, request.id)).some((line) => line['answer'] === 'allow'), 'the answer line', 10_000);
+    });
+
+    it("no answer within agentPlan.answers.waitSeconds: Codex asks at its own prompt as before, and the user's answer there runs the command; the request leaves Needs You", async () => {
+      const config = vscode.workspace.getConfiguration();
+      await config.update('agentPlan.answers.waitSeconds', 5, vscode.ConfigurationTarget.Global);
+      try {
+        await focus();
+        // Its own keys: "y" once its prompt shows (within 15 s of its request).
+        const run = startAgent('codex/approval-given', 0, 150_000, { connected: true });
+        const request = await requestOf('codex', seen);
+        seen.push(request.id);
+        const plan = await api();
+        await waitFor(() => !plan.getPendingRequests().some((pending) => pending.id === request.id), 'the request out of Needs You once its time ran out', 30_000);
+        const done = await run;
+        assert.equal(done.timedOut, false, 'Codex showed its own prompt and took the answer typed there');
+        assert.equal(fs.existsSync(marker()), true);
+        await waitFor(async () => (await permissionLines(request.session, request.id)).some((line) => line['answer'] === 'ended'), 'its end on the log', 10_000);
+      } finally {
+        await config.update('agentPlan.answers.waitSeconds', undefined, vscode.ConfigurationTarget.Global);
+      }
     });
   });
 }
