@@ -20,6 +20,107 @@ const AGENTS_LAYER = {
   ],
 };
 
+/** What src/core imports nothing of, whichever room of it a file is in. */
+const CORE_LAYER = {
+  paths: [{ name: 'vscode', message: 'core imports nothing of VS Code' }],
+  patterns: [
+    { group: ['**/vscode/**'], message: 'core imports nothing of src/vscode' },
+    { group: ['**/agents/**', '**/agents'], message: 'core imports nothing of the agents: the contract is core/foreign.ts' },
+    { group: ['**/node/**', '**/node', '**/follow/**', '**/follow'], message: 'core imports nothing of the Node adapters: it reads and writes through core/log/fileSystem.ts' },
+    { group: ['**/webview/**'], message: 'core imports nothing of the webview' },
+    { group: ['node:fs', 'node:fs/*', 'fs', 'fs/*'], message: 'core reads and writes through core/log/fileSystem.ts' },
+  ],
+};
+
+/**
+ * Core's floors, lowest first: a room imports only the floors below its own, never a room of
+ * its floor or above. '.' is the files at core's root (foreign.ts, emitter.ts, json.ts).
+ */
+const CORE_FLOORS = [['generated', 'text'], ['.'], ['plan'], ['log'], ['store', 'derived', 'worktrees'], ['timeline'], ['handoff']];
+const coreDir = path.join(import.meta.dirname, 'src', 'core');
+const CORE_ROOT_MODULES = fs
+  .readdirSync(coreDir, { withFileTypes: true })
+  .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+  .map((entry) => entry.name.slice(0, -'.ts'.length));
+for (const entry of fs.readdirSync(coreDir, { withFileTypes: true })) {
+  if (entry.isDirectory() && !CORE_FLOORS.flat().includes(entry.name)) throw new Error(`eslint.config.mjs: src/core/${entry.name} is on none of CORE_FLOORS: give it its floor`);
+}
+const CORE_FLOORS_TEXT = CORE_FLOORS.map((floor) => floor.map((room) => (room === '.' ? "core's root" : room)).join(', ')).join(' < ');
+
+/** The import paths of `room` from a file of `from` (both rooms of src/core or src/vscode, '.' the root). */
+function roomImports(from, room, rootModules = []) {
+  const up = from === '.' ? './' : '../';
+  return room === '.' ? rootModules.map((module) => `${up}${module}`) : [`${up}${room}`, `${up}${room}/**`];
+}
+
+/** Each room of core (and its root) held to its floor: CORE_LAYER and the rooms of its floor and above. */
+const CORE_FLOOR_CONFIGS = CORE_FLOORS.flatMap((floor, level) =>
+  floor.map((room) => {
+    const above = CORE_FLOORS.slice(level).flat().filter((other) => other !== room);
+    return {
+      files: [room === '.' ? 'src/core/*.ts' : `src/core/${room}/**/*.ts`],
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            ...CORE_LAYER,
+            patterns: [
+              ...CORE_LAYER.patterns,
+              ...above.map((other) => ({
+                group: roomImports(room, other, CORE_ROOT_MODULES),
+                message: `core's floors run ${CORE_FLOORS_TEXT}: ${room === '.' ? "core's root" : `core/${room}`} imports nothing of ${other === '.' ? "core's root" : `core/${other}`}`,
+              })),
+            ],
+          },
+        ],
+      },
+    };
+  }),
+);
+
+/**
+ * src/vscode's floors: the shared modules at its root and the command machinery (commands/:
+ * the manifest and the table) < history/ (a plan's versions: the picker, the diff, the
+ * documents it compares) < the features, one room each < the wiring (views.ts, api.ts), which
+ * only extension.ts imports. A feature imports no other feature: what two share goes down.
+ */
+const VSCODE_WIRING = ['views', 'api'];
+const VSCODE_SHARED_ROOMS = ['commands', 'history'];
+const vscodeDir = path.join(import.meta.dirname, 'src', 'vscode');
+const VSCODE_FEATURES = fs
+  .readdirSync(vscodeDir, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !VSCODE_SHARED_ROOMS.includes(entry.name))
+  .map((entry) => entry.name);
+const VSCODE_FLOORS_TEXT = `src/vscode's root and commands/ < history/ < the features (${VSCODE_FEATURES.join(', ')}) < ${VSCODE_WIRING.map((module) => `${module}.ts`).join(', ')}`;
+
+/** A file of `from` (a room of src/vscode, '.' its root) imports none of `rooms`, nor the wiring. */
+function vscodeFloor(files, from, rooms, why, ignores = []) {
+  return {
+    files,
+    ...(ignores.length > 0 ? { ignores } : {}),
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...rooms.map((room) => ({ group: roomImports(from, room), message: `src/vscode's floors run ${VSCODE_FLOORS_TEXT}: ${why(room)}` })),
+            { group: roomImports(from, '.', VSCODE_WIRING), message: `views.ts and api.ts wire the features: only src/extension.ts imports them` },
+          ],
+        },
+      ],
+    },
+  };
+}
+
+const VSCODE_FLOOR_CONFIGS = [
+  vscodeFloor(['src/vscode/*.ts'], '.', ['history', ...VSCODE_FEATURES], (room) => `the shared modules at its root import nothing of ${room}/`, VSCODE_WIRING.map((module) => `src/vscode/${module}.ts`)),
+  vscodeFloor(['src/vscode/commands/**/*.ts'], 'commands', ['history', ...VSCODE_FEATURES], (room) => `the command machinery imports nothing of ${room}/: each feature registers its own table`),
+  vscodeFloor(['src/vscode/history/**/*.ts'], 'history', VSCODE_FEATURES, (room) => `history/ serves the features and imports nothing of ${room}/`),
+  ...VSCODE_FEATURES.map((feature) =>
+    vscodeFloor([`src/vscode/${feature}/**/*.ts`], feature, VSCODE_FEATURES.filter((other) => other !== feature), (room) => `${feature}/ imports nothing of the feature ${room}/: what two features share goes to src/vscode's root (or history/)`),
+  ),
+];
+
 export default tseslint.config(
   { ignores: ['src/core/generated/**'] },
   {
@@ -54,6 +155,8 @@ export default tseslint.config(
       ],
     },
   },
+  // The floors of src/vscode (VSCODE_FLOOR_CONFIGS); the manifest's own rule below comes after them.
+  ...VSCODE_FLOOR_CONFIGS,
   {
     // The command manifest is plain data: scripts/generate.mjs reads it without VS Code.
     files: ['src/vscode/commands/commandManifest.ts'],
@@ -65,22 +168,10 @@ export default tseslint.config(
     // Core stands alone: the plan, the log and what is derived from it import nothing of VS Code,
     // of the agents, or of the Node adapters (tsconfig.core.json checks the same when compiling).
     files: ['src/core/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'vscode', message: 'core imports nothing of VS Code' }],
-          patterns: [
-            { group: ['**/vscode/**'], message: 'core imports nothing of src/vscode' },
-            { group: ['**/agents/**', '**/agents'], message: 'core imports nothing of the agents: the contract is core/foreign.ts' },
-            { group: ['**/node/**', '**/node', '**/follow/**', '**/follow'], message: 'core imports nothing of the Node adapters: it reads and writes through core/log/fileSystem.ts' },
-            { group: ['**/webview/**'], message: 'core imports nothing of the webview' },
-            { group: ['node:fs', 'node:fs/*', 'fs', 'fs/*'], message: 'core reads and writes through core/log/fileSystem.ts' },
-          ],
-        },
-      ],
-    },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', CORE_LAYER] },
   },
+  // And each room of core keeps to its floor (CORE_FLOORS), CORE_LAYER included.
+  ...CORE_FLOOR_CONFIGS,
   {
     // The Node adapters serve core and the agents: they know neither the agents nor VS Code.
     files: ['src/node/**/*.ts'],

@@ -155,7 +155,7 @@ async function main() {
       ratio(r.workspaceState.median / r.ours.median),
     ]),
     notes: [
-      `ours: runTodoWrite() from src/core/plan/todoWrite.ts over a real SessionLog (JSON Lines, one O_APPEND write of ~${bytes(oneLine)} per call) in a temp folder; the file starts with the given number of writes and grows by one line per sample.`,
+      `ours: runTodoWrite() from src/core/store/todoWrite.ts over a real SessionLog (JSON Lines, one O_APPEND write of ~${bytes(oneLine)} per call) in a temp folder; the file starts with the given number of writes and grows by one line per sample.`,
       'JSON file: the session\'s whole history in one JSON file, serialized and rewritten whole on every call (temp file + rename).',
       `workspaceState-like: one map of every session's plan + history (this one + ${OTHER_SESSIONS} others of ${OTHER_HISTORY} writes) serialized whole on every update and written in place.`,
       'Both peers validate with the same code and keep the history in memory (never read back), so only the storage differs; each of their samples sees exactly the given history size.',

@@ -1,10 +1,10 @@
 // The value `activate` returns: what other extensions (and the integration tests)
 // can read of the plans and the sidebar, and the stream of new snapshots.
-import type { DisplayState } from '../core/plan/display';
+import type { DisplayState } from '../core/store/display';
 import type { Event } from '../core/emitter';
 import type { ItemStatus, PlanCounts, PlanItem } from '../core/plan/plan';
 import type { PlanRecord } from '../core/log/sessionLog';
-import type { PlanStore } from '../core/plan/store';
+import type { PlanStore } from '../core/store/store';
 import type { HealthBook } from '../core/derived/healthBook';
 import type { FileBook, ItemFile } from '../core/derived/itemFiles';
 import { emptyFigures, type Ledger } from '../core/derived/ledger';

@@ -8,8 +8,8 @@ import { DEFAULT_HEALTH_SETTINGS } from '../core/derived/health';
 import type { HealthBook } from '../core/derived/healthBook';
 import { signalText } from '../core/derived/healthText';
 import { sessionTitle } from '../core/plan/present';
-import type { PlanStore } from '../core/plan/store';
-import type { DisplayState } from '../core/plan/display';
+import type { PlanStore } from '../core/store/store';
+import type { DisplayState } from '../core/store/display';
 import { CommandId, SettingId } from './ids';
 import type { Logger } from './log';
 

@@ -2,9 +2,9 @@
 // click reveals the Plan view. Hidden when there is no plan or the setting is off.
 import * as vscode from 'vscode';
 import { iconText } from '../core/text/escape';
-import type { DisplayState } from '../core/plan/display';
+import type { DisplayState } from '../core/store/display';
 import { activeItem, planMarkdown, progressText, singleLine } from '../core/plan/present';
-import type { PlanStore } from '../core/plan/store';
+import type { PlanStore } from '../core/store/store';
 import type { HealthBook } from '../core/derived/healthBook';
 import { isWarning } from '../core/derived/health';
 import { SIGNAL_ICONS, signalText, signalWord } from '../core/derived/healthText';

@@ -3,8 +3,8 @@
 import * as vscode from 'vscode';
 import { countTodos } from '../core/plan/plan';
 import { truncateText } from '../core/plan/present';
-import type { PlanStore } from '../core/plan/store';
-import { runTodoWrite } from '../core/plan/todoWrite';
+import type { PlanStore } from '../core/store/store';
+import { runTodoWrite } from '../core/store/todoWrite';
 import { validateTodoInput } from '../core/plan/validate';
 import { logError, type Logger } from './log';
 

@@ -2,7 +2,7 @@
 // first on the next activation so the view paints it before the other logs are even
 // listed, and whether the user had pinned it, so a pin outlives the reload.
 import type * as vscode from 'vscode';
-import type { DisplayState } from '../core/plan/display';
+import type { DisplayState } from '../core/store/display';
 import { isSessionKey } from '../core/log/sessionKey';
 import { StateKey } from './ids';
 

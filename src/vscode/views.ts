@@ -2,22 +2,22 @@
 // is derived from their logs (one redraw per change), their badges, description and context
 // keys. The views themselves are plan/planTree.ts and sessions/sessionsTree.ts.
 import * as vscode from 'vscode';
-import type { DisplayState } from '../core/plan/display';
-import type { PlanStore } from '../core/plan/store';
+import type { DisplayState } from '../core/store/display';
+import type { PlanStore } from '../core/store/store';
 import type { HealthBook } from '../core/derived/healthBook';
 import type { RequestBook } from '../core/derived/requests';
 import type { TimelineSource } from '../core/timeline/timelineRead';
 import type { FileBook } from '../core/derived/itemFiles';
 import type { NeedsYouBook } from '../core/derived/needsYouBook';
 import { needsYouBadge } from '../core/derived/needsYouText';
-import { ChangeFold, type FoldedChange } from '../core/plan/viewChanges';
+import { ChangeFold, type FoldedChange } from '../core/store/viewChanges';
 import type { LedgerBook } from '../core/derived/ledgerBook';
 import type { BoundTable } from './commands/commandTable';
 import { ContextKey, ViewId } from './ids';
-import type { ItemDiffstats } from './review/review';
+import type { ItemDiffstats } from './diffstats';
 import { PlanTreeProvider, type PlanElement } from './plan/planTree';
 import { updatePlanView } from './plan/planHeader';
-import type { SessionPlaces } from './sessions/sessionPlaces';
+import type { SessionPlaces } from './sessionPlaces';
 import { SessionsTreeProvider, type SessionsRow } from './sessions/sessionsTree';
 import { sessionsViewCommands, type SESSIONS_VIEW_COMMANDS } from './sessions/sessionsViewCommands';
 

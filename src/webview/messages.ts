@@ -1,5 +1,6 @@
-// The Plan Timeline's messages, both ways, in one place: the extension (src/vscode/timelinePanel.ts)
-// and the page (src/webview/timeline.ts) import the same types. No vscode, no DOM.
+// The Plan Timeline's messages, both ways, in one place: the extension
+// (src/vscode/timeline/timelinePanel.ts) and the page (src/webview/timeline.ts) import the
+// same types. No vscode, no DOM.
 import type { TimelineViewModel } from '../core/timeline/timelineView';
 
 /** What the extension posts to the page. */

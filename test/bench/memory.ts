@@ -11,7 +11,7 @@ import { HealthBook } from '../../src/core/derived/healthBook';
 import { FileBook } from '../../src/core/derived/itemFiles';
 import { LedgerBook } from '../../src/core/derived/ledgerBook';
 import { NeedsYouBook } from '../../src/core/derived/needsYouBook';
-import { DisplayState } from '../../src/core/plan/display';
+import { DisplayState } from '../../src/core/store/display';
 import { LogPlanSink } from '../../src/core/log/planSink';
 import { SessionLocks } from '../../src/core/log/sessionLock';
 import { nodeLockOwner } from '../../src/node/lockOwner';
@@ -19,7 +19,7 @@ import { countTodos, type Todo, type TodoStatus } from '../../src/core/plan/plan
 import { RequestBook } from '../../src/core/derived/requests';
 import { hashIdentity } from '../../src/core/log/sessionKey';
 import { SessionLog } from '../../src/core/log/sessionLog';
-import { PlanStore } from '../../src/core/plan/store';
+import { PlanStore } from '../../src/core/store/store';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 
 const TASK = 'Step of the plan that a coding agent wrote, number';

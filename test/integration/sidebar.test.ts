@@ -11,7 +11,7 @@ const LONG_HISTORY = 250;
 /** Rows the Sessions view lists at first (SESSIONS_PAGE in src/vscode/sessions/sessionsTree.ts), and how many sessions the test adds. */
 const SESSIONS_PAGE = 200;
 const MANY_SESSIONS = 250;
-/** Versions per page of the history picker (HISTORY_PAGE in src/vscode/commands/historyPick.ts). */
+/** Versions per page of the history picker (HISTORY_PAGE in src/vscode/history/historyPick.ts). */
 const PAGE = 100;
 
 const PLAN_HEADER = '.pane-header[aria-label^="Plan"]';

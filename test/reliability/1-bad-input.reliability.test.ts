@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { countTodos, successText, type Todo } from '../../src/core/plan/plan';
 import type { PlanRecord } from '../../src/core/log/sessionLog';
 import { sessionKeyFromToken } from '../../src/core/log/sessionKey';
-import { runTodoWrite } from '../../src/core/plan/todoWrite';
+import { runTodoWrite } from '../../src/core/store/todoWrite';
 import { ERROR_KINDS, recognizeError } from './lib/errorTexts';
 import { openStore, tempDir } from './lib/env';
 import { recordFigures, runSeed } from './lib/figures';

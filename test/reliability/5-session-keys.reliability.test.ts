@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { NO_SESSION_TEXT, successText, countTodos } from '../../src/core/plan/plan';
-import { runTodoWrite } from '../../src/core/plan/todoWrite';
+import { runTodoWrite } from '../../src/core/store/todoWrite';
 import { openStore, tempDir } from './lib/env';
 import { recordFigures, runSeed } from './lib/figures';
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Todo } from '../../src/core/plan/plan';
 import { hashIdentity } from '../../src/core/log/sessionKey';
 import { SessionLog } from '../../src/core/log/sessionLog';
-import { PlanStore } from '../../src/core/plan/store';
+import { PlanStore } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { tempDir } from './lib/env';
 import { Random, recordFigures, runSeed } from './lib/figures';

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { hashIdentity } from '../../src/core/log/sessionKey';
 import { SessionLog } from '../../src/core/log/sessionLog';
-import { PlanStore, SESSIONS_SCREENFUL } from '../../src/core/plan/store';
+import { PlanStore, SESSIONS_SCREENFUL } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { CountingFileSystem } from '../unit/helpers';
 import { tempDir } from './lib/env';

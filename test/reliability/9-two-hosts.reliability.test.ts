@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { foreignSessionKey } from '../../src/core/log/sessionKey';
 import { SessionLog, type LogRecord } from '../../src/core/log/sessionLog';
-import { PlanStore } from '../../src/core/plan/store';
+import { PlanStore } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { claudeProjectFolders } from '../../src/agents/claudeCode/locations';
 import { childScript, collect, sleep, startNode, tempDir, waitForOutput } from './lib/env';

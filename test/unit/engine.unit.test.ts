@@ -3,9 +3,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DisplayState } from '../../src/core/plan/display';
+import { DisplayState } from '../../src/core/store/display';
 import { type HistoryPage, SessionLog } from '../../src/core/log/sessionLog';
-import { PlanStore } from '../../src/core/plan/store';
+import { PlanStore } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { CountingFileSystem, KEY_A, KEY_B, useTempDir } from './helpers';
 

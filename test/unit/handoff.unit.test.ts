@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems } from '../../src/core/plan/handoff';
+import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems } from '../../src/core/handoff/handoff';
 import type { PlanItem } from '../../src/core/plan/plan';
 import { formatOnly } from '../../src/core/plan/present';
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { HEALTH_BACKFILL_VERSIONS, HealthBook, type HealthChange } from '../../src/core/derived/healthBook';
 import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
 import { SessionLog } from '../../src/core/log/sessionLog';
-import { PlanStore } from '../../src/core/plan/store';
+import { PlanStore } from '../../src/core/store/store';
 import { sessionKeyFromToken } from '../../src/core/log/sessionKey';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { ForeignPlan } from '../../src/core/foreign';

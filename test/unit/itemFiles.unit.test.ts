@@ -6,7 +6,7 @@ import { fileWriteRecord, parseLogRecord } from '../../src/core/log/logRecord';
 import { LogPlanSink } from '../../src/core/log/planSink';
 import { foreignSessionKey } from '../../src/core/log/sessionKey';
 import { SessionLog } from '../../src/core/log/sessionLog';
-import { PlanStore } from '../../src/core/plan/store';
+import { PlanStore } from '../../src/core/store/store';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { ForeignPlan, ForeignWrite } from '../../src/core/foreign';
 import { KEY_A, useTempDir } from './helpers';

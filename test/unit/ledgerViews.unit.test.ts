@@ -1,5 +1,5 @@
 // What each item cost, as the views say it (core/derived/ledgerText.ts), and the plan as a pull
-// request's description (core/plan/prDescription.ts): over log lines built by the core's own record
+// request's description (core/handoff/prDescription.ts): over log lines built by the core's own record
 // builders and read back through a real log, and over the real Claude Code recording imported
 // through the real sink (its fake model server answers every request with 10 input and 20
 // output tokens, so the sums are known). The GitHub address of a git config (core/worktrees/gitRemote.ts).
@@ -14,7 +14,7 @@ import type { FileChange, ItemChanges } from '../../src/core/derived/itemChanges
 import { ledgerText } from '../../src/core/derived/ledgerText';
 import { fileWriteRecord, planEvent, type LogRecord } from '../../src/core/log/logRecord';
 import { LogPlanSink } from '../../src/core/log/planSink';
-import { prDescription, relativePath } from '../../src/core/plan/prDescription';
+import { prDescription, relativePath } from '../../src/core/handoff/prDescription';
 import { formatOnly } from '../../src/core/plan/present';
 import { foreignSessionKey } from '../../src/core/log/sessionKey';
 import { SessionLog } from '../../src/core/log/sessionLog';

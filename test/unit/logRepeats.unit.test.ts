@@ -7,7 +7,7 @@ import { BackwardRepeats, REPEAT_WINDOW, RecentImports } from '../../src/core/lo
 import { planEvent, type LogRecord } from '../../src/core/log/logRecord';
 import { copilotSessionKey } from '../../src/core/log/sessionKey';
 import { SessionLog } from '../../src/core/log/sessionLog';
-import { PlanStore } from '../../src/core/plan/store';
+import { PlanStore } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { PlanSource } from '../../src/core/foreign';
 import { useTempDir } from './helpers';

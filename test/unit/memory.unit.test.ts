@@ -15,7 +15,7 @@ import { RequestBook } from '../../src/core/derived/requests';
 import { BOOK_SESSIONS_KEPT } from '../../src/core/derived/sessionBook';
 import { hashIdentity } from '../../src/core/log/sessionKey';
 import { SessionLog } from '../../src/core/log/sessionLog';
-import { FULL_PLANS_KEPT, PlanStore, SummaryEvent, TITLES_KEPT } from '../../src/core/plan/store';
+import { FULL_PLANS_KEPT, PlanStore, SummaryEvent, TITLES_KEPT } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { useTempDir } from './helpers';
 

@@ -6,7 +6,7 @@ import { parseLogRecord, type SessionInfoRecord } from '../../src/core/log/logRe
 import { countItems } from '../../src/core/plan/plan';
 import { formatOnly, openCount, planMarkdown, progressText, sessionTitle, truncateText } from '../../src/core/plan/present';
 import { SessionLog } from '../../src/core/log/sessionLog';
-import { PlanStore } from '../../src/core/plan/store';
+import { PlanStore } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { PlanSource } from '../../src/core/foreign';
 import { KEY_A, useTempDir } from './helpers';

@@ -10,7 +10,7 @@ import { needsYouBadge, needsYouReason, needsYouSection } from '../../src/core/d
 import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
 import { formatOnly } from '../../src/core/plan/present';
 import { SessionLog } from '../../src/core/log/sessionLog';
-import { PlanStore } from '../../src/core/plan/store';
+import { PlanStore } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { useTempDir } from './helpers';
 

@@ -5,7 +5,7 @@ import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
 import { copilotSessionKey, foreignSessionKey } from '../../src/core/log/sessionKey';
 import { SessionLocks } from '../../src/core/log/sessionLock';
 import { SessionLog } from '../../src/core/log/sessionLog';
-import { PlanStore } from '../../src/core/plan/store';
+import { PlanStore } from '../../src/core/store/store';
 import type { ForeignPlan } from '../../src/core/foreign';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { CountingFileSystem, useTempDir } from './helpers';

@@ -5,7 +5,7 @@ import { HealthBook } from '../../src/core/derived/healthBook';
 import { parseLogRecord, userRequestRecord } from '../../src/core/log/logRecord';
 import { RequestBook, SessionRequests, planHolds } from '../../src/core/derived/requests';
 import { SessionLog } from '../../src/core/log/sessionLog';
-import { PlanStore } from '../../src/core/plan/store';
+import { PlanStore } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { KEY_A, KEY_B, useTempDir } from './helpers';
 

@@ -10,7 +10,7 @@ import { LogPlanSink } from '../../src/core/log/planSink';
 import { SessionLocks } from '../../src/core/log/sessionLock';
 import { SessionLog, type LogRead } from '../../src/core/log/sessionLog';
 import { snapshotRecord, type SnapshotRecord } from '../../src/core/log/snapshotRecord';
-import { PlanStore } from '../../src/core/plan/store';
+import { PlanStore } from '../../src/core/store/store';
 import type { ItemStatus } from '../../src/core/plan/plan';
 import { GitSnapshots } from '../../src/node/gitSnapshots';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';

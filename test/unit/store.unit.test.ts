@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DisplayState } from '../../src/core/plan/display';
+import { DisplayState } from '../../src/core/store/display';
 import { SessionLog } from '../../src/core/log/sessionLog';
-import { PlanStore, STATUS_WALK_LIMIT } from '../../src/core/plan/store';
-import { runTodoWrite } from '../../src/core/plan/todoWrite';
+import { PlanStore, STATUS_WALK_LIMIT } from '../../src/core/store/store';
+import { runTodoWrite } from '../../src/core/store/todoWrite';
 import { NO_SESSION_TEXT, countItems, type Todo } from '../../src/core/plan/plan';
 import { sessionKeyFromToken } from '../../src/core/log/sessionKey';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';

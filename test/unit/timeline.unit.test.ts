@@ -8,10 +8,10 @@ import { infoRecord, planEvent, type LogRecord } from '../../src/core/log/logRec
 import { permissionAnswerRecord, permissionAskRecord } from '../../src/core/log/permissionRecord';
 import { timelineViewModel } from '../../src/core/timeline/timelineView';
 import type { PlanItem } from '../../src/core/plan/plan';
-import { formatOnly } from '../../src/core/plan/present';
+import { formatOnly, spanText } from '../../src/core/plan/present';
 import { LogPlanSink, sessionKeyForForeign } from '../../src/core/log/planSink';
 import { SessionLog } from '../../src/core/log/sessionLog';
-import { buildTimeline, laneDurationText, spanText, type Timeline, type TimelineLine } from '../../src/core/timeline/timeline';
+import { buildTimeline, laneDurationText, type Timeline, type TimelineLine } from '../../src/core/timeline/timeline';
 import { readTimelinePage } from '../../src/core/timeline/timelineRead';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { createClaudeCodeParser } from '../../src/agents/claudeCode';

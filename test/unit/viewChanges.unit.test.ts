@@ -2,13 +2,13 @@
 // naming the session; a list whose rows did not move redraws only the changed rows.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { DisplayState } from '../../src/core/plan/display';
+import { DisplayState } from '../../src/core/store/display';
 import { HealthBook } from '../../src/core/derived/healthBook';
 import { SessionLog } from '../../src/core/log/sessionLog';
-import { PlanStore } from '../../src/core/plan/store';
-import { runTodoWrite } from '../../src/core/plan/todoWrite';
+import { PlanStore } from '../../src/core/store/store';
+import { runTodoWrite } from '../../src/core/store/todoWrite';
 import { sessionKeyFromToken } from '../../src/core/log/sessionKey';
-import { ChangeFold, rowsInPlace, rowsToRefresh, type FoldedChange, type RowsLayout } from '../../src/core/plan/viewChanges';
+import { ChangeFold, rowsInPlace, rowsToRefresh, type FoldedChange, type RowsLayout } from '../../src/core/store/viewChanges';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { useTempDir } from './helpers';
 

@@ -3,8 +3,7 @@
 // were, but without tokens; a part made while other items were in progress too is marked
 // shared. Pure; the translator comes in (vscode.l10n.t in the extension, formatOnly in tests).
 import { shortCount, tokenSum, type LedgerFigures } from './ledger';
-import type { Translate } from '../plan/present';
-import { spanText } from '../timeline/timeline';
+import { spanText, type Translate } from '../plan/present';
 
 export interface LedgerPart {
   /** Time in progress (or elapsed); undefined or 0: not said. */

@@ -1,8 +1,7 @@
 // Pure presentation of plans: progress texts, Markdown, diffs between snapshots,
-// how long an item has held its status. The UI adapters turn these into tree
+// how long an item has held its status, spans of time. The UI adapters turn these into tree
 // items and status-bar text; a translator comes in so the core stays host-free.
 import type { ItemStatus, PlanCounts, PlanItem } from './plan';
-import type { PlanRecord } from '../log/sessionLog';
 import { markdownText, plainText } from '../text/escape';
 
 /** `vscode.l10n.t` in the extension, an identity formatter in tests. */
@@ -170,6 +169,19 @@ export function durationText(fromIso: string, now: Date, t: Translate): string {
   return t('for {0} d', Math.round(hours / 24));
 }
 
+/** "under 1 s", "42 s", "4 min 12 s", "1 h 5 min", "2 d 3 h": a span, to the two largest units. */
+export function spanText(ms: number, t: Translate): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds === 0 && ms > 0) return t('under 1 s');
+  if (seconds < 60) return t('{0} s', seconds);
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return seconds % 60 === 0 ? t('{0} min', minutes) : t('{0} min {1} s', minutes, seconds % 60);
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return minutes % 60 === 0 ? t('{0} h', hours) : t('{0} h {1} min', hours, minutes % 60);
+  const days = Math.floor(hours / 24);
+  return hours % 24 === 0 ? t('{0} d', days) : t('{0} d {1} h', days, hours % 24);
+}
+
 /** The item to name when one line must stand for the plan: the first in progress. */
 export function activeItem(todos: readonly PlanItem[]): PlanItem | undefined {
   return todos.find((todo) => todo.status === 'in_progress');
@@ -192,9 +204,9 @@ export function sessionName(named: SessionNaming | undefined): string | undefine
 /**
  * A label for a session in lists: the chat's title when the agent's program made one, else
  * what the user asked first (the first request's text), else its first item, the nearest
- * thing to a title a plan has.
+ * thing to a title a plan has. `event`: the session's plan record (or the store's summary of it).
  */
-export function sessionTitle(event: PlanRecord, t: Translate, named?: SessionNaming): string {
+export function sessionTitle(event: { readonly todos: readonly PlanItem[] }, t: Translate, named?: SessionNaming): string {
   const name = sessionName(named);
   if (name !== undefined) return name;
   // A summary (store.ts) names its first item without keeping its plan: one met at a first look reads it back once (store.firstItemOf).

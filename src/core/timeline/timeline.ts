@@ -17,7 +17,7 @@ import { isOpen, SessionHealth, statusMap, type HealthSettings, type HealthSigna
 import { isCurrentPlan, isFileWrite, isPlanEvent, type FileWriteRecord, type LogRecord } from '../log/logRecord';
 import type { PermissionAnswer } from '../log/permissionRecord';
 import type { ItemStatus, PlanCounts, PlanItem } from '../plan/plan';
-import { diffPlans, type PlanChange, type Translate } from '../plan/present';
+import { diffPlans, spanText, type PlanChange, type Translate } from '../plan/present';
 import { collectFiles, type FilesOf, type PageFile } from './timelineFiles';
 
 /** A span of one status on a lane, in epoch milliseconds; `to` is exclusive. */
@@ -296,19 +296,6 @@ function markRewording(before: readonly PlanItem[], after: readonly PlanItem[], 
     gone.rewordedTo = there.content;
     came.rewordedFrom = item.content;
   });
-}
-
-/** "under 1 s", "42 s", "4 min 12 s", "1 h 5 min", "2 d 3 h": a span, to the two largest units. */
-export function spanText(ms: number, t: Translate): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds === 0 && ms > 0) return t('under 1 s');
-  if (seconds < 60) return t('{0} s', seconds);
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return seconds % 60 === 0 ? t('{0} min', minutes) : t('{0} min {1} s', minutes, seconds % 60);
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return minutes % 60 === 0 ? t('{0} h', hours) : t('{0} h {1} min', hours, minutes % 60);
-  const days = Math.floor(hours / 24);
-  return hours % 24 === 0 ? t('{0} d', days) : t('{0} d {1} h', days, hours % 24);
 }
 
 /**

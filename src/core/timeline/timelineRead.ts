@@ -18,6 +18,9 @@ export interface TimelinePage {
   before: number | undefined;
 }
 
+/** Versions the Plan Timeline reads at first and per older page; the pull request description reads one such page. */
+export const TIMELINE_PAGE = 1000;
+
 /** Up to `versions` plan versions, newest first read, and the info lines among them. */
 export async function readTimelinePage(source: TimelineSource, session: string, versions: number, before?: number): Promise<TimelinePage> {
   const lines: TimelineLine[] = [];

@@ -4,8 +4,8 @@
 import type { HealthSignal } from '../derived/health';
 import { isWarning } from '../derived/health';
 import type { ItemStatus } from '../plan/plan';
-import { changeSummary, itemLabel, progressText, statusWord, type Translate } from '../plan/present';
-import { laneDurationText, spanText, type AskMark, type Timeline } from './timeline';
+import { changeSummary, itemLabel, progressText, spanText, statusWord, type Translate } from '../plan/present';
+import { laneDurationText, type AskMark, type Timeline } from './timeline';
 import { plainText } from '../text/escape';
 import type { PageFile } from './timelineFiles';
 import { itemDiffstat, type ItemChanges } from '../derived/itemChanges';

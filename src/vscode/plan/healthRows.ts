@@ -1,12 +1,13 @@
-// Plan health in the sidebar: a row per signal above the plan, a row per dropped item below
-// it, and the mark a session gets in the Sessions view. Rows come from the data alone.
+// Plan health in the Plan view: a row per signal above the plan, a row per dropped item below
+// it. Rows come from the data alone; how a signal looks (its icon, a request's lines) is in
+// ../signalLooks.ts, shared with the Sessions view.
 import * as vscode from 'vscode';
-import { isWarning, type AskFacts, type HealthSignal } from '../../core/derived/health';
-import { bounded } from '../../core/text/escape';
-import { SIGNAL_ICONS, signalText, signalWord } from '../../core/derived/healthText';
+import type { HealthSignal } from '../../core/derived/health';
+import { SIGNAL_ICONS, signalText } from '../../core/derived/healthText';
 import { itemLabel } from '../../core/plan/present';
 import { dateTimeText } from '../agentLooks';
 import { ItemContext } from '../ids';
+import { appendAsk, signalIcon } from '../signalLooks';
 
 const t = vscode.l10n.t;
 
@@ -34,25 +35,13 @@ export function healthRows(session: string, signals: readonly HealthSignal[]): {
   return { above, below };
 }
 
-function icon(signal: HealthSignal): vscode.ThemeIcon {
-  const { id, color } = SIGNAL_ICONS[signal.kind];
-  return new vscode.ThemeIcon(id, new vscode.ThemeColor(color));
-}
-
-/** A request's command line (or input) and why the model wants it, as text in a code block: data, never Markdown. */
-export function appendAsk(tooltip: vscode.MarkdownString, ask: AskFacts): void {
-  tooltip.appendCodeblock(bounded(ask.input, 1000), 'sh');
-  if (ask.description !== undefined) tooltip.appendText(bounded(ask.description, 300)).appendMarkdown('\n\n');
-  tooltip.appendText(t('Allow or Deny here, or answer at the agent\'s own prompt.')).appendMarkdown('\n\n');
-}
-
 export function signalTreeItem(element: SignalElement, now = new Date()): vscode.TreeItem {
   const { signal } = element;
   const label = signalText(signal, now, t);
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   // By place, as the plan's items: a signal that changed keeps its row's id, so it is redrawn alone.
   item.id = `${element.session}/signal/${element.index}`;
-  item.iconPath = icon(signal);
+  item.iconPath = signalIcon(signal);
   const compare = signal.at !== undefined;
   item.contextValue = `${ItemContext.Signal}.${signal.kind}${signal.ask ? '.ask' : ''}${compare ? '.compare' : ''}`;
   const tooltip = new vscode.MarkdownString(undefined, true);
@@ -93,13 +82,6 @@ export function droppedTreeItem(element: DroppedElement): vscode.TreeItem {
   item.tooltip = tooltip;
   item.accessibilityInformation = { label: t('{0}, dropped without being done', text) };
   return item;
-}
-
-/** The Sessions view's mark: the most urgent signal's icon and word. */
-export function sessionMark(signals: readonly HealthSignal[]): { icon: vscode.ThemeIcon; word: string; warning: boolean } | undefined {
-  const signal = signals[0];
-  if (!signal || signal.kind === 'reworded') return undefined;
-  return { icon: icon(signal), word: signalWord(signal, t), warning: isWarning(signal) };
 }
 
 function pairs(items: readonly string[]): Array<[string, string]> {

@@ -1,10 +1,10 @@
 // The Plan view's header: its description (progress), badge (open items) and the message
 // above its rows; the API reads the same.
 import * as vscode from 'vscode';
-import type { DisplayState } from '../../core/plan/display';
+import type { DisplayState } from '../../core/store/display';
 import { openCount, progressText } from '../../core/plan/present';
 import type { PlanRecord } from '../../core/log/sessionLog';
-import type { PlanStore } from '../../core/plan/store';
+import type { PlanStore } from '../../core/store/store';
 import { timeText, versionTime } from '../agentLooks';
 import type { PlanElement } from './planTree';
 

@@ -2,21 +2,21 @@
 // signals, requests, links and files). Read-only by design: it shows what the display state
 // points at and never writes a plan.
 import * as vscode from 'vscode';
-import type { DisplayState } from '../../core/plan/display';
+import type { DisplayState } from '../../core/store/display';
 import type { ItemStatus, PlanItem } from '../../core/plan/plan';
 import { itemLabel, sessionTitle, statusWord, durationText } from '../../core/plan/present';
-import type { PlanStore } from '../../core/plan/store';
+import type { PlanStore } from '../../core/store/store';
 import type { HealthBook } from '../../core/derived/healthBook';
 import type { RequestBook } from '../../core/derived/requests';
 import type { TimelineSource } from '../../core/timeline/timelineRead';
 import type { FileBook, SessionFiles } from '../../core/derived/itemFiles';
-import { rowsInPlace, type FoldedChange } from '../../core/plan/viewChanges';
+import { rowsInPlace, type FoldedChange } from '../../core/store/viewChanges';
 import type { ItemLedger } from '../../core/derived/ledger';
 import type { LedgerBook } from '../../core/derived/ledgerBook';
 import { ledgerText } from '../../core/derived/ledgerText';
 import { ItemContext } from '../ids';
-import { itemDurations } from '../timeline/timelineText';
-import { changesTooltip, diffstatText, type ItemDiffstats } from '../review/review';
+import { itemDurations } from './itemDurations';
+import { changesTooltip, diffstatText, type ItemDiffstats } from '../diffstats';
 import { linkRows, linkTreeItem, requestRows, requestTreeItem, type LinkElement, type RequestElement } from './requestRows';
 import { droppedTreeItem, healthRows, signalTreeItem, type DroppedElement, type SignalElement } from './healthRows';
 import { fileRows, filesCount, filesTooltipLine, fileTreeItem, outsideFilesTreeItem, type FileElement, type OutsideFilesElement } from './fileRows';

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { SIGNAL_ICONS } from '../../core/derived/healthText';
 import type { NeedsYouRow } from '../../core/derived/needsYouText';
 import { CommandId, ItemContext } from '../ids';
-import { appendAsk } from '../plan/healthRows';
+import { appendAsk } from '../signalLooks';
 
 const t = vscode.l10n.t;
 

@@ -4,12 +4,12 @@
 // no such terminal, a status message names the agent and its folder.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DisplayState } from '../../core/plan/display';
+import type { DisplayState } from '../../core/store/display';
 import { nextNeedingYou } from '../../core/derived/needsYou';
 import type { NeedsYouBook } from '../../core/derived/needsYouBook';
 import { needsYouReason } from '../../core/derived/needsYouText';
 import { sessionTitle } from '../../core/plan/present';
-import type { PlanStore } from '../../core/plan/store';
+import type { PlanStore } from '../../core/store/store';
 import { agentName } from '../agentLooks';
 import type { CommandTable } from '../commands/commandTable';
 import { CommandId, VIEW_CONTAINER } from '../ids';

@@ -2,21 +2,21 @@
 // sessions work in several), the "Needs You" section on top, and a row for the older sessions
 // not listed yet. Read-only by design: a row shows a session, a click shows its plan.
 import * as vscode from 'vscode';
-import type { DisplayState } from '../../core/plan/display';
+import type { DisplayState } from '../../core/store/display';
 import { openCount, progressText, relativeTime, relativeTimeChangesAt, sessionTitle } from '../../core/plan/present';
 import type { PlanRecord } from '../../core/log/sessionLog';
-import type { PlanStore } from '../../core/plan/store';
+import type { PlanStore } from '../../core/store/store';
 import type { HealthBook } from '../../core/derived/healthBook';
 import { groupByWorktree } from '../../core/worktrees/worktreeGroups';
 import type { NeedsYouBook } from '../../core/derived/needsYouBook';
 import { needsYouSection } from '../../core/derived/needsYouText';
-import { ChangeFold, rowsToRefresh, type FoldedChange, type RowsLayout } from '../../core/plan/viewChanges';
+import { ChangeFold, rowsToRefresh, type FoldedChange, type RowsLayout } from '../../core/store/viewChanges';
 import type { LedgerBook } from '../../core/derived/ledgerBook';
 import { ledgerText } from '../../core/derived/ledgerText';
 import { TOOL_SESSION_ICON, agentIcon, agentName, dateTimeText } from '../agentLooks';
 import { CommandId, ItemContext } from '../ids';
-import { sessionMark } from '../plan/healthRows';
-import { worktreeTooltip, type SessionPlaces } from './sessionPlaces';
+import { sessionMark } from '../signalLooks';
+import { worktreeTooltip, type SessionPlaces } from '../sessionPlaces';
 import { worktreeGroupItem, type WorktreeGroupElement } from './worktreeRows';
 import { NEEDS_YOU_ROWS_SHOWN, needsYouEntries, needsYouEntryItem, needsYouSectionItem, type NeedsYouEntryElement, type NeedsYouSectionElement } from './needsYouRows';
 

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { PlanRecord } from '../../core/log/sessionLog';
 import type { WorktreeGroup } from '../../core/worktrees/worktreeGroups';
 import { worktreeLabel } from '../../core/worktrees/worktrees';
-import { worktreeTooltip } from './sessionPlaces';
+import { worktreeTooltip } from '../sessionPlaces';
 
 const t = vscode.l10n.t;
 

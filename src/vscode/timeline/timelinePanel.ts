@@ -6,35 +6,32 @@
 // session's key in its state; the serializer reads it).
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { openWrittenFile } from '../plan/fileRows';
+import { openWrittenFile } from '../writtenFiles';
 import { signalText } from '../../core/derived/healthText';
 import { sessionTitle } from '../../core/plan/present';
 import { sessionNamedBy } from '../../core/log/sessionKey';
-import type { PlanStore } from '../../core/plan/store';
+import type { PlanStore } from '../../core/store/store';
 import { isFileWrite } from '../../core/log/logRecord';
 import { buildLedger } from '../../core/derived/ledger';
 import { isUsage } from '../../core/log/usageRecord';
 import { buildTimeline, type TimelineLine } from '../../core/timeline/timeline';
-import { readTimelinePage, type TimelineSource } from '../../core/timeline/timelineRead';
+import { readTimelinePage, TIMELINE_PAGE, type TimelineSource } from '../../core/timeline/timelineRead';
 import type { Event } from '../../core/emitter';
 import type { LogRead } from '../../core/log/sessionLog';
 import { timelineViewModel } from '../../core/timeline/timelineView';
 import type { TimelineHostMessage, TimelinePageMessage } from '../../webview/messages';
-import type { DisplayState } from '../../core/plan/display';
+import type { DisplayState } from '../../core/store/display';
 import type { HealthBook } from '../../core/derived/healthBook';
 import type { ItemChanges } from '../../core/derived/itemChanges';
 import { versionTime } from '../agentLooks';
-import { compareWithPrevious } from '../commands/compare';
+import { compareWithPrevious } from '../history/compare';
 import { bindTable, type CommandTable } from '../commands/commandTable';
 import { CommandId, TIMELINE_VIEW_TYPE } from '../ids';
 import { logError, type Logger } from '../log';
 
 import { worktreeLabel } from '../../core/worktrees/worktrees';
-import type { SessionPlaces } from '../sessions/sessionPlaces';
+import type { SessionPlaces } from '../sessionPlaces';
 const t = vscode.l10n.t;
-
-/** Versions a timeline reads at first and per older page. */
-export const TIMELINE_PAGE = 1000;
 
 /** What the page reports it drew, read from its DOM. */
 export interface TimelineRendered {

@@ -2,9 +2,9 @@
 // what happened as JSON, so the parent can run it under limits it cannot impose on
 // itself (a file size limit, another user).
 //   faultWriter <dir> <sessionId> <input JSON>
-import { runTodoWrite } from '../../../src/core/plan/todoWrite';
+import { runTodoWrite } from '../../../src/core/store/todoWrite';
 import { SessionLog } from '../../../src/core/log/sessionLog';
-import { PlanStore } from '../../../src/core/plan/store';
+import { PlanStore } from '../../../src/core/store/store';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { sessionKeyFromToken } from '../../../src/core/log/sessionKey';
 

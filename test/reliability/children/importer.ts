@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { LogPlanSink } from '../../../src/core/log/planSink';
 import { SessionLocks } from '../../../src/core/log/sessionLock';
 import { SessionLog } from '../../../src/core/log/sessionLog';
-import { PlanStore } from '../../../src/core/plan/store';
+import { PlanStore } from '../../../src/core/store/store';
 import { nodeLockOwner } from '../../../src/node/lockOwner';
 import { watchLogFolder } from '../../../src/node/logWatcher';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';

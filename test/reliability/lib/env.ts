@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { SessionLog, type SessionLogOptions } from '../../../src/core/log/sessionLog';
-import { PlanStore } from '../../../src/core/plan/store';
+import { PlanStore } from '../../../src/core/store/store';
 
 const created: string[] = [];
 process.on('exit', () => {

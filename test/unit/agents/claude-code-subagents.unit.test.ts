@@ -9,7 +9,7 @@ import { infoRecord, parseLogRecord } from '../../../src/core/log/logRecord';
 import { LogPlanSink, sessionKeyForForeign } from '../../../src/core/log/planSink';
 import { nextFacts, sameFacts } from '../../../src/core/log/sessionFacts';
 import { SessionLog } from '../../../src/core/log/sessionLog';
-import { PlanStore } from '../../../src/core/plan/store';
+import { PlanStore } from '../../../src/core/store/store';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { claudeCodeLocator } from '../../../src/agents/claudeCode/locator';
 import { startTerminalSource } from '../agentStart';

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { planMarkdown } from '../../core/plan/present';
 import { isSessionKey } from '../../core/log/sessionKey';
-import type { PlanStore } from '../../core/plan/store';
+import type { PlanStore } from '../../core/store/store';
 import { dateTimeText } from '../agentLooks';
 import { SNAPSHOT_SCHEME } from '../ids';
 

@@ -1,24 +1,23 @@
 // Copy as Pull Request Description: a session's plan, files and costs as Markdown for a
-// reviewer (src/core/plan/prDescription.ts), copied to the clipboard at once (the message that
-// says so offers an untitled Markdown document instead). Nothing is posted. The repository's GitHub address comes
-// from its git config, read-only; no git process runs.
+// reviewer (src/core/handoff/prDescription.ts), copied to the clipboard at once (the message
+// that says so offers an untitled Markdown document instead). Nothing is posted. The
+// repository's GitHub address comes from its git config, read-only; no git process runs.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { githubBlobBase, githubRepository } from '../../core/worktrees/gitRemote';
 import { buildLedger } from '../../core/derived/ledger';
-import { prDescription } from '../../core/plan/prDescription';
+import { prDescription } from '../../core/handoff/prDescription';
 import { sessionTitle } from '../../core/plan/present';
 import { sessionNamedBy } from '../../core/log/sessionKey';
-import type { PlanStore } from '../../core/plan/store';
+import type { PlanStore } from '../../core/store/store';
 import { buildTimeline } from '../../core/timeline/timeline';
-import { readTimelinePage, type TimelineSource } from '../../core/timeline/timelineRead';
+import { readTimelinePage, TIMELINE_PAGE, type TimelineSource } from '../../core/timeline/timelineRead';
 import { discoverWorktrees, worktreeOf } from '../../core/worktrees/worktrees';
 import type { ItemChangesReader } from '../../node/itemChangesReader';
 import { NodeFileSystem } from '../../node/nodeFileSystem';
-import type { CommandTable } from './commandTable';
+import type { CommandTable } from '../commands/commandTable';
 import { CommandId } from '../ids';
-import { noPlan } from '../sessions/sessionPick';
-import { TIMELINE_PAGE } from '../timeline/timelinePanel';
+import { noPlan } from '../sessionPick';
 
 const t = vscode.l10n.t;
 

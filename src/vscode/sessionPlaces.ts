@@ -2,9 +2,9 @@
 // followed folders, src/node/followedFolders.ts, and the folder the log keeps per session).
 // The Sessions view groups by it; tooltips, the timeline and the hand-off name it.
 import * as vscode from 'vscode';
-import type { Event } from '../../core/emitter';
-import type { PlanStore } from '../../core/plan/store';
-import { worktreeOf, type Worktree } from '../../core/worktrees/worktrees';
+import type { Event } from '../core/emitter';
+import type { PlanStore } from '../core/store/store';
+import { worktreeOf, type Worktree } from '../core/worktrees/worktrees';
 
 const t = vscode.l10n.t;
 

@@ -1,10 +1,10 @@
 // The one picker of a session, for the commands and the plan actions: each row its title,
 // agent, progress and age; the session the Plan view shows is marked.
 import * as vscode from 'vscode';
-import { iconText } from '../../core/text/escape';
-import { progressText, relativeTime, sessionTitle } from '../../core/plan/present';
-import type { PlanStore } from '../../core/plan/store';
-import { agentName } from '../agentLooks';
+import { iconText } from '../core/text/escape';
+import { progressText, relativeTime, sessionTitle } from '../core/plan/present';
+import type { PlanStore } from '../core/store/store';
+import { agentName } from './agentLooks';
 
 const t = vscode.l10n.t;
 

@@ -1,11 +1,11 @@
 // One todo_write call, host-free: owning session → validation → append → the
 // text the model reads. The VS Code tool is a thin wrapper around it, and the
 // reliability suite drives it directly. It never throws for any input.
-import { NO_SESSION_TEXT, saveFailedText, successText } from './plan';
+import { NO_SESSION_TEXT, saveFailedText, successText } from '../plan/plan';
 import { sessionKeyFromToken } from '../log/sessionKey';
 import type { PlanRecord } from '../log/sessionLog';
 import type { PlanStore } from './store';
-import { validateTodoInput } from './validate';
+import { validateTodoInput } from '../plan/validate';
 
 export type TodoWriteOutcome =
   | { kind: 'saved'; text: string; event: PlanRecord }

@@ -2,10 +2,10 @@
 // versions…" reads the next page backwards, so opening it costs the same however long
 // the history has grown.
 import * as vscode from 'vscode';
-import type { DisplayState } from '../../core/plan/display';
+import type { DisplayState } from '../../core/store/display';
 import { changeSummary, diffPlans, progressText } from '../../core/plan/present';
 import type { PlanVersion } from '../../core/log/sessionLog';
-import type { PlanStore } from '../../core/plan/store';
+import type { PlanStore } from '../../core/store/store';
 import { versionTime } from '../agentLooks';
 
 const t = vscode.l10n.t;

@@ -2,7 +2,7 @@
 // signal's row and the timeline's marks all open the same diff of two saved versions.
 import * as vscode from 'vscode';
 import type { PlanVersion } from '../../core/log/sessionLog';
-import type { PlanStore } from '../../core/plan/store';
+import type { PlanStore } from '../../core/store/store';
 import { versionTime } from '../agentLooks';
 import { snapshotUri } from './snapshotDocuments';
 

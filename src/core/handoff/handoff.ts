@@ -6,8 +6,8 @@
 // verbatim, the session's title, the agent's name). The README states them and their cost.
 import type { HealthSignal } from '../derived/health';
 import { signalText } from '../derived/healthText';
-import type { PlanItem } from './plan';
-import { changeSummary, diffPlans, planMarkdown, type Translate } from './present';
+import type { PlanItem } from '../plan/plan';
+import { changeSummary, diffPlans, planMarkdown, type Translate } from '../plan/present';
 import { markdownText, promptLine } from '../text/escape';
 
 /**

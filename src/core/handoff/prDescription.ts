@@ -8,9 +8,9 @@
 import { itemDiffstat, type ItemChanges } from '../derived/itemChanges';
 import type { ItemLedger, Ledger } from '../derived/ledger';
 import { ledgerText } from '../derived/ledgerText';
-import { itemLabel, type Translate } from './present';
+import { itemLabel, spanText, type Translate } from '../plan/present';
 import { blobLink, markdownCode, markdownText } from '../text/escape';
-import { spanText, type Lane, type Timeline } from '../timeline/timeline';
+import type { Lane, Timeline } from '../timeline/timeline';
 import type { PageFile } from '../timeline/timelineFiles';
 
 export interface PrDescriptionInput {

@@ -1,22 +1,23 @@
 // Acting on a plan: continue it in a new chat, ask its chat to continue or to restore a
-// dropped item, copy the hand-off prompt, export it. The texts come from src/core/plan/handoff.ts.
+// dropped item, copy the hand-off prompt, export it. The texts come from
+// src/core/handoff/handoff.ts.
 // Agent Plan only TYPES into a chat's input (`isPartialQuery`): the user decides what is sent.
 import * as vscode from 'vscode';
 import { iconText } from '../../core/text/escape';
-import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems, type PlanOrigin } from '../../core/plan/handoff';
+import { askToContinuePrompt, askToRestorePrompt, continuePrompt, exportMarkdown, openItems, type PlanOrigin } from '../../core/handoff/handoff';
 import type { HealthBook } from '../../core/derived/healthBook';
 import { requestTextProblem, type PlanRecord } from '../../core/log/logRecord';
 import { AGENT_LOOKS, VSCODE_CHAT_AGENTS } from '../../core/generated/agentIds';
 import type { RequestBook } from '../../core/derived/requests';
 import { copilotChatResource, sessionNamedBy } from '../../core/log/sessionKey';
-import type { PlanStore } from '../../core/plan/store';
+import type { PlanStore } from '../../core/store/store';
 import { sessionName } from '../../core/plan/present';
 import { agentName } from '../agentLooks';
-import { bindTable, reportFailure, type CommandTable } from './commandTable';
+import { bindTable, reportFailure, type CommandTable } from '../commands/commandTable';
 import { CommandId } from '../ids';
 import { logError, type Logger } from '../log';
-import { noPlan, pickSession } from '../sessions/sessionPick';
-import type { SessionPlaces } from '../sessions/sessionPlaces';
+import { noPlan, pickSession } from '../sessionPick';
+import type { SessionPlaces } from '../sessionPlaces';
 
 const t = vscode.l10n.t;
 

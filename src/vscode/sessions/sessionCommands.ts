@@ -1,19 +1,20 @@
-// The palette and view commands, in typed tables by feature. None of them writes a plan:
+// The commands on a session, in typed tables: which session and version the Plan view shows,
+// comparing versions (history/), a session's plan, chat and log. None of them writes a plan:
 // the model owns it.
 import * as vscode from 'vscode';
 import { notificationText } from '../../core/text/escape';
-import type { DisplayState } from '../../core/plan/display';
+import type { DisplayState } from '../../core/store/display';
 import { planMarkdown, sessionTitle } from '../../core/plan/present';
 import { copilotChatResource, isSessionKey, sessionNamedBy } from '../../core/log/sessionKey';
 import type { PlanVersion } from '../../core/log/sessionLog';
-import type { PlanStore } from '../../core/plan/store';
+import type { PlanStore } from '../../core/store/store';
 import type { HealthBook } from '../../core/derived/healthBook';
-import { bindTable, type BoundTable, type CommandTable } from './commandTable';
-import { compareWithPrevious } from './compare';
-import { pickVersion } from './historyPick';
+import { bindTable, type BoundTable, type CommandTable } from '../commands/commandTable';
+import { compareWithPrevious } from '../history/compare';
+import { pickVersion } from '../history/historyPick';
 import { CommandId, ViewId } from '../ids';
 import { logError, type Logger } from '../log';
-import { noPlan, pickSession } from '../sessions/sessionPick';
+import { noPlan, pickSession } from '../sessionPick';
 
 const t = vscode.l10n.t;
 

@@ -3,11 +3,11 @@
 // processes' appends, files that appear or vanish) comes through `take`, in file order.
 // The UI and the exported API read it and listen to it.
 // Data flows one way: write → log → reader → store → listeners.
-import { isAgentParticipant, isVscodeChatAgent } from './participants';
+import { isAgentParticipant, isVscodeChatAgent } from '../plan/participants';
 import { foreignSessionKey } from '../log/sessionKey';
 import type { AgentId } from '../foreign';
 import { Emitter, type Disposable } from '../emitter';
-import type { PlanItem, Todo } from './plan';
+import type { PlanItem, Todo } from '../plan/plan';
 import type { HistoryPage, PlanRecord, LogRead, PlanVersion, SessionInfoRecord, SessionLog } from '../log/sessionLog';
 import type { SessionColumn, SessionRecords } from '../log/sessionRecords';
 
