@@ -8,7 +8,8 @@
 //     (`contributes.keybindings`);
 //   - package.nls.json, package.nls.zh-cn.json: those settings' descriptions, the commands'
 //     titles and their category;
-//   - l10n/bundle.l10n*.json: each agent's name (kept as it is in Chinese);
+//   - l10n/bundle.l10n.json: every runtime string of src/ (each `t('…')`) and each agent's name;
+//     l10n/bundle.l10n.zh-cn.json: the translations of those still used, each agent's name as it is;
 //   - src/core/generated/agentIds.ts: the ids the log accepts, the VS Code chat agents, names and icons;
 //   - docs/agents.md, README.md, docs/log-format.md, docs/api.md: the agents'
 //     tables (each agent's rows from its `about`) and lists, between `<!-- generated:<name> -->`
@@ -26,6 +27,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
+import { runtimeStrings } from './lib/l10nStrings.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '..');
@@ -314,6 +316,19 @@ function l10nBundle(text, agents, _commands, { written }) {
   return json(withEntries(JSON.parse(text), (key) => names.has(key), Object.fromEntries(agents.map((agent) => [agent.name, agent.name]))));
 }
 
+/** The English bundle: every runtime string of src/ (scripts/lib/l10nStrings.mjs) and each agent's name, as its own value, sorted. */
+function englishBundle(_text, agents, _commands, { strings }) {
+  const keys = [...new Set([...strings, ...agents.map((agent) => agent.name)])].sort();
+  return json(Object.fromEntries(keys.map((key) => [key, key])));
+}
+
+/** The Chinese bundle: its translations of the strings still used (and each agent's name, kept as it is), in its own order. */
+function chineseBundle(text, agents, commands, inputs) {
+  const english = new Set(Object.keys(JSON.parse(englishBundle('', agents, commands, inputs))));
+  const kept = Object.fromEntries(Object.entries(JSON.parse(text || '{}')).filter(([key]) => english.has(key)));
+  return l10nBundle(json(kept), agents, commands, inputs);
+}
+
 /** The agents' names in the ids module as it is on disk (this generator wrote it). */
 function writtenNames(root) {
   const file = path.join(root, 'src', 'core', 'generated', 'agentIds.ts');
@@ -460,8 +475,8 @@ const WRITERS = {
   'package.json': manifest,
   'package.nls.json': (text, agents, commands) => nls(text, agents, commands, 'en'),
   'package.nls.zh-cn.json': (text, agents, commands) => nls(text, agents, commands, 'zhCn'),
-  'l10n/bundle.l10n.json': l10nBundle,
-  'l10n/bundle.l10n.zh-cn.json': l10nBundle,
+  'l10n/bundle.l10n.json': englishBundle,
+  'l10n/bundle.l10n.zh-cn.json': chineseBundle,
   'src/core/generated/agentIds.ts': (_text, agents) => agentIds(agents),
   'docs/agents.md': agentsPage,
   'docs/log-format.md': logFormat,
@@ -475,7 +490,7 @@ const WRITERS = {
 export async function derivedFiles(root = repoRoot) {
   const agents = checkedList(await loadAgents(root));
   const commands = await loadCommands(root);
-  const inputs = { recipes: await loadRecipes(root, agents), written: { names: writtenNames(root) } };
+  const inputs = { recipes: await loadRecipes(root, agents), written: { names: writtenNames(root) }, strings: runtimeStrings(root) };
   const out = {};
   for (const file of DERIVED_FILES) {
     const full = path.join(root, file);
