@@ -1,5 +1,6 @@
 // Bundles the extension (src/extension.ts → dist/extension.js) and compiles the
-// integration tests (test/integration → out/test/integration) for the extension host.
+// integration tests (test/integration → out/test/integration, with the helpers every test level
+// shares: test/lib → out/test/lib) for the extension host.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -85,7 +86,8 @@ const contexts = [await esbuild.context(extension), await esbuild.context(timeli
 if (!production) {
   contexts.push(
     await esbuild.context({
-      entryPoints: listTs('test/integration'),
+      // Not bundled: test/integration's imports of test/lib (waiting) need test/lib compiled beside it.
+      entryPoints: [...listTs('test/integration'), ...listTs('test/lib')],
       outbase: '.',
       outdir: 'out',
       bundle: false,

@@ -27,6 +27,7 @@ import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { GitSnapshots } from '../../src/node/gitSnapshots';
 import { SnapshotRecorder } from '../../src/node/snapshotRecorder';
 import { LogPlanSink } from '../../src/core/log/planSink';
+import { sleep } from '../lib/wait';
 
 export { ERRORS, successText };
 
@@ -642,11 +643,11 @@ export async function benchIdle(dir: string, sessions: number, onProgress?: (tex
     onPoll: () => (livePolls++, log.poll()),
     onError: () => {},
   });
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await sleep(1000);
   const liveWindowMs = 3000;
   fsCount.calls = 0;
   livePolls = 0;
-  await new Promise((resolve) => setTimeout(resolve, liveWindowMs));
+  await sleep(liveWindowMs);
   const liveCalls = fsCount.calls;
   watcher.dispose();
   // Where events do not arrive: one look while nothing changed (the median of 5).
@@ -855,7 +856,7 @@ export async function benchSnapshots(
       );
       costs[name].times.push(ms);
     }
-    idle.push(await longestGap(() => new Promise((resolve) => setTimeout(resolve, Math.max(50, costs.runner.times.at(-1) ?? 0)))));
+    idle.push(await longestGap(() => sleep(Math.max(50, costs.runner.times.at(-1) ?? 0))));
   }
   runner.dispose();
   const cost = ({ times, gaps }: { times: number[]; gaps: number[] }): SnapshotCost => {

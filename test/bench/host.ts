@@ -21,6 +21,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { sleep, waitFor } from '../lib/wait';
 
 const EXTENSION_ID = 'agent-plan.agent-plan';
 
@@ -67,8 +68,6 @@ export async function run(): Promise<void> {
   fs.writeFileSync(`${resultFile}.tmp`, JSON.stringify(result, null, 2));
   fs.renameSync(`${resultFile}.tmp`, resultFile);
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Files and bytes under `dir` (the log folder and the followers' cursors), to tell when imports are done. */
 function footprint(dir: string): string {
@@ -202,17 +201,15 @@ async function activation(): Promise<Record<string, unknown>> {
   };
 }
 
-async function waitForFile(file: string, timeoutMs: number): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+function waitForFile(file: string, timeoutMs: number): Promise<string> {
+  const read = (): string | undefined => {
     try {
       return fs.readFileSync(file, 'utf8');
     } catch {
-      // not there yet
+      return undefined; // not there yet
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${path.basename(file)}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  };
+  return waitFor(read, path.basename(file), timeoutMs, 5);
 }
 
 function writeFileAtomic(file: string, text: string): void {

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generator, madeUpCopy, MADE_UP, repoRoot } from '../unit/madeUpAgent';
+import { useTempDir } from '../lib/temp';
 
 function checkTypes(root: string): { status: number | null; output: string } {
   const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -15,22 +16,19 @@ function checkTypes(root: string): { status: number | null; output: string } {
 }
 
 describe('a made-up agent, type-checked', () => {
+  const copy = useTempDir('madeup');
   it('fails check-types until `npm run generate` runs, and passes after', async function () {
     this.timeout(120_000);
     assert.ok(fs.existsSync(path.join(repoRoot, 'src', 'core', 'generated', 'inputValidator.js')), 'the validator is built (npm run build)');
-    const tmp = await madeUpCopy(['schemas']);
-    try {
-      fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(tmp, 'node_modules'), 'dir');
-      const config = JSON.parse(fs.readFileSync(path.join(repoRoot, 'tsconfig.json'), 'utf8')) as { compilerOptions: { types: string[] }; include: string[] };
-      fs.writeFileSync(path.join(tmp, 'tsconfig.json'), JSON.stringify({ ...config, compilerOptions: { ...config.compilerOptions, types: ['node', 'vscode'] }, include: ['src/**/*.ts'] }));
-      const before = checkTypes(tmp);
-      assert.notEqual(before.status, 0, 'its id is not an AgentId before the generator runs');
-      assert.match(before.output, new RegExp(`"${MADE_UP.id}"`));
-      await (await generator()).generate(tmp);
-      const after = checkTypes(tmp);
-      assert.equal(after.status, 0, after.output);
-    } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
+    const tmp = await madeUpCopy(copy.path, ['schemas']);
+    fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(tmp, 'node_modules'), 'dir');
+    const config = JSON.parse(fs.readFileSync(path.join(repoRoot, 'tsconfig.json'), 'utf8')) as { compilerOptions: { types: string[] }; include: string[] };
+    fs.writeFileSync(path.join(tmp, 'tsconfig.json'), JSON.stringify({ ...config, compilerOptions: { ...config.compilerOptions, types: ['node', 'vscode'] }, include: ['src/**/*.ts'] }));
+    const before = checkTypes(tmp);
+    assert.notEqual(before.status, 0, 'its id is not an AgentId before the generator runs');
+    assert.match(before.output, new RegExp(`"${MADE_UP.id}"`));
+    await (await generator()).generate(tmp);
+    const after = checkTypes(tmp);
+    assert.equal(after.status, 0, after.output);
   });
 });

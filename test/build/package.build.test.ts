@@ -5,8 +5,8 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import Module from 'node:module';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { useTempDir } from '../lib/temp';
 
 const root = path.resolve(__dirname, '..', '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -49,30 +49,27 @@ describe('the .vsix file list', () => {
     const result = spawnSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8', env: childEnv() });
     assert.equal(result.status, 0, result.stderr);
     const files = result.stdout.split('\n').filter((line) => line.trim() !== '').sort();
-    const allowed = [/^dist\/(extension|timeline|mcp)\.js$/, /^media\/timeline\.css$/, /^package(\.nls(\.[a-z-]+)?)?\.json$/, /^l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/, /^media\/[\w.-]+\.(svg|png)$/, /^schemas\/todo-write\.input\.json$/, /^(README|CHANGELOG)\.md$/, /^LICENSE$/, /^docs\/screenshot-[a-z-]+\.png$/];
+    const allowed = [/^dist\/(extension|timeline|mcp)\.js$/, /^dist\/answer\.sh$/, /^media\/timeline\.css$/, /^package(\.nls(\.[a-z-]+)?)?\.json$/, /^l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/, /^media\/[\w.-]+\.(svg|png)$/, /^schemas\/todo-write\.input\.json$/, /^(README|CHANGELOG)\.md$/, /^LICENSE$/, /^docs\/screenshot-[a-z-]+\.png$/];
     for (const file of files) assert.ok(allowed.some((pattern) => pattern.test(file)), `${file} does not belong in the package`);
-    for (const needed of ['dist/extension.js', 'dist/timeline.js', 'dist/mcp.js', 'media/timeline.css', 'package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'l10n/bundle.l10n.zh-cn.json', 'media/agent-plan.svg']) {
+    for (const needed of ['dist/extension.js', 'dist/timeline.js', 'dist/mcp.js', 'dist/answer.sh', 'media/timeline.css', 'package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'l10n/bundle.l10n.zh-cn.json', 'media/agent-plan.svg']) {
       assert.ok(files.includes(needed), `${needed} is packaged`);
     }
   });
 });
 
 describe('packaging', () => {
+  const tmp = useTempDir('vsix');
   it('vsce packages the extension with the flags of `npm run package`', function () {
     this.timeout(120_000);
     const script = manifest.scripts.package as string;
     const vsceArgs = script.slice(script.indexOf('vsce package') + 'vsce '.length).split(' ');
     const outIndex = vsceArgs.indexOf('--out');
     assert.ok(outIndex > 0, 'npm run package names its output');
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-vsix-'));
-    try {
-      vsceArgs[outIndex + 1] = path.join(dir, 'agent-plan.vsix');
-      const result = spawnSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), ...vsceArgs], { cwd: root, encoding: 'utf8', env: childEnv() });
-      assert.equal(result.status, 0, result.stderr + result.stdout);
-      assert.ok(fs.statSync(path.join(dir, 'agent-plan.vsix')).size > 10_000);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tmp.path;
+    vsceArgs[outIndex + 1] = path.join(dir, 'agent-plan.vsix');
+    const result = spawnSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), ...vsceArgs], { cwd: root, encoding: 'utf8', env: childEnv() });
+    assert.equal(result.status, 0, result.stderr + result.stdout);
+    assert.ok(fs.statSync(path.join(dir, 'agent-plan.vsix')).size > 10_000);
   });
 });
 

@@ -10,8 +10,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PendingRequest } from '../../src/extension';
-import { api, bridge, domTexts, logLines, waitFor } from './helpers';
+import { api, bridge, domTexts, logLines } from './helpers';
 import { agentsStatus as status, startAgent, type AgentRun } from './terminalAgents';
+import { waitFor } from '../lib/wait';
 
 const SCENARIO = 'claude-code/approval-given';
 const COMMAND = 'touch approved.txt';

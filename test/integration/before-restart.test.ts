@@ -6,7 +6,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, logFiles, planLine, planLines, runDir, waitFor, writeLine } from './helpers';
+import { api, logFiles, planLine, planLines, runDir, writeLine } from './helpers';
+import { sleep, waitFor } from '../lib/wait';
 
 /** The session this file pins: older than its timeline session, so never the latest. */
 const PINNED = 'c6'.repeat(16);
@@ -45,7 +46,7 @@ describe('before the restart', () => {
     // The web workbench saves its editors' state (the pages' state with it) every 5 s: a fixed wait,
     // as the browser's clock decides it and nothing tells the extension host it is saved (two
     // periods and a margin: 8 s once missed a save on a loaded machine).
-    await new Promise((resolve) => setTimeout(resolve, 12_000));
+    await sleep(12_000);
   });
 
   it('the API lists exactly the sessions whose logs are on disk, with their last lines', async () => {
@@ -74,6 +75,6 @@ describe('before the restart', () => {
     fs.writeFileSync(path.join(runDir(), 'pinned-before-restart.json'), JSON.stringify({ session: PINNED }));
     // VS Code writes workspace state to the browser's storage shortly after a change (a fixed wait:
     // the browser's clock decides it, and nothing tells the extension host it is written).
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await sleep(1500);
   });
 });

@@ -6,8 +6,9 @@
 // programs cannot run, the launcher says why and these tests are not defined.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, findInSessionRows, waitFor, type SessionsViewRow } from './helpers';
+import { api, findInSessionRows, type SessionsViewRow } from './helpers';
 import { agentsStatus as status, itemsOf, sameItems as same, startAgent, type Items } from './terminalAgents';
+import { waitFor } from '../lib/wait';
 
 const PARENT: Items = [['Hand the fix to a subagent', 'in_progress'], ['Review the fix', 'pending']];
 const CHILD_FIRST: Items = [['Read the tokenizer', 'in_progress'], ['Fix the loop bound', 'pending']];

@@ -5,8 +5,9 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, domTexts, EXTENSION_ID, findInSessionRows, isSessionRow, newChatSession, type SessionsViewRow, planItemLabels, rowName, runDir, waitFor, withoutPlanWrites, PLAN_VIEW_ROWS, PLAN_MESSAGE, PICKER_ROWS } from './helpers';
+import { api, bridge, domTexts, EXTENSION_ID, findInSessionRows, isSessionRow, newChatSession, type SessionsViewRow, planItemLabels, rowName, runDir, withoutPlanWrites, PLAN_VIEW_ROWS, PLAN_MESSAGE, PICKER_ROWS } from './helpers';
 import { askAgent, copilotReady, records, scriptTurns, textOf, toolResults, turnIndex, type ModelRecord } from './copilotAgent';
+import { sleep, waitFor } from '../lib/wait';
 
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 const CHAT_ITEMS = '#workbench\\.parts\\.auxiliarybar .interactive-item-container';
@@ -83,7 +84,7 @@ describe('the real Copilot agent with a scripted model', function () {
         const banner = (await domTexts(PLAN_MESSAGE).catch(() => [])).find((text) => text.includes('earlier turn'));
         const viewed = plan.getViewState().session;
         if (banner !== undefined) banners.push(`${banner} (API: earlierTurn ${viewed === undefined ? 'no session' : String(plan.getSessionInfo(viewed).earlierTurn)})`);
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        await sleep(150);
       }
     })();
     let first: ModelRecord[];

@@ -7,8 +7,9 @@
 // run, the launcher says why and these tests are not defined.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, findSessionRow, waitFor } from './helpers';
+import { api, findSessionRow } from './helpers';
 import { agentsStatus as status, itemsOf, sameItems, sessionsOf as sessionsOfAgent, startAgent, type Items } from './terminalAgents';
+import { waitFor } from '../lib/wait';
 
 const sessionsOf = () => sessionsOfAgent('copilot-cli');
 

@@ -8,8 +8,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, api, logLines, newChatSession, waitFor } from './helpers';
+import { EXTENSION_ID, api, logLines, newChatSession } from './helpers';
 import { askAgent, copilotReady, toolResults, type ModelRecord } from './copilotAgent';
+import { waitFor } from '../lib/wait';
 
 const MATCH = '[ap:demo-edits]';
 /** The demo workspace's files the dark mode plan reads and edits, copied into the test workspace for this test. */

@@ -8,8 +8,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentPlanApi } from '../../src/extension';
-import { api, bridge, domTexts, findInSessionRows, findSessionRow, isSessionRow, newChatSession, rowName, runDir, waitFor, PLAN_VIEW_ROWS } from './helpers';
+import { api, bridge, domTexts, findInSessionRows, findSessionRow, isSessionRow, newChatSession, rowName, runDir, PLAN_VIEW_ROWS } from './helpers';
 import { askAgent, copilotReady, releaseModel } from './copilotAgent';
+import { waitFor } from '../lib/wait';
 
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 const MESSAGES = '.notification-list-item-message';

@@ -5,8 +5,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { activityBadge, api, badgeCount, domTexts, findSessionRow, logLines, newChatSession, planItemLabels, waitFor, PLAN_VIEW_ROWS, PLAN_MESSAGE } from './helpers';
+import { activityBadge, api, badgeCount, domTexts, findSessionRow, logLines, newChatSession, planItemLabels, PLAN_VIEW_ROWS, PLAN_MESSAGE } from './helpers';
 import { askAgent, copilotReady, scriptTurns, turnIndex } from './copilotAgent';
+import { waitFor } from '../lib/wait';
 
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';
 

@@ -9,8 +9,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentPlanApi } from '../../src/extension';
-import { api, bridge, domTexts, newChatSession, runDir, waitFor, PLAN_VIEW_ROWS } from './helpers';
+import { api, bridge, domTexts, newChatSession, runDir, PLAN_VIEW_ROWS } from './helpers';
 import { askAgent, copilotReady, MODEL, records, textOf, turnIndex, turnRecords, type ModelRecord } from './copilotAgent';
+import { sleep, waitFor } from '../lib/wait';
 
 interface Outcome {
   done: string;
@@ -99,7 +100,7 @@ describe('acting on a plan with the real Copilot agent', function () {
       throw new Error(`${String(error)}; the prompt: ${JSON.stringify(prompt)}; the inputs: ${JSON.stringify(await chatInputs())}`);
     });
     // A fixed wait: nothing is to happen, and no event says that VS Code chose not to send.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await sleep(1000);
     assert.equal(turnRecords(turnIndex('continue the plan of'), since).length, 0, 'nothing is sent before the user sends it');
 
     const request = await submitAndWait('continue the plan of', since);

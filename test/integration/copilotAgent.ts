@@ -6,7 +6,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { runDir, waitFor } from './helpers';
+import { runDir } from './helpers';
+import { waitFor } from '../lib/wait';
 
 export const COPILOT_ID = 'GitHub.copilot-chat';
 /** The Copilot Chat these tests were written against; its prompts and request shapes are its own. */

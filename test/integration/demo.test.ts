@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, findSessionRow, newChatSession, planItemLabels, runDir, waitFor, PLAN_VIEW_ROWS } from './helpers';
+import { api, bridge, findSessionRow, newChatSession, planItemLabels, runDir, PLAN_VIEW_ROWS } from './helpers';
+import { waitFor } from '../lib/wait';
 
 const DEMO_ID = 'agent-plan-demo.agent-plan-demo';
 const STEP_DELAY = 'agentPlanDemo.stepDelayMs';

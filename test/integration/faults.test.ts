@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { api, chat, newChatSession, todos, waitFor } from './helpers';
+import { api, chat, newChatSession, todos } from './helpers';
 import type { PlanSnapshot } from '../../src/extension';
+import { sleep, waitFor } from '../lib/wait';
 
 /**
  * Long enough for the log folder watcher to have passed a change of the session's file on (at
@@ -11,10 +12,6 @@ import type { PlanSnapshot } from '../../src/extension';
  * another session's file proves nothing here: each session has its own throttle).
  */
 const SETTLE_MS = 600;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 describe('a save that fails inside the extension host', () => {
   before(async () => {

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, api, chat, domTexts, newChatSession, todos, waitFor } from './helpers';
+import { EXTENSION_ID, api, chat, domTexts, newChatSession, todos } from './helpers';
+import { waitFor } from '../lib/wait';
 
 describe('foundation, in a real extension host', () => {
   it('activates and returns its API', async () => {

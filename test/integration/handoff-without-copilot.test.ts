@@ -4,7 +4,8 @@
 // file before the others, whatever the seed (test/integration/order.ts, BEFORE_COPILOT_FILES).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, chat, domTexts, newChatSession, todos, waitFor } from './helpers';
+import { api, chat, domTexts, newChatSession, todos } from './helpers';
+import { waitFor } from '../lib/wait';
 
 describe('acting on a plan without Copilot', () => {
   it('Continue in New Chat copies the hand-off prompt and says so', async () => {

@@ -1,9 +1,10 @@
 // Shared by the integration tests: the extension's API, real chat requests
-// through the fixture participant, waiting, and the bridge to the rendered DOM.
+// through the fixture participant, and the bridge to the rendered DOM (waiting: ../lib/wait.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentPlanApi, PlanSnapshot } from '../../src/extension';
+import { waitFor } from '../lib/wait';
 
 export const EXTENSION_ID = 'agent-plan.agent-plan';
 export const FIXTURE_ID = 'agent-plan-test.agent-plan-fixture';
@@ -84,16 +85,6 @@ export async function chatSession(...inputs: unknown[]): Promise<{ call: Fixture
     return { call, session: snapshot.session };
   } finally {
     subscription.dispose();
-  }
-}
-
-export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string | (() => string), timeoutMs = 10_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 

@@ -7,8 +7,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, domTexts, planLine, runDir, waitFor } from './helpers';
+import { api, bridge, domTexts, planLine, runDir } from './helpers';
 import { assertInert } from './inertMarkdown';
+import { waitFor } from '../lib/wait';
 
 const MESSAGES = '.notification-list-item-message';
 const STATUS_ITEM = '[id="agent-plan.agent-plan.agentPlan.progress"]';

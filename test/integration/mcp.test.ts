@@ -10,7 +10,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { api, findSessionRow, waitFor } from './helpers';
+import { api, findSessionRow } from './helpers';
+import { waitFor } from '../lib/wait';
 
 type Todo = { content: string; status: 'pending' | 'in_progress' | 'completed' };
 

@@ -7,8 +7,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, findSessionRow, waitFor } from './helpers';
+import { api, findSessionRow } from './helpers';
 import { agentsStatus as status, itemsOf, newSessionShowing, runAgent as run, sessionsOf, type Items } from './terminalAgents';
+import { waitFor } from '../lib/wait';
 
 /** Kilo CLI starts slowly on a loaded machine (22 s seen): a run may take up to two minutes. */
 const runAgent = (scenario: string, delayMs = 0) => run(scenario, delayMs, 120_000);

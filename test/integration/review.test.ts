@@ -12,7 +12,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { gitBytes, git, inGitWorkspace, numstat, reviewTabFiles, treeState } from './gitState';
 import { askAgent, copilotReady, records, toolResults, turnIndex } from './copilotAgent';
-import { api, logLines, newChatSession, runDir, waitFor } from './helpers';
+import { api, logLines, newChatSession, runDir } from './helpers';
+import { waitFor } from '../lib/wait';
 
 const SESSION = createHash('sha256').update('review an item').digest('hex').slice(0, 32);
 

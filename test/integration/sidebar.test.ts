@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanViewState } from '../../src/extension';
-import { activityBadge, api, badgeCount, bridge, chat, chatSession, drawnSessionRows, findInSessionRows, findSessionRow, isSessionRow, domTexts, logLines, newChatSession, planItemLabels, rowName, runDir, sessionName, SESSIONS_VIEW_ROWS, todos, waitFor, PLAN_VIEW_ROWS, PLAN_MESSAGE, PICKER_ROWS } from './helpers';
+import { activityBadge, api, badgeCount, bridge, chat, chatSession, drawnSessionRows, findInSessionRows, findSessionRow, isSessionRow, domTexts, logLines, newChatSession, planItemLabels, rowName, runDir, sessionName, SESSIONS_VIEW_ROWS, todos, PLAN_VIEW_ROWS, PLAN_MESSAGE, PICKER_ROWS } from './helpers';
+import { waitFor } from '../lib/wait';
 
 const LONG_HISTORY = 250;
 /** Rows the Sessions view lists at first (SESSIONS_PAGE in src/vscode/sessions/sessionsTree.ts), and how many sessions the test adds. */

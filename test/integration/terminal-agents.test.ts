@@ -8,9 +8,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, findSessionRow, logLines, planItemLabels, PLAN_VIEW_ROWS, runDir, waitFor } from './helpers';
+import { api, bridge, findSessionRow, logLines, planItemLabels, PLAN_VIEW_ROWS, runDir } from './helpers';
 import { gitBytes, inGitWorkspace, itemNumstats, treeState } from './gitState';
 import { agentsStatus as status, itemsOf, newSessionShowing, runAgent, sessionsOf, startAgent, versionsText } from './terminalAgents';
+import { waitFor } from '../lib/wait';
 
 /** An agent's name as its Sessions rows say it. */
 const agentName = (agent: 'claude-code' | 'codex' | 'gemini-cli'): string => ({ 'claude-code': 'Claude Code', codex: 'Codex', 'gemini-cli': 'Gemini CLI' })[agent];

@@ -5,7 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, runDir, waitFor } from './helpers';
+import { api, bridge, runDir } from './helpers';
+import { waitFor } from '../lib/wait';
 
 /** What the launcher wrote before the tests: why the programs cannot run here, or their versions. */
 export interface AgentsStatus {

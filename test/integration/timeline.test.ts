@@ -6,7 +6,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, chat, chatSession, newChatSession, planLine, runDir, sessionName, todos, waitFor, writeLine } from './helpers';
+import { api, bridge, chat, chatSession, newChatSession, planLine, runDir, sessionName, todos, writeLine } from './helpers';
+import { waitFor } from '../lib/wait';
 
 interface Rendered {
   lanes: string[];

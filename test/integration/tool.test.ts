@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, chat, chatSession, logFiles, newChatSession, planLines, todos, waitFor, withoutPlanWrites } from './helpers';
+import { api, bridge, chat, chatSession, logFiles, newChatSession, planLines, todos, withoutPlanWrites } from './helpers';
+import { waitFor } from '../lib/wait';
 
 function text(result: vscode.LanguageModelToolResult): string {
   return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');

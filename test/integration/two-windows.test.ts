@@ -9,8 +9,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanSnapshot } from '../../src/extension';
-import { api, bridge, isItemRow, logLines, runDir, SESSIONS_VIEW_ROWS, waitFor, PLAN_VIEW_ROWS, PICKER_ROWS } from './helpers';
+import { api, bridge, isItemRow, logLines, runDir, SESSIONS_VIEW_ROWS, PLAN_VIEW_ROWS, PICKER_ROWS } from './helpers';
 import { agentsStatus as status, startAgent } from './terminalAgents';
+import { sleep, waitFor } from '../lib/wait';
 
 const ACTIVITY = '.activitybar li.action-item a.action-label[aria-label^="Agent Plan"]';
 const SESSIONS_HEADER = '.pane-header[aria-label^="Sessions"]';
@@ -40,7 +41,7 @@ async function pickerRows(window: number, versions: number, timeoutMs = 20_000):
     timeoutMs,
   );
   // A moment more: a repeated version would come as an extra row (a fixed wait: nothing is to come).
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await sleep(500);
   return bridge<string[]>({ op: 'texts', window, selector: PICKER_ROWS });
 }
 
@@ -113,7 +114,7 @@ if (status.skipped !== undefined) {
         );
         // Both windows have caught up: a repeat would have landed by now (a fixed wait: a repeat is
         // not to come, and no event says the other window's host has read the transcript).
-        await new Promise((resolve) => setTimeout(resolve, 2000));
+        await sleep(2000);
       } finally {
         listener.dispose();
       }

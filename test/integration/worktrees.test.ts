@@ -9,8 +9,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentPlanApi, PlanHealth } from '../../src/extension';
-import { activityBadge, allSessionRows, api, badgeCount, bridge, planLine, SESSIONS_VIEW_ROWS, type SessionsViewRow, waitFor } from './helpers';
+import { activityBadge, allSessionRows, api, badgeCount, bridge, planLine, SESSIONS_VIEW_ROWS, type SessionsViewRow } from './helpers';
 import { agentsStatus as status, sessionsOf, versionsText, type AgentRun } from './terminalAgents';
+import { waitFor } from '../lib/wait';
 
 function git(cwd: string, ...args: string[]): void {
   execFileSync('git', ['-c', 'user.name=Agent Plan tests', '-c', 'user.email=tests@agent-plan.invalid', '-c', 'init.defaultBranch=main', ...args], {

@@ -8,9 +8,10 @@ import type { PlanRecord } from '../../src/core/log/sessionLog';
 import { sessionKeyFromToken } from '../../src/core/log/sessionKey';
 import { runTodoWrite } from '../../src/core/store/todoWrite';
 import { ERROR_KINDS, recognizeError } from './lib/errorTexts';
-import { openStore, tempDir } from './lib/env';
+import { openStore } from './lib/env';
 import { recordFigures, runSeed } from './lib/figures';
 import { inputProblem } from './lib/oracle';
+import { useTempDir } from '../lib/temp';
 
 const NUM_RUNS = Number(process.env.AGENT_PLAN_FUZZ_RUNS ?? 10_000);
 
@@ -192,8 +193,9 @@ function describeInput(value: unknown): string {
 }
 
 describe('reliability: bad input (property-based fuzzing of todo_write)', () => {
+  const tmp = useTempDir('rel-fuzz');
   it(`never throws, answers only documented texts, writes exactly what it accepts (${NUM_RUNS} inputs)`, async () => {
-    const dir = tempDir('fuzz');
+    const dir = tmp.path;
     const { log, store } = openStore(dir);
     const token = { sessionId: 'fuzz' };
     const session = sessionKeyFromToken(token);

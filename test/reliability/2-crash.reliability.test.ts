@@ -8,10 +8,12 @@ import * as path from 'node:path';
 import { hashIdentity } from '../../src/core/log/sessionKey';
 import { SessionLog } from '../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { childScript, collect, pool, removeDir, sleep, startNode, tempDir, waitForOutput } from './lib/env';
+import { childScript, collect, pool, startNode, waitForOutput } from './lib/env';
 import { Random, recordFigures, runSeed } from './lib/figures';
 import { classifyLine, countsOf, eventsOf, parseLog, type OracleEvent } from './lib/oracle';
 import { stepOf, stepSnapshot } from './lib/steps';
+import { sleep } from '../lib/wait';
+import { useTempDir } from '../lib/temp';
 
 const TRIALS = Number(process.env.AGENT_PLAN_CRASH_TRIALS ?? 200);
 const PARALLEL = 4;
@@ -106,14 +108,15 @@ async function trial(script: string, root: string, index: number, random: Random
   );
   assert.deepEqual(rereadCorrupt, tornLine === 'invalid' ? [bytes.length - parsed.torn.length] : [], 'the old torn line is reported once');
 
-  removeDir(dir);
+  fs.rmSync(dir, { recursive: true, force: true });
   return { truncated, complete, tornByKill, tornAtEnd: parsed.torn.length > 0, tornBecameEvent, bytes: bytes.length };
 }
 
 describe('reliability: crash mid-write (SIGKILL)', () => {
+  const tmp = useTempDir('rel-crash');
   it(`replays the last complete snapshot and appends cleanly after ${TRIALS} kills`, async () => {
     const script = await childScript('appender');
-    const root = tempDir('crash');
+    const root = tmp.path;
     const seed = runSeed();
     const random = new Random(seed);
     const started = Date.now();

@@ -6,19 +6,21 @@ import * as path from 'node:path';
 import { hashIdentity } from '../../src/core/log/sessionKey';
 import { SessionLog } from '../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { childScript, collect, startNode, tempDir, waitForOutput } from './lib/env';
+import { childScript, collect, startNode, waitForOutput } from './lib/env';
 import { recordFigures } from './lib/figures';
 import { parseLog } from './lib/oracle';
 import { stepOf, stepSnapshot } from './lib/steps';
+import { useTempDir } from '../lib/temp';
 
 const WRITERS = 4;
 const EVENTS_PER_WRITER = Number(process.env.AGENT_PLAN_CONCURRENT_EVENTS ?? 1000);
 const SESSION = hashIdentity('id:concurrent');
 
 describe('reliability: concurrent writers on one session log', () => {
+  const tmp = useTempDir('rel-concurrent');
   it(`keeps every record of ${WRITERS} processes × ${EVENTS_PER_WRITER} appends whole and in each writer's order`, async () => {
     const script = await childScript('appender');
-    const dir = tempDir('concurrent');
+    const dir = tmp.path;
     const started = Date.now();
     const children = Array.from({ length: WRITERS }, (_, writer) =>
       startNode(script, [dir, SESSION, String(writer), String(EVENTS_PER_WRITER), '50']),

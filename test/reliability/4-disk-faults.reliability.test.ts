@@ -13,9 +13,10 @@ import { SessionLog } from '../../src/core/log/sessionLog';
 import { PlanStore } from '../../src/core/store/store';
 import { runTodoWrite } from '../../src/core/store/todoWrite';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { childScript, collect, openStore, run, tempDir } from './lib/env';
+import { childScript, collect, openStore, run } from './lib/env';
 import { recordFigures } from './lib/figures';
 import { parseLog } from './lib/oracle';
+import { useTempDir } from '../lib/temp';
 
 const TOKEN = { sessionId: 'disk-faults' };
 const SESSION = sessionKeyFromToken(TOKEN) as string;
@@ -151,12 +152,13 @@ function permissionMode(fault: string, why: string | undefined): void {
 }
 
 describe('reliability: disk faults', () => {
+  const tmp = useTempDir('rel-disk-faults');
   after(() => {
     for (const row of rows) recordFigures(`disk fault: ${row.fault}`, { mode: row.mode, reason: row.reason });
   });
 
   it('read-only folder: clear error, no event, plan unchanged', async () => {
-    const dir = path.join(tempDir('rofs'), 'sessions');
+    const dir = path.join(tmp.path, 'sessions');
     if (mountTmpfs(dir, 1024)) {
       try {
         const { store } = openStore(dir);
@@ -182,7 +184,7 @@ describe('reliability: disk faults', () => {
   });
 
   it('no permission to write: clear error, no event, plan unchanged', async () => {
-    const root = tempDir('perm');
+    const root = tmp.path;
     const dir = path.join(root, 'sessions');
     const { store } = openStore(dir);
     await store.write(SESSION, FIRST);
@@ -213,7 +215,7 @@ describe('reliability: disk faults', () => {
   });
 
   it('a read-only folder with no log yet: permission denied, nothing written', async () => {
-    const root = tempDir('perm-ro');
+    const root = tmp.path;
     const dir = path.join(root, 'sessions');
     fs.mkdirSync(dir);
     const script = await childScript('faultWriter');
@@ -240,7 +242,7 @@ describe('reliability: disk faults', () => {
   });
 
   it('disk full: clear error, no event, plan unchanged; the next write after space is freed works', async () => {
-    const dir = path.join(tempDir('enospc'), 'sessions');
+    const dir = path.join(tmp.path, 'sessions');
     if (mountTmpfs(dir, 64)) {
       try {
         const { store } = openStore(dir);
@@ -299,7 +301,7 @@ describe('reliability: disk faults', () => {
   for (const variant of ['at the limit', 'crossing the limit'] as const) {
     it(`file size limit (ulimit -f), ${variant}: clear error, no event, plan unchanged`, async function () {
       if (process.platform === 'win32') this.skip();
-      const dir = path.join(tempDir('efbig'), 'sessions');
+      const dir = path.join(tmp.path, 'sessions');
       const { store } = openStore(dir);
       await store.write(SESSION, FIRST);
       const file = path.join(dir, `${SESSION}.jsonl`);
@@ -332,7 +334,7 @@ describe('reliability: disk faults', () => {
   }
 
   it('missing storage folder: created, and the write succeeds', async () => {
-    const root = tempDir('missing');
+    const root = tmp.path;
     const dir = path.join(root, 'not', 'yet', 'there');
     const { store } = openStore(dir);
     await store.load();
@@ -350,7 +352,7 @@ describe('reliability: disk faults', () => {
   });
 
   it('log file replaced by a directory: clear error, no event, plan unchanged', async () => {
-    const dir = path.join(tempDir('isdir'), 'sessions');
+    const dir = path.join(tmp.path, 'sessions');
     const { store } = openStore(dir);
     await store.write(SESSION, FIRST);
     const file = path.join(dir, `${SESSION}.jsonl`);
@@ -363,7 +365,7 @@ describe('reliability: disk faults', () => {
   });
 
   it('storage folder below a regular file: clear error, no event, plan unchanged', async () => {
-    const root = tempDir('notdir');
+    const root = tmp.path;
     const dir = path.join(root, 'sessions');
     const { store } = openStore(dir);
     await store.write(SESSION, FIRST);

@@ -8,8 +8,9 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { NO_SESSION_TEXT, successText, countTodos } from '../../src/core/plan/plan';
 import { runTodoWrite } from '../../src/core/store/todoWrite';
-import { openStore, tempDir } from './lib/env';
+import { openStore } from './lib/env';
 import { recordFigures, runSeed } from './lib/figures';
+import { useTempDir } from '../lib/temp';
 
 const LOG_FILE = /^[0-9a-f]{32}\.jsonl$/;
 const PLAN = { todos: [{ content: 'Hostile key', status: 'pending' }] };
@@ -125,9 +126,10 @@ const arbitraryToken = fc.oneof(
 );
 
 describe('reliability: hostile session keys', () => {
+  const tmp = useTempDir('rel-keys');
   it('writes only <32 hex>.jsonl files inside the log folder, whatever the token holds', async () => {
     // sandbox/outer/logs: both levels above the log folder must stay as they were.
-    const sandbox = tempDir('keys');
+    const sandbox = tmp.path;
     const outer = path.join(sandbox, 'outer');
     const dir = path.join(outer, 'logs');
     fs.mkdirSync(dir, { recursive: true });

@@ -10,9 +10,9 @@ import { hashIdentity } from '../../src/core/log/sessionKey';
 import { SessionLog } from '../../src/core/log/sessionLog';
 import { PlanStore } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { tempDir } from './lib/env';
 import { Random, recordFigures, runSeed } from './lib/figures';
 import { eventsOf, invalidOffsets, parseLog, type ParsedLog } from './lib/oracle';
+import { useTempDir } from '../lib/temp';
 
 const SESSIONS = 6;
 const SNAPSHOTS = 120;
@@ -84,13 +84,14 @@ function damage(bytes: Uint8Array, random: Random, key: string): { bytes: Uint8A
 }
 
 describe('reliability: corrupted logs', () => {
+  const tmp = useTempDir('rel-corrupt');
   it(`loads every session's last intact snapshot and reports each damaged line once (${ROUNDS} rounds)`, async () => {
     const seed = runSeed();
     const random = new Random(seed);
     const started = Date.now();
 
     // Clean logs, written by the core with a steady clock.
-    const cleanDir = tempDir('corrupt-clean');
+    const cleanDir = path.join(tmp.path, 'clean');
     let clock = Date.parse('2024-05-01T00:00:00.000Z');
     const writer = new SessionLog(cleanDir, nodeFileSystem, { now: () => new Date((clock += 1000)) });
     const keys = Array.from({ length: SESSIONS }, (_, s) => hashIdentity(`id:corrupt-${s}`));
@@ -101,7 +102,8 @@ describe('reliability: corrupted logs', () => {
 
     const totals = { files: 0, bytes: 0, damages: 0, damagedLines: 0, reports: 0, reportsOnLoad: 0, noPlan: 0, notLast: 0 };
     for (let round = 0; round < ROUNDS; round++) {
-      const dir = tempDir(`corrupt-${round}`);
+      const dir = path.join(tmp.path, `round-${round}`);
+      fs.mkdirSync(dir);
       const expected = new Map<string, ParsedLog>();
       for (const [s, key] of keys.entries()) {
         const { bytes, damages } = damage(clean[s] as Uint8Array, random, key);

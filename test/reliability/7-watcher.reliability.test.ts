@@ -6,8 +6,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { hashIdentity } from '../../src/core/log/sessionKey';
 import { watchLogFolder, type LogWatcherOptions, type WatchFolder } from '../../src/node/logWatcher';
-import { childScript, collect, openStore, sleep, startNode, tempDir } from './lib/env';
+import { childScript, collect, openStore, startNode } from './lib/env';
 import { recordFigures } from './lib/figures';
+import { useTempDir } from '../lib/temp';
+import { sleep, waitFor } from '../lib/wait';
 
 const WRITES = Number(process.env.AGENT_PLAN_WATCHER_WRITES ?? 100);
 const INTERVAL_MS = 30;
@@ -47,14 +49,15 @@ async function writeSteadily(dir: string, session: string, shown: Map<string, nu
 }
 
 describe('reliability: the folder watcher', () => {
+  const tmp = useTempDir('rel-watcher');
   it(`shows every write of a process appending every ${INTERVAL_MS} ms within ${LIMIT_MS} ms, while it writes`, async () => {
-    const dir = tempDir('watcher');
+    const dir = tmp.path;
     const session = hashIdentity('id:paced');
     const { store, shown, watcher } = follow(dir);
     try {
       await store.load();
       const shownWhileWriting = await writeSteadily(dir, session, shown);
-      for (let i = 0; i < 100 && (shown.get(session)?.length ?? 0) < WRITES; i++) await sleep(20);
+      await waitFor(() => (shown.get(session)?.length ?? 0) >= WRITES, () => `every write shown (${shown.get(session)?.length ?? 0} of ${WRITES})`, 2000, 20);
       const delays = shown.get(session) ?? [];
       assert.equal(delays.length, WRITES, 'every write was shown, once');
       const worst = Math.max(...delays);
@@ -74,7 +77,7 @@ describe('reliability: the folder watcher', () => {
   });
 
   it('follows the log folder after it is deleted and re-created: the next write shows', async () => {
-    const dir = tempDir('watcher-recreate');
+    const dir = tmp.path;
     const first = hashIdentity('id:before');
     const second = hashIdentity('id:after');
     const { store, shown, watcher } = follow(dir);
@@ -84,21 +87,25 @@ describe('reliability: the folder watcher', () => {
       assert.equal((await collect(startNode(script, [dir, first, '3', '10']))).code, 0);
       // A file first met with all its lines fires its current plan only (its history is in the file),
       // so what must hold is that the store reached the last of the three writes.
-      let history = await store.history(first);
-      for (let i = 0; i < 100 && !(history.length === 3 && store.get(first) && JSON.stringify(store.get(first)?.todos) === JSON.stringify(history[2]?.todos)); i++) {
-        await sleep(20);
-        history = await store.history(first);
-      }
+      const history = await waitFor(
+        async () => {
+          const read = await store.history(first);
+          const shownLast = store.get(first) !== undefined && JSON.stringify(store.get(first)?.todos) === JSON.stringify(read[2]?.todos);
+          return read.length === 3 && shownLast ? read : undefined;
+        },
+        'the store to reach the last of the three writes',
+        2000,
+        20,
+      );
       assert.equal(history.length, 3);
       assert.deepEqual(store.get(first)?.todos, history[2]?.todos, 'the store shows the last write');
       assert.ok((shown.get(first)?.length ?? 0) >= 1, 'the new file was announced');
       fs.rmSync(dir, { recursive: true, force: true });
-      for (let i = 0; i < 100 && store.get(first) !== undefined; i++) await sleep(20);
-      assert.equal(store.get(first), undefined, 'the deleted session left the store');
+      await waitFor(() => store.get(first) === undefined, 'the deleted session to leave the store', 2000, 20);
       fs.mkdirSync(dir, { recursive: true });
       await sleep(100);
       assert.equal((await collect(startNode(script, [dir, second, '1', '10']))).code, 0);
-      for (let i = 0; i < 100 && (shown.get(second)?.length ?? 0) < 1; i++) await sleep(20);
+      await waitFor(() => (shown.get(second)?.length ?? 0) >= 1, 'the write in the re-created folder to show', 2000, 20);
       recordFigures('watcher: folder re-created', { 'shown after re-creation': shown.get(second)?.length ?? 0 });
       assert.equal(shown.get(second)?.length, 1, 'the write in the re-created folder was shown');
       assert.equal(store.latest()?.session, second);
@@ -108,7 +115,7 @@ describe('reliability: the folder watcher', () => {
   });
 
   it('where the file system’s events never arrive: polls, shows a steady writer while it writes, and backs off once it stops', async () => {
-    const dir = tempDir('watcher-poll');
+    const dir = tmp.path;
     const session = hashIdentity('id:polled');
     const POLL_MS = 100;
     const MAX_POLL_MS = 800;
@@ -134,10 +141,10 @@ describe('reliability: the folder watcher', () => {
       // The session exists before the writer starts, so every write is an append to a known file.
       await log.append(session, [{ content: 'before', status: 'pending' }]);
       await store.load();
-      for (let i = 0; i < 100 && polling.length === 0; i++) await sleep(20);
+      await waitFor(() => polling.length > 0, 'the watcher to say that it polls', 2000, 20);
       assert.equal(polling.length, 1, 'it says that it polls, and why');
       const shownWhileWriting = await writeSteadily(dir, session, shown);
-      for (let i = 0; i < 200 && (shown.get(session)?.length ?? 0) < WRITES + 1; i++) await sleep(20);
+      await waitFor(() => (shown.get(session)?.length ?? 0) >= WRITES + 1, () => `every write shown (${(shown.get(session)?.length ?? 1) - 1} of ${WRITES})`, 4000, 20);
       // Quiet: the poll backs off towards MAX_POLL_MS.
       const quietFrom = Date.now() + 1000;
       await sleep(4000);

@@ -8,8 +8,8 @@ import { SessionLog } from '../../src/core/log/sessionLog';
 import { PlanStore, SESSIONS_SCREENFUL } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { CountingFileSystem } from '../unit/helpers';
-import { tempDir } from './lib/env';
 import { recordFigures } from './lib/figures';
+import { useTempDir } from '../lib/temp';
 
 const SESSIONS = Number(process.env.AGENT_PLAN_SCALE_SESSIONS ?? 10_000);
 const WRITES = Number(process.env.AGENT_PLAN_SCALE_WRITES ?? 100_000);
@@ -21,8 +21,9 @@ function line(session: string, step: number): string {
 }
 
 describe('reliability: scale', () => {
+  const tmp = useTempDir('rel-scale');
   it(`${SESSIONS} sessions: the Plan view can paint the newest after one tail read, and the order is the files' order`, async () => {
-    const dir = tempDir('scale-sessions');
+    const dir = tmp.path;
     const keys = Array.from({ length: SESSIONS }, (_, i) => hashIdentity(`scale ${i}`));
     for (const [i, key] of keys.entries()) {
       const file = path.join(dir, `${key}.jsonl`);
@@ -54,7 +55,7 @@ describe('reliability: scale', () => {
   });
 
   it(`a history of ${WRITES} writes: the newest 100 versions read a bounded number of bytes`, async () => {
-    const dir = tempDir('scale-history');
+    const dir = tmp.path;
     const key = hashIdentity('scale history');
     const file = path.join(dir, `${key}.jsonl`);
     const fd = fs.openSync(file, 'w');

@@ -16,8 +16,10 @@ import { SessionLog, type LogRecord } from '../../src/core/log/sessionLog';
 import { PlanStore } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { claudeProjectFolders } from '../../src/agents/claudeCode/locations';
-import { childScript, collect, sleep, startNode, tempDir, waitForOutput } from './lib/env';
+import { childScript, collect, startNode, waitForOutput } from './lib/env';
 import { recordFigures } from './lib/figures';
+import { useTempDir } from '../lib/temp';
+import { sleep } from '../lib/wait';
 
 // Each call is one race of every host for the same call, and the hosts, loaded, read many calls at
 // once: they took the lock 13 to 20 times a run with 1,000 calls for two hosts and 13 to 21 times
@@ -105,18 +107,17 @@ async function busyCores(): Promise<ChildProcess[]> {
   return children;
 }
 
-/** Starts `hosts` importer processes over one storage folder, appends `calls` steps to one transcript, and reads the log. */
-async function runHosts(label: string, hosts: number, calls: number, mode: 'lock' | 'nolock', options: RunOptions = {}): Promise<HostsRun> {
+/** Starts `hosts` importer processes over one storage folder in `root`, appends `calls` steps to one transcript, and reads the log. */
+async function runHosts(root: string, hosts: number, calls: number, mode: 'lock' | 'nolock', options: RunOptions = {}): Promise<HostsRun> {
   const load = options.load ? await busyCores() : [];
   try {
-    return await runHostsLoaded(label, hosts, calls, mode, options);
+    return await runHostsLoaded(root, hosts, calls, mode, options);
   } finally {
     for (const child of load) child.kill('SIGKILL');
   }
 }
 
-async function runHostsLoaded(label: string, hosts: number, calls: number, mode: 'lock' | 'nolock', options: RunOptions): Promise<HostsRun> {
-  const root = tempDir(label);
+async function runHostsLoaded(root: string, hosts: number, calls: number, mode: 'lock' | 'nolock', options: RunOptions): Promise<HostsRun> {
   const workspace = path.join(root, 'work');
   const claudeDir = path.join(root, 'claude');
   const storageDir = path.join(root, 'storage');
@@ -247,24 +248,25 @@ describe('reliability: several windows on one workspace import each call once', 
   // Every core is kept busy by other processes on purpose: on a 2-core machine already running
   // other work, a run stretches to several minutes (its figures print how long it took).
   this.timeout(900_000);
+  const tmp = useTempDir('rel-hosts');
   for (const [hosts, calls] of [
     [2, CALLS],
     [4, CALLS_FOUR_HOSTS],
   ] as const) {
     it(`${hosts} hosts following one Claude Code transcript, ${calls} calls, every core busy: one plan line and one file/write line per call, in order, one session/info line per update, no live holder overtaken`, async () => {
-      await checkRun(`${hosts} hosts, one transcript, loaded`, await runHosts(`hosts-${hosts}`, hosts, calls, 'lock', { load: true }));
+      await checkRun(`${hosts} hosts, one transcript, loaded`, await runHosts(tmp.path, hosts, calls, 'lock', { load: true }));
     });
   }
 
   it(`4 hosts, every core busy, a window killed while it holds the lock: replaced at once, nothing lost, nothing twice`, async () => {
-    const run = await runHosts('hosts-killed', 4, CALLS_KILLED, 'lock', { load: true, killHolderAt: Math.floor(CALLS_KILLED / 2) });
+    const run = await runHosts(tmp.path, 4, CALLS_KILLED, 'lock', { load: true, killHolderAt: Math.floor(CALLS_KILLED / 2) });
     assert.notEqual(run.resumedMs, undefined, 'the log moved on after the kill');
     await checkRun('4 hosts, a holder killed, loaded', run);
   });
 
   it('without the locks (as an older version imported) the race may repeat calls in the log; replay reads each call once', async () => {
     const calls = Math.min(CALLS, 200);
-    const { records, logDir } = await runHosts('hosts-nolock', 2, calls, 'nolock');
+    const { records, logDir } = await runHosts(tmp.path, 2, calls, 'nolock');
     const lines = planCalls(records);
     const expected = Array.from({ length: calls }, (_, step) => callId(step));
     assert.deepEqual([...new Set(lines)], expected, 'every call is there, first seen in order');

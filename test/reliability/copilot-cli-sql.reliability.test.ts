@@ -11,8 +11,8 @@ import * as path from 'node:path';
 import { createCopilotCliParser, tableSink, TodoReplay } from '../../src/agents/copilotCli';
 import { loadSqlite, type SqliteModule } from '../../src/agents/follow/sqlite';
 import { MemorySink, inHostNode } from '../unit/helpers';
-import { tempDir } from './lib/env';
 import { recordFigures } from './lib/figures';
+import { useTempDir } from '../lib/temp';
 
 const sqlite = loadSqlite();
 /** The longest the host's event loop may wait while the sink runs a call (the issue: 2.7–8.8 s for one recursive INSERT). */
@@ -56,7 +56,7 @@ if (typeof sqlite === 'string') {
 } else {
   const db: SqliteModule = sqlite;
   describe(`Hostile Copilot CLI SQL, with node:sqlite (Node ${process.versions.node})`, () => {
-    const tmp = { path: tempDir('copilot-sql') };
+    const tmp = useTempDir('rel-copilot-sql', { per: 'suite' });
 
     /** Parses and hands the session to the sink; the plans it saved, what it reported, the loop's longest wait. */
     async function run(name: string, hostile: string, created: string[] = []): Promise<{ plans: string[][][]; unknown: string[] }> {

@@ -15,8 +15,8 @@ import { SessionLog } from '../../src/core/log/sessionLog';
 import { discoverWorktrees } from '../../src/core/worktrees/worktrees';
 import type { ForeignPlan, ParseOutput, SessionParser, UnknownShape } from '../../src/core/foreign';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { tempDir } from './lib/env';
 import { recordFigures } from './lib/figures';
+import { useTempDir } from '../lib/temp';
 
 /**
  * The issue asks 50 ms; one synchronous copy and one decode of the whole line remain (see
@@ -81,12 +81,13 @@ const noSink = {
 };
 
 describe('hostile files', function () {
+  const tmp = useTempDir('rel-hostile-files');
   before(function () {
     if (process.platform === 'win32') this.skip();
   });
 
   it('a FIFO .git and a FIFO transcript never block: five discoveries and five opens return, and an unrelated stat still completes', async () => {
-    const dir = tempDir('fifo');
+    const dir = tmp.path;
     const repo = path.join(dir, 'repo');
     fs.mkdirSync(repo);
     execFileSync('mkfifo', [path.join(repo, '.git')]);
@@ -124,7 +125,7 @@ describe('hostile files', function () {
   });
 
   it('one 63 MiB line is followed in linear time, with the longest event-loop stall measured', async () => {
-    const dir = tempDir('long-line');
+    const dir = tmp.path;
     const folder = path.join(dir, 'sessions');
     fs.mkdirSync(folder);
     const file = path.join(folder, 'long.jsonl');
@@ -159,7 +160,7 @@ describe('hostile files', function () {
   });
 
   it("a 12 MB ui_messages.json of nested arrays: Cline's reader refuses it before parsing, reports it once, with the event loop's longest wait within 50 ms, and reads the next version", async () => {
-    const dir = tempDir('cline-nested');
+    const dir = tmp.path;
     const folder = path.join(dir, 'data');
     const workspace = path.join(dir, 'work');
     const task = '1796523326456';
@@ -200,7 +201,7 @@ describe('hostile files', function () {
   });
 
   it('an over-size mirrored plan (60,000 items, one of 5 MB) is appended once, cut, reads back, and a second window appends nothing', async () => {
-    const dir = tempDir('big-plan');
+    const dir = tmp.path;
     const reports: string[] = [];
     const window = () => {
       const log = new SessionLog(dir, nodeFileSystem);

@@ -14,8 +14,8 @@ import { SessionLocks } from '../../src/core/log/sessionLock';
 import { SessionLog } from '../../src/core/log/sessionLog';
 import { nodeLockOwner, processAlive, processStartMs, readBootId } from '../../src/node/lockOwner';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { tempDir } from './lib/env';
 import { recordFigures } from './lib/figures';
+import { useTempDir } from '../lib/temp';
 
 /** A hostile lock that was waited on would take 5 minutes (the wait's bound); taken at once it takes milliseconds. */
 const PROMPT_MS = 1000;
@@ -40,6 +40,7 @@ const plan = (call: string): ForeignPlan => ({
 });
 
 describe('hostile lock files', () => {
+  const tmp = useTempDir('rel-hostile-lock');
   const owner = nodeLockOwner();
   const bootId = readBootId();
   const parent = process.ppid;
@@ -69,7 +70,7 @@ describe('hostile lock files', () => {
     it(`a lock of ${scenario.name} is taken at once and the import lands its call once`, async function () {
       if (scenario.linuxOnly && !linux) return;
       assert.ok(processAlive(parent), 'the parent runs: its pid is live');
-      const dir = tempDir('hostile-lock');
+      const dir = tmp.path;
       const log = new SessionLog(dir, nodeFileSystem);
       const locks = new SessionLocks(nodeFileSystem, path.join(dir, '.locks'), nodeLockOwner());
       const sink = new LogPlanSink(log, { locks });

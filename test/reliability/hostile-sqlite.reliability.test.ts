@@ -13,8 +13,9 @@ import { opencodeFollower } from '../../src/agents/follow/opencodeReader';
 import type { ForeignPlan, ForeignItem } from '../../src/core/foreign';
 import { recording } from '../unit/agentRecordings';
 import { MemorySink, inHostNode } from '../unit/helpers';
-import { tempDir } from './lib/env';
 import { recordFigures } from './lib/figures';
+import { sleep } from '../lib/wait';
+import { useTempDir } from '../lib/temp';
 
 const sqlite = loadSqlite();
 const SIZE_MB = Number(process.env['AGENT_PLAN_HOSTILE_SQLITE_MB'] ?? 150);
@@ -237,9 +238,10 @@ if (typeof sqlite === 'string') {
 } else {
   const db: SqliteModule = sqlite;
   describe(`Hostile SQLite, with node:sqlite (Node ${process.versions.node}, SQLite ${process.versions['sqlite'] ?? '?'})`, () => {
+    const tmp = useTempDir('rel-hostile-sqlite');
     it(`the first scan of a ${SIZE_MB} MB opencode database keeps the event loop's longest gap under ${GAP_BOUND_MS} ms while the agent writes, and finds every plan written`, async function () {
       this.timeout(600_000);
-      const dir = tempDir('hostile-sqlite');
+      const dir = tmp.path;
       const workspace = path.join(dir, 'workspace');
       const dbFile = path.join(dir, 'data', 'opencode.db');
       fs.mkdirSync(path.dirname(dbFile), { recursive: true });
@@ -255,7 +257,7 @@ if (typeof sqlite === 'string') {
       assert.ok(fs.existsSync(`${dbFile}-wal`) && fs.existsSync(`${dbFile}-shm`));
       // The machine's own noise on the same sampler (another process on a shared 2-core machine
       // deschedules this one): printed beside the scan's gap, to tell the two apart.
-      const idle = await longestGap(() => new Promise((resolve) => setTimeout(resolve, 500)));
+      const idle = await longestGap(() => sleep(500));
       const sink = new MemorySink();
       const errors: unknown[] = [];
       const follower = opencodeFollower({

@@ -6,8 +6,6 @@
 // and the words shown are the words the agent wrote.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { buildLedger } from '../../src/core/derived/ledger';
 import type { HealthSignal } from '../../src/core/derived/health';
 import { fileWriteRecord, planEvent, type LogRecord } from '../../src/core/log/logRecord';
@@ -22,6 +20,7 @@ import { githubBlobBase } from '../../src/core/worktrees/gitRemote';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { recordFigures } from './lib/figures';
 import { assertInert, CONTROL_OR_BIDI, htmlText, renderGfm } from '../integration/inertMarkdown';
+import { useTempDir } from '../lib/temp';
 
 const TEN_MB = 'A'.repeat(10 * 1024 * 1024);
 
@@ -58,6 +57,7 @@ const shown = (text: string) => plainText(text);
 // ---- the sinks ----------------------------------------------------------------------
 
 describe('hostile text through every sink', () => {
+  const tmp = useTempDir('rel-hostile-text');
   it('notifications: no link can form, the words stay, one bounded line', () => {
     const started = Date.now();
     for (const text of CORPUS) {
@@ -130,25 +130,21 @@ describe('hostile text through every sink', () => {
       planEvent(key, at(1), items.map((item, i) => (i === 0 ? { ...item, status: 'in_progress' as const } : item)), { ...src, tool: 'TodoWrite', call: 'p1' }),
       fileWriteRecord(key, at(2), { ...src, call: 'w2' }, files, [CORPUS[0]!]),
     ];
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-hostile-'));
-    try {
-      const log = new SessionLog(dir, new NodeFileSystem());
-      fs.writeFileSync(log.fileFor(key), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-      const { lines } = await readTimelinePage(log, key, 1000);
-      const timeline = buildTimeline(lines, { now: Date.UTC(2026, 11, 5, 10, 5) });
-      const ledger = buildLedger(lines.map((line) => line.record), Date.UTC(2026, 11, 5, 10, 5));
-      const base = githubBlobBase({ owner: 'me', name: 'app' }, 'main')!;
-      assert.equal(githubBlobBase({ owner: 'me', name: 'app' }, '../../../evil'), undefined, 'a hostile HEAD makes no base');
-      const markdown = prDescription({ title: CORPUS[5]!, timeline, ledger, root, linkBase: base }, formatOnly);
-      const allowed = [`${base}src/ok.ts`, `${base}x/${encodeURIComponent('<img src=y>.md')}`, `${base}${encodeURIComponent('a`b@octocat #2.md')}`];
-      const text = assertInert(markdown, allowed);
-      for (const item of CORPUS.slice(0, 10)) assert.ok(text.includes(shown(item)), `shows ${JSON.stringify(shown(item).slice(0, 80))}`);
-      const html = renderGfm(markdown);
-      for (const [, href] of html.matchAll(/href="([^"]*)"/g)) assert.ok(htmlText(href!).startsWith(base), href);
-      assert.ok(html.includes(`href="${base}src/ok.ts"`), 'a file inside the repository is still linked');
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tmp.path;
+    const log = new SessionLog(dir, new NodeFileSystem());
+    fs.writeFileSync(log.fileFor(key), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const { lines } = await readTimelinePage(log, key, 1000);
+    const timeline = buildTimeline(lines, { now: Date.UTC(2026, 11, 5, 10, 5) });
+    const ledger = buildLedger(lines.map((line) => line.record), Date.UTC(2026, 11, 5, 10, 5));
+    const base = githubBlobBase({ owner: 'me', name: 'app' }, 'main')!;
+    assert.equal(githubBlobBase({ owner: 'me', name: 'app' }, '../../../evil'), undefined, 'a hostile HEAD makes no base');
+    const markdown = prDescription({ title: CORPUS[5]!, timeline, ledger, root, linkBase: base }, formatOnly);
+    const allowed = [`${base}src/ok.ts`, `${base}x/${encodeURIComponent('<img src=y>.md')}`, `${base}${encodeURIComponent('a`b@octocat #2.md')}`];
+    const text = assertInert(markdown, allowed);
+    for (const item of CORPUS.slice(0, 10)) assert.ok(text.includes(shown(item)), `shows ${JSON.stringify(shown(item).slice(0, 80))}`);
+    const html = renderGfm(markdown);
+    for (const [, href] of html.matchAll(/href="([^"]*)"/g)) assert.ok(htmlText(href!).startsWith(base), href);
+    assert.ok(html.includes(`href="${base}src/ok.ts"`), 'a file inside the repository is still linked');
   });
 
   it('a 10 MB text is bounded before any work on it', () => {

@@ -18,8 +18,8 @@ import { ItemChangesReader } from '../../src/node/itemChangesReader';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { SnapshotRecorder } from '../../src/node/snapshotRecorder';
 import { committedRepo, KEY_A } from '../unit/helpers';
-import { tempDir } from './lib/env';
 import { recordFigures } from './lib/figures';
+import { useTempDir } from '../lib/temp';
 
 const MiB = 1024 * 1024;
 
@@ -79,10 +79,11 @@ function window(root: string, folder: string, snapshots: GitSnapshots, options: 
 }
 
 describe('snapshots: Review never shows what it did not see', function () {
+  const tmp = useTempDir('rel-snapshots');
   this.timeout(120_000);
 
   it('a git add stopped by its time bound is no snapshot: the item says “not recorded: stopped”, never “no changes”, and nothing is left behind', async () => {
-    const root = tempDir('snap-stopped');
+    const root = tmp.path;
     const repo = committedRepo(path.join(root, 'repo'), { 'parser.ts': 'one\ntwo\n' });
     const store = path.join(root, 'store');
     // Before the add: the snapshot would be the repository's index (HEAD's content: "no changes").
@@ -105,7 +106,7 @@ describe('snapshots: Review never shows what it did not see', function () {
   });
 
   it('through the recorder: the item worked on while a snapshot was stopped says why, its neighbours stay exact', async () => {
-    const root = tempDir('snap-recorder');
+    const root = tmp.path;
     const repo = committedRepo(path.join(root, 'repo'), { 'parser.ts': 'one\ntwo\n' });
     const store = path.join(root, 'store');
     const good = new GitSnapshots(store);
@@ -142,7 +143,7 @@ describe('snapshots: Review never shows what it did not see', function () {
   });
 
   it('untracked files above the bound are left out and named; the rest is snapshotted', async () => {
-    const root = tempDir('snap-large');
+    const root = tmp.path;
     const repo = committedRepo(path.join(root, 'repo'), { 'a.txt': '1\n' });
     fs.writeFileSync(path.join(repo, 'core.dump'), Buffer.alloc(3 * MiB, 1));
     fs.mkdirSync(path.join(repo, 'data set'));
@@ -164,7 +165,7 @@ describe('snapshots: Review never shows what it did not see', function () {
   });
 
   it('deleting a session frees its space on disk at once (a packed big file too); the cap holds after every snapshot', async () => {
-    const root = tempDir('snap-space');
+    const root = tmp.path;
     const repo = committedRepo(path.join(root, 'repo'), { 'a.txt': '1\n' });
     const store = path.join(root, 'store');
     const snapshots = new GitSnapshots(store);
@@ -207,7 +208,7 @@ describe('snapshots: Review never shows what it did not see', function () {
   });
 
   it('a workspace folder inside a parent repository (a home kept in git) is not snapshotted: nothing of the parent is copied', async () => {
-    const root = tempDir('snap-parent');
+    const root = tmp.path;
     const home = committedRepo(path.join(root, 'home'), { '.bashrc': 'alias x=y\n' });
     fs.mkdirSync(path.join(home, '.aws'));
     fs.writeFileSync(path.join(home, '.aws', 'credentials'), '[default]\naws_secret_access_key=SECRET\n');
@@ -228,7 +229,7 @@ describe('snapshots: Review never shows what it did not see', function () {
   });
 
   it('Restricted Mode: the changes read show recorded snapshots only; no git runs in the repository', async () => {
-    const root = tempDir('snap-restricted');
+    const root = tmp.path;
     const repo = committedRepo(path.join(root, 'repo'), { 'a.txt': '1\n' });
     const { git, calls } = slowGit(root, 'never');
     const store = path.join(root, 'store');
@@ -253,7 +254,7 @@ describe('snapshots: Review never shows what it did not see', function () {
   });
 
   it('a FIFO in place of the repository’s index blocks nothing: the snapshot is seeded from HEAD instead', async () => {
-    const root = tempDir('snap-fifo');
+    const root = tmp.path;
     const repo = committedRepo(path.join(root, 'repo'), { 'a.txt': '1\n' });
     const index = path.join(repo, '.git', 'index');
     fs.rmSync(index);

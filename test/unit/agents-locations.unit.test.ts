@@ -9,7 +9,7 @@ import { claudeProjectFolders } from '../../src/agents/claudeCode/locations';
 import { geminiProjectHash } from '../../src/agents/geminiCli/locations';
 import { isInsideWorkspace } from '../../src/agents/locations';
 import { recording } from './agentRecordings';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 async function write(file: string, text: string): Promise<void> {
   await fsp.mkdir(path.dirname(file), { recursive: true });

@@ -8,7 +8,8 @@ import { defaultAgentFolders, startTerminalSource } from './agentStart';
 type TerminalAgent = 'claude-code' | 'codex' | 'gemini-cli';
 const TERMINAL_AGENTS: TerminalAgent[] = ['claude-code', 'codex', 'gemini-cli'];
 import { RECORDINGS, recording } from './agentRecordings';
-import { MemorySink, useTempDir } from './helpers';
+import { MemorySink } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 
 function snapshot(dir: string): string[] {

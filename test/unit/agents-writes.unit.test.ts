@@ -4,8 +4,6 @@
 // sink each file/write line names the item that was in progress.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { LogPlanSink } from '../../src/core/log/planSink';
 import { foreignSessionKey } from '../../src/core/log/sessionKey';
 import { SessionLog } from '../../src/core/log/sessionLog';
@@ -17,7 +15,7 @@ import { createQwenCodeParser } from '../../src/agents/qwenCode/parser';
 import type { AgentId, ForeignItem, ForeignWrite, ParseOutput, SessionParser } from '../../src/core/foreign';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { recordedLines, recording, type Recording } from './agentRecordings';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const ITEM_A = 'Add the separator constant';
 const ITEM_B = 'Use it in the parser';
@@ -103,6 +101,7 @@ const writesOf = (outputs: readonly ParseOutput[]): ForeignWrite[] => outputs.fl
 
 for (const c of CASES) {
   describe(`${c.folder} parser: the files its edit calls wrote, over the real program's edits`, () => {
+    const tmp = useTempDir('writes');
     const rec = recording(c.folder, 'edits');
     const lines = recordedLines(rec);
 
@@ -138,45 +137,41 @@ for (const c of CASES) {
     });
 
     it('through a real log: file 1 goes to item A, file 2 to item B; importing again writes nothing', async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-writes-'));
-      try {
-        const log = new SessionLog(dir, new NodeFileSystem());
-        const sink = new LogPlanSink(log);
-        const out = c.parser(rec).push(lines);
-        if (c.agent === 'copilot-cli') {
-          // Copilot CLI's plan calls carry no items: its source reads them from the session's
-          // database, which the recording holds only as it was at the end. The scenario's three
-          // versions, as its sql calls set the table, stand in.
-          const s = (content: string, status: ForeignItem['status']): ForeignItem => ({ content, status });
-          const versions = [[s(ITEM_A, 'in_progress'), s(ITEM_B, 'pending')], [s(ITEM_A, 'completed'), s(ITEM_B, 'in_progress')], [s(ITEM_A, 'completed'), s(ITEM_B, 'completed')]];
-          assert.equal(out.plans.length, versions.length);
-          out.plans = out.plans.map((plan, i) => ({ ...plan, items: versions[i]! }));
-        }
-        await sink.importPlans(out.plans);
-        await sink.importWrites(out.writes ?? []);
-        const key = foreignSessionKey(c.agent, out.plans[0]!.source.session);
-        const file = log.fileFor(key);
-        const records = fs.readFileSync(file, 'utf8').trim().split('\n').map(json);
-        const writes = records.filter((r) => r['type'] === 'file/write');
-        assert.deepEqual(
-          writes.map((r) => [r['files'], r['items'], (r['source'] as { call: string }).call]),
-          (out.writes ?? []).map((w, i) => [w.files, [[ITEM_A], [ITEM_B]][i], w.source.call]),
-        );
-        assert.deepEqual(writes.map((r) => r['files']), c.files(rec).map((f) => [f]));
-        const size = fs.statSync(file).size;
-        // Again, from the same sink and from a new one (a restart): the log holds them already.
-        await sink.importPlans(out.plans);
-        await sink.importWrites(out.writes ?? []);
-        const again = c.parser(rec).push(lines);
-        const restarted = new LogPlanSink(new SessionLog(dir, new NodeFileSystem()));
-        await restarted.importPlans(again.plans);
-        await restarted.importWrites(again.writes ?? []);
-        assert.equal(fs.statSync(file).size, size);
-        sink.dispose();
-        restarted.dispose();
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
+      const dir = tmp.path;
+      const log = new SessionLog(dir, new NodeFileSystem());
+      const sink = new LogPlanSink(log);
+      const out = c.parser(rec).push(lines);
+      if (c.agent === 'copilot-cli') {
+        // Copilot CLI's plan calls carry no items: its source reads them from the session's
+        // database, which the recording holds only as it was at the end. The scenario's three
+        // versions, as its sql calls set the table, stand in.
+        const s = (content: string, status: ForeignItem['status']): ForeignItem => ({ content, status });
+        const versions = [[s(ITEM_A, 'in_progress'), s(ITEM_B, 'pending')], [s(ITEM_A, 'completed'), s(ITEM_B, 'in_progress')], [s(ITEM_A, 'completed'), s(ITEM_B, 'completed')]];
+        assert.equal(out.plans.length, versions.length);
+        out.plans = out.plans.map((plan, i) => ({ ...plan, items: versions[i]! }));
       }
+      await sink.importPlans(out.plans);
+      await sink.importWrites(out.writes ?? []);
+      const key = foreignSessionKey(c.agent, out.plans[0]!.source.session);
+      const file = log.fileFor(key);
+      const records = fs.readFileSync(file, 'utf8').trim().split('\n').map(json);
+      const writes = records.filter((r) => r['type'] === 'file/write');
+      assert.deepEqual(
+        writes.map((r) => [r['files'], r['items'], (r['source'] as { call: string }).call]),
+        (out.writes ?? []).map((w, i) => [w.files, [[ITEM_A], [ITEM_B]][i], w.source.call]),
+      );
+      assert.deepEqual(writes.map((r) => r['files']), c.files(rec).map((f) => [f]));
+      const size = fs.statSync(file).size;
+      // Again, from the same sink and from a new one (a restart): the log holds them already.
+      await sink.importPlans(out.plans);
+      await sink.importWrites(out.writes ?? []);
+      const again = c.parser(rec).push(lines);
+      const restarted = new LogPlanSink(new SessionLog(dir, new NodeFileSystem()));
+      await restarted.importPlans(again.plans);
+      await restarted.importWrites(again.writes ?? []);
+      assert.equal(fs.statSync(file).size, size);
+      sink.dispose();
+      restarted.dispose();
     });
   });
 }

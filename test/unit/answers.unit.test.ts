@@ -11,7 +11,8 @@ import { answersFolder, MAX_REQUEST_BYTES } from '../../src/node/answers/answerS
 import { permissionRequestHook, type PermissionHook } from '../../src/node/answers/permissionHook';
 import { claudeCodeAnswers } from '../../src/agents/claudeCode/answers';
 import { codexAnswers } from '../../src/agents/codex/answers';
-import { eventually, useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
+import { sleep, waitFor } from '../lib/wait';
 
 const SCRIPT = path.join(__dirname, '..', '..', 'src', 'node', 'answers', 'answer.sh');
 const HOOKS = new Map<string, PermissionHook>([
@@ -84,7 +85,7 @@ describe('answers: the permission hook and the broker, through a real folder', f
   it('Allow: the request is listed with its tool and command; the hook prints Claude Code\'s allow and leaves no file', async () => {
     const { asked, ended } = await startBroker();
     const run = runHook(folder, 'claude-code', claudeRequest('touch approved.txt'));
-    await eventually('the request listed', () => asked.length === 1);
+    await waitFor(() => asked.length === 1, 'the request listed', 10_000, 20);
     const [pending] = asked;
     assert.deepEqual([pending?.agent, pending?.session, pending?.tool, pending?.input, pending?.description, pending?.canAllow, pending?.canDeny], ['claude-code', 'b5f3c2a1-0000-4000-8000-000000000001', 'Bash', 'touch approved.txt', 'Create the marker file', true, true]);
     assert.deepEqual(broker?.pending().map((p) => p.id), [pending?.id]);
@@ -101,7 +102,7 @@ describe('answers: the permission hook and the broker, through a real folder', f
   it('Deny with a message: the hook prints the deny with the message for the model (Codex reads the same shape)', async () => {
     const { asked } = await startBroker();
     const run = runHook(folder, 'codex', claudeRequest('npm install left-pad').replace('b5f3c2a1', 'c0dec0de'));
-    await eventually('the request listed', () => asked.length === 1);
+    await waitFor(() => asked.length === 1, 'the request listed', 10_000, 20);
     assert.equal(asked[0]?.agent, 'codex');
     assert.equal(await broker?.answer(asked[0]?.id ?? '', 'deny', '  use pnpm  '), true);
     assert.deepEqual(JSON.parse((await run.done).stdout), { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'use pnpm' } } });
@@ -131,7 +132,7 @@ describe('answers: the permission hook and the broker, through a real folder', f
     const out = await runHook(folder, 'claude-code', claudeRequest('touch x')).done;
     assert.equal(out.stdout, '');
     assert.equal(asked.length, 1);
-    await eventually('the request ended', () => ended.length === 1);
+    await waitFor(() => ended.length === 1, 'the request ended', 10_000, 20);
     assert.deepEqual(ended[0]?.end, { how: 'ended' });
     assert.deepEqual(broker?.pending(), []);
   });
@@ -139,17 +140,17 @@ describe('answers: the permission hook and the broker, through a real folder', f
   it('a hook killed outright (the agent answered at its prompt, or ended) leaves the list within a check', async () => {
     const { asked, ended } = await startBroker(() => 60, { checkMs: 200 });
     const run = runHook(folder, 'claude-code', claudeRequest('touch x'));
-    await eventually('the request listed', () => asked.length === 1);
+    await waitFor(() => asked.length === 1, 'the request listed', 10_000, 20);
     run.child.kill('SIGKILL');
     await run.done;
-    await eventually('the request ended', () => ended.length === 1);
+    await waitFor(() => ended.length === 1, 'the request ended', 10_000, 20);
     assert.equal(await broker?.answer(asked[0]?.id ?? '', 'allow'), false);
   });
 
   it('withdraw: the hook goes at once, printing nothing', async () => {
     const { asked } = await startBroker(() => 60);
     const run = runHook(folder, 'claude-code', claudeRequest('touch x'));
-    await eventually('the request listed', () => asked.length === 1);
+    await waitFor(() => asked.length === 1, 'the request listed', 10_000, 20);
     await broker?.withdraw(asked[0]?.id ?? '');
     const out = await run.done;
     assert.deepEqual([out.stdout, out.code], ['', 0]);
@@ -166,7 +167,7 @@ describe('answers: the permission hook and the broker, through a real folder', f
     assert.match(errors[0] ?? '', /not a claude-code permission request: hook_event_name "PreToolUse" is not PermissionRequest/);
     const hostile = '[click](http://x) \u001b[31m\u0007 $(rm -rf ~)';
     const run = runHook(folder, 'claude-code', claudeRequest(hostile));
-    await eventually('the request listed', () => asked.length === 1);
+    await waitFor(() => asked.length === 1, 'the request listed', 10_000, 20);
     assert.equal(asked[0]?.input, hostile, 'kept as data: escaped where it is shown');
     await broker?.withdraw(asked[0]?.id ?? '');
     await run.done;
@@ -182,8 +183,8 @@ describe('answers: the permission hook and the broker, through a real folder', f
     await second.start();
     try {
       const run = runHook(folder, 'claude-code', claudeRequest('touch x'));
-      await eventually('taken by one', () => first.asked.length + secondAsked.length === 1);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitFor(() => first.asked.length + secondAsked.length === 1, 'taken by one', 10_000, 20);
+      await sleep(300);
       assert.equal(first.asked.length + secondAsked.length, 1, 'one window took it');
       const taker = first.asked.length === 1 ? first.broker : second;
       const id = (first.asked[0] ?? secondAsked[0])?.id ?? '';

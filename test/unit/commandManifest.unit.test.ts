@@ -7,11 +7,11 @@
 // languages' strings.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import ts from 'typescript';
 import { COMMANDS, CommandId, handlerProblems, titleKey } from '../../src/vscode/commands/commandManifest';
 import { generator, repoRoot } from './madeUpAgent';
+import { useTempDir } from '../lib/temp';
 
 const vscodeDir = path.join(repoRoot, 'src', 'vscode');
 
@@ -41,6 +41,7 @@ function handlerTables(): Array<{ file: string; ids: string[] }> {
 }
 
 describe('the command manifest', () => {
+  const copy = useTempDir('command');
   it('has exactly one handler for each command, and none for a command it does not declare', () => {
     const tables = handlerTables();
     assert.ok(tables.length >= 5, `found ${tables.length} handler tables`);
@@ -64,12 +65,11 @@ describe('the command manifest', () => {
   it('a command added to it is in the manifest, its menus, its keybinding and both languages\' strings after `npm run generate`, and a second run writes nothing', async function () {
     this.timeout(30_000);
     const { generate, staleFiles, DERIVED_FILES, SOURCES } = await generator();
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-command-'));
-    try {
-      for (const file of [...SOURCES, ...DERIVED_FILES]) fs.cpSync(path.join(repoRoot, file), path.join(tmp, file), { recursive: true });
-      const manifestFile = path.join(tmp, 'src', 'vscode', 'commands', 'commandManifest.ts');
-      const text = fs.readFileSync(manifestFile, 'utf8');
-      const entry = `  MadeUpCommand: {
+    const tmp = copy.path;
+    for (const file of [...SOURCES, ...DERIVED_FILES]) fs.cpSync(path.join(repoRoot, file), path.join(tmp, file), { recursive: true });
+    const manifestFile = path.join(tmp, 'src', 'vscode', 'commands', 'commandManifest.ts');
+    const text = fs.readFileSync(manifestFile, 'utf8');
+    const entry = `  MadeUpCommand: {
     id: 'agentPlan.madeUpCommand',
     title: { en: 'Do the Made-Up Thing', zhCn: '做虚构的事' },
     icon: 'beaker',
@@ -79,24 +79,21 @@ describe('the command manifest', () => {
     keybinding: { key: 'ctrl+alt+shift+m', mac: 'cmd+alt+shift+m' },
   },
 } as const satisfies Record<string, CommandEntry>;`;
-      const added = text.replace('} as const satisfies Record<string, CommandEntry>;', entry);
-      assert.notEqual(added, text, 'the entry is added at the end of COMMANDS');
-      fs.writeFileSync(manifestFile, added);
-      assert.deepEqual((await staleFiles(tmp)).sort(), ['package.json', 'package.nls.json', 'package.nls.zh-cn.json']);
-      assert.deepEqual((await generate(tmp)).sort(), ['package.json', 'package.nls.json', 'package.nls.zh-cn.json']);
-      const read = (file: string) => JSON.parse(fs.readFileSync(path.join(tmp, file), 'utf8'));
-      const contributes = read('package.json').contributes;
-      const id = 'agentPlan.madeUpCommand';
-      assert.deepEqual(contributes.commands.at(-1), { command: id, title: '%command.madeUpCommand%', category: '%category%', icon: '$(beaker)' });
-      assert.deepEqual(contributes.menus['view/title'].at(-1), { command: id, when: 'view == agentPlan.plan', group: '3_act@9' });
-      assert.deepEqual(contributes.menus['view/item/context'].at(-1), { command: id, when: 'view == agentPlan.sessions && viewItem =~ /^agentPlan\\.session/', group: '2_act@9' });
-      assert.deepEqual(contributes.menus.commandPalette.at(-1), { command: id, when: 'agentPlan.hasPlan' });
-      assert.deepEqual(contributes.keybindings.at(-1), { command: id, key: 'ctrl+alt+shift+m', mac: 'cmd+alt+shift+m' });
-      assert.equal(read('package.nls.json')['command.madeUpCommand'], 'Do the Made-Up Thing');
-      assert.equal(read('package.nls.zh-cn.json')['command.madeUpCommand'], '做虚构的事');
-      assert.deepEqual(await generate(tmp), [], 'a second run writes nothing');
-    } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
+    const added = text.replace('} as const satisfies Record<string, CommandEntry>;', entry);
+    assert.notEqual(added, text, 'the entry is added at the end of COMMANDS');
+    fs.writeFileSync(manifestFile, added);
+    assert.deepEqual((await staleFiles(tmp)).sort(), ['package.json', 'package.nls.json', 'package.nls.zh-cn.json']);
+    assert.deepEqual((await generate(tmp)).sort(), ['package.json', 'package.nls.json', 'package.nls.zh-cn.json']);
+    const read = (file: string) => JSON.parse(fs.readFileSync(path.join(tmp, file), 'utf8'));
+    const contributes = read('package.json').contributes;
+    const id = 'agentPlan.madeUpCommand';
+    assert.deepEqual(contributes.commands.at(-1), { command: id, title: '%command.madeUpCommand%', category: '%category%', icon: '$(beaker)' });
+    assert.deepEqual(contributes.menus['view/title'].at(-1), { command: id, when: 'view == agentPlan.plan', group: '3_act@9' });
+    assert.deepEqual(contributes.menus['view/item/context'].at(-1), { command: id, when: 'view == agentPlan.sessions && viewItem =~ /^agentPlan\\.session/', group: '2_act@9' });
+    assert.deepEqual(contributes.menus.commandPalette.at(-1), { command: id, when: 'agentPlan.hasPlan' });
+    assert.deepEqual(contributes.keybindings.at(-1), { command: id, key: 'ctrl+alt+shift+m', mac: 'cmd+alt+shift+m' });
+    assert.equal(read('package.nls.json')['command.madeUpCommand'], 'Do the Made-Up Thing');
+    assert.equal(read('package.nls.zh-cn.json')['command.madeUpCommand'], '做虚构的事');
+    assert.deepEqual(await generate(tmp), [], 'a second run writes nothing');
   });
 });

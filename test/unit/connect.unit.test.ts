@@ -17,7 +17,7 @@ import { ConnectError } from '../../src/node/connect/connectError';
 import { findOnPath, nodeForServer } from '../../src/node/connect/onPath';
 import { BLOCK_BEGIN, BLOCK_END, loadToml, parseToml } from '../../src/node/connect/tomlBlock';
 import { codexHookHash, codexHookKey } from '../../src/agents/codex/hookTrust';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const NODE = '/usr/bin/node';
 const SCRIPT = '/ext/agent-plan-0.1.0/dist/mcp.js';

@@ -4,8 +4,8 @@
 // and what the agent says at the end names only files it changed.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { useTempDir } from '../lib/temp';
 
 interface Call {
   tool: string;
@@ -30,12 +30,12 @@ const load = (): Promise<{ demoAgentScript(options?: { stepDelayMs?: number }): 
 const callsOf = (step: Step): Call[] => step.calls ?? (step.tool ? [{ tool: step.tool, arguments: step.arguments ?? {} }] : []);
 
 describe('the demo\'s dark mode script, with real edits', () => {
+  const tmp = useTempDir('demo-edits');
   let dir = '';
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-edits-'));
+    dir = tmp.path;
     fs.cpSync(path.join(ROOT, 'demo', 'workspace'), dir, { recursive: true });
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('each edit applies to the demo workspace in order, while an item is in progress; the last message names the files changed', async () => {
     const { turns } = (await load()).demoAgentScript();

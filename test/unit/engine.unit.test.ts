@@ -7,7 +7,9 @@ import { DisplayState } from '../../src/core/store/display';
 import { type HistoryPage, SessionLog } from '../../src/core/log/sessionLog';
 import { PlanStore } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { CountingFileSystem, KEY_A, KEY_B, useTempDir } from './helpers';
+import { CountingFileSystem, KEY_A, KEY_B } from './helpers';
+import { useTempDir } from '../lib/temp';
+import { sleep, waitFor } from '../lib/wait';
 
 const item = (content: string) => [{ content, status: 'pending' as const }];
 
@@ -38,11 +40,6 @@ class GatedFileSystem extends CountingFileSystem {
   }
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
-  assert.ok(condition(), 'condition reached');
-}
-
 describe('the log engine', () => {
   const tmp = useTempDir();
   const dir = () => path.join(tmp.path, 'sessions');
@@ -57,8 +54,8 @@ describe('the log engine', () => {
     const store = new PlanStore(new SessionLog(dir(), gated));
     const loading = store.load();
     // A's tail is read, B's is held: now the tool writes to A.
-    await until(() => gated.hit && gated.readsOfOther > 0);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(() => gated.hit && gated.readsOfOther > 0, 'load() to hold its read of B', 1000, 2);
+    await sleep(10);
     await store.write(KEY_A, item('new'));
     gated.open();
     await loading;
@@ -83,7 +80,7 @@ describe('the log engine', () => {
     await store.ingest(KEY_B);
     assert.equal(store.latest()?.session, KEY_B);
     // ...then A writes again: A is the latest, whatever B's clock says.
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await sleep(5);
     await store.write(KEY_A, item('a2'));
     assert.equal(store.latest()?.session, KEY_A);
     assert.deepEqual(store.list().map((e) => e.session), [KEY_A, KEY_B]);

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { FollowedFolders } from '../../src/node/followedFolders';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 function git(cwd: string, ...args: string[]): void {
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'init.defaultBranch=main', ...args], {

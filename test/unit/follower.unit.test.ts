@@ -19,7 +19,9 @@ import { jsonlFilesIn } from '../../src/agents/follow/jsonlFiles';
 import { createClaudeCodeParser } from '../../src/agents/claudeCode';
 import type { ForeignPlan, ParseOutput, SessionParser, UnknownShape } from '../../src/core/foreign';
 import { recording } from './agentRecordings';
-import { eventually, MemorySink, useTempDir } from './helpers';
+import { MemorySink } from './helpers';
+import { useTempDir } from '../lib/temp';
+import { sleep, waitFor } from '../lib/wait';
 
 /** A tiny line format for these tests: {"call":"c1","items":["a","b"]} per line. */
 function lineParser(state?: unknown): SessionParser {
@@ -313,9 +315,9 @@ describe('follower: incremental reading', () => {
     // No refresh from here on: only the watch on the nearest existing parent can bring it in.
     await fsp.mkdir(folder, { recursive: true });
     await fsp.writeFile(path.join(folder, 'late.jsonl'), line('c1', 'a'));
-    await eventually('the new file is read', () => sink.calls().length === 1);
+    await waitFor(() => sink.calls().length === 1, 'the new file is read', 10_000, 20);
     await fsp.appendFile(path.join(folder, 'late.jsonl'), line('c2', 'b'));
-    await eventually('the append is read', () => sink.calls().length === 2);
+    await waitFor(() => sink.calls().length === 2, 'the append is read', 10_000, 20);
     assert.deepEqual(sink.calls(), ['c1', 'c2']);
   });
 
@@ -348,9 +350,9 @@ describe('follower: incremental reading', () => {
     // A locator that names no folder to watch, on a file system said to drop events: only the poll can find the append.
     const follower = make({ locator: { list: () => jsonlFilesIn(folder), watchFolders: () => [] }, pollMs: 50, pollReason: 'events do not arrive here' });
     follower.start();
-    await eventually('the first line is read', () => sink.calls().length === 1);
+    await waitFor(() => sink.calls().length === 1, 'the first line is read', 10_000, 20);
     await fsp.appendFile(file, line('c2', 'b'));
-    await eventually('the poll reads the append', () => sink.calls().length === 2);
+    await waitFor(() => sink.calls().length === 2, 'the poll reads the append', 10_000, 20);
   });
 
   it('idle is idle while events arrive: no file is opened or stat-ed on a timer, and an append still shows', async () => {
@@ -360,14 +362,14 @@ describe('follower: incremental reading', () => {
     await fsp.writeFile(file, line('c1', 'a'));
     const follower = make({ pollMs: 20 });
     follower.start();
-    await eventually('the first line is read', () => sink.calls().length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitFor(() => sink.calls().length === 1, 'the first line is read', 10_000, 20);
+    await sleep(100);
     const before = { opens: reader.opens, looks: reader.looks };
     // Twenty-five intervals of the old slow poll, with nothing happening.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     assert.deepEqual({ opens: reader.opens, looks: reader.looks }, before, 'nothing touched while idle');
     await fsp.appendFile(file, line('c2', 'b'));
-    await eventually('the watch event reads the append', () => sink.calls().length === 2);
+    await waitFor(() => sink.calls().length === 2, 'the watch event reads the append', 10_000, 20);
   });
 
   it('a scan of the whole folder opens only the files whose size or time changed; Refresh opens them all', async () => {
@@ -380,7 +382,7 @@ describe('follower: incremental reading', () => {
     await fsp.appendFile(path.join(folder, 'b.jsonl'), line('b2', 'b'));
     // A change that names no file (as an event without a name does): one stat each, one open.
     follower.start();
-    await eventually('the append is read', () => sink.calls().includes('b2'));
+    await waitFor(() => sink.calls().includes('b2'), 'the append is read', 10_000, 20);
     assert.equal(reader.opens, 4, 'only the changed file was opened');
     assert.ok(reader.looks >= 2, 'the unchanged files were looked at with a stat');
     await follower.refresh();
@@ -395,16 +397,16 @@ describe('follower: incremental reading', () => {
     const polling: string[] = [];
     const follower = make({ pollMs: 20, maxPollMs: 160, throttleMs: 5, pollReason: 'a test file system', onPolling: (reason) => polling.push(reason) });
     follower.start();
-    await eventually('the first line is read', () => sink.calls().length === 1);
+    await waitFor(() => sink.calls().length === 1, 'the first line is read', 10_000, 20);
     assert.equal(polling.length, 1);
     assert.match(polling[0] ?? '', /^polling every 0\.02 s, backing off to 0\.16 s while nothing changes: a test file system$/);
     // Quiet: 20, 40, 80, 160, 160 … ms apart, so far fewer polls than 1 s / 20 ms.
     const start = reader.looks;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await sleep(1000);
     const quiet = reader.looks - start;
     assert.ok(quiet >= 3 && quiet <= 12, `${quiet} polls in a quiet second`);
     await fsp.appendFile(file, line('c2', 'b'));
-    await eventually('the poll reads the append', () => sink.calls().length === 2, 2000);
+    await waitFor(() => sink.calls().length === 2, 'the poll reads the append', 2000, 20);
   });
 
   it('keeps the cursor where it was when the sink fails, and delivers on the next scan', async () => {
@@ -499,12 +501,12 @@ describe('follower: incremental reading', () => {
     await fsp.writeFile(file, line('c1', 'a'));
     const follower = make({ pollMs: 20 });
     follower.start();
-    await eventually('the first line is read', () => sink.calls().length === 1);
+    await waitFor(() => sink.calls().length === 1, 'the first line is read', 10_000, 20);
     follower.dispose();
     const readBefore = reader.bytesRead;
     await fsp.appendFile(file, line('c2', 'b'));
     await follower.refresh();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     assert.deepEqual(sink.calls(), ['c1']);
     assert.equal(reader.bytesRead, readBefore);
   });

@@ -12,7 +12,7 @@ import { buildTimeline } from '../../src/core/timeline/timeline';
 import { MAX_VIEW_LANES, timelineViewModel } from '../../src/core/timeline/timelineView';
 import type { ForeignPlan } from '../../src/core/foreign';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const source = (call: string, session = 's-1'): ForeignPlan['source'] => ({ agent: 'codex', tool: 'update_plan', session, call });
 const items = (count: number, content = (i: number) => `item ${i}`) =>

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GitRunner, runHere, type GitRun } from '../../src/node/gitRunner';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 describe('GitRunner', function () {
   this.timeout(30_000);

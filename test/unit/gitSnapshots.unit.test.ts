@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GitSnapshots, parseNumstat } from '../../src/node/gitSnapshots';
-import { committedRepo, gitIn, useTempDir } from './helpers';
+import { committedRepo, gitIn } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const SESSION = '0123456789abcdef0123456789abcdef';
 

@@ -16,7 +16,7 @@ import { createCopilotChatParser } from '../../src/agents/copilotChat';
 import { createGeminiCliParser } from '../../src/agents/geminiCli';
 import type { AgentId, SessionParser } from '../../src/core/foreign';
 import { recordedLines, recording } from './agentRecordings';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const COPILOT_CHATS = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
 

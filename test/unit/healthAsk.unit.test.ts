@@ -12,7 +12,8 @@ import { SessionLog } from '../../src/core/log/sessionLog';
 import type { ItemStatus, PlanItem } from '../../src/core/plan/plan';
 import { formatOnly } from '../../src/core/plan/present';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { KEY_A, useTempDir } from './helpers';
+import { KEY_A } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const T0 = Date.UTC(2026, 11, 7, 9, 30, 0);
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();

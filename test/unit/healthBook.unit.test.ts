@@ -8,7 +8,8 @@ import { PlanStore } from '../../src/core/store/store';
 import { sessionKeyFromToken } from '../../src/core/log/sessionKey';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { ForeignPlan } from '../../src/core/foreign';
-import { CountingFileSystem, useTempDir } from './helpers';
+import { CountingFileSystem } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const T0 = Date.UTC(2026, 11, 3, 10, 0, 0);
 

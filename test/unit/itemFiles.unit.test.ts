@@ -9,7 +9,9 @@ import { SessionLog } from '../../src/core/log/sessionLog';
 import { PlanStore } from '../../src/core/store/store';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { ForeignPlan, ForeignWrite } from '../../src/core/foreign';
-import { KEY_A, useTempDir } from './helpers';
+import { KEY_A } from './helpers';
+import { useTempDir } from '../lib/temp';
+import { waitFor } from '../lib/wait';
 
 const source = { agent: 'claude-code', session: 'run-1', call: 'toolu_1' } as const;
 const TS = '2026-12-03T10:00:00.000Z';
@@ -150,8 +152,7 @@ describe('file/write: imported from an agent’s record', () => {
     assert.equal(fs.existsSync(log.fileFor(key)), false, 'no session file for a run without a plan');
     await sink.importPlans([plan('p1', ['A', 'in_progress'])]);
     // The held write is appended once the reader has met the plan.
-    const deadline = Date.now() + 2000;
-    while (writeLines(log).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(() => writeLines(log).length > 0, 'the held write to be appended', 2000, 10);
     assert.deepEqual(writeLines(log), [[['/w/setup.sh'], []]]);
   });
 

@@ -6,7 +6,6 @@
 // import count nothing twice.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildLedger, LedgerBuilder, shortCount, type LedgerFigures } from '../../src/core/derived/ledger';
 import { ledgerText } from '../../src/core/derived/ledgerText';
@@ -28,6 +27,7 @@ import type { AgentId, ForeignItem, ParseOutput, SessionParser } from '../../src
 import { recordedLines, recording, type Recording } from './agentRecordings';
 import { startTerminalSource } from './agentStart';
 import { SessionLocks } from '../../src/core/log/sessionLock';
+import { useTempDir } from '../lib/temp';
 
 const A = 'Add the separator constant';
 const B = 'Use it in the parser';
@@ -85,6 +85,7 @@ function logRecords(dir: string, key: string): LogRecord[] {
 
 for (const c of CASES) {
   describe(`${c.folder}: the ledger of the real program's edits`, () => {
+    const tmp = useTempDir('ledger');
     const rec = recording(c.folder, 'edits');
     const lines = recordedLines(rec);
     const responses = c.expected.a[0] + c.expected.b[0] + c.expected.session[0];
@@ -113,30 +114,26 @@ for (const c of CASES) {
     });
 
     it('through a real log: per item, the session’s part, the total; a restart and a second import count nothing twice', async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-ledger-'));
-      try {
-        const out = withItems(c, c.parser(rec).push(lines));
-        await importAll(dir, out);
-        const key = foreignSessionKey(c.agent, out.plans[0]!.source.session);
-        const ledger = buildLedger(logRecords(dir, key));
-        const item = (content: string) => ledger.items.find((i) => i.content === content);
-        assert.deepEqual(withoutCost(item(A)?.all), figures(...c.expected.a));
-        assert.deepEqual(withoutCost(item(B)?.all), figures(...c.expected.b));
-        assert.equal(item(A)?.shared.responses, 0, 'one item at a time: nothing shared');
-        assert.deepEqual(withoutCost(ledger.session), figures(...c.expected.session));
-        assert.deepEqual(withoutCost(ledger.total), figures(responses, c.expected.a[1] + c.expected.b[1] + c.expected.session[1]));
-        const size = fs.statSync(new SessionLog(dir, new NodeFileSystem()).fileFor(key)).size;
-        // A restart: a fresh parser and a fresh sink import it all again.
-        await importAll(dir, withItems(c, c.parser(rec).push(lines)));
-        assert.equal(fs.statSync(new SessionLog(dir, new NodeFileSystem()).fileFor(key)).size, size);
-        assert.deepEqual(buildLedger(logRecords(dir, key)), ledger);
-        // The book the API reads: the same ledger from the log's one reader.
-        const book = new LedgerBook(new SessionLog(dir, new NodeFileSystem()));
-        assert.deepEqual((await book.get(key)).ledger(), ledger);
-        book.dispose();
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
+      const dir = tmp.path;
+      const out = withItems(c, c.parser(rec).push(lines));
+      await importAll(dir, out);
+      const key = foreignSessionKey(c.agent, out.plans[0]!.source.session);
+      const ledger = buildLedger(logRecords(dir, key));
+      const item = (content: string) => ledger.items.find((i) => i.content === content);
+      assert.deepEqual(withoutCost(item(A)?.all), figures(...c.expected.a));
+      assert.deepEqual(withoutCost(item(B)?.all), figures(...c.expected.b));
+      assert.equal(item(A)?.shared.responses, 0, 'one item at a time: nothing shared');
+      assert.deepEqual(withoutCost(ledger.session), figures(...c.expected.session));
+      assert.deepEqual(withoutCost(ledger.total), figures(responses, c.expected.a[1] + c.expected.b[1] + c.expected.session[1]));
+      const size = fs.statSync(new SessionLog(dir, new NodeFileSystem()).fileFor(key)).size;
+      // A restart: a fresh parser and a fresh sink import it all again.
+      await importAll(dir, withItems(c, c.parser(rec).push(lines)));
+      assert.equal(fs.statSync(new SessionLog(dir, new NodeFileSystem()).fileFor(key)).size, size);
+      assert.deepEqual(buildLedger(logRecords(dir, key)), ledger);
+      // The book the API reads: the same ledger from the log's one reader.
+      const book = new LedgerBook(new SessionLog(dir, new NodeFileSystem()));
+      assert.deepEqual((await book.get(key)).ledger(), ledger);
+      book.dispose();
     });
   });
 }
@@ -187,42 +184,39 @@ describe('ledger rules', () => {
 });
 
 describe('the ledger through the real followers: two windows at once, then a restart and a catch-up', () => {
+  const tmp = useTempDir('ledger-windows');
   for (const c of CASES.filter((k) => k.agent !== 'copilot-cli')) {
     it(`${c.folder}: each response once in the log, the same ledger whoever read first`, async () => {
       const rec = recording(c.folder, 'edits');
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-ledger-windows-'));
-      try {
-        const fileSystem = new NodeFileSystem();
-        const window = (pid: number, storage: string) => {
-          const log = new SessionLog(path.join(dir, 'sessions'), fileSystem);
-          const locks = new SessionLocks(fileSystem, path.join(dir, 'sessions', '.locks'), { pid, host: 'here', isAlive: () => true });
-          const errors: unknown[] = [];
-          const source = startTerminalSource({ agent: c.agent, folder: rec.agentDir, workspaceFolders: [rec.workspace], storageDir: path.join(dir, storage), sink: new LogPlanSink(log, { locks }), pollMs: 0, onError: (error) => errors.push(error) });
-          return { source, errors };
-        };
-        const run = async (...windows: Array<ReturnType<typeof window>>) => {
-          await Promise.all(windows.map((w) => w.source.refresh()));
-          for (const w of windows) {
-            w.source.dispose();
-            assert.deepEqual(w.errors, []);
-          }
-        };
-        await run(window(1, 'one'), window(2, 'two'));
-        const key = foreignSessionKey(c.agent, c.parser(rec).push(recordedLines(rec)).plans[0]!.source.session);
-        const records = logRecords(path.join(dir, 'sessions'), key);
-        const responses = c.expected.a[0] + c.expected.b[0] + c.expected.session[0];
-        assert.equal(records.filter((r) => r.type === 'model/usage').length, responses, 'each response once');
-        const ledger = buildLedger(records);
-        const item = (content: string) => ledger.items.find((i) => i.content === content);
-        assert.deepEqual(withoutCost(item(A)?.all), figures(...c.expected.a));
-        assert.deepEqual(withoutCost(item(B)?.all), figures(...c.expected.b));
-        assert.deepEqual(withoutCost(ledger.session), figures(...c.expected.session));
-        // A restart (its cursors kept) and a catch-up (a window that never read the files).
-        await run(window(3, 'one'), window(4, 'three'));
-        assert.deepEqual(logRecords(path.join(dir, 'sessions'), key), records);
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
+      const dir = tmp.path;
+      const fileSystem = new NodeFileSystem();
+      const window = (pid: number, storage: string) => {
+        const log = new SessionLog(path.join(dir, 'sessions'), fileSystem);
+        const locks = new SessionLocks(fileSystem, path.join(dir, 'sessions', '.locks'), { pid, host: 'here', isAlive: () => true });
+        const errors: unknown[] = [];
+        const source = startTerminalSource({ agent: c.agent, folder: rec.agentDir, workspaceFolders: [rec.workspace], storageDir: path.join(dir, storage), sink: new LogPlanSink(log, { locks }), pollMs: 0, onError: (error) => errors.push(error) });
+        return { source, errors };
+      };
+      const run = async (...windows: Array<ReturnType<typeof window>>) => {
+        await Promise.all(windows.map((w) => w.source.refresh()));
+        for (const w of windows) {
+          w.source.dispose();
+          assert.deepEqual(w.errors, []);
+        }
+      };
+      await run(window(1, 'one'), window(2, 'two'));
+      const key = foreignSessionKey(c.agent, c.parser(rec).push(recordedLines(rec)).plans[0]!.source.session);
+      const records = logRecords(path.join(dir, 'sessions'), key);
+      const responses = c.expected.a[0] + c.expected.b[0] + c.expected.session[0];
+      assert.equal(records.filter((r) => r.type === 'model/usage').length, responses, 'each response once');
+      const ledger = buildLedger(records);
+      const item = (content: string) => ledger.items.find((i) => i.content === content);
+      assert.deepEqual(withoutCost(item(A)?.all), figures(...c.expected.a));
+      assert.deepEqual(withoutCost(item(B)?.all), figures(...c.expected.b));
+      assert.deepEqual(withoutCost(ledger.session), figures(...c.expected.session));
+      // A restart (its cursors kept) and a catch-up (a window that never read the files).
+      await run(window(3, 'one'), window(4, 'three'));
+      assert.deepEqual(logRecords(path.join(dir, 'sessions'), key), records);
     });
   }
 });

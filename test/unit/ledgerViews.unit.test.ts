@@ -5,7 +5,6 @@
 // output tokens, so the sums are known). The GitHub address of a git config (core/worktrees/gitRemote.ts).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { createClaudeCodeParser } from '../../src/agents/claudeCode';
 import { githubBlobBase, githubRepository, parseGitHubUrl } from '../../src/core/worktrees/gitRemote';
@@ -24,6 +23,7 @@ import { timelineViewModel } from '../../src/core/timeline/timelineView';
 import { usageRecord } from '../../src/core/log/usageRecord';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { recordedLines, recording } from './agentRecordings';
+import { useTempDir } from '../lib/temp';
 
 const figures = (responses: number, calls: number, tokens?: [number, number, number], cost?: number): LedgerFigures => ({
   responses,
@@ -67,6 +67,9 @@ describe('ledger text', () => {
 });
 
 describe('the plan as a pull request description', () => {
+  const tmp = useTempDir('pr');
+  /** How many logs throughLog wrote: each in a folder of its own. */
+  let logs = 0;
   const T0 = Date.UTC(2026, 11, 4, 9, 0, 0);
   const KEY = 'a'.repeat(32);
   const iso = (s: number) => new Date(T0 + s * 1000).toISOString();
@@ -99,14 +102,11 @@ describe('the plan as a pull request description', () => {
   ];
 
   async function throughLog(records: readonly LogRecord[]): Promise<{ lines: Awaited<ReturnType<typeof readTimelinePage>>['lines'] }> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-pr-'));
-    try {
-      const log = new SessionLog(dir, new NodeFileSystem());
-      fs.writeFileSync(log.fileFor(KEY), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-      return await readTimelinePage(new SessionLog(dir, new NodeFileSystem()), KEY, 1000);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = path.join(tmp.path, `log-${++logs}`);
+    fs.mkdirSync(dir);
+    const log = new SessionLog(dir, new NodeFileSystem());
+    fs.writeFileSync(log.fileFor(KEY), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    return await readTimelinePage(new SessionLog(dir, new NodeFileSystem()), KEY, 1000);
   }
 
   it('the checklist, the dropped and cancelled items, the files outside any item and the totals, read back from a log', async () => {
@@ -162,44 +162,40 @@ describe('the plan as a pull request description', () => {
   it('the real Claude Code recording: each item its files and what it cost, the session’s part and the total', async () => {
     const rec = recording('claude-code', 'edits');
     const out = createClaudeCodeParser({ workspaceFolders: [rec.workspace] }).push(recordedLines(rec));
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-pr-claude-'));
-    try {
-      // A clock a second on per line stamped: every item was in progress for a while, on any machine.
-      let tick = 0;
-      const now = (): Date => new Date(Date.UTC(2026, 0, 1) + 1000 * tick++);
-      const sink = new LogPlanSink(new SessionLog(dir, new NodeFileSystem(), { now }));
-      await sink.importPlans(out.plans);
-      await sink.importWrites(out.writes ?? []);
-      await sink.importUsage(out.usage ?? []);
-      sink.dispose();
-      const key = foreignSessionKey('claude-code', out.plans[0]!.source.session);
-      const { lines } = await readTimelinePage(new SessionLog(dir, new NodeFileSystem()), key, 1000);
-      const markdown = prDescription(
-        { title: 'Claude', timeline: buildTimeline(lines), ledger: buildLedger(lines.map((l) => l.record)), root: rec.workspace, linkBase: 'https://github.com/o/r/blob/main/' },
-        formatOnly,
-      );
-      // Times are when the lines were stamped: said as "<time>".
-      const normalized = markdown.replace(/(— |Elapsed )(under 1 s|\d+ (s|min)( \d+ s)?) · /g, '$1<time> · ');
-      assert.equal(
-        normalized,
-        [
-          '## Claude',
-          '',
-          '- [x] Add the separator constant — <time> · 2 calls · 60 tokens',
-          '  - [`src/tokens.ts`](https://github.com/o/r/blob/main/src/tokens.ts)',
-          '- [x] Use it in the parser — <time> · 4 calls · 120 tokens',
-          '  - [`src/parser.ts`](https://github.com/o/r/blob/main/src/parser.ts)',
-          '',
-          '### Session totals',
-          '',
-          '- Elapsed <time> · 8 calls · 270 tokens (input 90, output 180, cached 0)',
-          '- While no item was in progress: 2 calls · 90 tokens (input 30, output 60, cached 0)',
-          '',
-        ].join('\n'),
-      );
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tmp.path;
+    // A clock a second on per line stamped: every item was in progress for a while, on any machine.
+    let tick = 0;
+    const now = (): Date => new Date(Date.UTC(2026, 0, 1) + 1000 * tick++);
+    const sink = new LogPlanSink(new SessionLog(dir, new NodeFileSystem(), { now }));
+    await sink.importPlans(out.plans);
+    await sink.importWrites(out.writes ?? []);
+    await sink.importUsage(out.usage ?? []);
+    sink.dispose();
+    const key = foreignSessionKey('claude-code', out.plans[0]!.source.session);
+    const { lines } = await readTimelinePage(new SessionLog(dir, new NodeFileSystem()), key, 1000);
+    const markdown = prDescription(
+      { title: 'Claude', timeline: buildTimeline(lines), ledger: buildLedger(lines.map((l) => l.record)), root: rec.workspace, linkBase: 'https://github.com/o/r/blob/main/' },
+      formatOnly,
+    );
+    // Times are when the lines were stamped: said as "<time>".
+    const normalized = markdown.replace(/(— |Elapsed )(under 1 s|\d+ (s|min)( \d+ s)?) · /g, '$1<time> · ');
+    assert.equal(
+      normalized,
+      [
+        '## Claude',
+        '',
+        '- [x] Add the separator constant — <time> · 2 calls · 60 tokens',
+        '  - [`src/tokens.ts`](https://github.com/o/r/blob/main/src/tokens.ts)',
+        '- [x] Use it in the parser — <time> · 4 calls · 120 tokens',
+        '  - [`src/parser.ts`](https://github.com/o/r/blob/main/src/parser.ts)',
+        '',
+        '### Session totals',
+        '',
+        '- Elapsed <time> · 8 calls · 270 tokens (input 90, output 180, cached 0)',
+        '- While no item was in progress: 2 calls · 90 tokens (input 30, output 60, cached 0)',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('the Plan Timeline: each lane’s note and hover add what it cost, the summary the session’s', async () => {

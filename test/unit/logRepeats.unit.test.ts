@@ -10,7 +10,7 @@ import { SessionLog } from '../../src/core/log/sessionLog';
 import { PlanStore } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { PlanSource } from '../../src/core/foreign';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const KEY = copilotSessionKey('chat-r');
 const source = (call: string): PlanSource => ({ agent: 'copilot', tool: 'manage_todo_list', session: 'chat-r', call });

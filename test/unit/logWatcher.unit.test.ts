@@ -4,9 +4,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { watchLogFolder, type WatchFolder } from '../../src/node/logWatcher';
-import { KEY_A, KEY_B, useTempDir } from './helpers';
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { KEY_A, KEY_B } from './helpers';
+import { useTempDir } from '../lib/temp';
+import { sleep, waitFor } from '../lib/wait';
 
 describe('log folder watcher', () => {
   const tmp = useTempDir();
@@ -20,10 +20,10 @@ describe('log folder watcher', () => {
       const file = path.join(dir, `${KEY_A}.jsonl`);
       for (let i = 0; i < 40; i++) {
         fs.appendFileSync(file, `line ${i}\n`);
-        await pause(30);
+        await sleep(30);
       }
       writing = false;
-      await pause(400);
+      await sleep(400);
     } finally {
       watcher.dispose();
     }
@@ -40,17 +40,16 @@ describe('log folder watcher', () => {
     const watcher = watchLogFolder(dir, { onChange: (s) => changed.add(s), onRescan: () => rescans++, onPoll: () => Promise.resolve(false), onError: () => {}, pollMs: 60_000, throttleMs: 50 });
     try {
       fs.appendFileSync(path.join(dir, `${KEY_A}.jsonl`), 'a\n');
-      await pause(200);
+      await sleep(200);
       assert.ok(changed.has(KEY_A));
       fs.rmSync(dir, { recursive: true, force: true });
-      await pause(100);
+      await sleep(100);
       fs.mkdirSync(dir, { recursive: true });
-      await pause(200);
+      await sleep(200);
       const before = rescans;
       assert.ok(before > 0, 'a rescan was asked for');
       fs.appendFileSync(path.join(dir, `${KEY_B}.jsonl`), 'b\n');
-      for (let i = 0; i < 100 && !changed.has(KEY_B); i++) await pause(20);
-      assert.ok(changed.has(KEY_B), 'the next write in the new folder is seen');
+      await waitFor(() => changed.has(KEY_B), 'the next write in the new folder to be seen', 2000, 20);
     } finally {
       watcher.dispose();
     }
@@ -70,7 +69,7 @@ describe('log folder watcher', () => {
       probeMs: 2000,
     });
     try {
-      await pause(500);
+      await sleep(500);
     } finally {
       watcher.dispose();
     }
@@ -97,10 +96,10 @@ describe('log folder watcher', () => {
       watch: silent,
     });
     try {
-      await pause(1200);
+      await sleep(1200);
       const quiet = times.length;
       changed = true;
-      await pause(600);
+      await sleep(600);
       const busy = times.length - quiet;
       assert.equal(polling.length, 1);
       assert.match(polling[0] ?? '', /^polling .+ every 0\.02 s, backing off to 0\.16 s while nothing changes: no file event arrived from .+ within 100 ms of a write there$/);

@@ -5,7 +5,6 @@
 // type-checks it and runs its copied recordings' test.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
@@ -22,9 +21,8 @@ export async function generator(): Promise<Generator> {
   return (await import(path.join(repoRoot, 'scripts', 'generate.mjs'))) as Generator;
 }
 
-/** A temp folder holding what the generator reads (src/, scripts/agents/), the generated files and the given extra paths, with the made-up agent added. */
-export async function madeUpCopy(extra: readonly string[] = []): Promise<string> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-madeup-'));
+/** Fills `tmp` (an empty folder, a test's: test/lib/temp.ts) with what the generator reads (src/, scripts/agents/), the generated files and the given extra paths, with the made-up agent added; returns `tmp`. */
+export async function madeUpCopy(tmp: string, extra: readonly string[] = []): Promise<string> {
   const { DERIVED_FILES, SOURCES } = await generator();
   for (const file of [...SOURCES, ...DERIVED_FILES, ...extra]) fs.cpSync(path.join(repoRoot, file), path.join(tmp, file), { recursive: true });
   const copy = path.join(tmp, 'src', 'agents', MADE_UP.folder);

@@ -8,7 +8,7 @@ import { INBOX_BOUNDS, INBOX_FULL } from '../../src/mcp/inboxBounds';
 import { inboxFileName, inboxFilePid, inboxLine, parseInboxLine } from '../../src/mcp/inboxLine';
 import { latestSessionPlan } from '../../src/mcp/inboxPlan';
 import { sweepInbox } from '../../src/mcp/inboxSweep';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -17,17 +17,18 @@ import { saveFailedText } from '../../src/core/plan/plan';
 import { ERRORS } from '../../src/core/plan/validate';
 import { INBOX_FULL } from '../../src/mcp/inboxBounds';
 import { NO_PLAN_TEXT } from '../../src/mcp/planResource';
+import { useTempDir } from '../lib/temp';
 
 const root = path.resolve(__dirname, '..', '..');
 const MAX_DESCRIPTION_TOKENS = 210;
 
-let buildDir = '';
+// The root suite's folder (this file's, in a run of several: mocha runs each file's root hooks once).
+const build = useTempDir('mcp-build', { per: 'suite' });
 let mcpJs = '';
 
 before(async function () {
   this.timeout(30_000);
-  buildDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-mcp-build-'));
-  mcpJs = path.join(buildDir, 'mcp.js');
+  mcpJs = path.join(build.path, 'mcp.js');
   // The options of esbuild.mjs's MCP entry (production: what the package ships).
   await esbuild.build({
     absWorkingDir: root,
@@ -42,14 +43,6 @@ before(async function () {
     logLevel: 'silent',
   });
 });
-
-after(() => {
-  if (buildDir !== '') fs.rmSync(buildDir, { recursive: true, force: true });
-});
-
-function tempDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `agent-plan-mcp-${prefix}-`));
-}
 
 interface Started {
   client: Client;
@@ -188,16 +181,10 @@ class RawServer {
 describe('MCP server: start and protocol', function () {
   this.timeout(20_000);
   const raws: RawServer[] = [];
-  let inbox = '';
-  beforeEach(() => {
-    inbox = tempDir('inbox');
-  });
-  afterEach(() => {
-    raws.splice(0).forEach((raw) => raw.kill());
-    fs.rmSync(inbox, { recursive: true, force: true });
-  });
+  afterEach(() => raws.splice(0).forEach((raw) => raw.kill()));
+  const tmp = useTempDir('mcp-inbox');
   const raw = (): RawServer => {
-    const server = new RawServer(inbox);
+    const server = new RawServer(tmp.path);
     raws.push(server);
     return server;
   };
@@ -214,20 +201,17 @@ describe('MCP server: start and protocol', function () {
   });
 
   it('without --inbox, writes to Agent Plan\'s own inbox in the user\'s data folder (the one the extension reads)', async () => {
-    const data = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-mcp-data-'));
+    const data = path.join(tmp.path, 'home');
+    fs.mkdirSync(data);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [mcpJs], env: { PATH: process.env['PATH'] ?? '', HOME: data, XDG_DATA_HOME: data }, stderr: 'pipe' });
+    const client = new Client({ name: 'default-client', version: '1' });
+    await client.connect(transport);
     try {
-      const transport = new StdioClientTransport({ command: process.execPath, args: [mcpJs], env: { PATH: process.env['PATH'] ?? '', HOME: data, XDG_DATA_HOME: data }, stderr: 'pipe' });
-      const client = new Client({ name: 'default-client', version: '1' });
-      await client.connect(transport);
-      try {
-        assert.equal((await callText(client, { todos: [] })).isError, false);
-      } finally {
-        await client.close();
-      }
-      assert.equal(inboxLines(path.join(data, 'agent-plan', 'mcp-inbox')).length, 1);
+      assert.equal((await callText(client, { todos: [] })).isError, false);
     } finally {
-      fs.rmSync(data, { recursive: true, force: true });
+      await client.close();
     }
+    assert.equal(inboxLines(path.join(data, 'agent-plan', 'mcp-inbox')).length, 1);
   });
 
   it('refuses an unknown argument: a message on stderr, exit code 2', async () => {
@@ -240,19 +224,19 @@ describe('MCP server: start and protocol', function () {
   });
 
   it('takes the inbox folder from AGENT_PLAN_MCP_INBOX too', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [mcpJs], env: { PATH: process.env['PATH'] ?? '', AGENT_PLAN_MCP_INBOX: inbox }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [mcpJs], env: { PATH: process.env['PATH'] ?? '', AGENT_PLAN_MCP_INBOX: tmp.path }, stderr: 'pipe' });
     const client = new Client({ name: 'env-client', version: '1' });
     await client.connect(transport);
     try {
       assert.deepEqual(await callText(client, { todos: [] }), { text: 'Updated todo list: 0 pending, 0 in progress, 0 completed.', isError: false });
-      assert.equal(inboxLines(inbox).length, 1);
+      assert.equal(inboxLines(tmp.path).length, 1);
     } finally {
       await client.close();
     }
   });
 
   it('initializes with the SDK client: server name agent-plan, tools and resources', async () => {
-    const { client } = await start({ inbox });
+    const { client } = await start({ inbox: tmp.path });
     try {
       assert.equal(client.getServerVersion()?.name, 'agent-plan');
       const capabilities = client.getServerCapabilities();
@@ -311,7 +295,7 @@ describe('MCP server: start and protocol', function () {
     assert.deepEqual(answer['error'], { code: -32600, message: 'Invalid Request: message over 4194304 bytes' });
     await server.stillServes(10);
     assert.match(server.stderr, /was dropped/);
-    assert.equal(inboxLines(inbox).length, 0);
+    assert.equal(inboxLines(tmp.path).length, 0);
   });
 
   it('answers a todo_write call whose arguments are not an object with the contract text, as a tool error', async () => {
@@ -320,7 +304,7 @@ describe('MCP server: start and protocol', function () {
     server.send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'todo_write', arguments: 'todos' } }));
     const answer = await server.next();
     assert.deepEqual(answer, { jsonrpc: '2.0', id: 4, result: { content: [{ type: 'text', text: ERRORS.notObject }], isError: true } });
-    assert.equal(inboxLines(inbox).length, 0);
+    assert.equal(inboxLines(tmp.path).length, 0);
   });
 
   it('answers a call nested 100,000 arrays deep with the contract text', async () => {
@@ -351,20 +335,18 @@ describe('MCP server: start and protocol', function () {
 
 describe('MCP server: tools/list', function () {
   this.timeout(20_000);
-  let inbox = '';
+  const tmp = useTempDir('mcp-list', { per: 'suite' });
   let tool: { name: string; description?: string; inputSchema: unknown } | undefined;
   let count = 0;
 
   before(async () => {
-    inbox = tempDir('list');
-    const { client } = await start({ inbox });
+    const { client } = await start({ inbox: tmp.path });
     try {
       const { tools } = await client.listTools();
       count = tools.length;
       tool = tools[0];
     } finally {
       await client.close();
-      fs.rmSync(inbox, { recursive: true, force: true });
     }
   });
 
@@ -424,23 +406,21 @@ const CASES: Array<[name: string, args: unknown, text: string, accepted: boolean
 
 describe('MCP server: tools/call gives the contract texts, byte for byte', function () {
   this.timeout(20_000);
-  let inbox = '';
   let started: Started | undefined;
-
-  before(async () => {
-    inbox = tempDir('calls');
-    started = await start({ inbox });
-  });
+  // Registered before the folder's: the server closes before its inbox goes.
   after(async () => {
     await started?.client.close();
-    fs.rmSync(inbox, { recursive: true, force: true });
+  });
+  const tmp = useTempDir('mcp-calls', { per: 'suite' });
+  before(async () => {
+    started = await start({ inbox: tmp.path });
   });
 
   for (const [name, args, text, accepted] of CASES) {
     it(`${name}: ${accepted ? 'one inbox line' : 'an error result, no inbox line'}`, async () => {
-      const before = inboxLines(inbox).length;
+      const before = inboxLines(tmp.path).length;
       const result = await callText(started!.client, args);
-      assert.deepEqual({ ...result, linesAdded: inboxLines(inbox).length - before }, { text, isError: !accepted, linesAdded: accepted ? 1 : 0 });
+      assert.deepEqual({ ...result, linesAdded: inboxLines(tmp.path).length - before }, { text, isError: !accepted, linesAdded: accepted ? 1 : 0 });
     });
   }
 
@@ -452,15 +432,13 @@ describe('MCP server: tools/call gives the contract texts, byte for byte', funct
 
 describe('MCP server: the inbox line of an accepted call', function () {
   this.timeout(20_000);
+  const tmp = useTempDir('mcp-line');
   let inbox = '';
   let work = '';
   beforeEach(() => {
-    inbox = path.join(tempDir('line'), 'nested', 'inbox');
-    work = tempDir('work');
-  });
-  afterEach(() => {
-    fs.rmSync(path.dirname(path.dirname(inbox)), { recursive: true, force: true });
-    fs.rmSync(work, { recursive: true, force: true });
+    inbox = path.join(tmp.path, 'nested', 'inbox');
+    work = path.join(tmp.path, 'work');
+    fs.mkdirSync(work);
   });
 
   it('Claude Code: its env session, its tool-use id, its roots; the file 0600 in a folder 0700, named by time and pid', async () => {
@@ -575,14 +553,10 @@ describe('MCP server: the inbox line of an accepted call', function () {
 
 describe('MCP server: a full inbox fails the call with the save-failed text', function () {
   this.timeout(20_000);
-  let inbox = '';
-  beforeEach(() => {
-    inbox = tempDir('full');
-  });
-  afterEach(() => fs.rmSync(inbox, { recursive: true, force: true }));
+  const tmp = useTempDir('mcp-full');
 
   async function callOnce(): Promise<{ text: string; isError: boolean }> {
-    const { client } = await start({ inbox });
+    const { client } = await start({ inbox: tmp.path });
     try {
       return await callText(client, { todos: [item('a')] });
     } finally {
@@ -591,19 +565,19 @@ describe('MCP server: a full inbox fails the call with the save-failed text', fu
   }
 
   it('2,000 files', async () => {
-    for (let i = 0; i < 2000; i++) fs.writeFileSync(path.join(inbox, `other-${i}.txt`), '');
+    for (let i = 0; i < 2000; i++) fs.writeFileSync(path.join(tmp.path, `other-${i}.txt`), '');
     assert.deepEqual(await callOnce(), { text: saveFailedText(INBOX_FULL.folderFiles), isError: true });
   });
 
   it('64 MiB', async () => {
-    const big = path.join(inbox, 'big.bin');
+    const big = path.join(tmp.path, 'big.bin');
     fs.writeFileSync(big, '');
     fs.truncateSync(big, 64 * 1024 * 1024); // sparse: 64 MiB by its size, nothing on disk
     assert.deepEqual(await callOnce(), { text: saveFailedText(INBOX_FULL.folderBytes), isError: true });
   });
 
   it('an inbox that is a file, not a folder: an error result, not a crash', async () => {
-    const file = path.join(inbox, 'a-file');
+    const file = path.join(tmp.path, 'a-file');
     fs.writeFileSync(file, '');
     const { client } = await start({ inbox: file });
     try {
@@ -618,11 +592,7 @@ describe('MCP server: a full inbox fails the call with the save-failed text', fu
 
 describe('MCP server: resources', function () {
   this.timeout(20_000);
-  let inbox = '';
-  beforeEach(() => {
-    inbox = tempDir('resource');
-  });
-  afterEach(() => fs.rmSync(inbox, { recursive: true, force: true }));
+  const tmp = useTempDir('mcp-resource');
 
   async function read(client: Client): Promise<{ uri: string; mimeType?: string; text?: unknown }> {
     const { contents } = await client.readResource({ uri: 'plan://current' });
@@ -631,7 +601,7 @@ describe('MCP server: resources', function () {
   }
 
   it('lists plan://current as text/markdown', async () => {
-    const { client } = await start({ inbox });
+    const { client } = await start({ inbox: tmp.path });
     try {
       const { resources } = await client.listResources();
       assert.deepEqual(resources.map((r) => [r.uri, r.mimeType]), [['plan://current', 'text/markdown']]);
@@ -641,7 +611,7 @@ describe('MCP server: resources', function () {
   });
 
   it('reads the plan this process wrote last, as an escaped Markdown checklist', async () => {
-    const { client } = await start({ inbox });
+    const { client } = await start({ inbox: tmp.path });
     try {
       assert.equal((await read(client)).text, NO_PLAN_TEXT);
       await callText(client, { todos: [item('Old')] });
@@ -657,20 +627,20 @@ describe('MCP server: resources', function () {
   });
 
   it('a resumed agent (a new process, the same session) reads the plan its session wrote; another session does not', async () => {
-    const first = await start({ inbox, clientName: 'claude-code', env: { CLAUDE_CODE_SESSION_ID: 'resumed' } });
+    const first = await start({ inbox: tmp.path, clientName: 'claude-code', env: { CLAUDE_CODE_SESSION_ID: 'resumed' } });
     try {
       await callText(first.client, { todos: [item('Carry on')] });
     } finally {
       await first.client.close();
     }
-    const other = await start({ inbox, clientName: 'copilot-cli', env: { COPILOT_AGENT_SESSION_ID: 'someone-else' } });
+    const other = await start({ inbox: tmp.path, clientName: 'copilot-cli', env: { COPILOT_AGENT_SESSION_ID: 'someone-else' } });
     try {
       await callText(other.client, { todos: [item('Mine')] });
     } finally {
       await other.client.close();
     }
-    const again = await start({ inbox, clientName: 'claude-code', env: { CLAUDE_CODE_SESSION_ID: 'resumed' } });
-    const fresh = await start({ inbox, clientName: 'qwen-cli-mcp-client-plan', env: { QWEN_CODE_SESSION_ID: 'new' } });
+    const again = await start({ inbox: tmp.path, clientName: 'claude-code', env: { CLAUDE_CODE_SESSION_ID: 'resumed' } });
+    const fresh = await start({ inbox: tmp.path, clientName: 'qwen-cli-mcp-client-plan', env: { QWEN_CODE_SESSION_ID: 'new' } });
     try {
       assert.deepEqual([(await read(again.client)).text, (await read(fresh.client)).text], ['- [ ] Carry on\n', NO_PLAN_TEXT]);
     } finally {
@@ -680,7 +650,7 @@ describe('MCP server: resources', function () {
   });
 
   it('another uri is not found', async () => {
-    const { client } = await start({ inbox });
+    const { client } = await start({ inbox: tmp.path });
     try {
       await assert.rejects(client.readResource({ uri: 'file:///etc/passwd' }), /Resource not found/);
     } finally {

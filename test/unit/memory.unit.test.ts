@@ -17,7 +17,7 @@ import { hashIdentity } from '../../src/core/log/sessionKey';
 import { SessionLog } from '../../src/core/log/sessionLog';
 import { FULL_PLANS_KEPT, PlanStore, SummaryEvent, TITLES_KEPT } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const START = Date.UTC(2025, 0, 1);
 

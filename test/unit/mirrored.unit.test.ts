@@ -9,7 +9,8 @@ import { SessionLog } from '../../src/core/log/sessionLog';
 import { PlanStore } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { PlanSource } from '../../src/core/foreign';
-import { KEY_A, useTempDir } from './helpers';
+import { KEY_A } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const SOURCE: PlanSource = { agent: 'claude-code', tool: 'TodoWrite', session: 's-1', call: 'toolu_1', turn: 2 };
 

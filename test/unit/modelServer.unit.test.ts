@@ -3,9 +3,8 @@
 // stream, turns played step by step from the tool results that come back, side
 // requests told apart, every request recorded, and its bounds.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { useTempDir } from '../lib/temp';
 
 interface Server {
   port: number;
@@ -57,15 +56,11 @@ async function post(server: Server, body: unknown): Promise<{ text: string; call
 }
 
 describe('the scripted model server', () => {
-  let dir = '';
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'model-server-'));
-  });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const tmp = useTempDir('model-server');
 
   it('plays a turn: a streamed tool call, then the final text once the tool result comes back; all recorded', async () => {
     const { startModelServer } = await load();
-    const server = await startModelServer({ script: SCRIPT, recordFile: path.join(dir, 'r.jsonl') });
+    const server = await startModelServer({ script: SCRIPT, recordFile: path.join(tmp.path, 'r.jsonl') });
     try {
       const models = (await (await fetch(`http://127.0.0.1:${server.port}/v1/models`)).json()) as { data: Array<{ id: string }> };
       assert.deepEqual(models.data.map((model) => model.id), ['scripted-agent']);
@@ -104,7 +99,7 @@ describe('the scripted model server', () => {
 
   it('says so, and calls nothing, when the script wants a tool the request does not offer', async () => {
     const { startModelServer } = await load();
-    const server = await startModelServer({ script: SCRIPT, recordFile: path.join(dir, 'r.jsonl') });
+    const server = await startModelServer({ script: SCRIPT, recordFile: path.join(tmp.path, 'r.jsonl') });
     try {
       const answer = await post(server, { stream: true, tools: TOOLS, messages: [{ role: 'user', content: '[missing]' }] });
       assert.deepEqual(answer.calls, []);
@@ -127,7 +122,7 @@ describe('the scripted model server', () => {
         },
       ],
     };
-    const server = await startModelServer({ script, recordFile: path.join(dir, 'r.jsonl') });
+    const server = await startModelServer({ script, recordFile: path.join(tmp.path, 'r.jsonl') });
     try {
       const user = { role: 'user', content: '<workspace_info>\nI am working in a workspace with the following folders:\n- /tmp/run x/workspace \nI am working in a workspace that has the following structure:\n</workspace_info>\n<userRequest>[edit]</userRequest>' };
       const first = await post(server, { stream: true, tools: EDIT, messages: [user] });
@@ -165,7 +160,7 @@ describe('the scripted model server', () => {
 
   it('numbers the side answers where sideText says {n}: each chat gets a title of its own', async () => {
     const { startModelServer } = await load();
-    const server = await startModelServer({ script: { ...SCRIPT, sideText: 'Run {n}', sideReplies: [] }, recordFile: path.join(dir, 'r.jsonl') });
+    const server = await startModelServer({ script: { ...SCRIPT, sideText: 'Run {n}', sideReplies: [] }, recordFile: path.join(tmp.path, 'r.jsonl') });
     try {
       const ask = async (what: string) => (await post(server, { stream: true, messages: [{ role: 'user', content: `Please write a brief title for: ${what}` }] })).text;
       const [first, second] = [await ask('one'), await ask('two')];

@@ -12,7 +12,7 @@ import { formatOnly } from '../../src/core/plan/present';
 import { SessionLog } from '../../src/core/log/sessionLog';
 import { PlanStore } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const T0 = Date.UTC(2026, 11, 4, 10, 0, 0);
 type Status = 'pending' | 'in_progress' | 'completed';

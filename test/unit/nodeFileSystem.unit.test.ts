@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describeFsError, errorCode } from '../../src/core/log/fileSystem';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { fsError, useTempDir } from './helpers';
+import { fsError } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 describe('nodeFileSystem', () => {
   const tmp = useTempDir();

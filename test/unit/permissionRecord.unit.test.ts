@@ -8,7 +8,8 @@ import { parseLogRecord, type LogRecord } from '../../src/core/log/logRecord';
 import { MAX_PERMISSION_INPUT, MAX_PERMISSION_TEXT, PERMISSION_ANSWER_EVENT, PERMISSION_ASK_EVENT, permissionAnswerProblem, permissionAskProblem } from '../../src/core/log/permissionRecord';
 import { SessionLog } from '../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { KEY_A, useTempDir } from './helpers';
+import { KEY_A } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const KEY = KEY_A;
 const TS = '2026-12-07T09:30:01.200Z';

@@ -8,7 +8,8 @@ import { SessionLog } from '../../src/core/log/sessionLog';
 import { PlanStore } from '../../src/core/store/store';
 import type { ForeignPlan } from '../../src/core/foreign';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
-import { CountingFileSystem, useTempDir } from './helpers';
+import { CountingFileSystem } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 function plan(call: string, items: ForeignPlan['items'], session = 'chat-1', agent: ForeignPlan['source']['agent'] = 'copilot', turn?: number): ForeignPlan {
   return { source: { agent, tool: 'manage_todo_list', session, call, ...(turn === undefined ? {} : { turn }) }, items };

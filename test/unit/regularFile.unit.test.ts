@@ -12,7 +12,7 @@ import { nodeFollowedFileReader } from '../../src/agents/follow/followedFiles';
 import { readFirstLine } from '../../src/agents/follow/jsonlFiles';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
 import { NOT_REGULAR_FILE, openRegularFile, openRegularFileSync, readRegularFileText } from '../../src/node/regularFile';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const posix = process.platform !== 'win32';
 

@@ -7,7 +7,8 @@ import { RequestBook, SessionRequests, planHolds } from '../../src/core/derived/
 import { SessionLog } from '../../src/core/log/sessionLog';
 import { PlanStore } from '../../src/core/store/store';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { KEY_A, KEY_B, useTempDir } from './helpers';
+import { KEY_A, KEY_B } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const info = (index: number, state: 'running' | 'ended', since: string) =>
   ({ v: 1, type: 'session/info', ts: since, session: KEY_A, source: { agent: 'copilot', session: 'chat' }, turn: { index, state, since } }) as const;

@@ -10,11 +10,12 @@ import { MAX_PAUSE_MS, SESSION_LOCK_BUSY_TEXT, SessionLockBusyError, SessionLock
 import { hashIdentity } from '../../src/core/log/sessionKey';
 import { nodeLockOwner, processAlive, processStartMs, readBootId, startMsFromStat } from '../../src/node/lockOwner';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
-import { CountingFileSystem, useTempDir } from './helpers';
+import { CountingFileSystem } from './helpers';
+import { useTempDir } from '../lib/temp';
+import { sleep } from '../lib/wait';
 
 const KEY = hashIdentity('lock-test');
 const nodeFs = new NodeFileSystem();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A clock that moves only when the locks pause: minutes of waiting in milliseconds. */
 function fakeClock(start = 1_000_000) {

@@ -7,7 +7,8 @@ import type { Todo } from '../../src/core/plan/plan';
 import { hashIdentity } from '../../src/core/log/sessionKey';
 import { LogWriteError, MAX_LOG_LINE_BYTES, SessionLog, type PlanRecord, type SessionLogOptions } from '../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { CountingFileSystem, FailingAppendFileSystem, KEY_A, KEY_B, fsError, useTempDir } from './helpers';
+import { CountingFileSystem, FailingAppendFileSystem, KEY_A, KEY_B, fsError } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 interface Report {
   file: string;

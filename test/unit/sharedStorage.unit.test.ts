@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sharedWorkspaceStorage } from '../../src/node/sharedStorage';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 describe('shared workspace storage', () => {
   const tmp = useTempDir();

@@ -16,7 +16,8 @@ import { GitSnapshots } from '../../src/node/gitSnapshots';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { SnapshotRecorder } from '../../src/node/snapshotRecorder';
 import { ItemChangesReader } from '../../src/node/itemChangesReader';
-import { committedRepo, KEY_A, useTempDir } from './helpers';
+import { committedRepo, KEY_A } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const NOW = Date.parse('2026-12-03T10:00:00.000Z');
 const plan = (ts: string, ...items: Array<[string, ItemStatus]>) => planEvent(KEY_A, ts, items.map(([content, status]) => ({ content, status })));

@@ -8,7 +8,8 @@ import { runTodoWrite } from '../../src/core/store/todoWrite';
 import { NO_SESSION_TEXT, countItems, type Todo } from '../../src/core/plan/plan';
 import { sessionKeyFromToken } from '../../src/core/log/sessionKey';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { CountingFileSystem, useTempDir } from './helpers';
+import { CountingFileSystem } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const A = { sessionId: 'session-a' };
 const B = { sessionId: 'session-b' };

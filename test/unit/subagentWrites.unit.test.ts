@@ -11,7 +11,9 @@ import { foreignSessionKey } from '../../src/core/log/sessionKey';
 import { SessionLog } from '../../src/core/log/sessionLog';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import type { ForeignPlan, ForeignWrite } from '../../src/core/foreign';
-import { eventually, KEY_A, useTempDir } from './helpers';
+import { KEY_A } from './helpers';
+import { useTempDir } from '../lib/temp';
+import { waitFor } from '../lib/wait';
 
 const PARENT = '1796523326456_jq8k4';
 const SUB = `${PARENT}__agent_1796523327422_i37xwo`;
@@ -81,7 +83,7 @@ describe("a plan-less subagent's edits count under its parent's item in progress
     assert.equal(fs.existsSync(log.fileFor(parentKey)), false);
     await sink.importPlans([plan('claim', 300, 'in_progress')]);
     // The parent's first plan lets the waiting write go (the sink appends it in a step of its own).
-    await eventually('the waiting write appended to the parent’s log', () => writeLines(log).length > 0);
+    await waitFor(() => writeLines(log).length > 0, 'the waiting write appended to the parent’s log', 10_000, 20);
     assert.deepEqual(
       writeLines(log).map((line) => [line['files'], line['items'], line['subagent']]),
       [[['/w/b.ts'], ['Hand the edit to a subagent'], true]],

@@ -20,7 +20,7 @@ import { createCopilotChatParser } from '../../src/agents/copilotChat';
 import { createGeminiCliParser } from '../../src/agents/geminiCli';
 import type { AgentId, SessionParser } from '../../src/core/foreign';
 import { recordedLines, recording } from './agentRecordings';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const T0 = Date.UTC(2026, 11, 3, 9, 0, 0);
 const iso = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();

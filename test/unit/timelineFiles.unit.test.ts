@@ -15,7 +15,7 @@ import { filesWritten } from './agentStart';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { recordedLines, recording } from './agentRecordings';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const T0 = Date.UTC(2026, 11, 3, 9, 0, 0);
 const SOURCE = { agent: 'codex' as const, tool: 'update_plan', session: 's', call: 'c' };

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { isValidated, validateTodoInput } from '../../src/core/plan/validate';
 import { SessionLog } from '../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const KEY = 'a'.repeat(32);
 

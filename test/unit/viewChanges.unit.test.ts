@@ -10,7 +10,7 @@ import { runTodoWrite } from '../../src/core/store/todoWrite';
 import { sessionKeyFromToken } from '../../src/core/log/sessionKey';
 import { ChangeFold, rowsInPlace, rowsToRefresh, type FoldedChange, type RowsLayout } from '../../src/core/store/viewChanges';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const A = { sessionId: 'fold-a' };
 const B = { sessionId: 'fold-b' };

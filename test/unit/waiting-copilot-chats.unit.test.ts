@@ -12,7 +12,7 @@ import { needsYouReason } from '../../src/core/derived/needsYouText';
 import { formatOnly } from '../../src/core/plan/present';
 import { createCopilotChatParser } from '../../src/agents/copilotChat';
 import { Replay } from './replay';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
 const WAIT_MS = DEFAULT_HEALTH_SETTINGS.waitSeconds * 1000;

@@ -16,7 +16,7 @@ import { createQwenCodeParser } from '../../src/agents/qwenCode/parser';
 import type { SessionParser } from '../../src/core/foreign';
 import { findLine, recordedLines, recording } from './agentRecordings';
 import { Replay } from './replay';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 const WAIT_MS = DEFAULT_HEALTH_SETTINGS.waitSeconds * 1000;
 

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { groupByWorktree } from '../../src/core/worktrees/worktreeGroups';
 import { discoverWorktrees, worktreeFolders, worktreeLabel, worktreeOf, type Worktree } from '../../src/core/worktrees/worktrees';
 import { nodeFileSystem } from '../../src/node/nodeFileSystem';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../lib/temp';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'init.defaultBranch=main', ...args], {

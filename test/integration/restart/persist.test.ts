@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, runDir, waitFor } from '../helpers';
+import { api, runDir } from '../helpers';
+import { waitFor } from '../../lib/wait';
 
 /** The session a made-up MCP client wrote while no window ran (scripts/integration.mjs, writeWhileClosed). */
 const writtenWhileClosed = (snapshot: { source?: { agent: string; session: string } }): boolean => snapshot.source?.agent === 'mcp' && snapshot.source.session.startsWith('while-closed-client:');

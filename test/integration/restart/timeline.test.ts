@@ -4,7 +4,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, bridge, runDir, waitFor } from '../helpers';
+import { api, bridge, runDir } from '../helpers';
+import { waitFor } from '../../lib/wait';
 
 const frameAttribute = (selector: string, name: string) => bridge<Array<string | null>>({ op: 'frameAttributes', selector, name });
 

@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, runDir, waitFor } from '../helpers';
+import { api, runDir } from '../helpers';
+import { waitFor } from '../../lib/wait';
 
 const RECORDING = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'agents', 'claude-code', 'todowrite');
 

@@ -8,9 +8,10 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, api, bridge, domTexts, newChatSession, planLine, waitFor } from '../helpers';
+import { EXTENSION_ID, api, bridge, domTexts, newChatSession, planLine } from '../helpers';
 import { MODEL, copilotReady } from '../copilotAgent';
 import { inGitWorkspace } from '../gitState';
+import { sleep, waitFor } from '../../lib/wait';
 
 describe('pictures for the README', function () {
   this.timeout(120_000);
@@ -80,7 +81,7 @@ async function playDemo(plan: Awaited<ReturnType<typeof api>>, language: string)
   const before = config.inspect<string>('colorTheme')?.globalValue;
   for (const [theme, name] of [['Default Light Modern', 'light'], ['Default Dark Modern', 'dark']] as const) {
     await config.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await sleep(1500);
     const picture = path.join(extension.extensionPath, 'docs', `screenshot-timeline-${name}-${language}.png`);
     await bridge({ op: 'screenshot', file: picture });
     assert.ok(fs.statSync(picture).size > 10_000);

@@ -14,6 +14,7 @@ import { nodeLockOwner } from '../../../src/node/lockOwner';
 import { watchLogFolder } from '../../../src/node/logWatcher';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { startTerminalSource } from '../../unit/agentStart';
+import { sleep } from '../../lib/wait';
 
 const APPEND_DELAY_MS = 3;
 const BUSY_MS = 5;
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
   // meet at the lock even when the machine is loaded, so the lock is what keeps them apart.
   const fileSystem = new (class extends NodeFileSystem {
     override async appendText(file: string, text: string): Promise<void> {
-      await new Promise((resolve) => setTimeout(resolve, APPEND_DELAY_MS));
+      await sleep(APPEND_DELAY_MS);
       return super.appendText(file, text);
     }
   })();

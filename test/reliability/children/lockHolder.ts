@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { SessionLocks } from '../../../src/core/log/sessionLock';
 import { nodeLockOwner } from '../../../src/node/lockOwner';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { sleep } from '../../lib/wait';
 
 async function main(): Promise<void> {
   const [logDir, session] = process.argv.slice(2);
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
   await locks.run(session, async () => {
     process.stdout.write('held\n');
     // Holds until killed; the timer keeps the process alive (bounded: a forgotten child ends in a minute).
-    await new Promise((resolve) => setTimeout(resolve, 60_000));
+    await sleep(60_000);
   });
 }
 

@@ -3,6 +3,7 @@
 //   pacedWriter <dir> <session> <count> <intervalMs>
 import { SessionLog } from '../../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { sleep } from '../../lib/wait';
 
 async function main(): Promise<void> {
   const [dir, session, countArg, intervalArg] = process.argv.slice(2);
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
   for (let step = 0; step < count; step++) {
     await log.append(session, [{ content: `step ${step}`, status: 'in_progress' }]);
     next += interval;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now())));
+    await sleep(Math.max(0, next - Date.now()));
   }
   process.stdout.write('done\n');
 }

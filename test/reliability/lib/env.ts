@@ -1,4 +1,5 @@
-// Temp folders, child processes built from TypeScript, and a bounded promise pool.
+// Child processes built from TypeScript, and a bounded promise pool (temp folders: ../../lib/temp.ts;
+// waiting: ../../lib/wait.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -6,28 +7,6 @@ import * as path from 'node:path';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { SessionLog, type SessionLogOptions } from '../../../src/core/log/sessionLog';
 import { PlanStore } from '../../../src/core/store/store';
-
-const created: string[] = [];
-process.on('exit', () => {
-  for (const dir of created) {
-    try {
-      fs.rmSync(dir, { recursive: true, force: true });
-    } catch {
-      // best effort (a mount point that could not be unmounted stays behind)
-    }
-  }
-});
-
-/** A fresh folder under the OS temp dir, removed when the process exits (or by `remove`). */
-export function tempDir(label: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `agent-plan-rel-${label}-`));
-  created.push(dir);
-  return dir;
-}
-
-export function removeDir(dir: string): void {
-  fs.rmSync(dir, { recursive: true, force: true });
-}
 
 export function openStore(dir: string, options: SessionLogOptions = {}): { log: SessionLog; store: PlanStore } {
   const log = new SessionLog(dir, nodeFileSystem, options);
@@ -44,7 +23,16 @@ let bundles: Promise<string> | undefined;
 export function childScript(name: 'appender' | 'faultWriter' | 'pacedWriter' | 'importer' | 'lockHolder' | 'busy'): Promise<string> {
   bundles ??= (async () => {
     const esbuild = await import('esbuild');
-    const outdir = tempDir('children');
+    // Made once for the whole run and shared by its files, so not a test's or a suite's folder
+    // (test/lib/temp.ts): removed when the process exits.
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-plan-rel-children-'));
+    process.on('exit', () => {
+      try {
+        fs.rmSync(outdir, { recursive: true, force: true });
+      } catch {
+        // best effort
+      }
+    });
     const children = path.join(__dirname, '..', 'children');
     await esbuild.build({
       entryPoints: ['appender', 'faultWriter', 'pacedWriter', 'importer', 'lockHolder', 'busy'].map((n) => path.join(children, `${n}.ts`)),
@@ -117,8 +105,4 @@ export async function pool<T, R>(items: readonly T[], limit: number, task: (item
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -16,7 +16,8 @@ import { startTerminalSource } from '../agentStart';
 import { claudeSubagentSession, createClaudeCodeParser, isClaudeSubagentFile } from '../../../src/agents/claudeCode/parser';
 import type { ForeignPlan } from '../../../src/core/foreign';
 import { recording } from '../agentRecordings';
-import { KEY_A, MemorySink, useTempDir } from '../helpers';
+import { KEY_A, MemorySink } from '../helpers';
+import { useTempDir } from '../../lib/temp';
 
 const rows = (plan: ForeignPlan | undefined) => (plan?.items ?? []).map((item) => [item.content, item.status]);
 const lines = (file: string) => fs.readFileSync(file, 'utf8').trimEnd().split('\n');

@@ -12,7 +12,8 @@ import { foreignSessionKey } from '../../../src/core/log/sessionKey';
 import { SessionLog } from '../../../src/core/log/sessionLog';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { itemsFromChecklist } from '../../../src/agents/checklist';
-import { MemorySink, useTempDir } from '../helpers';
+import { MemorySink } from '../helpers';
+import { useTempDir } from '../../lib/temp';
 
 const ROOT = path.join(__dirname, '..', '..', 'fixtures', 'agents', 'cline');
 type Json = Record<string, unknown>;

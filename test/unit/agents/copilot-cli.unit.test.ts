@@ -32,7 +32,8 @@ import { LogPlanSink, sessionKeyForForeign } from '../../../src/core/log/planSin
 import { SessionLog } from '../../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { findLine, recordedLines, recording } from '../agentRecordings';
-import { MemorySink, inHostNode, useTempDir } from '../helpers';
+import { MemorySink, inHostNode } from '../helpers';
+import { useTempDir } from '../../lib/temp';
 
 const rows = (plan: ForeignPlan | undefined) => (plan?.items ?? []).map((item) => [item.content, item.status]);
 const FINAL = [['Read the parser', 'completed'], ['Fix the off-by-one', 'in_progress'], ['Write a regression test', 'blocked']];

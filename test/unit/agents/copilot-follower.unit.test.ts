@@ -15,9 +15,10 @@ import { firstChatRequest } from '../helpers';
 import { locateCopilotChats } from '../../../src/agents/copilotChat/start';
 import { copilotChatParserFactory, createCopilotChatParser } from '../../../src/agents/copilotChat';
 import type { ForeignPlan, PlanSink, UnknownShape } from '../../../src/core/foreign';
-import { MemorySink, rewrittenChatLog, useTempDir } from '../helpers';
+import { MemorySink, rewrittenChatLog } from '../helpers';
 import { buildLedger, type LedgerFigures } from '../../../src/core/derived/ledger';
 import { parseLogRecord, type LogRecord } from '../../../src/core/log/logRecord';
+import { useTempDir } from '../../lib/temp';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'copilot-chats');
 const CHATS = ['manage-todo-list', 'both-tools', 'titled'];

@@ -23,7 +23,9 @@ import { SessionLog } from '../../../src/core/log/sessionLog';
 import { formatOnly } from '../../../src/core/plan/present';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { recording } from '../agentRecordings';
-import { MemorySink, inHostNode, useTempDir } from '../helpers';
+import { MemorySink, inHostNode } from '../helpers';
+import { useTempDir } from '../../lib/temp';
+import { waitFor } from '../../lib/wait';
 
 const sqlite = loadSqlite();
 
@@ -483,9 +485,11 @@ if (typeof sqlite === 'string') {
       fs.rmSync(path.join(tmp.path, 'storage'), { recursive: true, force: true });
       const polled = follow('opencode', file, workspace, { pollMs: 20, maxPollMs: 40, pollReason: 'a file system whose events may not arrive', onPolling: (reason) => reasons.push(reason) });
       polled.follower.start();
-      const deadline = Date.now() + 5000;
-      while (polled.sink.plans.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      polled.follower.dispose();
+      try {
+        await waitFor(() => polled.sink.plans.length >= 2, () => `the poll to read both plans (${polled.sink.plans.length} read)`, 5000, 20);
+      } finally {
+        polled.follower.dispose();
+      }
       assert.deepEqual(reasons, [`polling ${file} every 0.02 s, backing off to 0.04 s while nothing changes: a file system whose events may not arrive`]);
       assert.deepEqual(polled.sink.plans.map(rows), [PLAN_1, PLAN_2]);
     });
@@ -556,9 +560,11 @@ if (typeof sqlite === 'string') {
       await follower.refresh();
       assert.deepEqual(errors, [], 'busy is not an error');
       writer.close();
-      const deadline = Date.now() + 5000;
-      while (!sink.infos.some((i) => i.title === 'Held') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      follower.dispose();
+      try {
+        await waitFor(() => sink.infos.some((i) => i.title === 'Held'), () => `the title written under the exclusive lock (titles: ${JSON.stringify(sink.infos.map((i) => i.title))})`, 5000);
+      } finally {
+        follower.dispose();
+      }
       assert.deepEqual(sink.infos.map((i) => i.title), ['Fix the parser', 'Held']);
       assert.deepEqual(errors, []);
     });

@@ -7,7 +7,8 @@ import { checkedSink, qwenChatFolders, qwenCode } from '../../../src/agents/qwen
 import { createQwenCodeParser, qwenTodosFileItems } from '../../../src/agents/qwenCode/parser';
 import type { ForeignPlan } from '../../../src/core/foreign';
 import { findLine, recordedLines, recording } from '../agentRecordings';
-import { MemorySink, useTempDir } from '../helpers';
+import { MemorySink } from '../helpers';
+import { useTempDir } from '../../lib/temp';
 
 function rows(plan: ForeignPlan | undefined): [string, string][] {
   return (plan?.items ?? []).map((item) => [item.content, item.status]);
