@@ -19,9 +19,12 @@ const seed = testOrder.testSeed();
 console.log(`test order seed: ${seed} (replay with AGENT_PLAN_TEST_SEED=${seed})`);
 const started = Date.now();
 
+/** The file a level's CPU seconds are written to (scripts/lib/withCpu.mjs runs it). */
+const cpuFile = (name) => path.join(tmp, `${name.replace(/\W+/g, '-')}.cpu`);
+
 function step(name, args, env = {}) {
   process.stdout.write(`\n== ${name}\n`);
-  return runNode(args, { env });
+  return runNode(['scripts/lib/withCpu.mjs', ...args], { env: { ...env, AGENT_PLAN_CPU_FILE: cpuFile(name) } });
 }
 
 function counts(file) {
@@ -46,7 +49,7 @@ let failed = 0;
 function launch(name, args, env = {}, { inherit = false } = {}) {
   const output = inherit ? undefined : path.join(tmp, `${name.replace(/\W+/g, '-')}.log`);
   const fd = output === undefined ? undefined : fs.openSync(output, 'w');
-  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: fd === undefined ? 'inherit' : ['ignore', fd, fd], env: cleanEnv(env) });
+  const child = spawn(process.execPath, ['scripts/lib/withCpu.mjs', ...args], { cwd: repoRoot, stdio: fd === undefined ? 'inherit' : ['ignore', fd, fd], env: cleanEnv({ ...env, AGENT_PLAN_CPU_FILE: cpuFile(name) }) });
   if (fd !== undefined) fs.closeSync(fd);
   const started = Date.now();
   let ms = 0;
@@ -97,9 +100,15 @@ async function hostNodeReady() {
 const slow = [];
 const levels = [];
 
+/** A level's wall time, and its CPU time where it was measured: "52 s (CPU 81 s)". */
+function timeText(name, ms) {
+  const cpuSeconds = Number(fs.existsSync(cpuFile(name)) ? fs.readFileSync(cpuFile(name), 'utf8') : NaN);
+  return `${Math.round(ms / 1000)} s${Number.isFinite(cpuSeconds) ? ` (CPU ${Math.round(cpuSeconds)} s)` : ''}`;
+}
+
 /** One level's result: its counts and slow tests added to the run's, its time to `levels`. */
 function account(name, file, stepOk, ms) {
-  levels.push(`${name}: ${Math.round(ms / 1000)} s`);
+  levels.push(`${name}: ${timeText(name, ms)}`);
   const result = counts(file);
   if (result) {
     passed += result.passed;
@@ -134,7 +143,7 @@ for (const [name, args] of [
 // Both installs end before the levels that run the host and the agents.
 for (const [index, [name, install]] of [['VS Code host install (beside the build and the plain-Node levels)', hostInstall], ['terminal agents install (beside them too)', agentsInstall]].entries()) {
   const installed = await install.report();
-  levels.splice(index, 0, `${name}: ${Math.round(install.ms() / 1000)} s`);
+  levels.splice(index, 0, `${name}: ${timeText(index === 0 ? 'VS Code host' : 'terminal agents, installed', install.ms())}`);
   if (!installed) {
     ok = false;
     failed += 1;
