@@ -3,7 +3,7 @@
 // agent's own answer JSON, and leaves no file behind; with no window, no taker or no answer in
 // time, the hook prints nothing and the agent asks at its own prompt.
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AnswerBroker, type AnswerEnd, type PendingAnswer } from '../../src/node/answers/answerBroker';
@@ -173,6 +173,45 @@ describe('answers: the permission hook and the broker, through a real folder', f
     await run.done;
     const long = permissionRequestHook('claude-code', true).request(JSON.parse(claudeRequest('y'.repeat(10_000))));
     assert.ok(typeof long === 'object' && long.input.length === 4000 && long.input.endsWith('…'));
+  });
+
+  it('a window reloaded (its process gone) takes its request over while the hook still waits; the answer still reaches the hook', async () => {
+    const first = await startBroker(() => 60);
+    const run = runHook(folder, 'claude-code', claudeRequest('touch x'));
+    await waitFor(() => first.asked.length === 1, 'taken', 10_000, 20);
+    const id = first.asked[0]?.id ?? '';
+    first.broker.dispose();
+    // The record names the window's process: here, one that has ended.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    fs.writeFileSync(path.join(folder, `own.${id}`), String(gone));
+    const second = await startBroker(() => 60);
+    await waitFor(() => second.asked.length === 1, 'taken over', 10_000, 20);
+    assert.equal(second.asked[0]?.id, id);
+    assert.ok((second.asked[0]?.until ?? 0) - Date.now() <= 60_000, 'no more than the hook\u2019s own wait is left');
+    assert.equal(fs.readFileSync(path.join(folder, `own.${id}`), 'utf8'), String(process.pid));
+    assert.equal(await second.broker.answer(id, 'allow'), true);
+    assert.match((await run.done).stdout, /"allow"/);
+    await waitFor(() => fs.readdirSync(folder).length === 0, 'nothing left behind', 10_000, 20);
+  });
+
+  it('a request a live window took is not taken over', async () => {
+    const first = await startBroker(() => 60);
+    const run = runHook(folder, 'claude-code', claudeRequest('touch x'));
+    await waitFor(() => first.asked.length === 1, 'taken', 10_000, 20);
+    const other = new AnswerBroker({ folder, hooks: HOOKS, waitFor: () => 60 });
+    const asked: PendingAnswer[] = [];
+    other.onDidAsk((pending) => asked.push(pending));
+    // The record names a live process that is not this one (this test's parent shell).
+    fs.writeFileSync(path.join(folder, `own.${first.asked[0]?.id}`), String(process.ppid));
+    try {
+      await other.start();
+      await sleep(300);
+      assert.deepEqual(asked, []);
+    } finally {
+      other.dispose();
+    }
+    await first.broker.withdraw(first.asked[0]?.id ?? '');
+    await run.done;
   });
 
   it('two windows: one takes the request; an answer is written once', async () => {

@@ -171,8 +171,8 @@ describe('ledger rules', () => {
 
   it("a connected agent's requests for leave count for the items in progress then, and say so in the item's words", () => {
     const ask = (s: number, id: string) => permissionAskRecord('k', iso(s), { id, agent: 'claude-code', tool: 'Bash', input: 'ls', until: iso(s + 60) });
-    const ledger = buildLedger([ask(0, 'claude-code.1.0'), plan(1, [['X', 'in_progress'], ['Y', 'pending']]), ask(2, 'claude-code.2.2'), plan(3, [['X', 'completed'], ['Y', 'in_progress']]), ask(4, 'claude-code.3.4'), ask(5, 'claude-code.4.5')]);
-    assert.deepEqual(ledger.items.map((item) => [item.content, item.asks]), [['X', 1], ['Y', 2]], 'none before a plan; each where it was in progress');
+    const ledger = buildLedger([ask(0, 'claude-code.1.0'), plan(1, [['X', 'in_progress'], ['Y', 'pending']]), ask(2, 'claude-code.2.2'), plan(3, [['X', 'completed'], ['Y', 'in_progress']]), ask(4, 'claude-code.3.4'), ask(5, 'claude-code.4.5'), ask(6, 'claude-code.4.5')]);
+    assert.deepEqual(ledger.items.map((item) => [item.content, item.asks]), [['X', 1], ['Y', 2]], 'none before a plan; each where it was in progress; one taken again (a reload) once');
     const [x, y] = ledger.items;
     assert.equal(ledgerText({ ms: x?.inProgressMs, all: x!.all, asks: x?.asks }, formatOnly), '2 s · 1 permission request');
     assert.equal(ledgerText({ all: y!.all, asks: y?.asks }, formatOnly, { detail: true }), 'usage not recorded · 2 permission requests');

@@ -72,6 +72,8 @@ export class LedgerBuilder {
   private readonly session = emptyFigures();
   private readonly unknown = emptyFigures();
   private readonly total = emptyFigures();
+  /** The permission requests counted, by id. */
+  private readonly asked = new Set<string>();
   private first: number | undefined;
   private last: number | undefined;
 
@@ -95,6 +97,9 @@ export class LedgerBuilder {
         }
       }
     } else if (record.type === 'permission/ask') {
+      // A request taken again after a reload is one request.
+      if (this.asked.has(record.id)) return;
+      this.asked.add(record.id);
       for (const stretch of this.items.values()) if (stretch.since !== undefined) stretch.item.asks++;
     } else if (isUsage(record)) {
       add(this.total, record);

@@ -11,6 +11,7 @@
 #   req.<id>.json   the request, renamed into place whole          (this script)
 #   ack.<id>        a window took it: the seconds it may wait       (a window)
 #   ans.<id>.json   the answer to print; empty: print nothing       (a window)
+#   own.<id>        which window took it (its process), for a reload (a window)
 # where <id> is <agent>.<this shell's pid>.<seconds since the epoch>. All three go when it ends.
 agent=$1
 dir=$2
@@ -27,7 +28,8 @@ req="$dir/req.$id.json"
 ack="$dir/ack.$id"
 ans="$dir/ans.$id.json"
 tmp="$dir/tmp.$id"
-trap 'rm -f "$req" "$ack" "$ans" "$tmp"' EXIT
+own="$dir/own.$id"
+trap 'rm -f "$req" "$ack" "$ans" "$tmp" "$own"' EXIT
 trap 'exit 0' HUP INT TERM
 nap() { sleep "$1" 2>/dev/null || sleep 1; }
 cat >"$tmp" && mv "$tmp" "$req" || exit 0

@@ -3,13 +3,15 @@
 // from a session it follows, is acknowledged (its hook then waits up to the time this window
 // gives) and listed until it ends: answered here, or its hook gone (answered at the agent's own
 // prompt, timed out, or the agent ended). A request no window takes gets no answer: the agent
-// asks at its own prompt, as without the hook. Only `answer` answers, on the user's click. No
-// vscode here.
+// asks at its own prompt, as without the hook. A request taken by a window whose process is gone
+// since (reloaded) is taken over while its hook still waits. Only `answer` answers, on the
+// user's click. No vscode here.
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
 import { Emitter, type Disposable } from '../../core/emitter';
 import type { AgentId } from '../../core/foreign';
-import { acknowledge, openAnswersFolder, readRequest, requestName, stillAsked, writeAnswer, type RequestName } from './answerSpool';
+import { acknowledge, openAnswersFolder, own, readRequest, requestName, stillAsked, takeOver, writeAnswer, type RequestName } from './answerSpool';
 import type { Decision, HookRequest, PermissionHook } from './permissionHook';
 
 /** A request this window took, waiting on the user. */
@@ -134,6 +136,11 @@ export class AnswerBroker implements Disposable {
     const present = new Set(names);
     // Names gone are forgotten (a pid and a second repeat only after a long while).
     for (const name of this.seen) if (!present.has(name)) this.seen.delete(name);
+    // A window's record of a request whose hook is gone (killed before it could remove it).
+    for (const name of names) {
+      const owned = /^own\.(.+?)(\.\d+\.(gone|tmp))?$/.exec(name);
+      if (owned !== null && !present.has(`req.${owned[1]}.json`)) await fsp.rm(path.join(this.options.folder, name), { force: true });
+    }
     for (const name of names) {
       if (this.seen.has(name)) continue;
       const parsed = requestName(name);
@@ -157,9 +164,16 @@ export class AnswerBroker implements Disposable {
       this.options.onError?.(new Error(`not a ${name.agent} permission request: ${request}`), file);
       return;
     }
-    const seconds = this.options.waitFor(hook, request);
+    let seconds = this.options.waitFor(hook, request);
     if (seconds <= 0 || this.disposed) return;
-    if (!(await acknowledge(this.options.folder, name.id, seconds))) return;
+    if (await acknowledge(this.options.folder, name.id, seconds)) {
+      await own(this.options.folder, name.id);
+    } else {
+      // Taken by a window whose process is gone since (a reload): this one takes it over.
+      const left = await takeOver(this.options.folder, name.id, this.now());
+      if (left === undefined || !(await stillAsked(this.options.folder, name))) return;
+      seconds = left;
+    }
     const now = this.now();
     const pending: PendingAnswer = { ...request, id: name.id, agent: hook.agent, since: new Date(now).toISOString(), until: now + seconds * 1000, canAllow: hook.canAllow, canDeny: hook.canDeny };
     this.taken.set(name.id, { name, pending, hook });

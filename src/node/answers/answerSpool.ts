@@ -5,6 +5,8 @@
 //   req.<id>.json  the agent's request, whole (the hook renames it into place)
 //   ack.<id>       a window took it: the seconds the hook may wait for an answer
 //   ans.<id>.json  the answer the hook prints; empty: it prints nothing (the agent asks itself)
+//   own.<id>       the process of the window that took it: a window reloaded since (its process
+//                  gone) takes it again, so a request still waiting shows after a reload
 // The ack and the answer are made once (a hard link of a written file: the first window wins);
 // the hook removes all three when it ends. No vscode here.
 import * as fsp from 'node:fs/promises';
@@ -91,6 +93,59 @@ export function writeAnswer(folder: string, id: string, text: string): Promise<b
   return createOnce(folder, `ans.${checkedId(id)}.json`, text);
 }
 
+/** Whether a process runs (one of another user's counts as running). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Records this process as the window that took the request. */
+export async function own(folder: string, id: string): Promise<void> {
+  const file = path.join(folder, `own.${checkedId(id)}`);
+  const temp = `${file}.${process.pid}.tmp`;
+  await fsp.writeFile(temp, String(process.pid), { mode: 0o600 });
+  await fsp.rename(temp, file);
+}
+
+/**
+ * A request another window took: when that window's process is gone (reloaded, closed) and the
+ * hook still waits, this process takes it over, once (the first to move the old record wins).
+ * Returns the seconds left of the hook's wait then, else undefined.
+ */
+export async function takeOver(folder: string, id: string, now: number): Promise<number | undefined> {
+  const file = path.join(folder, `own.${checkedId(id)}`);
+  let owner: number;
+  try {
+    owner = Number((await readRegularFileText(file, 64)).trim());
+  } catch {
+    return undefined;
+  }
+  if (!Number.isSafeInteger(owner) || owner <= 0 || owner === process.pid || alive(owner)) return undefined;
+  let seconds: number;
+  let since: number;
+  try {
+    const ack = path.join(folder, `ack.${id}`);
+    seconds = Number((await readRegularFileText(ack, 16)).trim());
+    since = (await fsp.stat(ack)).mtimeMs;
+  } catch {
+    return undefined;
+  }
+  const left = Math.floor((since + seconds * 1000 - now) / 1000);
+  if (!Number.isFinite(left) || left < 1) return undefined;
+  try {
+    await fsp.rename(file, `${file}.${owner}.gone`);
+  } catch {
+    return undefined;
+  }
+  await fsp.rm(`${file}.${owner}.gone`, { force: true });
+  await own(folder, id);
+  return left;
+}
+
 /** Whether the request is still asked: its file is there and its hook's process runs. */
 export async function stillAsked(folder: string, name: RequestName): Promise<boolean> {
   try {
@@ -98,10 +153,5 @@ export async function stillAsked(folder: string, name: RequestName): Promise<boo
   } catch {
     return false;
   }
-  try {
-    process.kill(name.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return alive(name.pid);
 }
