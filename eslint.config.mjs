@@ -1,5 +1,6 @@
 // Lint for the shipped code: type-aware rules that catch what tsc does not,
-// above all promises nobody awaits (deliberate fire-and-forget is written `void x()`).
+// above all promises nobody awaits (deliberate fire-and-forget is written `void x()`); and for the
+// plain-ESM scripts and the agents' test twins (test/agents/<agent>/*.mjs), the checks that need no types.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import tseslint from 'typescript-eslint';
@@ -11,6 +12,18 @@ const AGENT_FOLDERS = fs
   .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(agentsDir, entry.name, 'index.ts')))
   .map((entry) => entry.name);
 
+/**
+ * The one exception to "an agent imports no other agent's folder": Kilo CLI is a fork of opencode
+ * that keeps opencode's database schema and plan tool, so it is read by opencode's schema modules
+ * (src/agents/opencode/opencode*.ts: its start, reader, parser, usage, waits and writes) instead
+ * of a copy of them. Everything else of opencode's folder (its descriptor, index.ts, and what
+ * Connect writes, connect.ts) stays opencode's own, and no other agent imports even those modules.
+ */
+const AGENT_IMPORT_EXCEPTIONS = { kilo: { folder: 'opencode', modules: 'opencode[A-Z][A-Za-z]*' } };
+for (const [agent, { folder }] of Object.entries(AGENT_IMPORT_EXCEPTIONS)) {
+  if (!AGENT_FOLDERS.includes(agent) || !AGENT_FOLDERS.includes(folder)) throw new Error(`eslint.config.mjs: AGENT_IMPORT_EXCEPTIONS names ${agent} and ${folder}, which are not both agents' folders`);
+}
+
 /** What src/agents imports nothing of. */
 const AGENTS_LAYER = {
   paths: [{ name: 'vscode', message: 'the agents import nothing of VS Code: src/vscode starts them' }],
@@ -19,6 +32,34 @@ const AGENTS_LAYER = {
     { group: ['**/webview/**'], message: 'the agents import nothing of the webview' },
   ],
 };
+
+const AGENT_FOLDER_MESSAGE = "an agent's folder is imported only by the registry: what agents share goes to src/agents/follow/ or beside agent.ts";
+
+/**
+ * The imports of a file of src/agents: AGENTS_LAYER and no agent's folder; for the files of
+ * `agent`, its exception's modules of the folder it names (and nothing else of that folder).
+ */
+function agentImports(agent, exception) {
+  const folders = AGENT_FOLDERS.filter((folder) => folder !== exception?.folder);
+  return {
+    ...AGENTS_LAYER,
+    patterns: [
+      ...AGENTS_LAYER.patterns,
+      { group: folders.flatMap((folder) => [`**/${folder}`, `**/${folder}/**`]), message: AGENT_FOLDER_MESSAGE },
+      ...(exception === undefined
+        ? []
+        : [
+            {
+              // The folder itself or any of its files but the named modules (a gitignore group cannot
+              // take a file of a folder it names back, so this one is a regular expression).
+              regex: `(^|/)${exception.folder}(?!/${exception.modules}$)(/.*)?$`,
+              caseSensitive: true,
+              message: `${AGENT_FOLDER_MESSAGE}; of ${exception.folder}/, ${agent} imports only the modules eslint.config.mjs's AGENT_IMPORT_EXCEPTIONS names (${exception.modules})`,
+            },
+          ]),
+    ],
+  };
+}
 
 /** What src/core imports nothing of, whichever room of it a file is in. */
 const CORE_LAYER = {
@@ -195,22 +236,13 @@ export default tseslint.config(
     // (what two agents share goes to src/agents/follow/ or beside agent.ts).
     files: ['src/agents/**/*.ts'],
     ignores: ['src/agents/registry.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          ...AGENTS_LAYER,
-          patterns: [
-            ...AGENTS_LAYER.patterns,
-            {
-              group: AGENT_FOLDERS.flatMap((folder) => [`**/${folder}`, `**/${folder}/**`]),
-              message: "an agent's folder is imported only by the registry: what agents share goes to src/agents/follow/ or beside agent.ts",
-            },
-          ],
-        },
-      ],
-    },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', agentImports()] },
   },
+  // The named exceptions (AGENT_IMPORT_EXCEPTIONS): kilo imports opencode's schema modules.
+  ...Object.entries(AGENT_IMPORT_EXCEPTIONS).map(([agent, exception]) => ({
+    files: [`src/agents/${agent}/**/*.ts`],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', agentImports(agent, exception)] },
+  })),
   {
     files: ['src/agents/registry.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', AGENTS_LAYER] },
@@ -231,6 +263,21 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // Plain ESM, run by Node without a build: the scripts, and each agent's test twin (its
+    // recording recipe and scenarios, test/agents/<agent>/*.mjs, which scripts/agents/ gathers).
+    // src/ holds none (test/unit/agentFolders.unit.test.ts).
+    files: ['scripts/**/*.mjs', 'test/agents/**/*.mjs'],
+    rules: {
+      'no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      'no-unreachable': 'error',
+      'no-dupe-keys': 'error',
+      'no-duplicate-case': 'error',
+      'no-self-assign': 'error',
+      'no-const-assign': 'error',
+      'no-import-assign': 'error',
     },
   },
 );

@@ -358,7 +358,7 @@ async function main() {
             progress(`seeded ${logFolder} with ${count(IDLE_SESSIONS)} sessions of 20 writes`);
           }
           if (phase.name === 'idle-sessions') {
-            core.seedForeignFiles(path.join(repoRoot, 'test', 'fixtures', 'agents'), path.join(runDir, 'home'), path.join(runDir, 'workspace'), FOREIGN);
+            core.seedForeignFiles(path.join(repoRoot, 'test', 'agents'), path.join(runDir, 'home'), path.join(runDir, 'workspace'), FOREIGN);
             progress(`seeded ${count(FOREIGN.codex)} Codex rollouts in ${FOREIGN.days} day folders and ${FOREIGN.claude} Claude Code transcripts of the workspace`);
           }
           // After the last run on empty storage, give the workspace a long history.

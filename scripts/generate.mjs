@@ -12,9 +12,11 @@
 //     l10n/bundle.l10n.zh-cn.json: the translations of those still used, each agent's name as it is;
 //   - src/core/generated/agentIds.ts: the ids the log accepts, the VS Code chat agents, names and icons;
 //   - docs/agents.md, README.md, docs/log-format.md, docs/api.md: the agents'
-//     tables (each agent's rows from its `about`) and lists, between `<!-- generated:<name> -->`
+//     tables (each agent's rows from its `about`) and lists (its folder of src/agents/ and its
+//     test twin, test/agents/<agent>/), between `<!-- generated:<name> -->`
 //     and `<!-- /generated -->` (prose stays hand-written), and docs/api.md's `type AgentId = …;` line;
-//   - scripts/agents/recipes.mjs: the import of each agent's recording recipe (its recording.mjs);
+//   - scripts/agents/recipes.mjs: the import of each agent's recording recipe (the recording.mjs
+//     of its test twin, test/agents/<agent>/, gathered by the folder's name);
 //   - scripts/agents/package.json: the packages the recipes record, at their pins (npm keeps the
 //     lock file, package-lock.json: `npm install --package-lock-only` in that folder).
 // The descriptors and the manifest are read by bundling them with esbuild and importing them,
@@ -32,8 +34,12 @@ import { runtimeStrings } from './lib/l10nStrings.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '..');
 
-/** The folders this reads, relative to the root: the agents' descriptors and recipes, the command manifest, and what the recipes import. */
-export const SOURCES = ['src', 'scripts/agents'];
+/**
+ * The folders this reads, relative to the root: the agents' descriptors and the command manifest
+ * (src/), the agents' test twins with their recording recipes (test/agents/<agent>/recording.mjs),
+ * and what the recipes import (scripts/agents/).
+ */
+export const SOURCES = ['src', 'scripts/agents', 'test/agents'];
 
 /** The files this writes, relative to the root. */
 export const DERIVED_FILES = [
@@ -93,8 +99,9 @@ export async function loadAgents(root = repoRoot) {
   return module.AGENTS.map((agent) => {
     const owners = folders.filter((folder) => Object.values(module.folders[folder]).includes(agent));
     if (owners.length !== 1) throw new Error(`generate: the agent ${agent.id} is exported by ${owners.length} folders of src/agents (${owners.join(', ')}), not one`);
-    const hasRecipe = fs.existsSync(path.join(agentsDir, owners[0], 'recording.mjs'));
-    return checked({ ...agent, folder: owners[0], hasFolder: typeof agent.defaultFolder === 'function', participant: agent.vscodeChat?.participant, hasRecipe });
+    const twin = path.join(root, 'test', 'agents', owners[0]);
+    const hasRecipe = fs.existsSync(path.join(twin, 'recording.mjs'));
+    return checked({ ...agent, folder: owners[0], hasFolder: typeof agent.defaultFolder === 'function', participant: agent.vscodeChat?.participant, hasRecipe, hasTwin: fs.existsSync(twin) });
   });
 }
 
@@ -408,7 +415,12 @@ function agentsPage(text, agents) {
     'agents-settings',
     table(['setting', 'default', 'meaning'], agents.map((a) => [settingCell(a), a.hasFolder ? `\`true\` / empty = ${a.about.settings.folder.empty.join(' or ')}` : '`true`', a.about.settings.meaning])),
   );
-  out = withRegion(out, file, 'agent-folders', agents.map((agent) => code(`src/agents/${agent.folder}/`)).join(', '));
+  out = withRegion(
+    out,
+    file,
+    'agent-folders',
+    table(['agent', 'its code', 'its test twin'], agents.map((a) => [a.name, code(`src/agents/${a.folder}/`), a.hasTwin ? `${code(`test/agents/${a.folder}/`)}${a.hasRecipe ? ' (with its recording recipe)' : ''}` : ''])),
+  );
   return out;
 }
 
@@ -430,23 +442,23 @@ function api(text, agents) {
 
 // ---- the recording scripts ----
 
-/** scripts/agents/recipes.mjs: the import of each agent's recording recipe (src/agents/<agent>/recording.mjs), in the registry's order. */
+/** scripts/agents/recipes.mjs: the import of each agent's recording recipe (test/agents/<agent>/recording.mjs), by its folder's name, in the registry's order. */
 function recipesModule(text, agents) {
   const recorded = agents.filter((agent) => agent.hasRecipe);
   return withRegion(
     text,
     'scripts/agents/recipes.mjs',
     'recipes',
-    `\n${recorded.map((agent) => `import { recipe as ${agent.folder} } from '../../src/agents/${agent.folder}/recording.mjs';\n`).join('')}` +
-      `const GATHERED = [${recorded.map((agent) => agent.folder).join(', ')}];\n// `,
+    `\n${recorded.map((agent) => `import { recipe as ${agent.folder} } from '../../test/agents/${agent.folder}/recording.mjs';\n`).join('')}` +
+      `const GATHERED = { ${recorded.map((agent) => agent.folder).join(', ')} };\n// `,
   );
 }
 
-/** The recording recipes of the agents that have one (src/agents/<agent>/recording.mjs under `root`), imported. */
+/** The recording recipes of the agents that have one (test/agents/<agent>/recording.mjs under `root`), imported. */
 async function loadRecipes(root, agents) {
   const recipes = [];
   for (const agent of agents.filter((a) => a.hasRecipe)) {
-    const file = path.join(root, 'src', 'agents', agent.folder, 'recording.mjs');
+    const file = path.join(root, 'test', 'agents', agent.folder, 'recording.mjs');
     recipes.push({ folder: agent.folder, ...(await import(pathToFileURL(file).href)).recipe });
   }
   return recipes;
@@ -456,7 +468,7 @@ async function loadRecipes(root, agents) {
 function agentsManifest(text, _agents, _commands, { recipes }) {
   const pins = {};
   const pin = (recipe, name, spec) => {
-    if (typeof spec !== 'string' || spec === '') throw new Error(`generate: src/agents/${recipe.folder}/recording.mjs: ${name} has no pin (its version)`);
+    if (typeof spec !== 'string' || spec === '') throw new Error(`generate: test/agents/${recipe.folder}/recording.mjs: ${name} has no pin (its version)`);
     if (pins[name] !== undefined && pins[name] !== spec) throw new Error(`generate: ${name} is pinned twice, at ${pins[name]} and ${spec}`);
     pins[name] = spec;
   };

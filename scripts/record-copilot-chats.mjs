@@ -1,12 +1,12 @@
 // Re-records the Copilot chat session files the unit tests of the Copilot source read
-// (test/fixtures/copilot-chats/). It runs the REAL Copilot agent (the Copilot Chat
+// (test/agents/copilotChat/recordings/). It runs the REAL Copilot agent (the Copilot Chat
 // extension built into the pinned host) against a scripted model on loopback, in agent
 // mode, with Agent Plan loaded, then copies the files VS Code itself wrote under
 // workspaceStorage/<id>/chatSessions/. Nothing in them is edited except local paths,
 // which are replaced by placeholders so the fixtures do not depend on this machine.
 //
 // Usage: node scripts/build.mjs && node scripts/record-copilot-chats.mjs [<chat name> …]
-// Writes test/fixtures/copilot-chats/<name>.jsonl (one file per chat, named by what it
+// Writes test/agents/copilotChat/recordings/<name>.jsonl (one file per chat, named by what it
 // holds; only the chats named, when some are) and manifest.json (which chat is which, the chat uuid, and the session key
 // Agent Plan derived from todo_write's real token, with the identity string that gives it).
 import * as fs from 'node:fs';
@@ -16,7 +16,7 @@ import { openWorkbench } from './lib/workbench.mjs';
 import { scriptedAgentService } from '../test/scripted-model/service.mjs';
 import { MODEL_ID, VENDOR } from '../test/scripted-model/modelServer.mjs';
 
-const OUT_DIR = path.join(repoRoot, 'test', 'fixtures', 'copilot-chats');
+const OUT_DIR = path.join(repoRoot, 'test', 'agents', 'copilotChat', 'recordings');
 const RUN_TIMEOUT_MS = Number(process.env.AGENT_PLAN_RECORD_TIMEOUT_MS ?? 8 * 60_000);
 
 const todo = (id, title, status) => ({ id, title, status });

@@ -1,5 +1,5 @@
 // How each agent is set up and started against a scripted model server at `url`: its recipe
-// (src/agents/<agent>/recording.mjs, by id in recipes.mjs) writes its scratch configuration and
+// (test/agents/<agent>/recording.mjs, by id in recipes.mjs) writes its scratch configuration and
 // gives its command line and environment; this file gives what they share.
 import * as path from 'node:path';
 import { BINARIES, cleanEnv, packageOf } from './install.mjs';

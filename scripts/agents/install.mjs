@@ -15,7 +15,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(here, 'package.json'), 'ut
 
 /**
  * Each package installed, by its name here: an agent's own by its id, with its command's path
- * under node_modules (src/agents/<agent>/recording.mjs); more of one agent's packages (another
+ * under node_modules (test/agents/<agent>/recording.mjs); more of one agent's packages (another
  * generation, say) by the names its recipe gives them (`morePackages`).
  */
 const INSTALLS = Object.fromEntries(

@@ -1,6 +1,6 @@
 // How an opencode-style agent is recorded (opencode and Kilo CLI, built on it): one recipe maker
 // and one set of scenarios for the agents that share opencode's command line, configuration,
-// database and tools. Each such agent's own recipe (src/agents/<agent>/recording.mjs) gives its
+// database and tools. Each such agent's own recipe (test/agents/<agent>/recording.mjs) gives its
 // package, command, variables and the number of model requests before its first tool call.
 // Plain ESM: no build.
 import * as fs from 'node:fs';

@@ -1,7 +1,10 @@
 // The recording recipe of every terminal agent, by its id (the id of its descriptor in
-// src/agents/<agent>/index.ts): each lives in its agent's folder, src/agents/<agent>/recording.mjs,
-// and is gathered here. An agent not in the table is an error, never another agent's layout.
+// src/agents/<agent>/index.ts): each lives in its agent's test twin, test/agents/<agent>/recording.mjs
+// (under the name of its folder of src/agents/), beside its recordings (recordings/<scenario>/), and is
+// gathered here. An agent not in the table is an error, never another agent's layout.
 // Copilot (VS Code's chat) is recorded by scripts/record-copilot-chats.mjs, not here.
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * @typedef {object} Recipe
@@ -26,26 +29,37 @@
  * @property {(file: string, lib: object) => Array<{ name: string, input: unknown }>} calls The tool calls a session file records, in order.
  * @property {(file: string, dirs: object, lib: object) => string[]} workspaces The workspace a session file says it ran in.
  */
-// Each agent's recipe, in the registry's order (written by `npm run generate`, scripts/generate.mjs,
-// for each agent whose folder has a recording.mjs).
+// Each agent's recipe by its folder's name, in the registry's order (written by `npm run generate`,
+// scripts/generate.mjs, for each agent whose test twin has a recording.mjs).
 // <!-- generated:recipes -->
-import { recipe as claudeCode } from '../../src/agents/claudeCode/recording.mjs';
-import { recipe as codex } from '../../src/agents/codex/recording.mjs';
-import { recipe as geminiCli } from '../../src/agents/geminiCli/recording.mjs';
-import { recipe as opencode } from '../../src/agents/opencode/recording.mjs';
-import { recipe as kilo } from '../../src/agents/kilo/recording.mjs';
-import { recipe as qwenCode } from '../../src/agents/qwenCode/recording.mjs';
-import { recipe as copilotCli } from '../../src/agents/copilotCli/recording.mjs';
-import { recipe as cline } from '../../src/agents/cline/recording.mjs';
-const GATHERED = [claudeCode, codex, geminiCli, opencode, kilo, qwenCode, copilotCli, cline];
+import { recipe as claudeCode } from '../../test/agents/claudeCode/recording.mjs';
+import { recipe as codex } from '../../test/agents/codex/recording.mjs';
+import { recipe as geminiCli } from '../../test/agents/geminiCli/recording.mjs';
+import { recipe as opencode } from '../../test/agents/opencode/recording.mjs';
+import { recipe as kilo } from '../../test/agents/kilo/recording.mjs';
+import { recipe as qwenCode } from '../../test/agents/qwenCode/recording.mjs';
+import { recipe as copilotCli } from '../../test/agents/copilotCli/recording.mjs';
+import { recipe as cline } from '../../test/agents/cline/recording.mjs';
+const GATHERED = { claudeCode, codex, geminiCli, opencode, kilo, qwenCode, copilotCli, cline };
 // <!-- /generated -->
 
 /** @type {Readonly<Record<string, Recipe>>} */
-export const RECIPES = Object.freeze(Object.fromEntries(GATHERED.map((recipe) => [recipe.id, recipe])));
+export const RECIPES = Object.freeze(Object.fromEntries(Object.values(GATHERED).map((recipe) => [recipe.id, recipe])));
+
+/** Each recipe's folder name (its agent's, in src/agents/ and test/agents/), by the agent's id. */
+const FOLDERS = Object.freeze(Object.fromEntries(Object.entries(GATHERED).map(([folder, recipe]) => [recipe.id, folder])));
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The recipe of the agent `id`; throws for an agent without one. */
 export function recipeOf(id) {
   const recipe = Object.hasOwn(RECIPES, id) ? RECIPES[id] : undefined;
   if (recipe === undefined) throw new Error(`no recording recipe for the agent "${id}" (the recipes: ${Object.keys(RECIPES).join(', ')}; scripts/agents/recipes.mjs)`);
   return recipe;
+}
+
+/** Where the recordings of the agent `id` are, one folder per scenario: test/agents/<its folder>/recordings/. Throws for an agent without a recipe. */
+export function recordingsOf(id) {
+  recipeOf(id);
+  return path.join(repoRoot, 'test', 'agents', FOLDERS[id], 'recordings');
 }

@@ -1,6 +1,6 @@
-// Re-records the agent fixtures: runs every scenario (or those named) with the real
-// agents offline (see run.mjs) and copies the files each agent wrote into
-// test/fixtures/agents/<agent>/<scenario>/, under the same relative paths as in its
+// Re-records the agents' recordings: runs every scenario (or those named) with the real
+// agents offline (see run.mjs) and copies the files each agent wrote into its test twin,
+// test/agents/<agent folder>/recordings/<scenario>/, under the same relative paths as in its
 // scratch HOME / CODEX_HOME, plus a meta.json of how the run was made.
 // Runs live at fixed scratch paths (/tmp/agent-plan-recording/<agent>-<scenario>),
 // so the paths inside the files stay the same from one recording to the next and
@@ -9,15 +9,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { modelOf } from './environment.mjs';
-import { recipeOf } from './recipes.mjs';
+import { recipeOf, recordingsOf } from './recipes.mjs';
 import { cannotRunReason, endedAsPlanned, runScenario } from './run.mjs';
 import { SCENARIOS } from './scenarios.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const fixturesRoot = path.join(repoRoot, 'test', 'fixtures', 'agents');
 export const RECORDING_ROOT = '/tmp/agent-plan-recording';
 
-/** Where a file of the run goes in the fixture: `home/…` or `codex-home/…`. */
+/** Where a file of the run goes in the recording: `home/…` or `codex-home/…`. */
 function fixturePath(dirs, file) {
   for (const [prefix, dir] of [['codex-home', dirs.codexHome], ['home', dirs.home]]) {
     const rel = path.relative(dir, file);
@@ -43,7 +42,7 @@ async function record(scenario) {
   const extra = recipeOf(scenario.agent).extraFiles?.(dirs) ?? [];
   const files = [...Object.values(run.files).flat(), ...extra];
   if (files.length === 0) throw new Error(`${scenario.id}: the agent wrote no session file; see ${dirs.run}`);
-  const target = path.join(fixturesRoot, scenario.agent, scenario.name);
+  const target = path.join(recordingsOf(scenario.agent), scenario.name);
   fs.rmSync(target, { recursive: true, force: true });
   const copied = [];
   for (const file of files) {
@@ -89,7 +88,7 @@ async function record(scenario) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const reason = cannotRunReason();
   if (reason) {
-    process.stderr.write(`[agents] cannot re-record the fixtures here: ${reason}.\n`);
+    process.stderr.write(`[agents] cannot re-record the agents here: ${reason}.\n`);
     process.exit(1);
   }
   const wanted = process.argv.slice(2);

@@ -1,6 +1,6 @@
 // The scenarios the runner plays: for each, which agent runs, the prompt, extra environment, and
 // the script the scripted model server follows (tool calls, then text). Each agent's scenarios
-// are in its recipe (src/agents/<agent>/scenarios.mjs, or scripts/agents/opencodeStyle.mjs for
+// are in its recipe (test/agents/<agent>/scenarios.mjs, or scripts/agents/opencodeStyle.mjs for
 // the opencode-style agents), in the vocabulary of scripts/agents/steps.mjs; here they are
 // gathered, agent by agent in the recipes' order.
 

@@ -2,7 +2,7 @@
 // and the edits the scripted model walks through, and the shapes of the plan-health and
 // approval scenarios. A script is a list of turns the scripted model server plays in order: a
 // turn `{ calls: [{ name, input }] }` asks for tool calls, `{ text }` answers. Each agent's own
-// scenarios, in its tools' names and inputs, are in its folder (src/agents/<agent>/scenarios.mjs).
+// scenarios, in its tools' names and inputs, are in its test twin (test/agents/<agent>/scenarios.mjs).
 // Plain ESM, importing nothing: the agents' scenario files import it.
 
 /** Stands in a script for the workspace's absolute path; see resolveScript. */

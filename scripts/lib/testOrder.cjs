@@ -38,13 +38,15 @@ function shuffled(items, seed) {
   return out;
 }
 
-/** The files below `dir` (relative to the repository) whose names end with `suffix`, in the seed's order. */
-function filesInOrder(root, dir, suffix, seed) {
-  const files = fs
-    .readdirSync(path.join(root, dir), { recursive: true })
-    .map((name) => String(name))
-    .filter((name) => name.endsWith(suffix))
-    .map((name) => path.join(dir, name).split(path.sep).join('/'));
+/** The files below `dirs` (one folder or several, relative to the repository) whose names end with `suffix`, in the seed's order. */
+function filesInOrder(root, dirs, suffix, seed) {
+  const files = [dirs].flat().flatMap((dir) =>
+    fs
+      .readdirSync(path.join(root, dir), { recursive: true })
+      .map((name) => String(name))
+      .filter((name) => name.endsWith(suffix))
+      .map((name) => path.join(dir, name).split(path.sep).join('/')),
+  );
   return shuffled(files, seed);
 }
 

@@ -670,11 +670,12 @@ export async function benchIdle(dir: string, sessions: number, onProgress?: (tex
 }
 
 /**
- * Other agents' files for the idle bench, made from the recordings of the real CLIs
- * (test/fixtures/agents) with the workspace and session ids replaced: `claude-code` Claude Code
- * transcripts of `workspace`, and `codex` Codex rollouts of it spread over `days` day folders.
+ * Other agents' files for the idle bench, made from the recordings of the real CLIs (in their
+ * test twins under `agents`: test/agents/<agent>/recordings/) with the workspace and session ids
+ * replaced: `claude-code` Claude Code transcripts of `workspace`, and `codex` Codex rollouts of
+ * it spread over `days` day folders.
  */
-export function seedForeignFiles(fixtures: string, home: string, workspace: string, counts: { claude: number; codex: number; days: number }): void {
+export function seedForeignFiles(agents: string, home: string, workspace: string, counts: { claude: number; codex: number; days: number }): void {
   const uuid = (i: number, salt: string): string => {
     const hex = hashIdentity(`${salt} ${i}`);
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
@@ -695,14 +696,14 @@ export function seedForeignFiles(fixtures: string, home: string, workspace: stri
     if (!id) throw new Error(`no session id in ${file}`);
     return { text: fs.readFileSync(file, 'utf8'), workspace: meta.workspace, id };
   };
-  const claude = template(path.join(fixtures, 'claude-code', 'todowrite'));
+  const claude = template(path.join(agents, 'claudeCode', 'recordings', 'todowrite'));
   const project = path.join(home, '.claude', 'projects', path.resolve(workspace).replace(/[^a-zA-Z0-9]/g, '-'));
   fs.mkdirSync(project, { recursive: true });
   for (let i = 0; i < counts.claude; i++) {
     const id = uuid(i, 'claude');
     fs.writeFileSync(path.join(project, `${id}.jsonl`), claude.text.split(claude.workspace).join(workspace).split(claude.id).join(id));
   }
-  const codex = template(path.join(fixtures, 'codex', 'update-plan'));
+  const codex = template(path.join(agents, 'codex', 'recordings', 'update-plan'));
   const perDay = Math.ceil(counts.codex / counts.days);
   for (let i = 0; i < counts.codex; i++) {
     const day = new Date(Date.UTC(2026, 10, 30) - Math.floor(i / perDay) * 86_400_000);

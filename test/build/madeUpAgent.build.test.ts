@@ -1,4 +1,4 @@
-// A made-up agent added as CONTRIBUTING says (a copied folder, one registry line), then
+// A made-up agent added as CONTRIBUTING says (a copied folder and test twin, one registry line), then
 // `npm run generate`, type-checks as `npm run check-types` does: before the generator runs, its
 // id is not one the log accepts and the check fails; after, it passes. (The unit level,
 // test/unit/agentFolders.unit.test.ts, checks what the generator writes; this one runs tsc.)

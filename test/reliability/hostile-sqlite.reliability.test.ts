@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadSqlite, type SqliteModule } from '../../src/agents/follow/sqlite';
-import { opencodeFollower } from '../../src/agents/follow/opencodeReader';
+import { opencodeFollower } from '../../src/agents/opencode/opencodeReader';
 import type { ForeignPlan, ForeignItem } from '../../src/core/foreign';
 import { recording } from '../unit/agentRecordings';
 import { MemorySink, inHostNode } from '../unit/helpers';

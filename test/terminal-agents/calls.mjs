@@ -1,7 +1,7 @@
 // Reads back, from an agent's recorded files, the tool calls it made, in order, as
 // { name, input } — just enough to check a recording against the script it played.
 // (The product's parsers live in src/agents; this is the test's own short reading, in each
-// agent's recipe, src/agents/<agent>/recording.mjs.)
+// agent's recipe, test/agents/<agent>/recording.mjs.)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { recipeOf } from '../../scripts/agents/recipes.mjs';

@@ -4,25 +4,23 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { RECIPES, recordingsOf } from '../../scripts/agents/recipes.mjs';
 import { resolveScript, SCENARIOS } from '../../scripts/agents/scenarios.mjs';
 import { versionOf } from '../../scripts/agents/install.mjs';
 import { recordedCalls, recordedWorkspaces, scriptedCalls, sessionFiles, subagentFiles } from './calls.mjs';
 
-const fixturesRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'agents');
-
 describe('recorded agent sessions', () => {
   it('there is one recording per scenario, and no other', () => {
-    const folders = fs.readdirSync(fixturesRoot, { withFileTypes: true })
-      .filter((e) => e.isDirectory())
-      .flatMap((agent) => fs.readdirSync(path.join(fixturesRoot, agent.name)).map((s) => `${agent.name}/${s}`))
+    // Each recipe's recordings (test/agents/<agent>/recordings/), one folder per scenario.
+    const folders = Object.keys(RECIPES)
+      .flatMap((agent) => fs.readdirSync(recordingsOf(agent)).map((s) => `${agent}/${s}`))
       .sort();
     assert.deepEqual(folders, SCENARIOS.map((s) => s.id).sort());
   });
 
   for (const scenario of SCENARIOS) {
     describe(scenario.id, () => {
-      const dir = path.join(fixturesRoot, scenario.agent, scenario.name);
+      const dir = path.join(recordingsOf(scenario.agent), scenario.name);
       const meta = () => JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8'));
       const homes = () => ({ home: path.join(dir, 'home'), codexHome: path.join(dir, 'codex-home') });
 

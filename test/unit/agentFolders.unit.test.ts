@@ -1,6 +1,8 @@
 // An agent is one folder: every agent id is written only in its own folder (src/agents/<agent>/),
-// the registry, and what is generated from the registry; and a new agent is its folder and its
-// line in the registry, then `npm run generate` (test/build/ type-checks it and runs its tests).
+// the registry, and what is generated from the registry; its tests, recording recipe, scenarios and
+// recordings are its test twin (test/agents/<agent>/), and src/ imports nothing of the tests or the
+// scripts; and a new agent is its folder, its twin and its line in the registry, then
+// `npm run generate` (test/build/ type-checks it).
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -16,11 +18,17 @@ const agentsDir = path.join(src, 'agents');
 const registry = path.join(agentsDir, 'registry.ts');
 const generated = path.join(src, 'core', 'generated');
 
-function tsFiles(dir: string): string[] {
+function filesOf(dir: string, extension: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
-    return entry.isDirectory() ? tsFiles(file) : entry.name.endsWith('.ts') ? [file] : [];
+    return entry.isDirectory() ? filesOf(file, extension) : entry.name.endsWith(extension) ? [file] : [];
   });
+}
+const tsFiles = (dir: string) => filesOf(dir, '.ts');
+
+/** The module specifiers a TypeScript file names: static imports and exports, `import(…)` and `require(…)`. */
+function specifiers(text: string): string[] {
+  return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)(['"])([^'"\n]+)\1/gm)].map((match) => match[2]!);
 }
 
 /** The folder whose index.ts declares the descriptor with this id. */
@@ -67,7 +75,28 @@ describe('an agent is one folder', () => {
     }
   });
 
-  it('a made-up agent (a copied folder under a new id, one line in the registry) is in every generated file after `npm run generate`, and only then', async function () {
+  it('src/ holds no plain .mjs and imports nothing of scripts/ or test/: what tests an agent is in its test twin', () => {
+    assert.deepEqual(filesOf(src, '.mjs').map((file) => path.relative(root, file)), [], 'no .mjs in src/ (a recording recipe or its scenarios go to test/agents/<agent>/)');
+    const outside = [path.join(root, 'scripts'), path.join(root, 'test')];
+    let relative = 0;
+    for (const file of tsFiles(src)) {
+      for (const specifier of specifiers(fs.readFileSync(file, 'utf8'))) {
+        if (!specifier.startsWith('.')) continue;
+        relative++;
+        const target = path.resolve(path.dirname(file), specifier);
+        assert.ok(!outside.some((dir) => target === dir || inside(target, dir)), `${path.relative(root, file)} imports ${specifier}, which is in ${path.relative(root, target)}`);
+      }
+    }
+    assert.ok(relative > 500, `the imports of src/ read (${relative})`);
+  });
+
+  it("each agent has its test twin, test/agents/<its folder>/, and every folder there is an agent's", () => {
+    const folders = AGENTS.map((agent) => path.basename(folderOf(agent.id))).sort();
+    const found = fs.readdirSync(path.join(root, 'test', 'agents'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    assert.deepEqual(found, folders, 'test/agents/ holds one folder per agent, named as its folder of src/agents/');
+  });
+
+  it('a made-up agent (a copied folder and test twin under a new id, one line in the registry) is in every generated file after `npm run generate`, and only then', async function () {
     this.timeout(30_000);
     const tmp = await madeUpCopy(copy.path);
     const { generate, staleFiles, DERIVED_FILES } = await generator();
@@ -92,10 +121,11 @@ describe('an agent is one folder', () => {
     assert.match(read('src/core/generated/agentIds.ts'), new RegExp(`'${MADE_UP.id}': \\{ name: '${MADE_UP.name}'`));
     for (const file of ['docs/agents.md', 'README.md']) assert.ok(read(file).includes(`| ${MADE_UP.name} `), `${file}'s tables have its rows`);
     assert.ok(read('docs/agents.md').includes(`\`${setting('enabled')}\``), "docs/agents.md's settings table names its settings");
-    assert.ok(read('docs/agents.md').includes(`\`src/agents/${MADE_UP.folder}/\``), "the agents' page names its folder");
+    assert.ok(read('docs/agents.md').includes(`\`src/agents/${MADE_UP.folder}/\``), "the agents' page names its folder (as docs.unit.test.ts asks of every folder of src/)");
+    assert.ok(read('docs/agents.md').includes(`\`test/agents/${MADE_UP.folder}/\``), "the agents' page names its test twin");
     assert.ok(read('docs/log-format.md').includes(`\`${MADE_UP.id}\``), 'the log format names its id');
     assert.ok(read('docs/api.md').includes(`'${MADE_UP.id}'`), 'the API names its id');
-    assert.ok(read('scripts/agents/recipes.mjs').includes(`from '../../src/agents/${MADE_UP.folder}/recording.mjs'`), 'the scripts gather its recording recipe');
+    assert.ok(read('scripts/agents/recipes.mjs').includes(`from '../../test/agents/${MADE_UP.folder}/recording.mjs'`), 'the scripts gather its recording recipe from its test twin');
     assert.equal(json('scripts/agents/package.json')['dependencies']?.[MADE_UP.npmPackage], '0.171.0', "its recipe's package is pinned for the scripts");
     // A second run changes nothing; a stale file is found.
     assert.deepEqual(await generate(tmp), [], 'a second run writes nothing');
@@ -130,6 +160,7 @@ describe('an agent taken out', () => {
     const tmp = copy.path;
     for (const file of [...SOURCES, ...DERIVED_FILES]) fs.cpSync(path.join(root, file), path.join(tmp, file), { recursive: true });
     fs.rmSync(path.join(tmp, 'src', 'agents', folder), { recursive: true });
+    fs.rmSync(path.join(tmp, 'test', 'agents', folder), { recursive: true, force: true });
     const registryCopy = path.join(tmp, 'src', 'agents', 'registry.ts');
     const before = fs.readFileSync(registryCopy, 'utf8');
     const after = before.replace(new RegExp(`^import \\{ (\\w+) \\} from '\\./${folder}';\\n`, 'm'), '').replace(/, (\w+)\];/, (line, name: string) => (before.includes(`import { ${name} } from './${folder}';`) ? '];' : line));

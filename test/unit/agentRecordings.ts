@@ -1,10 +1,8 @@
-// The recorded sessions of the real terminal agents (test/fixtures/agents, made by
+// The recorded sessions of the real terminal agents (test/agents/<agent>/recordings/, made by
 // scripts/agents/record.mjs): where their files are and what each run was told.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentId } from '../../src/core/foreign';
-
-export const RECORDINGS = path.join(__dirname, '..', 'fixtures', 'agents');
 
 export interface Recording {
   /** The scenario's folder. */
@@ -24,17 +22,21 @@ interface RecordingRecipe {
   isSessionFile(rel: string[], file: string): boolean;
 }
 
-/** Each terminal agent's recording recipe, by id (src/agents/<agent>/recording.mjs, gathered by scripts/agents/recipes.mjs). */
+/** Each terminal agent's recording recipe, by id (test/agents/<agent>/recording.mjs, gathered by scripts/agents/recipes.mjs), and the folder of its recordings. */
 // A plain ESM file, loaded synchronously (tsx and esbuild turn it into CommonJS).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { recipeOf } = require('../../scripts/agents/recipes.mjs') as { recipeOf(id: string): RecordingRecipe };
+const recipes = require('../../scripts/agents/recipes.mjs') as { recipeOf(id: string): RecordingRecipe; recordingsOf(id: string): string };
+const { recipeOf } = recipes;
+
+/** The folder of the recordings of a terminal agent (test/agents/<its folder>/recordings/), one folder per scenario. */
+export const recordingsOf = (agent: RecordedAgent): string => recipes.recordingsOf(agent);
 
 /** The id of a terminal agent that has recordings (one without fails the test that asks, loudly). */
 export type RecordedAgent = AgentId;
 
-/** One recorded scenario (test/fixtures/agents/<id>/<scenario>); a missing one fails the test that asks for it, loudly. */
+/** One recorded scenario (test/agents/<its folder>/recordings/<scenario>); a missing one fails the test that asks for it, loudly. */
 export function recording(agent: RecordedAgent, scenario: string): Recording {
-  const dir = path.join(RECORDINGS, agent, scenario);
+  const dir = path.join(recordingsOf(agent), scenario);
   const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')) as { workspace: string; command: string[] };
   const recipe = recipeOf(agent);
   // A recording keeps the run's files under the same relative paths as its scratch folders.

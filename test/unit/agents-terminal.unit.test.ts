@@ -7,7 +7,7 @@ import { defaultAgentFolders, startTerminalSource } from './agentStart';
 
 type TerminalAgent = 'claude-code' | 'codex' | 'gemini-cli';
 const TERMINAL_AGENTS: TerminalAgent[] = ['claude-code', 'codex', 'gemini-cli'];
-import { RECORDINGS, recording } from './agentRecordings';
+import { recording, recordingsOf } from './agentRecordings';
 import { MemorySink } from './helpers';
 import { useTempDir } from '../lib/temp';
 
@@ -41,7 +41,7 @@ describe('terminal sources over the recorded agent folders', () => {
   for (const [agent, folder, scenario, count] of cases) {
     it(`${folder}/${scenario}: ${count} plans once, the session's info, nothing again after a restart`, async () => {
       const rec = recording(folder, scenario);
-      const before = snapshot(RECORDINGS);
+      const before = snapshot(recordingsOf(folder));
       const sink = new MemorySink();
       const errors: unknown[] = [];
       const unknown: unknown[] = [];
@@ -69,7 +69,7 @@ describe('terminal sources over the recorded agent folders', () => {
       assert.equal(sink.infos.length, 1);
       assert.deepEqual(errors, []);
       assert.deepEqual(unknown, []);
-      assert.deepEqual(snapshot(RECORDINGS), before, 'nothing written into the agent folders');
+      assert.deepEqual(snapshot(recordingsOf(folder)), before, 'nothing written into the agent folders');
     });
   }
 

@@ -1,5 +1,5 @@
 // The files each terminal agent's tool calls wrote, over the recordings of the real programs
-// making real edits under a plan (test/fixtures/agents/<agent>/edits): each parser emits the
+// making real edits under a plan (test/agents/<agent>/recordings/edits): each parser emits the
 // writes in record order with the number of plans before them, and through a real log and
 // sink each file/write line names the item that was in progress.
 import * as assert from 'node:assert/strict';

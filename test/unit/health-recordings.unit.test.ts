@@ -18,7 +18,7 @@ import type { AgentId, SessionParser } from '../../src/core/foreign';
 import { recordedLines, recording } from './agentRecordings';
 import { useTempDir } from '../lib/temp';
 
-const COPILOT_CHATS = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
+const COPILOT_CHATS = path.join(__dirname, '..', 'agents', 'copilotChat', 'recordings');
 
 interface Replay {
   /** Signals after each line, for the session the recording maps to. */

@@ -1,5 +1,5 @@
 // The ledger per item, over the recordings of the real programs editing under a plan
-// (test/fixtures/agents/<agent>/edits): the fake model servers answer every request with 10
+// (test/agents/<agent>/recordings/edits): the fake model servers answer every request with 10
 // input and 20 output tokens, so the sums are known. Each parser hands on one model/usage fact
 // per response; through a real log and sink each line names the items in progress; the ledger
 // read back from the log splits it per item, shared and the session's; a restart and a second

@@ -11,7 +11,7 @@ import { createCopilotChatParser } from '../../src/agents/copilotChat';
 import { createCopilotCliParser } from '../../src/agents/copilotCli/parser';
 import { createGeminiCliParser } from '../../src/agents/geminiCli';
 import { createQwenCodeParser } from '../../src/agents/qwenCode/parser';
-import { sessionInfo } from '../../src/agents/follow/opencodeParser';
+import { sessionInfo } from '../../src/agents/opencode/opencodeParser';
 import type { SessionParser } from '../../src/core/foreign';
 import { MAX_SESSION_REQUEST_LENGTH } from '../../src/core/log/logRecord';
 import { recordedLines, recording, type Recording } from './agentRecordings';
@@ -100,7 +100,7 @@ describe('a session is named by its first request, over the real programs’ rec
 });
 
 describe('a VS Code chat is named by its first request', () => {
-  const FIXTURES = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
+  const FIXTURES = path.join(__dirname, '..', 'agents', 'copilotChat', 'recordings');
   const read = (name: string): string[] => fs.readFileSync(path.join(FIXTURES, `${name}.jsonl`), 'utf8').trimEnd().split('\n');
   const firstMessage = firstChatRequest;
 
@@ -138,7 +138,7 @@ describe('a VS Code chat is named by its first request', () => {
 
 describe('opencode and Kilo CLI: the session row\'s title', () => {
   it('is the name once one is made; the default "New session - <time>" they start with is none', () => {
-    // Row shapes as the recorded databases hold them (test/fixtures/agents/kilo/*/…/kilo.db: the
+    // Row shapes as the recorded databases hold them (test/agents/kilo/recordings/*/…/kilo.db: the
     // run ended before Kilo CLI made a title; opencode's recordings have "Fix the parser").
     const row = (title: string) => ({ id: 'ses_1', directory: '/work/demo', title, time_updated: 0 });
     assert.equal(sessionInfo('kilo', row('New session - 2026-12-03T14:05:12.359Z')).title, undefined);

@@ -179,7 +179,7 @@ describe('timeline model', () => {
   });
 });
 
-const COPILOT_CHATS = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
+const COPILOT_CHATS = path.join(__dirname, '..', 'agents', 'copilotChat', 'recordings');
 const copilotLines = (name: string): string[] => {
   const text = fs.readFileSync(path.join(COPILOT_CHATS, `${name}.jsonl`), 'utf8');
   return text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');

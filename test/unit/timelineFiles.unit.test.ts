@@ -14,7 +14,7 @@ import { patchFiles } from '../../src/agents/fileWrites';
 import { filesWritten } from './agentStart';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { recordedLines, recording } from './agentRecordings';
+import { recordedLines, recording, recordingsOf } from './agentRecordings';
 import { useTempDir } from '../lib/temp';
 
 const T0 = Date.UTC(2026, 11, 3, 9, 0, 0);
@@ -108,8 +108,9 @@ describe('files written, over the recordings of the real programs', () => {
     const agents = { 'claude-code': 'claude-code', codex: 'codex', 'gemini-cli': 'gemini-cli' } as const;
     let lines = 0;
     for (const [folder, agent] of Object.entries(agents)) {
-      for (const scenario of fs.readdirSync(path.join(__dirname, '..', 'fixtures', 'agents', folder))) {
-        if (scenario === 'edits' || scenario === 'mcp' || !fs.statSync(path.join(__dirname, '..', 'fixtures', 'agents', folder, scenario)).isDirectory()) continue;
+      const recordings = recordingsOf(folder as keyof typeof agents);
+      for (const scenario of fs.readdirSync(recordings)) {
+        if (scenario === 'edits' || scenario === 'mcp' || !fs.statSync(path.join(recordings, scenario)).isDirectory()) continue;
         const rec = recording(folder as keyof typeof agents, scenario);
         if (rec.sessionFiles.length !== 1) continue;
         for (const line of recordedLines(rec)) {
@@ -118,7 +119,7 @@ describe('files written, over the recordings of the real programs', () => {
         }
       }
     }
-    const chats = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
+    const chats = path.join(__dirname, '..', 'agents', 'copilotChat', 'recordings');
     for (const name of fs.readdirSync(chats).filter((n) => n.endsWith('.jsonl') && n !== 'edits.jsonl')) {
       for (const line of fs.readFileSync(path.join(chats, name), 'utf8').split('\n').filter((l) => l !== '')) {
         lines++;
@@ -129,7 +130,7 @@ describe('files written, over the recordings of the real programs', () => {
   });
 
   it('Copilot: the recorded chat with edits names each edited file, as VS Code 1.139 records the groups', () => {
-    const text = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'copilot-chats', 'edits.jsonl'), 'utf8');
+    const text = fs.readFileSync(path.join(__dirname, '..', 'agents', 'copilotChat', 'recordings', 'edits.jsonl'), 'utf8');
     const named = text
       .split('\n')
       .filter((l) => l !== '')

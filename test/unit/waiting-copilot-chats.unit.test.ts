@@ -1,6 +1,7 @@
 // Waiting on a tool call in Copilot's VS Code chats, over chat session files the real host
-// wrote (test/fixtures/copilot-chats, scripts/record-copilot-chats.mjs): a terminal command
-// with auto-approve off, left at its confirmation (wait-left) or allowed and run (wait-confirmed).
+// wrote (test/agents/copilotChat/recordings, scripts/record-copilot-chats.mjs): a terminal
+// command with auto-approve off, left at its confirmation (wait-left) or allowed and run
+// (wait-confirmed).
 // Each recording is replayed line by line through the real parser, the log's import side, the
 // log, the health book and the Needs You queue, with a clock the test moves.
 import * as assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ import { createCopilotChatParser } from '../../src/agents/copilotChat';
 import { Replay } from './replay';
 import { useTempDir } from '../lib/temp';
 
-const FIXTURES = path.join(__dirname, '..', 'fixtures', 'copilot-chats');
+const FIXTURES = path.join(__dirname, '..', 'agents', 'copilotChat', 'recordings');
 const WAIT_MS = DEFAULT_HEALTH_SETTINGS.waitSeconds * 1000;
 
 function chatLines(name: string): string[] {

@@ -1,9 +1,9 @@
-// Waiting on a tool call, over runs of the real programs (test/fixtures/agents): each recording is
-// replayed line by line through the real parser, the log's import side, the log and the health
-// book, with a clock the test moves. A run left at an approval prompt shows the wait once
-// agentPlan.health.waitSeconds has passed; the same run answered clears it; a run that
+// Waiting on a tool call, over runs of the real programs (test/agents/<agent>/recordings): each
+// recording is replayed line by line through the real parser, the log's import side, the log and
+// the health book, with a clock the test moves. A run left at an approval prompt shows the wait
+// once agentPlan.health.waitSeconds has passed; the same run answered clears it; a run that
 // completes shows no wait however long after. opencode's and Kilo CLI's recordings are SQLite
-// databases, read with node:sqlite: their tests are in agents/opencode.unit.test.ts.
+// databases, read with node:sqlite: their tests are in test/agents/opencode/opencode.unit.test.ts.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { DEFAULT_HEALTH_SETTINGS, type HealthSignal } from '../../src/core/derived/health';

@@ -1,6 +1,6 @@
 // Follows an agent's SQLite database, read-only: when to read it, how to open it, and the
 // cursor kept between reads. What is read, and what is handed to the log, is the agent's
-// reader (opencode's schema, read for opencode and Kilo CLI: opencodeReader.ts).
+// reader (opencode's schema, read for opencode and Kilo CLI: src/agents/opencode/opencodeReader.ts).
 //
 // - Reader: `node:sqlite` of the extension host's own Node (no native addon, no copy of the
 //   database). Opened read-only with no busy timeout; each pass is one read transaction (one

@@ -1,7 +1,7 @@
-// Kilo CLI (`@kilocode/cli`, built on opencode): the same database schema and plan tool as
-// opencode, in its own file, read as opencode's (src/agents/follow/opencodeAgent.ts).
+// Kilo CLI (`@kilocode/cli`, a fork of opencode): the same database schema and plan tool as
+// opencode, in its own file, read by opencode's modules (src/agents/opencode/opencodeAgent.ts).
 import type { AgentDescriptor } from '../agent';
-import { startOpencodeStyle, xdgDataFolder } from '../follow/opencodeAgent';
+import { startOpencodeStyle, xdgDataFolder } from '../opencode/opencodeAgent';
 import { kiloConnect } from './connect';
 
 export const kilo: AgentDescriptor = {

@@ -1,6 +1,6 @@
 // opencode (`opencode-ai`): its plans from its SQLite database, read-only.
 import type { AgentDescriptor } from '../agent';
-import { startOpencodeStyle, xdgDataFolder } from '../follow/opencodeAgent';
+import { startOpencodeStyle, xdgDataFolder } from './opencodeAgent';
 import { opencodeConnect } from './connect';
 
 export const opencode: AgentDescriptor = {

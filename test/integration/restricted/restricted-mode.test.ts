@@ -1,8 +1,8 @@
 // Restricted Mode: a window on a folder that is not trusted (workspace trust on, never
 // granted). The repository's own `.vscode/settings.json` names an extra folder; Agent Plan
 // must not follow it, while the same folder named in the user's settings is followed. Both
-// are checked with a real Claude Code transcript (the recording of test/fixtures/agents) placed
-// for that folder, and a control transcript for the workspace folder itself.
+// are checked with a real Claude Code transcript (a recording, test/agents/claudeCode/recordings/)
+// placed for that folder, and a control transcript for the workspace folder itself.
 import * as assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { api, runDir } from '../helpers';
 import { waitFor } from '../../lib/wait';
 
-const RECORDING = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'agents', 'claude-code', 'todowrite');
+const RECORDING = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'agents', 'claudeCode', 'recordings', 'todowrite');
 
 /** A copy of the recorded Claude Code session, as if it had run in `folder`; its session key. */
 function placeTranscript(folder: string): string {

@@ -12,11 +12,11 @@ import { SessionLog } from '../../../src/core/log/sessionLog';
 import { PlanStore } from '../../../src/core/store/store';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { claudeCodeLocator } from '../../../src/agents/claudeCode/locator';
-import { startTerminalSource } from '../agentStart';
+import { startTerminalSource } from '../../unit/agentStart';
 import { claudeSubagentSession, createClaudeCodeParser, isClaudeSubagentFile } from '../../../src/agents/claudeCode/parser';
 import type { ForeignPlan } from '../../../src/core/foreign';
-import { recording } from '../agentRecordings';
-import { KEY_A, MemorySink } from '../helpers';
+import { recording } from '../../unit/agentRecordings';
+import { KEY_A, MemorySink } from '../../unit/helpers';
 import { useTempDir } from '../../lib/temp';
 
 const rows = (plan: ForeignPlan | undefined) => (plan?.items ?? []).map((item) => [item.content, item.status]);

@@ -31,8 +31,8 @@ import { isUsage } from '../../../src/core/log/usageRecord';
 import { LogPlanSink, sessionKeyForForeign } from '../../../src/core/log/planSink';
 import { SessionLog } from '../../../src/core/log/sessionLog';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
-import { findLine, recordedLines, recording } from '../agentRecordings';
-import { MemorySink, inHostNode } from '../helpers';
+import { findLine, recordedLines, recording } from '../../unit/agentRecordings';
+import { MemorySink, inHostNode } from '../../unit/helpers';
 import { useTempDir } from '../../lib/temp';
 
 const rows = (plan: ForeignPlan | undefined) => (plan?.items ?? []).map((item) => [item.content, item.status]);

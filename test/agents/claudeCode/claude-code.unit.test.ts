@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createClaudeCodeParser } from '../../../src/agents/claudeCode';
 import type { ForeignPlan, ParseOutput } from '../../../src/core/foreign';
-import { findLine, recordedLines, recording } from '../agentRecordings';
+import { findLine, recordedLines, recording } from '../../unit/agentRecordings';
 
 type Row = [string, string];
 function rows(plan: ForeignPlan | undefined): Row[] {

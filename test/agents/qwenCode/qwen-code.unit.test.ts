@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import { checkedSink, qwenChatFolders, qwenCode } from '../../../src/agents/qwenCode';
 import { createQwenCodeParser, qwenTodosFileItems } from '../../../src/agents/qwenCode/parser';
 import type { ForeignPlan } from '../../../src/core/foreign';
-import { findLine, recordedLines, recording } from '../agentRecordings';
-import { MemorySink } from '../helpers';
+import { findLine, recordedLines, recording } from '../../unit/agentRecordings';
+import { MemorySink } from '../../unit/helpers';
 import { useTempDir } from '../../lib/temp';
 
 function rows(plan: ForeignPlan | undefined): [string, string][] {

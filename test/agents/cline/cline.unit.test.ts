@@ -1,4 +1,4 @@
-// Cline, over recordings of the real CLIs (test/fixtures/agents/cline): 2.x's focus chain from
+// Cline, over recordings of the real CLIs (test/agents/cline/recordings): 2.x's focus chain from
 // ui_messages.json (two states, never an item in progress), 3.x's team task board, edits,
 // usage and subagent from its messages files; and the follower over a data folder, reading
 // each whole-file version as one snapshot. Expectations are read from the recorded files.
@@ -12,10 +12,10 @@ import { foreignSessionKey } from '../../../src/core/log/sessionKey';
 import { SessionLog } from '../../../src/core/log/sessionLog';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { itemsFromChecklist } from '../../../src/agents/checklist';
-import { MemorySink } from '../helpers';
+import { MemorySink } from '../../unit/helpers';
 import { useTempDir } from '../../lib/temp';
 
-const ROOT = path.join(__dirname, '..', '..', 'fixtures', 'agents', 'cline');
+const ROOT = path.join(__dirname, 'recordings');
 type Json = Record<string, unknown>;
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
 const meta = (scenario: string) => readJson(path.join(ROOT, scenario, 'meta.json')) as { workspace: string; command: string[]; version: string };

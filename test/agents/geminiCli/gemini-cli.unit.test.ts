@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { createGeminiCliParser } from '../../../src/agents/geminiCli';
 import { geminiProjectHash } from '../../../src/agents/geminiCli/locations';
 import type { ForeignPlan } from '../../../src/core/foreign';
-import { findLine, recordedLines, recording } from '../agentRecordings';
+import { findLine, recordedLines, recording } from '../../unit/agentRecordings';
 
 function rows(plan: ForeignPlan | undefined): [string, string][] {
   return (plan?.items ?? []).map((item) => [item.content, item.status]);

@@ -1,5 +1,5 @@
 // Copilot's manage_todo_list, read from chat session files the real host wrote
-// (test/fixtures/copilot-chats, made by scripts/record-copilot-chats.mjs with the real
+// (test/agents/copilotChat/recordings, made by scripts/record-copilot-chats.mjs with the real
 // Copilot agent and a scripted model). Variants are made from the recorded lines: cut,
 // resumed, rewritten as VS Code rewrites a long log (one kind 0 line), or edited.
 import * as assert from 'node:assert/strict';
@@ -8,9 +8,9 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { copilotChatFolder, copilotChatParserFactory, createCopilotChatParser, mapTodoList } from '../../../src/agents/copilotChat';
 import type { ForeignPlan, ForeignWrite, ParseOutput } from '../../../src/core/foreign';
-import { firstChatRequest, replayChatLog, rewrittenChatLog } from '../helpers';
+import { firstChatRequest, replayChatLog, rewrittenChatLog } from '../../unit/helpers';
 
-const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'copilot-chats');
+const FIXTURES = path.join(__dirname, 'recordings');
 
 interface ManifestChat {
   file: string;

@@ -11,16 +11,16 @@ import { copilotSessionKey } from '../../../src/core/log/sessionKey';
 import { SessionLog } from '../../../src/core/log/sessionLog';
 import { Follower } from '../../../src/agents/follow/follower';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
-import { firstChatRequest } from '../helpers';
+import { firstChatRequest } from '../../unit/helpers';
 import { locateCopilotChats } from '../../../src/agents/copilotChat/start';
 import { copilotChatParserFactory, createCopilotChatParser } from '../../../src/agents/copilotChat';
 import type { ForeignPlan, PlanSink, UnknownShape } from '../../../src/core/foreign';
-import { MemorySink, rewrittenChatLog } from '../helpers';
+import { MemorySink, rewrittenChatLog } from '../../unit/helpers';
 import { buildLedger, type LedgerFigures } from '../../../src/core/derived/ledger';
 import { parseLogRecord, type LogRecord } from '../../../src/core/log/logRecord';
 import { useTempDir } from '../../lib/temp';
 
-const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'copilot-chats');
+const FIXTURES = path.join(__dirname, 'recordings');
 const CHATS = ['manage-todo-list', 'both-tools', 'titled'];
 
 function recordedLines(name: string): string[] {

@@ -7,8 +7,8 @@
 // are parsed in runs between the pacer's yields. A message's tool calls are counted from the
 // tool parts read (kept in the cursor), never by a query per message. Queries ask only for what
 // changed (a cursor on `time_updated`).
-import type { ScanPacer, SqliteDatabase } from './sqlite';
-import { SqliteFollower, type SqliteFollowerOptions, type SqliteReader } from './sqliteFollower';
+import type { ScanPacer, SqliteDatabase } from '../follow/sqlite';
+import { SqliteFollower, type SqliteFollowerOptions, type SqliteReader } from '../follow/sqliteFollower';
 import {
   byIdTime,
   followTurn,
