@@ -17,7 +17,7 @@ import { sessionKeyForForeign } from '../../core/log/planSink';
 import type { SessionLog } from '../../core/log/sessionLog';
 import { notificationText, plainText } from '../../core/text/escape';
 import { AnswerBroker, type AnswerEnd, type PendingAnswer } from '../../node/answers/answerBroker';
-import { answersFolder, writeAnswer } from '../../node/answers/answerSpool';
+import { answersFolder, requestName, stillAsked, writeAnswer } from '../../node/answers/answerSpool';
 import type { Decision, PermissionHook } from '../../node/answers/permissionHook';
 import { bindTable, type BoundTable, type CommandTable } from '../commands/commandTable';
 import { CommandId, SettingId } from '../ids';
@@ -116,6 +116,9 @@ export class Answers implements vscode.Disposable {
     if (decision === 'allow' ? !request.canAllow : !request.canDeny) return false;
     const text = message?.trim() ? message.trim() : undefined;
     if (this.broker.pending().some((taken) => taken.id === id)) return this.broker.answer(id, decision, text);
+    // Another window took it: its hook is answered from here, if it still waits.
+    const name = requestName(`req.${id}.json`);
+    if (name === undefined || !(await stillAsked(this.folder, name))) return false;
     await this.deps.log.appendPermission(request.session, { answer: { id, answer: decision, message: decision === 'deny' ? text : undefined } });
     return writeAnswer(this.folder, id, hook.answer(decision, text)).catch(() => false);
   }
