@@ -349,7 +349,7 @@ async function main() {
           logFolder ??= result.logFolder;
           if (phase.name === 'latency' && logFolder) {
             // Idle over many sessions of 20 writes each (and nothing else).
-            // Every log, and the import locks folder (.locks) when a mirror wrote one.
+            // Every log, and the import locks folder (.locks) when a follower wrote one.
             for (const name of fs.readdirSync(logFolder)) fs.rmSync(path.join(logFolder, name), { recursive: true, force: true });
             for (let i = 0; i < IDLE_SESSIONS; i++) {
               const key = core.benchKey(`idle ${i}`);

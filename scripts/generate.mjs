@@ -405,7 +405,7 @@ function rowTable(agents, name) {
 function agentsPage(text, agents) {
   const file = 'docs/agents.md';
   let out = withRegion(text, file, 'agents-switch-on', table(['agent', 'tested', 'plan tool', 'what the user must switch on'], agents.map((a) => [a.about.docsName ?? a.name, a.about.tested, a.about.planTools, a.about.switchOn])));
-  out = withRegion(out, file, 'agents-read', table(['source', 'versions tested', 'what it reads', 'which sessions', 'one session is'], agents.map((a) => [a.about.reads.source, a.about.tested, a.about.reads.files, a.about.reads.sessions, a.about.reads.session])));
+  out = withRegion(out, file, 'agents-read', table(['agent', 'versions tested', 'what it reads', 'which sessions', 'one session is'], agents.map((a) => [a.about.reads.agent, a.about.tested, a.about.reads.files, a.about.reads.sessions, a.about.reads.session])));
   for (const [region, head] of Object.entries(ROW_TABLES)) {
     out = withRegion(out, file, `agents-${region}`, table(head, rowTable(agents, region)));
   }

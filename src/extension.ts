@@ -1,5 +1,5 @@
 // The composition root: builds the parts and hands every disposable to VS Code.
-// Data flows one way: sources (the tool, followers of other agents' files) → session log →
+// Data flows one way: the tool and the followers of other agents' files → session log →
 // store events → views and status bar.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -26,7 +26,7 @@ import { createLogger, logError } from './vscode/log';
 import { SnapshotDocuments } from './vscode/history/snapshotDocuments';
 import { createStatusBar } from './vscode/statusBar';
 import { TodoWriteTool } from './vscode/todoTool';
-import { Sources } from './vscode/sources';
+import { Followers } from './vscode/followers';
 import { createViews } from './vscode/views';
 import { sessionPlaces } from './vscode/sessionPlaces';
 import { NEXT_SESSION_COMMANDS } from './vscode/sessions/nextSession';
@@ -75,18 +75,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   if (shownBefore?.pinned) display.select(shownBefore.session);
   // Copilot's chat session files sit beside this extension's workspace storage folder.
   const workspaceStorageFolder = context.storageUri ? path.dirname(storageFolder) : undefined;
-  const sources = new Sources({ sink, storageFolder, workspaceStorageFolder, logger });
+  const followers = new Followers({ sink, storageFolder, workspaceStorageFolder, logger });
   // The user's requests, followed until a plan takes them in; their signal joins the health signals.
   const requests = new RequestBook(log);
   // What each item changed: the files of the agents' tool calls, read from the log by item.
   const files = new FileBook(log);
   // Where each session works: the worktrees of the followed folders.
-  const places = sessionPlaces(store, () => sources.folders?.worktrees() ?? [], sources.onDidChangeFolders);
+  const places = sessionPlaces(store, () => followers.folders?.worktrees() ?? [], followers.onDidChangeFolders);
   const ledgers = new LedgerBook(log);
   // The sessions waiting on the user, kept from the health book (its requests included) as lines are read.
   const needsYou = new NeedsYouBook(log, health, (error) => logError(logger, 'a needs-you listener failed', error));
   // What each item changed, as a diff: working-tree snapshots in Agent Plan's own git store.
-  const review = createReview(storageFolder, log, sink, store, display, logger, () => sources.folders?.folders() ?? []);
+  const review = createReview(storageFolder, log, sink, store, display, logger, () => followers.folders?.folders() ?? []);
   const views = createViews({ display, store, health, timelines: log, requests, files, places, ledgers, needsYou, diffstats: review.diffstats });
   const statusBar = createStatusBar(display, store, health);
   const healthWatch = watchHealth(health, store, display, logger);
@@ -106,9 +106,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // Settles when the first load is done: a timeline panel restored at start waits for it.
   let loadDone = (): void => {};
   const loaded = new Promise<void>((resolve) => (loadDone = resolve));
-  const timelines = createTimelines({ extensionUri: context.extensionUri, store, display, health, source: log, logger, loaded, places, diffstats: review.diffstats });
+  const timelines = createTimelines({ extensionUri: context.extensionUri, store, display, health, log, logger, loaded, places, diffstats: review.diffstats });
   // A connected agent's waiting tool call, answered from Needs You (its permission hook).
-  const answers = createAnswers({ log, health, needsYou, logger, folders: () => sources.folders?.folders() ?? [] });
+  const answers = createAnswers({ log, health, needsYou, logger, folders: () => followers.folders?.folders() ?? [] });
   const actions = planActions({ store, health, requests, logger, shownSession: () => display.session, places });
 
   context.subscriptions.push(
@@ -133,19 +133,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Taken into the plan: {0}', texts.join('; ')), 5000);
     }),
     actions.linkWatch,
-    sources,
+    followers,
     timelines,
     answers.answers,
     ...review.disposables,
     // Every command, each from its feature's table (commandManifest.ts declares them).
     ...registerCommands(logger, [
-      ...sessionCommands({ store, display, health, logger, logFileFor: (session) => log.fileFor(session), refreshSources: () => sources.refresh() }),
+      ...sessionCommands({ store, display, health, logger, logFileFor: (session) => log.fileFor(session), refreshFollowers: () => followers.refresh() }),
       actions.commands,
       views.commands,
       timelines.commands,
       bindTable(FILE_COMMANDS, undefined),
       bindTable(NEXT_SESSION_COMMANDS, { store, needsYou, display }),
-      bindTable(PR_DESCRIPTION_COMMANDS, { store, source: log, shownSession: () => display.session, changes: review.reader }),
+      bindTable(PR_DESCRIPTION_COMMANDS, { store, log, shownSession: () => display.session, changes: review.reader }),
       bindTable(REVIEW_COMMANDS, { store, display, reader: review.reader, logger }),
       answers.commands,
       createConnect({ extensionPath: context.extensionUri.fsPath, globalStoragePath: context.globalStorageUri.fsPath, logger, subscriptions: context.subscriptions }),
@@ -163,7 +163,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentP
   // A pinned session whose log is gone since: back to what the settings say.
   if (shownBefore?.pinned && store.get(shownBefore.session) === undefined && following) display.followLatest();
   // Followers start once the log is loaded: what they import is read back like any write.
-  sources.start();
+  followers.start();
   answers.answers.start();
   logger.info(`Agent Plan active; session logs in ${logFolder}`);
   return createApi({ store, display, health, requests, files, ledgers, changes: review.reader, answers: answers.answers, logFolder, logFile: (session) => log.fileFor(session) });

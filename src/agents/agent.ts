@@ -30,7 +30,7 @@ export interface AgentStartOptions {
   pollMs?: number;
 }
 
-/** A started source; dispose it to stop. */
+/** A started follower; dispose it to stop. */
 export interface RunningFollower extends Disposable {
   /** Reads everything new now (the Refresh command); resolves when caught up. */
   refresh(): Promise<void>;
@@ -91,7 +91,7 @@ export interface AgentAbout {
   /** What a user must switch on for it to plan at all ("What to switch on"). */
   switchOn: string;
   /** Its row of docs/agents.md's "Plans from other agents": its name there, the files read, which sessions, what one session is. */
-  reads: { source: string; files: string; sessions: string; session: string };
+  reads: { agent: string; files: string; sessions: string; session: string };
   /** Its row of the README's table: its name (tested), what is read, what to switch on. */
   readme: { agent: string; reads: string; switchOn: string };
   /** Its rows in docs/agents.md's tables that set the agents side by side. */

@@ -1,4 +1,4 @@
-// What every foreign source hands to the log: a plan call found in another program's
+// What every follower hands to the log: a plan call found in another program's
 // files, already mapped to Agent Plan's items. No vscode import; no I/O.
 //
 // Data flows one way: a follower reads new bytes of a foreign file → a pure parser of

@@ -6,7 +6,7 @@ import type { DisplayState } from '../core/store/display';
 import type { PlanStore } from '../core/store/store';
 import type { HealthBook } from '../core/derived/healthBook';
 import type { RequestBook } from '../core/derived/requests';
-import type { TimelineSource } from '../core/timeline/timelineRead';
+import type { TimelineLog } from '../core/timeline/timelineRead';
 import type { FileBook } from '../core/derived/itemFiles';
 import type { NeedsYouBook } from '../core/derived/needsYouBook';
 import { needsYouBadge } from '../core/derived/needsYouText';
@@ -43,7 +43,7 @@ export interface ViewsDeps {
   store: PlanStore;
   health: HealthBook;
   /** The logs' lines, for the items' durations. */
-  timelines?: TimelineSource;
+  timelines?: TimelineLog;
   requests?: RequestBook;
   files?: FileBook;
   places?: SessionPlaces;

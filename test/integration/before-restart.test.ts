@@ -62,7 +62,7 @@ describe('before the restart', () => {
         .filter((event) => event.source?.superseded !== true);
       assert.deepEqual(current[current.length - 1]?.todos, snapshot.todos);
     }
-    // With every version count, so the restart phase can tell that no source imported anything twice.
+    // With every version count, so the restart phase can tell that no follower imported anything twice.
     const expected = await Promise.all(sessions.map(async ({ session, todos }) => ({ session, todos, versions: (await plan.getHistory(session)).length })));
     fs.writeFileSync(path.join(runDir(), 'expected-after-restart.json'), JSON.stringify(expected));
   });

@@ -141,7 +141,7 @@ describe('the real Copilot agent with a scripted model', function () {
 
   it('brings the model our exact error for a duplicate item, and writes nothing', async () => {
     await newChatSession();
-    // Plans only: the chat mirror may add session/info lines (titles, turns) meanwhile.
+    // Plans only: the chat follower may add session/info lines (titles, turns) meanwhile.
     const played = await withoutPlanWrites('a duplicate item from the Copilot agent', () => askAgent('[ap:duplicate]'));
     assert.deepEqual(resultsOfTurn(played), ['Error: invalid todos: duplicate content "Same step"']);
   });

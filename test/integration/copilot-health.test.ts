@@ -153,14 +153,14 @@ describe('plan health with the real Copilot agent', function () {
   it('through manage_todo_list too: Copilot’s own list, stopped with items open', async () => {
     const plan = await api();
     await newChatSession();
-    await askAgent('[ap:health-mirror-stop]');
-    const mirrored = await waitFor(
-      () => plan.listSessions().find((s) => s.source?.tool === 'manage_todo_list' && s.todos.some((todo) => todo.content === 'Write up the mirrored stop')),
-      'the mirrored list, once VS Code saved the chat',
+    await askAgent('[ap:health-followed-stop]');
+    const followed = await waitFor(
+      () => plan.listSessions().find((s) => s.source?.tool === 'manage_todo_list' && s.todos.some((todo) => todo.content === 'Write up the followed stop')),
+      'the followed list, once VS Code saved the chat',
       30_000,
     );
-    await waitFor(() => kinds(plan, mirrored.session)[0] === 'stopped-open', 'the mirrored stop', 30_000);
-    assert.deepEqual(plan.getHealth(mirrored.session).signals[0]?.items, ['Check the mirrored stop', 'Write up the mirrored stop']);
+    await waitFor(() => kinds(plan, followed.session)[0] === 'stopped-open', 'the followed stop', 30_000);
+    assert.deepEqual(plan.getHealth(followed.session).signals[0]?.items, ['Check the followed stop', 'Write up the followed stop']);
   });
 });
 

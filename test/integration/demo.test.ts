@@ -213,7 +213,7 @@ describe('the npm start demo: @demo and its scripted model drive todo_write', ()
       assert.equal(spanSeconds(description.trim()), Math.round(item.inProgressMs / 1000), `“${todo.content}”: ${description}`);
     }
 
-    // The description is titled by the session's name: the request, once the chat mirror copied it.
+    // The description is titled by the session's name: the request, once the chat follower copied it.
     await waitFor(() => plan.getSessionInfo(darkModeSession).request !== undefined, 'the first request in the session log', 30_000);
     const markdown = await vscode.commands.executeCommand<string>('agentPlan.copyAsPullRequestDescription', darkModeSession, 'clipboard');
     assert.equal(await vscode.env.clipboard.readText(), markdown, 'the clipboard holds what the command made');
@@ -234,7 +234,7 @@ describe('the npm start demo: @demo and its scripted model drive todo_write', ()
     const asked = darkModePrompt;
     const first = plan.getPlan(darkModeSession)?.todos[0]?.content ?? '';
     assert.ok(asked !== '' && first !== '' && asked !== first);
-    // The chat mirror reads VS Code's chat file and copies the first request into the log, once.
+    // The chat follower reads VS Code's chat file and copies the first request into the log, once.
     const info = await waitFor(() => {
       const current = plan.getSessionInfo(darkModeSession);
       return current.request !== undefined ? current : undefined;

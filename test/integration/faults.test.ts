@@ -31,7 +31,7 @@ describe('a save that fails inside the extension host', () => {
   it('answers the model with the error, fires no event, keeps the view, and the host stays up', async () => {
     const plan = await api();
     await newChatSession();
-    // This file's own writes: another file's agent or chat mirror may still write meanwhile.
+    // This file's own writes: another file's agent or chat follower may still write meanwhile.
     const ours = new Set(['Survive a broken log', 'Never saved', 'After the fault']);
     const written: PlanSnapshot[] = [];
     const subscription = plan.onDidWritePlan((snapshot) => {

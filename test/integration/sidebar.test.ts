@@ -130,8 +130,8 @@ describe('the sidebar, rendered in the workbench', () => {
     // The session rows, below the Needs You section (the first chat's turn ended with items open),
     // the newest first: session B, written last.
     let sessions: string[] = [];
-    // A chat of the test's own participant: never "of Copilot", before or after the mirror reads its file.
-    // Named by the chat's first request once the mirror reads its file, by its first item before.
+    // A chat of the test's own participant: never "of Copilot", before or after the follower reads its file.
+    // Named by the chat's first request once the follower reads its file, by its first item before.
     await waitFor(async () => {
       sessions = (await rowLabels(SESSIONS_VIEW_ROWS)).filter(isSessionRow);
       const starts = [`Session ${await sessionName(sessionB, 'Set up the theme')}, 1/4 done`, 'Session Set up the theme, 1/4 done'];
@@ -212,7 +212,7 @@ describe('the sidebar, rendered in the workbench', () => {
     const plan = await api();
     const info = await waitFor(
       () => logLines(plan.logFile(sessionB)).map((line) => JSON.parse(line) as { type?: string; participant?: string }).find((line) => line.type === 'session/info'),
-      'VS Code to save the chat and the chat mirror to read it',
+      'VS Code to save the chat and the chat follower to read it',
       20_000,
     );
     assert.ok(info.participant !== undefined && !/copilot/i.test(info.participant), `the chat's participant is the test's own (${info.participant})`);

@@ -51,7 +51,7 @@ describe('the Plan Timeline', function () {
     assert.match(marks[2] ?? '', /^Version 3, .*: 2\/3 done; \+1 added, −1 removed, 1 status changes$/);
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     assert.ok(tab?.input instanceof vscode.TabInputWebview, 'the timeline is an editor tab');
-    // Named as the Sessions row names it: the chat's first request once the chat mirror has read it, else the first item.
+    // Named as the Sessions row names it: the chat's first request once the chat follower has read it, else the first item.
     await waitFor(async () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === `Timeline: ${await sessionName(session, 'Read the code')}`, 'the timeline named after its session');
     const shot = path.join(runDir(), 'timeline.png');
     await bridge({ op: 'screenshot', file: shot });

@@ -21,7 +21,7 @@ describe('todo_write and the session log, through real chat requests', () => {
   it('writes a plan: exact text, exactly one new line in that session file, one event', async () => {
     const plan = await api();
     await newChatSession();
-    // This test's own writes: another file's agent or chat mirror may still write meanwhile (a
+    // This test's own writes: another file's agent or chat follower may still write meanwhile (a
     // Copilot turn typed by the file before went on into this one in a run).
     const ours = new Set(['Read the issue', 'Write the fix']);
     const events: string[] = [];
@@ -62,7 +62,7 @@ describe('todo_write and the session log, through real chat requests', () => {
 
   it('rejects bad input from a real chat with its stable text and writes nothing', async () => {
     await newChatSession();
-    // Plans only: the chat mirror may add session/info lines (titles, turns) meanwhile.
+    // Plans only: the chat follower may add session/info lines (titles, turns) meanwhile.
     await withoutPlanWrites('bad input from a real chat', async () => {
       const cases: Array<[unknown, string]> = [
         [todos(['  ', 'pending']), 'Error: invalid todo: `content` must be a non-empty string'],

@@ -1,4 +1,4 @@
-// Hostile SQL in a Copilot CLI session's `sql` calls, run again by the source's sink
+// Hostile SQL in a Copilot CLI session's `sql` calls, run again by the follower's sink
 // (src/agents/copilotCli/todoReplay.ts): a call that would reach a file (ATTACH, VACUUM INTO),
 // run without end (a recursive CTE), grow the table past its bound (10,000 statements), or is
 // one 64 MiB line is reported once, its state not known (no plan guessed), nothing is created

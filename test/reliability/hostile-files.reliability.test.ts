@@ -2,7 +2,7 @@
 // transcript never block (the four libuv threads every extension shares stay free); one
 // 63 MiB line is followed in linear time, with the event loop's longest stall measured; a
 // 12 MB Cline file of nested arrays is refused before it is parsed, within 50 ms of the event
-// loop; an over-size mirrored plan is appended once, cut, reads back, and a second window adds nothing.
+// loop; an over-size foreign plan is appended once, cut, reads back, and a second window adds nothing.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -200,7 +200,7 @@ describe('hostile files', function () {
     }
   });
 
-  it('an over-size mirrored plan (60,000 items, one of 5 MB) is appended once, cut, reads back, and a second window appends nothing', async () => {
+  it('an over-size foreign plan (60,000 items, one of 5 MB) is appended once, cut, reads back, and a second window appends nothing', async () => {
     const dir = tmp.path;
     const reports: string[] = [];
     const window = () => {

@@ -16,7 +16,7 @@ function agentById(id: AgentId) {
   return found;
 }
 
-export interface AgentSourceOptions {
+export interface AgentFollowerOptions {
   agent: AgentId;
   folder: string;
   workspaceFolders: readonly string[];
@@ -30,7 +30,7 @@ export interface AgentSourceOptions {
 }
 
 /** The agent's follower over `workspaceFolders` (at least one), started. */
-export function startTerminalSource(options: AgentSourceOptions): RunningFollower {
+export function startTerminalFollower(options: AgentFollowerOptions): RunningFollower {
   const started = agentById(options.agent).start({
     folder: options.folder,
     workspaceFolders: options.workspaceFolders,

@@ -1,9 +1,9 @@
-// The three terminal-agent sources end to end over the recorded agent folders, read where
+// The three terminal-agent followers end to end over the recorded agent folders, read where
 // they lie (read-only): each run's plans reach the sink once, and a restart hands nothing again.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { defaultAgentFolders, startTerminalSource } from './agentStart';
+import { defaultAgentFolders, startTerminalFollower } from './agentStart';
 
 type TerminalAgent = 'claude-code' | 'codex' | 'gemini-cli';
 const TERMINAL_AGENTS: TerminalAgent[] = ['claude-code', 'codex', 'gemini-cli'];
@@ -35,7 +35,7 @@ const cases: [TerminalAgent, 'claude-code' | 'codex' | 'gemini-cli', string, num
   ['gemini-cli', 'gemini-cli', 'no-plan', 0],
 ];
 
-describe('terminal sources over the recorded agent folders', () => {
+describe('terminal followers over the recorded agent folders', () => {
   const tmp = useTempDir();
 
   for (const [agent, folder, scenario, count] of cases) {
@@ -46,7 +46,7 @@ describe('terminal sources over the recorded agent folders', () => {
       const errors: unknown[] = [];
       const unknown: unknown[] = [];
       const start = () =>
-        startTerminalSource({
+        startTerminalFollower({
           agent,
           folder: rec.agentDir,
           workspaceFolders: [rec.workspace],
@@ -76,12 +76,12 @@ describe('terminal sources over the recorded agent folders', () => {
   it('another workspace sees none of the recorded sessions', async () => {
     for (const [agent, folder, scenario] of cases) {
       const sink = new MemorySink();
-      const source = startTerminalSource({
+      const follower = startTerminalFollower({
         agent, folder: recording(folder, scenario).agentDir, workspaceFolders: ['/tmp/not-recorded'],
         storageDir: tmp.path, sink, pollMs: 0,
       });
-      await source.refresh();
-      source.dispose();
+      await follower.refresh();
+      follower.dispose();
       assert.deepEqual([sink.plans, sink.infos], [[], []], `${folder}/${scenario}`);
     }
   });

@@ -142,7 +142,7 @@ for (const c of CASES) {
       const sink = new LogPlanSink(log);
       const out = c.parser(rec).push(lines);
       if (c.agent === 'copilot-cli') {
-        // Copilot CLI's plan calls carry no items: its source reads them from the session's
+        // Copilot CLI's plan calls carry no items: its follower reads them from the session's
         // database, which the recording holds only as it was at the end. The scenario's three
         // versions, as its sql calls set the table, stand in.
         const s = (content: string, status: ForeignItem['status']): ForeignItem => ({ content, status });

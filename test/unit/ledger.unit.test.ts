@@ -25,7 +25,7 @@ import { createCopilotCliParser } from '../../src/agents/copilotCli/parser';
 import { createQwenCodeParser } from '../../src/agents/qwenCode/parser';
 import type { AgentId, ForeignItem, ParseOutput, SessionParser } from '../../src/core/foreign';
 import { recordedLines, recording, type Recording } from './agentRecordings';
-import { startTerminalSource } from './agentStart';
+import { startTerminalFollower } from './agentStart';
 import { SessionLocks } from '../../src/core/log/sessionLock';
 import { useTempDir } from '../lib/temp';
 
@@ -56,7 +56,7 @@ const json = (line: string) => JSON.parse(line) as Record<string, unknown>;
 const figures = (responses: number, calls: number): LedgerFigures => ({ responses, calls, tokens: { input: 10 * responses, output: 20 * responses, cached: 0 }, cost: undefined });
 const withoutCost = (f: LedgerFigures | undefined): LedgerFigures | undefined => (f ? { ...f, cost: undefined } : f);
 
-/** Copilot CLI's plan calls carry no items (its source reads its database): the scenario's versions stand in. */
+/** Copilot CLI's plan calls carry no items (its follower reads its database): the scenario's versions stand in. */
 function withItems(c: Case, out: ParseOutput): ParseOutput {
   if (c.agent !== 'copilot-cli') return out;
   const s = (content: string, status: ForeignItem['status']): ForeignItem => ({ content, status });
@@ -194,13 +194,13 @@ describe('the ledger through the real followers: two windows at once, then a res
         const log = new SessionLog(path.join(dir, 'sessions'), fileSystem);
         const locks = new SessionLocks(fileSystem, path.join(dir, 'sessions', '.locks'), { pid, host: 'here', isAlive: () => true });
         const errors: unknown[] = [];
-        const source = startTerminalSource({ agent: c.agent, folder: rec.agentDir, workspaceFolders: [rec.workspace], storageDir: path.join(dir, storage), sink: new LogPlanSink(log, { locks }), pollMs: 0, onError: (error) => errors.push(error) });
-        return { source, errors };
+        const follower = startTerminalFollower({ agent: c.agent, folder: rec.agentDir, workspaceFolders: [rec.workspace], storageDir: path.join(dir, storage), sink: new LogPlanSink(log, { locks }), pollMs: 0, onError: (error) => errors.push(error) });
+        return { follower, errors };
       };
       const run = async (...windows: Array<ReturnType<typeof window>>) => {
-        await Promise.all(windows.map((w) => w.source.refresh()));
+        await Promise.all(windows.map((w) => w.follower.refresh()));
         for (const w of windows) {
-          w.source.dispose();
+          w.follower.dispose();
           assert.deepEqual(w.errors, []);
         }
       };

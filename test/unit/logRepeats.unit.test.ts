@@ -1,4 +1,4 @@
-// A log that holds a mirrored call twice (an older version racing in two windows, or a
+// A log that holds a foreign call twice (an older version racing in two windows, or a
 // crash between check and append) replays with each call once: the current plan, the
 // history, its pages, the live reader and a reload agree.
 import * as assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ import { useTempDir } from '../lib/temp';
 
 const KEY = copilotSessionKey('chat-r');
 const source = (call: string): PlanSource => ({ agent: 'copilot', tool: 'manage_todo_list', session: 'chat-r', call });
-const mirrored = (call: string): LogRecord => planEvent(KEY, '2026-12-03T10:00:00.000Z', [{ content: call, status: 'in_progress' }], source(call));
+const foreign = (call: string): LogRecord => planEvent(KEY, '2026-12-03T10:00:00.000Z', [{ content: call, status: 'in_progress' }], source(call));
 const own = (text: string): LogRecord => planEvent(KEY, '2026-12-03T10:00:00.000Z', [{ content: text, status: 'pending' }]);
 const label = (record: LogRecord): string => (record.type === 'todo/write' ? (record.source?.call ?? record.todos[0]?.content ?? '') : 'info');
 
@@ -37,13 +37,13 @@ describe('repeated imports in a log', () => {
   const tmp = useTempDir();
 
   it('forwards and backwards agree: a call within the window after its first line is a repeat, one further away is not', () => {
-    const records = [mirrored('a'), mirrored('b'), mirrored('a'), own('t'), mirrored('b'), mirrored('c'), mirrored('c')];
+    const records = [foreign('a'), foreign('b'), foreign('a'), own('t'), foreign('b'), foreign('c'), foreign('c')];
     assert.deepEqual(forward(records), ['a', 'b', 't', 'c']);
     assert.deepEqual(backward(records), ['a', 'b', 't', 'c']);
-    const far = [mirrored('x'), ...Array.from({ length: REPEAT_WINDOW }, (_, i) => own(`t${i}`)), mirrored('x')];
+    const far = [foreign('x'), ...Array.from({ length: REPEAT_WINDOW }, (_, i) => own(`t${i}`)), foreign('x')];
     assert.equal(forward(far).filter((l) => l === 'x').length, 2);
     assert.equal(backward(far).filter((l) => l === 'x').length, 2);
-    const near = [mirrored('x'), ...Array.from({ length: REPEAT_WINDOW - 1 }, (_, i) => own(`t${i}`)), mirrored('x')];
+    const near = [foreign('x'), ...Array.from({ length: REPEAT_WINDOW - 1 }, (_, i) => own(`t${i}`)), foreign('x')];
     assert.equal(forward(near).filter((l) => l === 'x').length, 1);
     assert.equal(backward(near).filter((l) => l === 'x').length, 1);
   });
@@ -55,7 +55,7 @@ describe('repeated imports in a log', () => {
       const records: LogRecord[] = [];
       for (let i = 0; i < 300; i++) {
         const pick = random();
-        records.push(pick < 0.1 ? own(`t${i}`) : mirrored(`c${Math.floor(random() * 40)}`));
+        records.push(pick < 0.1 ? own(`t${i}`) : foreign(`c${Math.floor(random() * 40)}`));
       }
       assert.deepEqual(backward(records), forward(records), `round ${round}`);
     }

@@ -47,7 +47,7 @@ describe('plan sink', () => {
     assert.equal(store.details(key).agent, 'copilot');
   });
 
-  it('a superseded mirrored plan joins the history but the later todo_write stays the current plan, now and after a reload', async () => {
+  it('a superseded foreign plan joins the history but the later todo_write stays the current plan, now and after a reload', async () => {
     const { log, store, sink } = open();
     const key = copilotSessionKey('chat-1');
     await store.write(key, [{ content: 'a', status: 'completed' }]);
@@ -62,7 +62,7 @@ describe('plan sink', () => {
     assert.deepEqual(reloaded.store.get(key)?.todos, [{ content: 'a', status: 'completed' }]);
   });
 
-  it('a mirrored list read after a todo_write saved once its request had run joins the history superseded, in this window, another, and after a reload', async () => {
+  it('a followed list read after a todo_write saved once its request had run joins the history superseded, in this window, another, and after a reload', async () => {
     let clock = Date.parse('2026-12-07T10:00:00.000Z');
     const at = (ms: number) => new Date(ms).toISOString();
     const opened = () => {

@@ -162,7 +162,7 @@ describe('timeline model', () => {
     assert.deepEqual(timeline.lanes[3]?.segments.map((s) => [s.status, rel(timeline, s.from), rel(timeline, s.to)]), [['pending', 0, 10]]);
   });
 
-  it('leaves superseded mirrored snapshots out, and is empty for no lines', () => {
+  it('leaves superseded foreign snapshots out, and is empty for no lines', () => {
     const superseded: LogRecord = planEvent('k', iso(5), [w('Ghost')], { ...SOURCE, superseded: true });
     const timeline = buildTimeline([plan(0, [p('A')]), { record: superseded }, plan(10, [d('A')])]);
     assert.deepEqual(timeline.lanes.map((lane) => lane.content), ['A']);

@@ -218,7 +218,7 @@ describe('validate: schema and code agree', () => {
   const schema = JSON.parse(fs.readFileSync(path.join(root, 'schemas', 'todo-write.input.json'), 'utf8'));
   const items = schema.properties.todos.items;
 
-  it('LIMITS mirror the schema', () => {
+  it('LIMITS match the schema', () => {
     assert.equal(schema.properties.todos.maxItems, LIMITS.maxTodos);
     assert.equal(items.properties.content.maxLength, LIMITS.maxContentLength);
   });

@@ -26,7 +26,7 @@ export const claudeCode: AgentDescriptor = {
     planTools: '`TaskCreate`/`TaskUpdate`, or `TodoWrite`',
     switchOn: 'Nothing with a model that offers them (`claude-sonnet-4-6` offered the Task tools; the default model of a `-p` run offered no plan tool here). `CLAUDE_CODE_ENABLE_TASKS=false` gives `TodoWrite` instead; both are read.',
     reads: {
-      source: 'Claude Code (`TodoWrite`, `TaskCreate`/`TaskUpdate`)',
+      agent: 'Claude Code (`TodoWrite`, `TaskCreate`/`TaskUpdate`)',
       files: '`~/.claude/projects/<workspace path, "/" → "-">/<session id>.jsonl`',
       sessions: 'transcripts whose first `cwd` is a workspace folder',
       session: 'one run (session id)',

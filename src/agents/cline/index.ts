@@ -30,7 +30,7 @@ export const cline: AgentDescriptor = {
     planTools: '3.x: its team task board (`team_task`); 2.x and the VS Code extension: the focus chain (`task_progress`)',
     switchOn: '3.x: its default act mode (`team_task` is not offered with `--yolo`). 2.x: nothing (the focus chain is on by default).',
     reads: {
-      source: 'Cline (3.x team board; 2.x focus chain)',
+      agent: 'Cline (3.x team board; 2.x focus chain)',
       files:
         "3.x: `~/.cline/data/sessions/<sid>/<sid>.messages.json` and its subagents' `agent_<id>.messages.json` (`CLINE_DIR` moves `~/.cline`); 2.x: `~/.cline/data/tasks/<id>/ui_messages.json`; the VS Code extension's own task folders in its global storage (`<user data>/User/globalStorage/saoudrizwan.claude-dev/tasks/<id>/`, where the core code of 2.18.0 keeps them: `<globalStorageFsPath>/tasks/<id>/` and `state/taskHistory.json`). Each file is rewritten whole at each step: every new version is read whole, as one snapshot",
       sessions: '3.x: sessions whose manifest `<sid>.json` `cwd` is a workspace folder or inside one; 2.x: tasks whose `state/taskHistory.json` entry has such a `cwdOnTaskInitialization`',

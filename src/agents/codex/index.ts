@@ -30,7 +30,7 @@ export const codex: AgentDescriptor = {
     planTools: '`update_plan`',
     switchOn: '`[tools.update_plan] enabled = true` in `$CODEX_HOME/config.toml` (`~/.codex`): without it `codex exec` offered no `update_plan`.',
     reads: {
-      source: 'Codex CLI (`update_plan`)',
+      agent: 'Codex CLI (`update_plan`)',
       files: '`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl` (default `~/.codex`)',
       sessions: 'rollouts whose `session_meta.payload.cwd` is a workspace folder (only the first line is read to decide, once)',
       session: 'one thread',

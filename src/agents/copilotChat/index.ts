@@ -2,7 +2,7 @@
 // read-only. Its pure parser is parser.ts, the files its edits wrote fileWrites.ts; start.ts
 // finds and follows the files.
 import type { AgentDescriptor } from '../agent';
-import { COPILOT_PARSER_VERSION, startCopilotChatSource } from './start';
+import { COPILOT_PARSER_VERSION, startCopilotChatFollower } from './start';
 
 export * from './parser';
 
@@ -20,7 +20,7 @@ export const copilot: AgentDescriptor = {
     planTools: "`todo_write` (Agent Plan's) and `manage_todo_list` (Copilot's)",
     switchOn: 'Nothing in agent mode: both tools are offered by default. In other modes, write `#todos` in the prompt. To keep one tool, untick the other in the tools picker ([below](#copilot-in-vs-code)).',
     reads: {
-      source: "Copilot's `manage_todo_list`",
+      agent: "Copilot's `manage_todo_list`",
       files: "`workspaceStorage/<workspace id>/chatSessions/<chat uuid>.jsonl`, VS Code's own record of each chat (the folder beside Agent Plan's workspace storage)",
       sessions: "this workspace's chats",
       session: 'the chat, shared with its `todo_write` calls',
@@ -38,16 +38,16 @@ export const copilot: AgentDescriptor = {
     },
     settings: {
       enabled: {
-        en: "Show the todo lists that GitHub Copilot's built-in todo tool (manage_todo_list) writes in this workspace's chats, mirrored into Agent Plan's log.",
-        zhCn: '显示 GitHub Copilot 内置待办工具（manage_todo_list）在本工作区聊天中写下的待办列表，并镜像到 Agent Plan 的日志中。',
+        en: "Show the todo lists that GitHub Copilot's built-in todo tool (manage_todo_list) writes in this workspace's chats, followed into Agent Plan's log.",
+        zhCn: '显示 GitHub Copilot 内置待办工具（manage_todo_list）在本工作区聊天中写下的待办列表，并跟踪记入 Agent Plan 的日志中。',
       },
-      meaning: "Mirror Copilot's `manage_todo_list` lists.",
+      meaning: "Follow Copilot's `manage_todo_list` lists.",
     },
   },
   start: (options) =>
     options.workspaceStorageFolder === undefined
       ? undefined
-      : startCopilotChatSource({
+      : startCopilotChatFollower({
           workspaceStorageFolder: options.workspaceStorageFolder,
           storageDir: options.storageDir,
           sink: options.sink,

@@ -100,7 +100,7 @@ const MODEL_STATES: readonly TurnState[] = ['running', 'ended', 'cancelled', 'fa
 const NEEDS_INPUT = 4;
 /** Calls of one request kept as waiting (a response cut short never confirms some). */
 const MAX_OPEN_CALLS = 64;
-/** Requests whose end time is kept (the newest ones): a list is mirrored within a few requests of its call. */
+/** Requests whose end time is kept (the newest ones): a list is followed within a few requests of its call. */
 const MAX_RAN_BY = 16;
 
 const STATUS_MAP: ReadonlyMap<string, ForeignStatus> = new Map([

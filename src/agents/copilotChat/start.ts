@@ -14,10 +14,10 @@ export function locateCopilotChats(workspaceStorageFolder: string): SessionFileL
   };
 }
 
-export interface CopilotChatSourceOptions {
+export interface CopilotChatFollowerOptions {
   /** The workspace's storage folder (the parent of the extension's storageUri). */
   workspaceStorageFolder: string;
-  /** Agent Plan's own storage; this source keeps `sources/copilot/` in it. */
+  /** Agent Plan's own storage; this follower keeps `sources/copilot/` in it. */
   storageDir: string;
   sink: PlanSink;
   onUnknownShape?(file: string, shape: UnknownShape): void;
@@ -29,7 +29,7 @@ export interface CopilotChatSourceOptions {
 export const COPILOT_PARSER_VERSION = 'copilot/4';
 
 /** A started follower of this workspace's Copilot chats; dispose it to stop. */
-export function startCopilotChatSource(options: CopilotChatSourceOptions): Follower {
+export function startCopilotChatFollower(options: CopilotChatFollowerOptions): Follower {
   const follower = new Follower({
     locator: locateCopilotChats(options.workspaceStorageFolder),
     createParser: copilotChatParserFactory(),

@@ -195,7 +195,7 @@ export const copilotCli: AgentDescriptor = {
     planTools: 'its `todos` table, written with its `sql` tool',
     switchOn: 'Nothing to switch on; a non-interactive run needs its tools allowed (`--allow-all-tools`).',
     reads: {
-      source: 'Copilot CLI (`todos` table, `sql` tool)',
+      agent: 'Copilot CLI (`todos` table, `sql` tool)',
       files: '`~/.copilot/session-state/<session id>/events.jsonl` (`COPILOT_HOME` moves `~/.copilot`): each completed `sql` call that changed the `todos` table is a version, its rows from its SQL run again in an in-memory SQLite database; the table of `session.db` beside it is read only after a call that could not be run again',
       sessions: 'sessions whose `workspace.yaml` `cwd` is a workspace folder or inside one (read once per session folder)',
       session: 'one session',

@@ -16,8 +16,8 @@
 //   in rollback-journal mode. The events carry the SQL, not the rows, and the database only the
 //   newest table. Each completed `sql` call that may write is handed on as a plan whose items
 //   come from running the session's SQL again, in order, in an in-memory SQLite database
-//   (./todoReplay.ts, by the source in ./index.ts); a call that left the table as it was is no
-//   version, and the source tells the parser so (`settle`), which renumbers the edits and
+//   (./todoReplay.ts, by the follower in ./index.ts); a call that left the table as it was is no
+//   version, and the follower tells the parser so (`settle`), which renumbers the edits and
 //   responses after it. A call that cannot be run again (refused, past a bound) is reported
 //   once; from there on the table is read from the database instead, and the items in progress
 //   at an edit or response are not known (`itemsUnknown`), never "none".
@@ -407,7 +407,7 @@ class CopilotCliParser extends JsonLineParser {
       batch.emit(plan);
       const ordinal = this.base.plans;
       if (this.tableUnknown) {
-        // The SQL before could not be run again: the rows are read from the session's database by the source (./index.ts).
+        // The SQL before could not be run again: the rows are read from the session's database by the follower (./index.ts).
         FROM_TABLE.add(plan);
       } else {
         const query = pending.long === true ? null : pending.text;

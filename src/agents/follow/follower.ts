@@ -1,5 +1,5 @@
 // Follows other programs' session files, reading only their new bytes, and hands the plans
-// found in them to Agent Plan's log. Every foreign source uses it; each brings a locator
+// found in them to Agent Plan's log. Every agent's follower uses it; each brings a locator
 // (which files belong to this workspace) and a parser factory (what a line means).
 //
 // Usage:
@@ -56,7 +56,7 @@ export interface FollowerOptions {
   /** Stored with each cursor; a cursor written under another version is ignored (the file is read again). */
   parserVersion: string;
   sink: PlanSink;
-  /** A folder of Agent Plan's own storage for this source's cursors; created when needed. */
+  /** A folder of Agent Plan's own storage for this follower's cursors; created when needed. */
   cursorDir: string;
   /** A line the parser did not recognize; the parser reports each shape once per file. */
   onUnknownShape?(file: string, shape: UnknownShape): void;

@@ -6,7 +6,7 @@
 //   database). Opened read-only with no busy timeout; each pass is one read transaction (one
 //   snapshot), ended before anything is handed on: in WAL mode a reader never blocks the
 //   writer, and a busy or locked database is retried a moment later, never reported as
-//   broken. A Node without `node:sqlite` gives one line in the output channel and no source.
+//   broken. A Node without `node:sqlite` gives one line in the output channel and no follower.
 // - The host's thread stays free: the reader queries in keyset pages and parses in runs
 //   through a ScanPacer (sqlite.ts), which yields to the event loop after ~12 ms of work.
 // - Only regular files are opened, and nothing is created next to the database (sqlite.ts,
@@ -46,7 +46,7 @@ export interface SqliteFollowerOptions<C extends object, P> {
   /** A file of Agent Plan's own storage where the cursor is kept. */
   cursorFile: string;
   onError?(error: unknown, file?: string): void;
-  /** One line for the output channel (the source is off, or waits). */
+  /** One line for the output channel (the follower is off, or waits). */
   onPolling?(reason: string): void;
   /** Minimum time between two queries. Default 250 ms. */
   throttleMs?: number;

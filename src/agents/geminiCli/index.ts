@@ -25,7 +25,7 @@ export const geminiCli: AgentDescriptor = {
     planTools: '`write_todos`',
     switchOn: '`--approval-mode yolo` (the tool is offered only then), and a model named with `-m` (e.g. `gemini-2.5-pro`): without `-m` its router picked a model without `write_todos`.',
     reads: {
-      source: 'Gemini CLI (`write_todos`)',
+      agent: 'Gemini CLI (`write_todos`)',
       files: '`~/.gemini/projects.json`, then `~/.gemini/tmp/<project>/chats/session-*.jsonl`',
       sessions: 'the project `projects.json` maps the workspace to',
       session: 'one chat',

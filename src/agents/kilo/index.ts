@@ -16,7 +16,7 @@ export const kilo: AgentDescriptor = {
     planTools: '`todowrite`',
     switchOn: 'As opencode.',
     reads: {
-      source: 'Kilo CLI (`todowrite`)',
+      agent: 'Kilo CLI (`todowrite`)',
       files: 'the same schema in `~/.local/share/kilo/kilo.db` (`KILO_DB`)',
       sessions: 'as opencode',
       session: 'one session',

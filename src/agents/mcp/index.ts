@@ -26,7 +26,7 @@ export const mcp: AgentDescriptor = {
     planTools: '`todo_write` over MCP',
     switchOn: '*Agent Plan: Connect Agents…*, or the server added by hand ([MCP](mcp.md)).',
     reads: {
-      source: 'MCP clients (`todo_write` over MCP)',
+      agent: 'MCP clients (`todo_write` over MCP)',
       files: "Agent Plan's inbox, `~/.local/share/agent-plan/mcp-inbox/*.jsonl` (written by its own server)",
       sessions: 'whose working folder is in the workspace',
       session: 'one agent run (one server process), or the agent\'s own session where it names one',

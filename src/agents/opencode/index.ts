@@ -15,7 +15,7 @@ export const opencode: AgentDescriptor = {
     planTools: '`todowrite`',
     switchOn: 'Nothing found needed (the tests run it with every permission allowed, `permission: {"*": "allow"}`).',
     reads: {
-      source: 'opencode (`todowrite`)',
+      agent: 'opencode (`todowrite`)',
       files: 'the SQLite database `~/.local/share/opencode/opencode.db` (`$XDG_DATA_HOME/opencode`; `OPENCODE_DB` names another file), with its `-wal`: tables `session`, `part` (the calls) and `todo` (the latest list, as a check)',
       sessions: 'sessions whose `directory` is a workspace folder or inside one',
       session: 'one session (`ses_…` id)',

@@ -65,7 +65,7 @@ export const qwenCode: AgentDescriptor = {
     planTools: '`todo_write`',
     switchOn: '`"tools": {"todoWrite": {"enabled": true}}` in `~/.qwen/settings.json`: 0.24 offers the tool only then, and refuses the call otherwise.',
     reads: {
-      source: 'Qwen Code (`todo_write`)',
+      agent: 'Qwen Code (`todo_write`)',
       files: '`~/.qwen/projects/<workspace path, every non-alphanumeric "-">/chats/<session id>.jsonl` (`QWEN_HOME` moves `~/.qwen`); its `todos/<session id>.json` holds the latest list',
       sessions: "chats whose records' `cwd` is a workspace folder (the folder name alone is ambiguous)",
       session: 'one session',

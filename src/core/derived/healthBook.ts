@@ -176,9 +176,9 @@ export class HealthBook implements Disposable {
   private more: { signals(session: string): HealthSignal[] } | undefined;
 
   /** Signals derived elsewhere (the user's requests: request-open), told with these. */
-  include(source: { signals(session: string): HealthSignal[]; onDidChange: Event<string> }): Disposable {
-    this.more = source;
-    return source.onDidChange((session) => this.emitter.fire({ session, live: true }, this.reportListenerError));
+  include(book: { signals(session: string): HealthSignal[]; onDidChange: Event<string> }): Disposable {
+    this.more = book;
+    return book.onDidChange((session) => this.emitter.fire({ session, live: true }, this.reportListenerError));
   }
 
   /** New thresholds for stalled and waiting: every session is looked at again. */

@@ -11,7 +11,7 @@ import type { LogRead } from '../log/sessionLog';
 import type { SessionColumn, SessionRecords } from '../log/sessionRecords';
 
 /** What the book needs of the health book: a session's signals, and when they change. */
-export interface SignalSource {
+export interface SignalBook {
   signals(session: string): readonly HealthSignal[];
   readonly onDidChange: Event<HealthChange>;
 }
@@ -37,7 +37,7 @@ export class NeedsYouBook implements Disposable {
    */
   constructor(
     log: { readonly onDidRead: Event<LogRead>; readonly records?: SessionRecords },
-    private readonly health: SignalSource,
+    private readonly health: SignalBook,
     private readonly reportListenerError: (error: unknown) => void = () => {},
   ) {
     // In its field of the reader's shared session record, where the log has them.

@@ -7,7 +7,7 @@ import schemaValidate = require('../generated/inputValidator');
 import type { SchemaError } from '../generated/inputValidator';
 import { EMPTY_CONTENT_TEXT, duplicateContentText, type Todo } from './plan';
 
-/** Mirrors schemas/todo-write.input.json; a unit test holds the two together. */
+/** Matches schemas/todo-write.input.json; a unit test holds the two together. */
 export const LIMITS = {
   /** `todos.maxItems` */
   maxTodos: 100,

@@ -5,7 +5,7 @@ import { isCurrentPlan, type LogRecord } from '../log/logRecord';
 import type { TimelineLine } from './timeline';
 
 /** The part of SessionLog a timeline reads. */
-export interface TimelineSource {
+export interface TimelineLog {
   readRecordsBackward(session: string, visit: (record: LogRecord, at: number) => boolean, before?: number): Promise<void>;
 }
 
@@ -22,11 +22,11 @@ export interface TimelinePage {
 export const TIMELINE_PAGE = 1000;
 
 /** Up to `versions` plan versions, newest first read, and the info lines among them. */
-export async function readTimelinePage(source: TimelineSource, session: string, versions: number, before?: number): Promise<TimelinePage> {
+export async function readTimelinePage(log: TimelineLog, session: string, versions: number, before?: number): Promise<TimelinePage> {
   const lines: TimelineLine[] = [];
   let plans = 0;
   let more = false;
-  await source.readRecordsBackward(
+  await log.readRecordsBackward(
     session,
     (record, at) => {
       if (isCurrentPlan(record)) {

@@ -1,5 +1,5 @@
 // Connect Agents…: adds Agent Plan's MCP server (`node <extension>/dist/mcp.js`, with `--inbox
-// <folder>` only when the MCP source's folder setting names one) to the user MCP configuration
+// <folder>` only when the MCP agent's folder setting names one) to the user MCP configuration
 // of an agent the user picks (the registry's agents with a Connect spec), with that agent's own pre-approval
 // of its one tool, and, where the agent has one and the user chooses it, the permission hook
 // (`sh <extension>/dist/answer.sh <agent> <answers folder>`) through which Needs You answers
@@ -61,7 +61,7 @@ interface Parts {
 const place = (): Place => ({ home: os.homedir(), env: process.env });
 
 /**
- * The inbox the server is told (`--inbox`): the folder setting of the source that follows the
+ * The inbox the server is told (`--inbox`): the folder setting of the follower of the
  * server's inbox (the registry's agent whose default folder is that inbox), when it names one.
  * Otherwise undefined: the server's default inbox (`$XDG_DATA_HOME/agent-plan/mcp-inbox`,
  * src/node/mcpInbox.ts) is the one Agent Plan follows, outside VS Code's folders so that a plan

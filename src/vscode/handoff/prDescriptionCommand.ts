@@ -11,7 +11,7 @@ import { sessionTitle } from '../../core/plan/present';
 import { sessionNamedBy } from '../../core/log/sessionKey';
 import type { PlanStore } from '../../core/store/store';
 import { buildTimeline } from '../../core/timeline/timeline';
-import { readTimelinePage, TIMELINE_PAGE, type TimelineSource } from '../../core/timeline/timelineRead';
+import { readTimelinePage, TIMELINE_PAGE, type TimelineLog } from '../../core/timeline/timelineRead';
 import { discoverWorktrees, worktreeOf } from '../../core/worktrees/worktrees';
 import type { ItemChangesReader } from '../../node/itemChangesReader';
 import { NodeFileSystem } from '../../node/nodeFileSystem';
@@ -28,7 +28,7 @@ export type PrDescriptionDestination = 'clipboard' | 'document';
 
 export interface PrDescriptionDeps {
   store: PlanStore;
-  source: TimelineSource;
+  log: TimelineLog;
   /** The session the Plan view shows. */
   shownSession: () => string | undefined;
   /** What each item changed, from the working tree's snapshots: the items' diffstats. */
@@ -55,7 +55,7 @@ export async function describeSession(deps: PrDescriptionDeps, session: string):
   const event = deps.store.get(session);
   if (!event) return undefined;
   const now = Date.now();
-  const page = await readTimelinePage(deps.source, session, TIMELINE_PAGE);
+  const page = await readTimelinePage(deps.log, session, TIMELINE_PAGE);
   const timeline = buildTimeline(page.lines, { now });
   const ledger = buildLedger(
     page.lines.map((line) => line.record),

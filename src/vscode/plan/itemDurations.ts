@@ -2,7 +2,7 @@
 // newest versions (a page, never the whole history).
 import * as vscode from 'vscode';
 import { buildTimeline, laneDurationText } from '../../core/timeline/timeline';
-import { readTimelinePage, type TimelineSource } from '../../core/timeline/timelineRead';
+import { readTimelinePage, type TimelineLog } from '../../core/timeline/timelineRead';
 
 const t = vscode.l10n.t;
 
@@ -10,8 +10,8 @@ const t = vscode.l10n.t;
 export const TOOLTIP_VERSIONS = 500;
 
 /** "in progress 4 min 12 s · done after 6 min", or undefined when the item has neither. */
-export async function itemDurations(source: TimelineSource, session: string, content: string): Promise<string | undefined> {
-  const page = await readTimelinePage(source, session, TOOLTIP_VERSIONS);
+export async function itemDurations(log: TimelineLog, session: string, content: string): Promise<string | undefined> {
+  const page = await readTimelinePage(log, session, TOOLTIP_VERSIONS);
   const timeline = buildTimeline(page.lines, { now: Date.now() });
   const lane = timeline.lanes.find((candidate) => candidate.content === content);
   if (!lane) return undefined;

@@ -8,7 +8,7 @@ import { itemLabel, sessionTitle, statusWord, durationText } from '../../core/pl
 import type { PlanStore } from '../../core/store/store';
 import type { HealthBook } from '../../core/derived/healthBook';
 import type { RequestBook } from '../../core/derived/requests';
-import type { TimelineSource } from '../../core/timeline/timelineRead';
+import type { TimelineLog } from '../../core/timeline/timelineRead';
 import type { FileBook, SessionFiles } from '../../core/derived/itemFiles';
 import { rowsInPlace, type FoldedChange } from '../../core/store/viewChanges';
 import type { ItemLedger } from '../../core/derived/ledger';
@@ -82,7 +82,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanElement>, v
     private readonly display: DisplayState,
     private readonly store: PlanStore,
     private readonly health: HealthBook,
-    private readonly timelines?: TimelineSource,
+    private readonly timelines?: TimelineLog,
     private readonly requests?: RequestBook,
     private readonly files?: FileBook,
     private readonly ledgers?: LedgerBook,

@@ -25,7 +25,7 @@ export interface CommandDeps {
   logger: Logger;
   logFileFor: (session: string) => string;
   /** Has every follower of other agents' files scan now. */
-  refreshSources: () => Promise<void>;
+  refreshFollowers: () => Promise<void>;
 }
 
 /** A command's session argument: a key (API, tests), a view row that carries one, or nothing (the shown session). */
@@ -36,8 +36,8 @@ function sessionFrom(arg: unknown, display: DisplayState): string | undefined {
 /** Which session the Plan view shows, and which of its versions. */
 const SESSION_COMMANDS = {
   // Agent Plan's logs, and the other agents' files they copy.
-  [CommandId.Refresh]: async ({ store, refreshSources }) => {
-    await Promise.all([store.load(), refreshSources()]);
+  [CommandId.Refresh]: async ({ store, refreshFollowers }) => {
+    await Promise.all([store.load(), refreshFollowers()]);
   },
   [CommandId.SelectSession]: selectSession,
   [CommandId.FollowLatest]: ({ display }) => display.followLatest(),

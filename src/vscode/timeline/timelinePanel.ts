@@ -15,7 +15,7 @@ import { isFileWrite } from '../../core/log/logRecord';
 import { buildLedger } from '../../core/derived/ledger';
 import { isUsage } from '../../core/log/usageRecord';
 import { buildTimeline, type TimelineLine } from '../../core/timeline/timeline';
-import { readTimelinePage, TIMELINE_PAGE, type TimelineSource } from '../../core/timeline/timelineRead';
+import { readTimelinePage, TIMELINE_PAGE, type TimelineLog } from '../../core/timeline/timelineRead';
 import type { Event } from '../../core/emitter';
 import type { LogRead } from '../../core/log/sessionLog';
 import { timelineViewModel } from '../../core/timeline/timelineView';
@@ -70,7 +70,7 @@ class TimelinePanel implements vscode.Disposable {
         if (event.session === this.session) this.refreshSoon();
       }),
       // A file/write or model/usage line is no plan: the store does not announce it; the log's reader does.
-      deps.source.onDidRead((read) => {
+      deps.log.onDidRead((read) => {
         if (read.session === this.session && read.records.some((record) => isFileWrite(record) || isUsage(record))) this.refreshSoon();
       }),
       // A turn's end or a signal comes in a session/info line or from the clock, not as a new version.
@@ -96,7 +96,7 @@ class TimelinePanel implements vscode.Disposable {
   async reload(): Promise<void> {
     // An older page being read would be lost under the newest one: let it land first.
     await this.loadingOlder;
-    const page = await readTimelinePage(this.deps.source, this.session, this.versions);
+    const page = await readTimelinePage(this.deps.log, this.session, this.versions);
     this.lines = page.lines;
     this.more = page.more;
     this.before = page.before;
@@ -114,7 +114,7 @@ class TimelinePanel implements vscode.Disposable {
 
   private async readOlder(): Promise<void> {
     if (!this.more) return;
-    const page = await readTimelinePage(this.deps.source, this.session, TIMELINE_PAGE, this.before);
+    const page = await readTimelinePage(this.deps.log, this.session, TIMELINE_PAGE, this.before);
     this.lines = [...page.lines, ...this.lines];
     this.more = page.more;
     this.before = page.before;
@@ -212,7 +212,7 @@ class TimelinePanel implements vscode.Disposable {
  * What a timeline reads of the log: older pages, backwards; and each read of new lines
  * (a file/write line is no plan: the store does not announce it, the log's reader does).
  */
-export interface TimelineLog extends TimelineSource {
+export interface LiveTimelineLog extends TimelineLog {
   readonly onDidRead: Event<LogRead>;
 }
 
@@ -221,7 +221,7 @@ export interface TimelineDeps {
   store: PlanStore;
   display: DisplayState;
   health: HealthBook;
-  source: TimelineLog;
+  log: LiveTimelineLog;
   logger: Logger;
   /** Settles when the store's first load is done (a panel revived at start waits for it). */
   loaded: Promise<void>;

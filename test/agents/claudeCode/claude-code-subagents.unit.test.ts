@@ -12,7 +12,7 @@ import { SessionLog } from '../../../src/core/log/sessionLog';
 import { PlanStore } from '../../../src/core/store/store';
 import { nodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { claudeCodeLocator } from '../../../src/agents/claudeCode/locator';
-import { startTerminalSource } from '../../unit/agentStart';
+import { startTerminalFollower } from '../../unit/agentStart';
 import { claudeSubagentSession, createClaudeCodeParser, isClaudeSubagentFile } from '../../../src/agents/claudeCode/parser';
 import type { ForeignPlan } from '../../../src/core/foreign';
 import { recording } from '../../unit/agentRecordings';
@@ -80,12 +80,12 @@ describe('Claude Code subagents, over a recording of the real CLI', () => {
     assert.ok(extra.every((folder) => !fs.existsSync(path.dirname(folder)) && path.dirname(path.dirname(folder)) === project), JSON.stringify(extra));
   });
 
-  describe('the source', () => {
+  describe('the follower', () => {
     const tmp = useTempDir();
     it("hands the parent's plan and the child's, each in its own session, and the child's parent link", async () => {
       const sink = new MemorySink();
       const errors: unknown[] = [];
-      const source = startTerminalSource({
+      const follower = startTerminalFollower({
         agent: 'claude-code',
         folder: rec.agentDir,
         workspaceFolders: [rec.workspace],
@@ -95,8 +95,8 @@ describe('Claude Code subagents, over a recording of the real CLI', () => {
         onError: (error) => errors.push(error),
         pollMs: 0,
       });
-      await source.refresh();
-      source.dispose();
+      await follower.refresh();
+      follower.dispose();
       assert.deepEqual(errors, []);
       const session = claudeSubagentSession(parent, agentId);
       assert.deepEqual(sink.plans.filter((p) => p.source.session === parent).map(rows), [[['Hand the fix to a subagent', 'in_progress'], ['Review the fix', 'pending']]]);

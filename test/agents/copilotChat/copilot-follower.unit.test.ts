@@ -1,4 +1,4 @@
-// The Copilot source end to end below the log: the shared follower reads the recorded chat
+// The Copilot follower end to end below the log: the shared follower reads the recorded chat
 // session files from a workspace storage folder in a temp dir, as VS Code grows them, and
 // hands each manage_todo_list call to the sink once: across appends, a restart, and the
 // rewrite VS Code makes of a long log (the file shrinks to one kind 0 line).

@@ -105,7 +105,7 @@ describe('copilot chat parser, over chat session files of the real host', () => 
     assert.deepEqual(after.info, { agent: 'copilot', session: a.uuid, request: firstChatRequest(a.lines), latestTurn: { index: 1, planned: false }, participant: 'GitHub.copilot-chat', turn: { index: 1, state: 'ended' }, calls: 0, pending: null });
 
     // The both-tools chat's first request with its manage_todo_list calls taken out: only
-    // todo_write ran in it, and that makes it planned (with no plan to mirror).
+    // todo_write ran in it, and that makes it planned (with no plan to follow).
     const b = chat('both-tools');
     const state = replay(b.lines) as { requests: { response: { toolId?: string }[] }[] };
     state.requests = state.requests.slice(0, 1);

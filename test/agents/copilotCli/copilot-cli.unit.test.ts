@@ -162,7 +162,7 @@ if (typeof sqlite === 'string') {
   inHostNode({ file: __filename, title: 'Copilot CLI todos table', missing: sqlite, expect: /Copilot CLI todos table, with node:sqlite/, grep: 'Copilot CLI todos table, with node:sqlite', timeoutMs: 120_000 });
 } else {
   const db: SqliteModule = sqlite;
-  /** The parser's plans through the source's sink, their SQL run again (the parser's writes and responses renumbered as the sink settles its plans). */
+  /** The parser's plans through the follower's sink, their SQL run again (the parser's writes and responses renumbered as the sink settles its plans). */
   const throughReplay = async (lines: readonly string[], folder?: string, sink = new MemorySink()): Promise<{ plans: ForeignPlan[]; out: ParseOutput; unknown: string[] }> => {
     const out = createCopilotCliParser().push(lines);
     const unknown: string[] = [];
@@ -219,13 +219,13 @@ if (typeof sqlite === 'string') {
       ]);
     });
 
-    it('the source: this workspace\'s session, each version the SQL told, its info, nothing again after a restart', async () => {
+    it('the follower: this workspace\'s session, each version the SQL told, its info, nothing again after a restart', async () => {
       const { home, folder } = copyHome();
       const before = fs.readdirSync(folder).sort();
       const run = async () => {
         const sink = new MemorySink();
         const errors: unknown[] = [];
-        const source = copilotCli.start({
+        const follower = copilotCli.start({
           folder: home,
           workspaceFolders: [rec.workspace],
           workspaceStorageFolder: undefined,
@@ -236,9 +236,9 @@ if (typeof sqlite === 'string') {
           onPolling: (reason) => errors.push(reason),
           pollMs: 0,
         });
-        assert.ok(source);
-        await source.refresh();
-        source.dispose();
+        assert.ok(follower);
+        await follower.refresh();
+        follower.dispose();
         assert.deepEqual(errors, []);
         return sink;
       };
@@ -388,7 +388,7 @@ if (typeof sqlite === 'string') {
       assert.deepEqual(unknown, ['a sql call with PRAGMA']);
       const log = new SessionLog(path.join(tmp.path, 'unread', 'sessions'), nodeFileSystem);
       const sink = new LogPlanSink(log);
-      // As the source hands them without its table read: the plans as the parser left them.
+      // As the follower hands them without its table read: the plans as the parser left them.
       await sink.importPlans(out.plans);
       await sink.importWrites(out.writes ?? []);
       await sink.importUsage(out.usage ?? []);

@@ -50,10 +50,10 @@ function listing(dir: string): string[] {
 }
 
 if (typeof sqlite === 'string') {
-  inHostNode({ file: __filename, title: 'opencode and Kilo CLI sources', missing: sqlite, expect: /opencode and Kilo CLI sources, with node:sqlite/, timeoutMs: 120_000 });
+  inHostNode({ file: __filename, title: 'opencode and Kilo CLI followers', missing: sqlite, expect: /opencode and Kilo CLI followers, with node:sqlite/, timeoutMs: 120_000 });
 } else {
   const db: SqliteModule = sqlite;
-  describe(`opencode and Kilo CLI sources, with node:sqlite (Node ${process.versions.node}, SQLite ${process.versions['sqlite'] ?? '?'})`, () => {
+  describe(`opencode and Kilo CLI followers, with node:sqlite (Node ${process.versions.node}, SQLite ${process.versions['sqlite'] ?? '?'})`, () => {
     const tmp = useTempDir();
 
     function partsOf(file: string): OpencodePartRow[] {

@@ -84,7 +84,7 @@ describe('qwenCode parser, over recordings of the real CLI', () => {
   });
 });
 
-describe('qwenCode source over the recorded folder', () => {
+describe('qwenCode follower over the recorded folder', () => {
   const tmp = useTempDir();
 
   it('finds the chats of the workspace, hands both plans once, and nothing again after a restart', async () => {
@@ -93,7 +93,7 @@ describe('qwenCode source over the recorded folder', () => {
     const run = async () => {
       const sink = new MemorySink();
       const errors: unknown[] = [];
-      const source = qwenCode.start({
+      const follower = qwenCode.start({
         folder: rec.agentDir,
         workspaceFolders: [rec.workspace],
         workspaceStorageFolder: undefined,
@@ -104,9 +104,9 @@ describe('qwenCode source over the recorded folder', () => {
         onPolling: () => undefined,
         pollMs: 0,
       });
-      assert.ok(source);
-      await source.refresh();
-      source.dispose();
+      assert.ok(follower);
+      await follower.refresh();
+      follower.dispose();
       assert.deepEqual(errors, []);
       return sink;
     };

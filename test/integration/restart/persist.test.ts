@@ -21,7 +21,7 @@ describe('after the extension host restarts', () => {
     }
     await vscode.commands.executeCommand('agentPlan.followLatest');
     // After a reload the sessions are ordered by their files' last change (a line of any kind: the
-    // Copilot chat mirror may add a title to another file's chat after the last plan before the
+    // Copilot chat follower may add a title to another file's chat after the last plan before the
     // restart): the view follows the newest file's session, the first the API lists.
     const newest = plan
       .listSessions()
@@ -48,8 +48,8 @@ describe('after the extension host restarts', () => {
     const file = path.join(runDir(), 'expected-after-restart.json');
     const expected = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ session: string; versions: number }>;
     const plan = await api();
-    const mirrored = plan.listSessions().filter((s) => s.source !== undefined);
-    assert.ok(mirrored.length > 0, 'the first run left mirrored sessions');
+    const followed = plan.listSessions().filter((s) => s.source !== undefined);
+    assert.ok(followed.length > 0, 'the first run left followed sessions');
     // The followers' first scan done (Refresh resolves once every follower has read every file)
     // before counting: a version read twice would show by then.
     await vscode.commands.executeCommand('agentPlan.refresh');

@@ -13,7 +13,7 @@ import { PlanStore } from '../../../src/core/store/store';
 import { nodeLockOwner } from '../../../src/node/lockOwner';
 import { watchLogFolder } from '../../../src/node/logWatcher';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
-import { startTerminalSource } from '../../unit/agentStart';
+import { startTerminalFollower } from '../../unit/agentStart';
 import { sleep } from '../../lib/wait';
 
 const APPEND_DELAY_MS = 3;
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     onPoll: () => log.poll(),
     onError: (error) => errors.push(String(error)),
   });
-  const follower = startTerminalSource({
+  const follower = startTerminalFollower({
     agent: 'claude-code',
     folder: claudeDir,
     workspaceFolders: [workspace],

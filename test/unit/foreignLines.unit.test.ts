@@ -1,4 +1,4 @@
-// Plans mirrored from other agents in the log: the foreign rules for `todo/write` lines with
+// Plans followed from other agents in the log: the foreign rules for `todo/write` lines with
 // `source`, session/info records, and what the store and the presentation make of them.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -14,7 +14,7 @@ import { useTempDir } from '../lib/temp';
 
 const SOURCE: PlanSource = { agent: 'claude-code', tool: 'TodoWrite', session: 's-1', call: 'toolu_1', turn: 2 };
 
-function mirroredLine(todos: Array<{ content: string; status: string }>, extra: Record<string, unknown> = {}): string {
+function foreignLine(todos: Array<{ content: string; status: string }>, extra: Record<string, unknown> = {}): string {
   const counts = countItems(todos as never);
   return JSON.stringify({ v: 1, type: 'todo/write', ts: '2026-01-01T00:00:00.000Z', session: KEY_A, todos, counts, source: SOURCE, ...extra }) + '\n';
 }
@@ -23,7 +23,7 @@ function infoLine(fields: Record<string, unknown>): string {
   return JSON.stringify({ v: 1, type: 'session/info', ts: '2026-01-01T00:00:01.000Z', session: KEY_A, source: { agent: 'claude-code', session: 's-1' }, ...fields }) + '\n';
 }
 
-describe('mirrored plans in the log', () => {
+describe('foreign plans in the log', () => {
   const tmp = useTempDir();
   const open = () => {
     const skipped: string[] = [];
@@ -39,7 +39,7 @@ describe('mirrored plans in the log', () => {
       { content: '', status: 'blocked' },
       { content: 'next', status: 'pending' },
     ];
-    fs.writeFileSync(log.fileFor(KEY_A), mirroredLine(todos, { counts: { pending: 1, inProgress: 0, completed: 1, cancelled: 1, blocked: 1 } }));
+    fs.writeFileSync(log.fileFor(KEY_A), foreignLine(todos, { counts: { pending: 1, inProgress: 0, completed: 1, cancelled: 1, blocked: 1 } }));
     const event = await log.current(KEY_A);
     assert.deepEqual(skipped, []);
     assert.deepEqual(event?.todos, [
@@ -71,11 +71,11 @@ describe('mirrored plans in the log', () => {
       [{ counts: { pending: 9, inProgress: 0, completed: 0 } }, /counts/],
     ];
     for (const [extra, expected] of cases) {
-      const value = JSON.parse(mirroredLine([{ content: 'x', status: 'pending' }], extra)) as unknown;
+      const value = JSON.parse(foreignLine([{ content: 'x', status: 'pending' }], extra)) as unknown;
       assert.match(String(parseLogRecord(value, KEY_A)), expected);
     }
     const { log, skipped } = open();
-    fs.writeFileSync(log.fileFor(KEY_A), mirroredLine([{ content: 'ok', status: 'pending' }]) + mirroredLine([{ content: 'x', status: 'done' }]));
+    fs.writeFileSync(log.fileFor(KEY_A), foreignLine([{ content: 'ok', status: 'pending' }]) + foreignLine([{ content: 'x', status: 'done' }]));
     assert.equal((await log.current(KEY_A))?.todos[0]?.content, 'ok');
     assert.equal(skipped.length, 1);
   });
@@ -84,7 +84,7 @@ describe('mirrored plans in the log', () => {
     const { log, store } = open();
     fs.writeFileSync(
       log.fileFor(KEY_A),
-      infoLine({ title: 'Old title' }) + mirroredLine([{ content: 'plan', status: 'in_progress' }]) + infoLine({ title: 'Fix the build', latestTurn: { index: 3, planned: false } }),
+      infoLine({ title: 'Old title' }) + foreignLine([{ content: 'plan', status: 'in_progress' }]) + infoLine({ title: 'Fix the build', latestTurn: { index: 3, planned: false } }),
     );
     assert.equal((await log.current(KEY_A))?.todos[0]?.content, 'plan');
     await store.load();

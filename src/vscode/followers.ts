@@ -1,4 +1,4 @@
-// Starts a follower for each enabled foreign source and restarts it when its settings or
+// Starts a follower for each enabled agent and restarts it when its settings or
 // the workspace folders change. Everything a follower finds goes to the PlanSink (the log);
 // nothing here touches the views: they read the log as for any other write.
 import * as os from 'node:os';
@@ -14,22 +14,22 @@ import { SOURCES_SETTING, sourceSettingId } from './ids';
 import { notificationText } from '../core/text/escape';
 import { logError, type Logger } from './log';
 
-export interface SourcesOptions {
+export interface FollowersOptions {
   sink: PlanSink;
-  /** Agent Plan's own storage: each source keeps its cursors under it. */
+  /** Agent Plan's own storage: each follower keeps its cursors under it. */
   storageFolder: string;
   logger: Logger;
   /** VS Code's workspace storage folder, where Copilot's chat files are; without one (no folder open), Copilot's chats are not followed. */
   workspaceStorageFolder: string | undefined;
 }
 
-export interface SourceReports {
+export interface FollowerReports {
   onUnknownShape(file: string, shape: UnknownShape): void;
   onError(error: unknown, file?: string): void;
   onPolling(reason: string): void;
 }
 
-export class Sources implements vscode.Disposable {
+export class Followers implements vscode.Disposable {
   private readonly running = new Map<string, RunningFollower>();
   private subscription: vscode.Disposable | undefined;
   /** The workspace folders, their worktrees and the extra folders: what every agent follows. */
@@ -40,9 +40,9 @@ export class Sources implements vscode.Disposable {
   /** Fires when the followed folders changed (a worktree added or removed, a setting). */
   readonly onDidChangeFolders = this.foldersChanged.event;
 
-  constructor(private readonly options: SourcesOptions) {}
+  constructor(private readonly options: FollowersOptions) {}
 
-  /** Starts every enabled source, and restarts one when its settings or the folders change. */
+  /** Starts every enabled follower, and restarts one when its settings or the folders change. */
   start(): void {
     if (this.subscription) return;
     this.subscription = vscode.Disposable.from(
@@ -88,7 +88,7 @@ export class Sources implements vscode.Disposable {
     return AGENTS.map((agent) => agent.settingKey);
   }
 
-  private reports(key: string): SourceReports {
+  private reports(key: string): FollowerReports {
     const { logger } = this.options;
     return {
       onUnknownShape: (file, shape) => logger.warn(`${key}: skipped a line in a shape Agent Plan does not know (${file}:${shape.line}): ${shape.detail}`),
@@ -127,7 +127,7 @@ export class Sources implements vscode.Disposable {
     this.subscription?.dispose();
     this.followed?.dispose();
     this.foldersChanged.dispose();
-    for (const source of this.running.values()) source.dispose();
+    for (const follower of this.running.values()) follower.dispose();
     this.running.clear();
   }
 }

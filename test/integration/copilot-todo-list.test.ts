@@ -1,5 +1,5 @@
 // Copilot's built-in todo tool (manage_todo_list) through the real Copilot agent: Agent
-// Plan follows VS Code's chat session files of this workspace and mirrors each call into
+// Plan follows VS Code's chat session files of this workspace and appends each call to
 // the same session todo_write uses for that chat. Checked from the outside: the API, the
 // log file and the rendered sidebar.
 import * as assert from 'node:assert/strict';
@@ -38,9 +38,9 @@ async function newSession(known: readonly string[], items: Items): Promise<PlanS
   );
 }
 
-describe('Copilot\'s own todo list, mirrored', function () {
+describe('Copilot\'s own todo list, followed', function () {
   this.timeout(90_000);
-  let mirrored: PlanSnapshot;
+  let followed: PlanSnapshot;
 
   before(async () => {
     await copilotReady();
@@ -51,14 +51,14 @@ describe('Copilot\'s own todo list, mirrored', function () {
   it('a manage_todo_list call shows in the sidebar: rows, badge and status bar, every call a version', async () => {
     const known = (await api()).listSessions().map((s) => s.session);
     await newChatSession();
-    await askAgent('[ap:mirror-1]');
-    const lists = expectedLists('[ap:mirror-1]');
-    mirrored = await newSession(known, lists[lists.length - 1]!);
-    assert.equal(mirrored.source?.agent, 'copilot');
-    assert.equal(mirrored.source?.tool, 'manage_todo_list');
+    await askAgent('[ap:followed-1]');
+    const lists = expectedLists('[ap:followed-1]');
+    followed = await newSession(known, lists[lists.length - 1]!);
+    assert.equal(followed.source?.agent, 'copilot');
+    assert.equal(followed.source?.tool, 'manage_todo_list');
     // Copilot allows repeated titles: both are kept, the second trimmed, none dropped.
-    assert.equal(mirrored.todos.length, 3);
-    const history = await (await api()).getHistory(mirrored.session);
+    assert.equal(followed.todos.length, 3);
+    const history = await (await api()).getHistory(followed.session);
     assert.deepEqual(history.map(itemsOf), lists, 'one version per call, in call order');
     await waitFor(async () => (await planItemLabels(PLAN_VIEW_ROWS)).length === 3, 'three Plan item rows');
     await waitFor(async () => {
@@ -71,28 +71,28 @@ describe('Copilot\'s own todo list, mirrored', function () {
   it('a newer request that writes no plan marks the plan as from an earlier turn', async () => {
     // Right after the call above, in the same chat: another chat opened meanwhile (Open Chat's
     // editor) can leave the Chat view on another file's chat.
-    assert.ok(mirrored, 'the previous test mirrored a plan');
-    assert.equal((await api()).getSessionInfo(mirrored.session).earlierTurn, false);
-    await askAgent('[ap:mirror-moved-on]');
+    assert.ok(followed, 'the previous test followed a plan');
+    assert.equal((await api()).getSessionInfo(followed.session).earlierTurn, false);
+    await askAgent('[ap:followed-moved-on]');
     // Once VS Code saved the chat with the newer request ended (a few seconds after it completes):
     // while it runs it may still write a plan.
-    await waitFor(() => (api().then((plan) => plan.getSessionInfo(mirrored.session).earlierTurn)), 'the session to be marked as from an earlier turn (once VS Code saved the chat)', 30_000);
+    await waitFor(() => (api().then((plan) => plan.getSessionInfo(followed.session).earlierTurn)), 'the session to be marked as from an earlier turn (once VS Code saved the chat)', 30_000);
     await waitFor(async () => (await domTexts(PLAN_MESSAGE)).some((text) => text.includes('earlier turn')), 'the Plan view to say so');
     await waitFor(async () => (await domTexts(STATUS_ITEM))[0]?.includes('earlier turn'), 'the status bar to say so');
     // Still the same plan, still on screen.
-    assert.deepEqual(itemsOf((await api()).getPlan(mirrored.session)), itemsOf(mirrored));
+    assert.deepEqual(itemsOf((await api()).getPlan(followed.session)), itemsOf(followed));
   });
 
-  it('Open Chat opens the chat a mirrored plan belongs to, as a chat editor', async () => {
-    assert.ok(mirrored, 'the previous test mirrored a plan');
-    const request = '[ap:mirror-1] please';
+  it('Open Chat opens the chat a followed plan belongs to, as a chat editor', async () => {
+    assert.ok(followed, 'the previous test followed a plan');
+    const request = '[ap:followed-1] please';
     const tabs = (): string[] => vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     assert.deepEqual(tabs(), [], 'no editor open before');
-    await vscode.commands.executeCommand('agentPlan.openChat', mirrored.session);
+    await vscode.commands.executeCommand('agentPlan.openChat', followed.session);
     // The tab is named by the chat's title once Copilot has made one, else by its request.
     const plan = await api();
-    const names = (): string[] => [request, plan.getSessionInfo(mirrored.session).title].filter((name): name is string => name !== undefined);
+    const names = (): string[] => [request, plan.getSessionInfo(followed.session).title].filter((name): name is string => name !== undefined);
     await waitFor(() => tabs().some((tab) => names().includes(tab)), `a tab for the chat ${JSON.stringify(names())} (tabs: ${JSON.stringify(tabs())})`);
     await waitFor(async () => (await domTexts('.editor-instance .interactive-item-container')).some((text) => text.includes(request)), 'the chat\'s request in the editor');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -105,7 +105,7 @@ describe('Copilot\'s own todo list, mirrored', function () {
     await askAgent('[ap:both-2]');
     const lists = [...expectedLists('[ap:both-1]'), ...expectedLists('[ap:both-2]')];
     const session = await newSession(known, lists[lists.length - 1]!);
-    // VS Code saves the chat file seconds after the calls: wait for the mirrored one.
+    // VS Code saves the chat file seconds after the calls: wait for the followed one.
     const history = await waitFor(async () => {
       const versions = await (await api()).getHistory(session.session);
       return versions.length === lists.length ? versions : undefined;
@@ -115,14 +115,14 @@ describe('Copilot\'s own todo list, mirrored', function () {
     assert.deepEqual([...history.map(itemsOf)].map((l) => JSON.stringify(l)).sort(), lists.map((l) => JSON.stringify(l)).sort(), 'every write, none twice');
     assert.deepEqual(history.filter((s) => !s.source).map(itemsOf), [lists[0], lists[2]], 'todo_write calls in call order');
     // VS Code saves the chat file seconds after the calls. Read after the later todo_write (the
-    // usual case), the mirrored call joins the history superseded, never the current plan; read
+    // usual case), the followed call joins the history superseded, never the current plan; read
     // before it (VS Code saved between the two requests), it was the plan until that write.
     const late = history.find((s) => s.source?.tool === 'manage_todo_list');
     assert.deepEqual(itemsOf(late), lists[1]);
     const readAfterLastWrite = (late ? history.indexOf(late) : -1) > history.findIndex((s) => !s.source && JSON.stringify(itemsOf(s)) === JSON.stringify(lists[2]));
     assert.equal(late?.source?.superseded === true, readAfterLastWrite, `superseded exactly when read after the later todo_write (read after it: ${readAfterLastWrite})`);
     assert.deepEqual(itemsOf((await api()).getPlan(session.session)), lists[2], 'the last call is the current plan');
-    // Mirrored lines say where they came from, in the log itself.
+    // Followed lines say where they came from, in the log itself.
     const sources = logLines((await api()).logFile(session.session)).map((line) => (JSON.parse(line) as { source?: { agent: string } }).source?.agent);
     assert.ok(sources.includes('copilot'));
     // Chats, not hashes: once Copilot has titled the chat, its Sessions row says so.
