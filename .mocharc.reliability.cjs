@@ -10,7 +10,7 @@
 'use strict';
 const { filesInOrder, testSeed } = require('./scripts/lib/testOrder.cjs');
 
-const QUIET = ['7-watcher', 'copilot-cli-sql', 'hostile-files', 'hostile-lock', 'hostile-sqlite', 'hostile-text'].map((name) => `test/reliability/${name}.reliability.test.ts`);
+const QUIET = ['watcher', 'copilot-cli-sql', 'hostile-files', 'hostile-lock', 'hostile-sqlite', 'hostile-text'].map((name) => `test/reliability/${name}.reliability.test.ts`);
 const part = process.env.AGENT_PLAN_RELIABILITY_PART;
 if (part !== undefined && part !== 'quiet' && part !== 'beside') throw new Error(`AGENT_PLAN_RELIABILITY_PART is quiet or beside, not ${part}`);
 const files = filesInOrder(__dirname, 'test/reliability', '.reliability.test.ts', testSeed());

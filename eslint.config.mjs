@@ -268,7 +268,7 @@ export default tseslint.config(
   {
     // Plain ESM, run by Node without a build: the scripts, and each agent's test twin (its
     // recording recipe and scenarios, test/agents/<agent>/*.mjs, which scripts/agents/ gathers).
-    // src/ holds none (test/unit/agentFolders.unit.test.ts).
+    // src/ holds none (test/unit/project/agentFolders.unit.test.ts).
     files: ['scripts/**/*.mjs', 'test/agents/**/*.mjs'],
     rules: {
       'no-unused-vars': ['error', { argsIgnorePattern: '^_' }],

@@ -22,7 +22,7 @@
 // The descriptors and the manifest are read by bundling them with esbuild and importing them,
 // never by reading the TypeScript as text. Each file is rewritten only when its text changes; a second run
 // changes nothing. `--check` writes nothing and exits 1 naming the stale files (the unit test
-// test/unit/generated.unit.test.ts does the same). The build does not run this.
+// test/unit/project/generated.unit.test.ts does the same). The build does not run this.
 // Usage: node scripts/generate.mjs [--check] [root]
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -3,7 +3,7 @@
 // list by `npm run generate`, scripts/generate.mjs) and the README's tables are driven by this list.
 // Adding an agent: its folder src/agents/<agent>/ (index.ts with its descriptor, its parser,
 // locator and file writes), one line here, then `npm run generate` writes its settings, strings
-// and docs rows from its descriptor. Nothing else changes (test/unit/agentFolders.unit.test.ts).
+// and docs rows from its descriptor. Nothing else changes (test/unit/project/agentFolders.unit.test.ts).
 import type { AgentDescriptor } from './agent';
 import { claudeCode } from './claudeCode';
 import { cline } from './cline';

@@ -1,7 +1,7 @@
 // Where the Plan Timeline's page draws each thing: the time axis, the turns, the version
 // marks, the signals, the lanes and their writes, placed for the range shown and the width
 // at hand. Pure (no DOM, no vscode): the page draws what this returns, and unit tests
-// (test/unit/timelineChart.unit.test.ts) read it.
+// (test/unit/webview/timelineChart.unit.test.ts) read it.
 import type { ItemStatus } from '../core/plan/plan';
 import type { TimelineViewModel, ViewLane, ViewMark, ViewSignal, ViewTurn } from '../core/timeline/timelineView';
 

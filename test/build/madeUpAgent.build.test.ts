@@ -1,7 +1,7 @@
 // A made-up agent added as CONTRIBUTING says (a copied folder and test twin, one registry line), then
 // `npm run generate`, type-checks as `npm run check-types` does: before the generator runs, its
 // id is not one the log accepts and the check fails; after, it passes. (The unit level,
-// test/unit/agentFolders.unit.test.ts, checks what the generator writes; this one runs tsc.)
+// test/unit/project/agentFolders.unit.test.ts, checks what the generator writes; this one runs tsc.)
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

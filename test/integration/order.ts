@@ -7,7 +7,7 @@
 //   on (copilotAgent.ts, copilotReady), VS Code cannot switch an extension off again in that host;
 // - the file that seeds the restart phase runs last: it records every session and pins one for
 //   test/integration/restart/, and a later file's Follow Latest would unpin it.
-// Plain Node (no vscode): the unit tests check it too (test/unit/testLayout.unit.test.ts).
+// Plain Node (no vscode): the unit tests check it too (test/unit/project/testLayout.unit.test.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 

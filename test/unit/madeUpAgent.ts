@@ -3,7 +3,7 @@
 // key, a copy of its test twin (test/agents/codex/: its recording recipe under its own id and npm
 // package, its scenarios, recordings and tests), and one line in the registry, in a temp copy of
 // the repository's sources and of the files generated from them.
-// test/unit/agentFolders.unit.test.ts runs the generator over it; test/build/ also type-checks it.
+// test/unit/project/agentFolders.unit.test.ts runs the generator over it; test/build/ also type-checks it.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -21,6 +21,6 @@ export const copilotCliConnect: ConnectAgent = {
   ],
   folders: (place) => [ownFolder(place, 'COPILOT_HOME', FOLDER)],
   // Its program is its folder's name without the dot. That word is also Copilot Chat's agent id,
-  // which only Copilot Chat's folder writes (test/unit/agentFolders.unit.test.ts).
+  // which only Copilot Chat's folder writes (test/unit/project/agentFolders.unit.test.ts).
   binary: 'copilot',
 };

@@ -2,7 +2,7 @@
 // transcript, a branch from git's HEAD) is data. Each sink it reaches reads some characters
 // as more than text; this module holds one escaper per sink, so every caller shows the same
 // words and none of them can become a link, a mention, an icon, a tag or a line of its own.
-// Pure; each escaper has its own tests (test/unit/escape.unit.test.ts) and the hostile-input
+// Pure; each escaper has its own tests (test/unit/core/text/escape.unit.test.ts) and the hostile-input
 // suite renders the results as their consumers do (test/reliability/hostile-text.reliability.test.ts).
 //
 // Sinks and their escapers:

@@ -6,7 +6,7 @@
 //
 // A new command: an entry here, its handler in its feature's table, `npm run generate`.
 // `when` clauses name the views (`view == agentPlan.plan`), the context keys and the rows'
-// `contextValue` tokens of ids.ts; test/unit/manifest.unit.test.ts holds them to it.
+// `contextValue` tokens of ids.ts; test/unit/project/manifest.unit.test.ts holds them to it.
 
 /** Where a command appears in a view's title bar or a row's menu. */
 export interface MenuPlace {
