@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { INBOX_BOUNDS } from './inboxBounds';
 import { inboxFilePid } from './inboxLine';
+import { processAlive } from '../node/lockOwner';
 
 /** More entries than the folder may hold, and some: the sweep stays bounded whatever is there. */
 const MAX_ENTRIES_LOOKED_AT = INBOX_BOUNDS.maxFolderFiles * 5;
@@ -39,12 +40,6 @@ export function sweepInbox(folder: string, now: number, isRunning: (pid: number)
 }
 
 function processRuns(pid: number): boolean {
-  if (pid === process.pid) return true;
-  if (pid <= 0) return false; // no server writes such a name; process.kill(0) would mean the group
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  // No server writes a name with a pid ≤ 0 (process.kill(0) would mean the group): processAlive says no.
+  return pid === process.pid || processAlive(pid);
 }

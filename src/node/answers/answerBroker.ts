@@ -42,6 +42,9 @@ export interface AnswerBrokerOptions {
   checkMs?: number;
 }
 
+/** A window's file for a request (its ack, its answer, its owner and that record's temporary or replaced copies), by the request's id. */
+const LEFT_BEHIND = /^(?:own|ack|ans)\.([a-z][a-z-]{0,31}\.\d{1,10}\.\d{1,12})(?:\..*)?$/;
+
 interface Taken {
   readonly name: RequestName;
   readonly pending: PendingAnswer;
@@ -136,10 +139,10 @@ export class AnswerBroker implements Disposable {
     const present = new Set(names);
     // Names gone are forgotten (a pid and a second repeat only after a long while).
     for (const name of this.seen) if (!present.has(name)) this.seen.delete(name);
-    // A window's record of a request whose hook is gone (killed before it could remove it).
+    // What a window wrote for a request whose hook is gone (killed before it could remove it, or ended as it was taken).
     for (const name of names) {
-      const owned = /^own\.(.+?)(\.\d+\.(gone|tmp))?$/.exec(name);
-      if (owned !== null && !present.has(`req.${owned[1]}.json`)) await fsp.rm(path.join(this.options.folder, name), { force: true });
+      const written = LEFT_BEHIND.exec(name);
+      if (written !== null && !present.has(`req.${written[1]}.json`)) await fsp.rm(path.join(this.options.folder, name), { force: true });
     }
     for (const name of names) {
       if (this.seen.has(name)) continue;
@@ -158,6 +161,8 @@ export class AnswerBroker implements Disposable {
     try {
       request = hook.request(await readRequest(this.options.folder, file));
     } catch (error) {
+      // Gone already: its hook ended before this window looked (another window answered it).
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       request = error instanceof Error ? error.message : String(error);
     }
     if (typeof request === 'string') {
@@ -171,9 +176,11 @@ export class AnswerBroker implements Disposable {
     } else {
       // Taken by a window whose process is gone since (a reload): this one takes it over.
       const left = await takeOver(this.options.folder, name.id, this.now());
-      if (left === undefined || !(await stillAsked(this.options.folder, name))) return;
+      if (left === undefined) return;
       seconds = left;
     }
+    // The hook may have ended meanwhile: then nothing waits (what was written for it goes with the next look at the folder).
+    if (!(await stillAsked(this.options.folder, name))) return;
     const now = this.now();
     const pending: PendingAnswer = { ...request, id: name.id, agent: hook.agent, since: new Date(now).toISOString(), until: now + seconds * 1000, canAllow: hook.canAllow, canDeny: hook.canDeny };
     this.taken.set(name.id, { name, pending, hook });

@@ -11,6 +11,7 @@
 // the hook removes all three when it ends. No vscode here.
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { processAlive } from '../lockOwner';
 import { readRegularFileText } from '../regularFile';
 
 /** `$XDG_DATA_HOME/agent-plan/answers` (`~/.local/share/…`); on Windows `%LOCALAPPDATA%\agent-plan\answers`. */
@@ -93,16 +94,6 @@ export function writeAnswer(folder: string, id: string, text: string): Promise<b
   return createOnce(folder, `ans.${checkedId(id)}.json`, text);
 }
 
-/** Whether a process runs (one of another user's counts as running). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Records this process as the window that took the request. */
 export async function own(folder: string, id: string): Promise<void> {
   const file = path.join(folder, `own.${checkedId(id)}`);
@@ -124,7 +115,7 @@ export async function takeOver(folder: string, id: string, now: number): Promise
   } catch {
     return undefined;
   }
-  if (!Number.isSafeInteger(owner) || owner <= 0 || owner === process.pid || alive(owner)) return undefined;
+  if (!Number.isSafeInteger(owner) || owner <= 0 || owner === process.pid || processAlive(owner)) return undefined;
   let seconds: number;
   let since: number;
   try {
@@ -153,5 +144,5 @@ export async function stillAsked(folder: string, name: RequestName): Promise<boo
   } catch {
     return false;
   }
-  return alive(name.pid);
+  return processAlive(name.pid);
 }

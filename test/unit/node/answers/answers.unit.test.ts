@@ -12,7 +12,7 @@ import { permissionRequestHook, type PermissionHook } from '../../../../src/node
 import { claudeCodeAnswers } from '../../../../src/agents/claudeCode/answers';
 import { codexAnswers } from '../../../../src/agents/codex/answers';
 import { useTempDir } from '../../../lib/temp';
-import { sleep, waitFor } from '../../../lib/wait';
+import { waitFor } from '../../../lib/wait';
 
 const SCRIPT = path.join(__dirname, '..', '..', '..', '..', 'src', 'node', 'answers', 'answer.sh');
 const HOOKS = new Map<string, PermissionHook>([
@@ -204,8 +204,8 @@ describe('answers: the permission hook and the broker, through a real folder', f
     // The record names a live process that is not this one (this test's parent shell).
     fs.writeFileSync(path.join(folder, `own.${first.asked[0]?.id}`), String(process.ppid));
     try {
+      // Its first look at the folder is over when start() resolves.
       await other.start();
-      await sleep(300);
       assert.deepEqual(asked, []);
     } finally {
       other.dispose();
@@ -223,12 +223,13 @@ describe('answers: the permission hook and the broker, through a real folder', f
     try {
       const run = runHook(folder, 'claude-code', claudeRequest('touch x'));
       await waitFor(() => first.asked.length + secondAsked.length === 1, 'taken by one', 10_000, 20);
-      await sleep(300);
-      assert.equal(first.asked.length + secondAsked.length, 1, 'one window took it');
       const taker = first.asked.length === 1 ? first.broker : second;
       const id = (first.asked[0] ?? secondAsked[0])?.id ?? '';
       assert.equal(await taker.answer(id, 'allow'), true);
       assert.match((await run.done).stdout, /"allow"/);
+      // Both windows have looked at it for good once nothing of it is left in the folder.
+      await waitFor(() => fs.readdirSync(folder).length === 0, 'nothing left behind', 10_000, 20);
+      assert.equal(first.asked.length + secondAsked.length, 1, 'one window took it');
     } finally {
       second.dispose();
     }
